@@ -1,0 +1,116 @@
+#include "cli/args.h"
+
+#include "common/text.h"
+
+#include <algorithm>
+
+namespace advisor::cli {
+
+Args Args::parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs) {
+    Args out;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.size() < 3 || a.substr(0, 2) != "--") {
+            out.positionals_.push_back(a);
+            continue;
+        }
+        std::string name = a.substr(2);
+        std::optional<std::string> inlineValue;
+        if (const auto eq = name.find('='); eq != std::string::npos) {
+            inlineValue = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        const auto spec = std::find_if(specs.begin(), specs.end(),
+                                       [&](const OptionSpec& s) { return s.name == name; });
+        if (spec == specs.end()) {
+            std::vector<std::string> known;
+            for (const auto& s : specs) {
+                known.push_back("--" + s.name);
+            }
+            throw UsageError("unknown option '--" + name + "'" +
+                             (known.empty() ? "" : "; this command accepts " + text::join(known, ", ")));
+        }
+        if (out.values_.count(name) != 0 || out.flags_.count(name) != 0) {
+            throw UsageError("option '--" + name + "' is given twice");
+        }
+        if (!spec->takesValue) {
+            if (inlineValue) {
+                throw UsageError("option '--" + name + "' takes no value");
+            }
+            out.flags_.insert(name);
+            continue;
+        }
+        if (inlineValue) {
+            out.values_[name] = *inlineValue;
+        } else if (i + 1 < args.size()) {
+            out.values_[name] = args[++i];
+        } else {
+            throw UsageError("option '--" + name + "' needs a value");
+        }
+    }
+    return out;
+}
+
+bool Args::has(const std::string& name) const {
+    return flags_.count(name) != 0 || values_.count(name) != 0;
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+std::string Args::required(const std::string& name) const {
+    const auto v = value(name);
+    if (!v) {
+        throw UsageError("missing required option '--" + name + "'");
+    }
+    return *v;
+}
+
+std::optional<double> Args::number(const std::string& name) const {
+    const auto v = value(name);
+    if (!v) {
+        return std::nullopt;
+    }
+    const auto n = text::parseNumber(*v);
+    if (!n.value) {
+        throw UsageError("option '--" + name + "': " + text::describeNumberError(n.error, *v));
+    }
+    return n.value;
+}
+
+double Args::requiredNumber(const std::string& name) const {
+    const auto v = number(name);
+    if (!v) {
+        throw UsageError("missing required option '--" + name + "'");
+    }
+    return *v;
+}
+
+std::optional<int> Args::integer(const std::string& name, int min, int max) const {
+    const auto v = value(name);
+    if (!v) {
+        return std::nullopt;
+    }
+    const auto n = text::parseInteger(*v);
+    if (!n || *n < min || *n > max) {
+        throw UsageError("option '--" + name + "' must be a whole number from " + std::to_string(min) +
+                         " to " + std::to_string(max) + ", got " + text::quoteForMessage(*v));
+    }
+    return static_cast<int>(*n);
+}
+
+void Args::expectPositionals(size_t count, const std::string& what) const {
+    if (positionals_.size() < count) {
+        throw UsageError("missing " + what);
+    }
+    if (positionals_.size() > count) {
+        throw UsageError("unexpected argument '" + positionals_[count] + "'");
+    }
+}
+
+} // namespace advisor::cli

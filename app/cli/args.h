@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// Command-line argument parsing for subcommands: "--name value", "--name=value",
+/// flags and positionals, with usage errors that say what was expected.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace advisor::cli {
+
+/// A mistake in how the command was called (exit code 2).
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+    std::string name; ///< without dashes
+    bool takesValue = true;
+};
+
+class Args {
+public:
+    /// Parses `args` against the allowed options; throws UsageError on unknown options,
+    /// missing values or repeated options.
+    static Args parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs);
+
+    const std::vector<std::string>& positionals() const { return positionals_; }
+    bool has(const std::string& name) const;
+    std::optional<std::string> value(const std::string& name) const;
+    /// The option's value; UsageError naming the option when absent.
+    std::string required(const std::string& name) const;
+    /// Numeric option; UsageError naming the option when not a finite number.
+    std::optional<double> number(const std::string& name) const;
+    double requiredNumber(const std::string& name) const;
+    std::optional<int> integer(const std::string& name, int min, int max) const;
+
+    /// Exactly `count` positionals, else UsageError with `what` ("a price id").
+    void expectPositionals(size_t count, const std::string& what) const;
+
+private:
+    std::vector<std::string> positionals_;
+    std::map<std::string, std::string> values_;
+    std::set<std::string> flags_;
+};
+
+} // namespace advisor::cli

@@ -1,0 +1,168 @@
+// `gpu-advisor prices list|add|remove|import|export`: the user's price database.
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/table.h"
+#include "common/format.h"
+#include "common/text.h"
+#include "prices/price_io.h"
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+nlohmann::json priceJson(const Price& p) {
+    return {{"id", p.id},
+            {"gpu", p.gpuName},
+            {"gpu_id", p.gpuId},
+            {"condition", toString(p.condition)},
+            {"amount", p.amount},
+            {"currency", p.currency},
+            {"observed_date", p.observed.toString()},
+            {"source", p.source},
+            {"source_url", p.sourceUrl},
+            {"note", p.note}};
+}
+
+std::string describe(const Price& p) {
+    return p.gpuName + ", " + toString(p.condition) + ", " + format::money(p.amount, p.currency) + " (" +
+           p.observed.toString() + (p.source.empty() ? "" : ", " + p.source) + ")";
+}
+
+int list(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    std::optional<std::string> gpuId;
+    if (const auto name = args.value("gpu")) {
+        gpuId = ctx.db().catalog().require(*name, "--gpu").id;
+    }
+    const auto prices = ctx.db().prices(gpuId);
+    if (ctx.json()) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& p : prices) {
+            list.push_back(priceJson(p));
+        }
+        ctx.printJson({{"count", prices.size()}, {"prices", list}});
+        return 0;
+    }
+    TextTable t({"ID", "GPU", "CONDITION", "PRICE", "DATE", "SOURCE"});
+    t.setRightAligned(0);
+    t.setRightAligned(3);
+    for (const auto& p : prices) {
+        std::string source = p.source.size() > 48 ? p.source.substr(0, 45) + "..." : p.source;
+        t.addRow({std::to_string(p.id), p.gpuName, toString(p.condition), format::money(p.amount, p.currency),
+                  p.observed.toString(), source});
+    }
+    t.print(ctx.out());
+    ctx.out() << prices.size() << " prices in " << ctx.db().path() << '\n';
+    return 0;
+}
+
+int add(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    PriceInput in;
+    in.gpu = args.required("gpu");
+    in.amountText = args.required("price");
+    in.currency = args.value("currency").value_or("USD");
+    in.conditionText = args.value("condition").value_or("new");
+    in.source = args.value("source").value_or("");
+    in.sourceUrl = args.value("source-url").value_or("");
+    in.dateText = args.value("date").value_or("");
+    in.note = args.value("note").value_or("");
+    const auto id = ctx.db().addPrice(in, {"command line", 0, "", ""});
+    const Price p = *ctx.db().price(id);
+    if (ctx.json()) {
+        ctx.printJson({{"added", priceJson(p)}});
+    } else {
+        ctx.out() << "added price " << id << ": " << describe(p) << '\n';
+    }
+    return 0;
+}
+
+int remove(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "a price id (see 'gpu-advisor prices list')");
+    const auto id = text::parseInteger(args.positionals().front());
+    if (!id || *id <= 0) {
+        throw UsageError("price id must be a positive whole number, got '" + args.positionals().front() + "'");
+    }
+    const Price removed = ctx.db().removePrice(*id);
+    if (ctx.json()) {
+        ctx.printJson({{"removed", priceJson(removed)}});
+    } else {
+        ctx.out() << "removed price " << removed.id << ": " << describe(removed) << '\n';
+    }
+    return 0;
+}
+
+int import(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "the file to import (.csv or .json)");
+    const std::string file = args.positionals().front();
+    const auto rows = priceio::parseFile(file);
+    const ImportOutcome outcome = ctx.db().importPrices(rows);
+    if (ctx.json()) {
+        ctx.printJson({{"file", file}, {"rows", rows.size()}, {"added", outcome.added},
+                       {"duplicates", outcome.duplicates}});
+    } else {
+        ctx.out() << "imported " << outcome.added << " prices from " << file;
+        if (outcome.duplicates > 0) {
+            ctx.out() << " (" << outcome.duplicates << " already present, skipped)";
+        }
+        ctx.out() << '\n';
+    }
+    return 0;
+}
+
+int exportPrices(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "the file to write (.csv or .json)");
+    const std::string file = args.positionals().front();
+    priceio::formatForPath(file);
+    const auto prices = ctx.db().prices();
+    priceio::exportFile(file, prices);
+    if (ctx.json()) {
+        ctx.printJson({{"file", file}, {"exported", prices.size()}});
+    } else {
+        ctx.out() << "exported " << prices.size() << " prices to " << file << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+Command pricesCommand() {
+    return {"prices", "list, add, remove, import or export prices",
+            "Usage: gpu-advisor prices list [--gpu NAME]\n"
+            "       gpu-advisor prices add --gpu NAME --price AMOUNT [--currency USD] [--condition new|used]\n"
+            "                              [--source TEXT] [--source-url URL] [--date YYYY-MM-DD] [--note TEXT]\n"
+            "       gpu-advisor prices remove ID\n"
+            "       gpu-advisor prices import FILE.csv|FILE.json\n"
+            "       gpu-advisor prices export FILE.csv|FILE.json\n\n"
+            "Import is all-or-nothing: if any row is bad, every bad row is listed with its line\n"
+            "and field and nothing is changed. Rows identical to a stored price are skipped.\n"
+            "CSV columns: gpu, amount, observed_date, currency, condition, source, source_url, note.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                if (rest.empty()) {
+                    throw UsageError("missing subcommand: list, add, remove, import or export");
+                }
+                const std::string sub = rest.front();
+                const std::vector<std::string> tail(rest.begin() + 1, rest.end());
+                if (sub == "list") {
+                    return list(ctx, Args::parse(tail, {{"gpu"}}));
+                }
+                if (sub == "add") {
+                    return add(ctx, Args::parse(tail, {{"gpu"}, {"price"}, {"currency"}, {"condition"},
+                                                       {"source"}, {"source-url"}, {"date"}, {"note"}}));
+                }
+                if (sub == "remove") {
+                    return remove(ctx, Args::parse(tail, {}));
+                }
+                if (sub == "import") {
+                    return import(ctx, Args::parse(tail, {}));
+                }
+                if (sub == "export") {
+                    return exportPrices(ctx, Args::parse(tail, {}));
+                }
+                throw UsageError("unknown subcommand '" + sub + "'; use list, add, remove, import or export");
+            }};
+}
+
+} // namespace advisor::cli

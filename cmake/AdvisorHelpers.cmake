@@ -1,0 +1,50 @@
+# Shared CMake helpers: compiler warnings, resource embedding and test registration.
+
+# advisor_set_warnings(<target>) - the project's warning set, applied to every target we own.
+function(advisor_set_warnings target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+        -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wnull-dereference)
+    if(ADVISOR_WARNINGS_AS_ERRORS)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+endfunction()
+
+# advisor_embed_resources(<output.cpp> FILES <relative paths under resources/>)
+# Generates a C++ source that holds the given files' bytes, so the executable is
+# self-sufficient (no install-path lookups) and core stays free of Qt's resource system.
+function(advisor_embed_resources output)
+    cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+    set(inputs "")
+    foreach(f IN LISTS ARG_FILES)
+        list(APPEND inputs "${ADVISOR_RESOURCES_DIR}/${f}")
+    endforeach()
+    string(REPLACE ";" "|" files_arg "${ARG_FILES}")
+    add_custom_command(
+        OUTPUT "${output}"
+        COMMAND ${CMAKE_COMMAND} -DROOT=${ADVISOR_RESOURCES_DIR} "-DFILES=${files_arg}"
+                -DOUTPUT=${output} -P ${CMAKE_SOURCE_DIR}/cmake/EmbedResources.cmake
+        DEPENDS ${inputs} ${CMAKE_SOURCE_DIR}/cmake/EmbedResources.cmake
+        COMMENT "Embedding resources into ${output}"
+        VERBATIM)
+endfunction()
+
+# add_advisor_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s])
+# One GoogleTest executable registered as one CTest test with labels.
+function(add_advisor_test name)
+    cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    advisor_set_warnings(${name})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+    target_compile_definitions(${name} PRIVATE
+        ADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+        ADVISOR_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+    add_test(NAME ${name} COMMAND ${name})
+    if(NOT ARG_LABELS)
+        set(ARG_LABELS unit)
+    endif()
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+        ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
+endfunction()

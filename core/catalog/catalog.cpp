@@ -1,0 +1,232 @@
+#include "catalog/catalog.h"
+
+#include "catalog/gpu_json.h"
+#include "common/embedded_resources.h"
+#include "common/file_io.h"
+#include "common/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace advisor {
+namespace {
+
+bool formMatches(const std::string& wanted, const std::string& formCode) {
+    return text::startsWith(formCode, wanted);
+}
+
+std::string normalizedMemoryType(const std::string& t) {
+    std::string out;
+    for (const char c : text::toLower(t)) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+            out += c;
+        }
+    }
+    return out;
+}
+
+bool variantsMatch(const NameKey& q, const Gpu& g) {
+    if (q.memoryGb && *q.memoryGb != static_cast<int>(std::lround(g.memoryGb))) {
+        return false;
+    }
+    if (q.form && !formMatches(*q.form, g.formCode)) {
+        return false;
+    }
+    if (q.memoryType && *q.memoryType != normalizedMemoryType(g.memoryType)) {
+        return false;
+    }
+    if (q.nvlink && g.interconnect != InterconnectType::NvLink) {
+        return false;
+    }
+    return true;
+}
+
+std::string names(const std::vector<const Gpu*>& gpus) {
+    std::vector<std::string> parts;
+    for (const auto* g : gpus) {
+        parts.push_back(g->name);
+    }
+    return text::join(parts, ", ");
+}
+
+} // namespace
+
+std::string Resolution::message() const {
+    switch (status) {
+    case ResolveStatus::Found:
+        return "";
+    case ResolveStatus::Ambiguous:
+        return "'" + query + "' is ambiguous; it matches " + names(candidates) +
+               ". Add the memory size or form (for example '80GB' or 'SXM') or use the full name";
+    case ResolveStatus::NotFound:
+        if (candidates.empty()) {
+            return "unknown GPU '" + query + "'; 'gpu-advisor gpus list' shows the known GPUs";
+        }
+        return "unknown GPU '" + query + "'; did you mean " + names(candidates) + "?";
+    }
+    return "";
+}
+
+Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(textIn);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError({fileLabel, 0, "", ""}, std::string("not valid JSON: ") + e.what());
+    }
+    if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) {
+        throw InputError({fileLabel, 0, "", "gpus"}, "expected an object with a 'gpus' list");
+    }
+    Catalog cat;
+    const auto& list = doc["gpus"];
+    cat.gpus_.reserve(list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+        std::string label = "entry " + std::to_string(i + 1);
+        if (list[i].is_object() && list[i].contains("name") && list[i]["name"].is_string()) {
+            label += " ('" + list[i]["name"].get<std::string>() + "')";
+        }
+        Gpu g = gpuFromJson(list[i], {fileLabel, 0, label, ""});
+        cat.checkUnique(g, fileLabel + ": " + label);
+        cat.gpus_.push_back(std::move(g));
+        cat.index(cat.gpus_.size() - 1);
+    }
+    if (cat.gpus_.empty()) {
+        throw InputError({fileLabel, 0, "", "gpus"}, "the catalog lists no GPUs");
+    }
+    return cat;
+}
+
+Catalog Catalog::fromFile(const std::string& path) {
+    return fromJson(files::readAll(path), path);
+}
+
+const Catalog& Catalog::builtin() {
+    static const Catalog cat = [] {
+        const auto data = resources::find("catalog/gpus.json");
+        if (!data) {
+            throw AdvisorError("the GPU catalog was not built into this program");
+        }
+        return fromJson(*data, "resources/catalog/gpus.json");
+    }();
+    return cat;
+}
+
+const Gpu* Catalog::findById(std::string_view id) const {
+    for (const auto& g : gpus_) {
+        if (g.id == id) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
+void Catalog::index(size_t gpuIndex) {
+    const Gpu& g = gpus_[gpuIndex];
+    keys_.push_back({gpuIndex, parseNameKey(g.name)});
+    keys_.push_back({gpuIndex, parseNameKey(g.id)});
+    for (const auto& a : g.aliases) {
+        keys_.push_back({gpuIndex, parseNameKey(a)});
+    }
+}
+
+void Catalog::checkUnique(const Gpu& g, const std::string& where) const {
+    if (findById(g.id) != nullptr) {
+        throw InputError({where, 0, "", "id"}, "id '" + g.id + "' is used twice");
+    }
+    std::vector<std::string> labels = {g.name};
+    labels.insert(labels.end(), g.aliases.begin(), g.aliases.end());
+    for (const auto& label : labels) {
+        const NameKey k = parseNameKey(label);
+        if (k.model.empty()) {
+            throw InputError({where, 0, "", "name"},
+                             "'" + label + "' has no model part (only brand or variant words)");
+        }
+        for (const auto& existing : keys_) {
+            if (existing.key == k) {
+                throw InputError({where, 0, "", label == g.name ? "name" : "aliases"},
+                                 "'" + label + "' is already the name or alias of " +
+                                     gpus_[existing.gpuIndex].name);
+            }
+        }
+    }
+}
+
+Resolution Catalog::resolve(std::string_view name) const {
+    Resolution r;
+    r.query = std::string(text::trim(name));
+    const NameKey q = parseNameKey(r.query);
+    r.nvlinkRequested = q.nvlink;
+    if (q.model.empty()) {
+        return r;
+    }
+
+    // 1. A name or alias written exactly (ignoring case, punctuation and brand words).
+    NameKey qNoLink = q;
+    qNoLink.nvlink = false;
+    std::set<size_t> exact;
+    for (const auto& k : keys_) {
+        if (k.key == qNoLink && variantsMatch(q, gpus_[k.gpuIndex])) {
+            exact.insert(k.gpuIndex);
+        }
+    }
+    // 2. Otherwise every GPU of that model whose variant matches what the name says.
+    std::set<size_t> matches = exact;
+    if (matches.empty()) {
+        for (const auto& k : keys_) {
+            if (k.key.model == q.model && variantsMatch(q, gpus_[k.gpuIndex])) {
+                matches.insert(k.gpuIndex);
+            }
+        }
+    }
+    if (matches.size() == 1) {
+        r.status = ResolveStatus::Found;
+        r.gpu = &gpus_[*matches.begin()];
+        return r;
+    }
+    if (matches.size() > 1) {
+        r.status = ResolveStatus::Ambiguous;
+        for (const size_t i : matches) {
+            r.candidates.push_back(&gpus_[i]);
+        }
+        return r;
+    }
+    // 3. Not found: suggest GPUs sharing the most model tokens (numbers weigh most).
+    std::vector<std::pair<double, size_t>> scored;
+    for (size_t i = 0; i < gpus_.size(); ++i) {
+        const NameKey k = parseNameKey(gpus_[i].name);
+        double score = 0;
+        for (const auto& t : q.model) {
+            if (std::find(k.model.begin(), k.model.end(), t) != k.model.end()) {
+                score += (t[0] >= '0' && t[0] <= '9') ? 2.0 : 1.0;
+            }
+        }
+        if (score >= 2.0) {
+            scored.emplace_back(score, i);
+        }
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t i = 0; i < scored.size() && i < 5; ++i) {
+        r.candidates.push_back(&gpus_[scored[i].second]);
+    }
+    return r;
+}
+
+const Gpu& Catalog::require(std::string_view name, const std::string& where) const {
+    const Resolution r = resolve(name);
+    if (r.status != ResolveStatus::Found) {
+        throw InputError({where, 0, "", ""}, r.message());
+    }
+    return *r.gpu;
+}
+
+void Catalog::add(Gpu gpu, const std::string& where) {
+    checkUnique(gpu, where);
+    gpus_.push_back(std::move(gpu));
+    index(gpus_.size() - 1);
+}
+
+} // namespace advisor

@@ -1,0 +1,180 @@
+#include "common/csv.h"
+
+#include "common/errors.h"
+#include "common/text.h"
+
+#include <csv.h>
+
+#include <memory>
+
+namespace advisor::csv {
+namespace {
+
+struct ParseState {
+    const Limits* limits = nullptr;
+    const std::string* file = nullptr;
+    std::vector<std::string> fields;
+    std::vector<Row> records;
+    std::vector<InputProblem> problems;
+    int currentLine = 0;
+    int recordStartLine = 0;
+    bool inRecord = false;
+    bool recordTooLong = false;
+};
+
+void onField(void* data, size_t len, void* user) {
+    auto* st = static_cast<ParseState*>(user);
+    if (len > st->limits->maxFieldBytes) {
+        if (!st->recordTooLong) {
+            st->problems.push_back(
+                {{*st->file, st->recordStartLine, "", "column " + std::to_string(st->fields.size() + 1)},
+                 "field is " + std::to_string(len) + " bytes long; the limit is " +
+                     std::to_string(st->limits->maxFieldBytes) + " bytes"});
+        }
+        st->recordTooLong = true;
+        st->fields.emplace_back();
+        return;
+    }
+    st->fields.emplace_back(static_cast<const char*>(data), len);
+}
+
+void onRecordEnd(int /*terminator*/, void* user) {
+    auto* st = static_cast<ParseState*>(user);
+    if (!st->recordTooLong) {
+        st->records.push_back({st->recordStartLine, std::move(st->fields)});
+    }
+    st->fields.clear();
+    st->inRecord = false;
+    st->recordTooLong = false;
+}
+
+struct ParserDeleter {
+    void operator()(csv_parser* p) const {
+        csv_free(p);
+        delete p;
+    }
+};
+
+} // namespace
+
+Table read(std::string_view text, const std::string& fileLabel, const Limits& limits) {
+    if (text.size() > limits.maxFileBytes) {
+        throw InputError({fileLabel, 0, "", ""}, "file is " + std::to_string(text.size()) +
+                                                     " bytes; the limit is " +
+                                                     std::to_string(limits.maxFileBytes) + " bytes");
+    }
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") {
+        text.remove_prefix(3);
+    }
+    if (text::trim(text).empty()) {
+        throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a header row");
+    }
+
+    std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
+    if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        throw AdvisorError("cannot initialise the CSV parser");
+    }
+    ParseState st;
+    st.limits = &limits;
+    st.file = &fileLabel;
+
+    // Feed one physical line at a time so every record knows the line it starts on.
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        end = end == std::string_view::npos ? text.size() : end + 1;
+        ++st.currentLine;
+        if (!st.inRecord) {
+            st.recordStartLine = st.currentLine;
+        }
+        const std::string_view chunk = text.substr(pos, end - pos);
+        const size_t used = csv_parse(parser.get(), chunk.data(), chunk.size(), onField, onRecordEnd, &st);
+        if (used != chunk.size()) {
+            st.problems.push_back({{fileLabel, st.currentLine, "", ""},
+                                   "malformed quoting (a '\"' inside an unquoted field, or text "
+                                   "after a closing quote)"});
+            throw InputError(std::move(st.problems));
+        }
+        // A record still open at the end of the line (a quoted field spanning lines)
+        // keeps the line it started on. pstate 0 is libcsv's "row not begun".
+        st.inRecord = parser->pstate != 0;
+        pos = end;
+    }
+    if (csv_fini(parser.get(), onField, onRecordEnd, &st) != 0) {
+        st.problems.push_back({{fileLabel, st.recordStartLine, "", ""},
+                               "unterminated quoted field (opened on this line, never closed)"});
+    }
+    if (!st.problems.empty()) {
+        throw InputError(std::move(st.problems));
+    }
+    if (st.records.empty()) {
+        throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a header row");
+    }
+
+    Table table;
+    table.headerLine = st.records.front().line;
+    for (const auto& h : st.records.front().fields) {
+        table.header.emplace_back(text::toLower(text::trim(h)));
+    }
+    table.rows.assign(std::make_move_iterator(st.records.begin() + 1),
+                      std::make_move_iterator(st.records.end()));
+    return table;
+}
+
+void appendRow(std::string& out, const std::vector<std::string>& fields) {
+    for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) {
+            out += ',';
+        }
+        const std::string& f = fields[i];
+        const bool needsQuotes = f.find_first_of(",\"\r\n") != std::string::npos ||
+                                 (!f.empty() && (f.front() == ' ' || f.front() == '\t' ||
+                                                 f.back() == ' ' || f.back() == '\t'));
+        if (!needsQuotes) {
+            out += f;
+            continue;
+        }
+        out += '"';
+        for (const char c : f) {
+            if (c == '"') {
+                out += '"';
+            }
+            out += c;
+        }
+        out += '"';
+    }
+    out += '\n';
+}
+
+namespace {
+
+bool startsLikeFormula(std::string_view s) {
+    if (s.empty()) {
+        return false;
+    }
+    const char c = s.front();
+    if (c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r') {
+        return true;
+    }
+    // An apostrophe in front of something that would need escaping is itself escaped,
+    // so that unneutralizeFormula() is an exact inverse.
+    return c == '\'' && startsLikeFormula(s.substr(1));
+}
+
+} // namespace
+
+std::string neutralizeFormula(std::string_view cell) {
+    if (startsLikeFormula(cell)) {
+        return "'" + std::string(cell);
+    }
+    return std::string(cell);
+}
+
+std::string unneutralizeFormula(std::string_view cell) {
+    if (cell.size() > 1 && cell.front() == '\'' && startsLikeFormula(cell.substr(1))) {
+        return std::string(cell.substr(1));
+    }
+    return std::string(cell);
+}
+
+} // namespace advisor::csv

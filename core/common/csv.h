@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// CSV reading (RFC 4180, via libcsv in strict mode) with the physical line of
+/// every record, and CSV writing that is safe to open in a spreadsheet.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor::csv {
+
+struct Limits {
+    size_t maxFieldBytes = 64 * 1024;       ///< longer fields are rejected, not truncated
+    size_t maxFileBytes = 256 * 1024 * 1024; ///< guard against accidental huge inputs
+};
+
+struct Row {
+    int line = 0; ///< physical line where the record starts (1-based)
+    std::vector<std::string> fields;
+};
+
+struct Table {
+    std::vector<std::string> header; ///< first record, trimmed
+    int headerLine = 0;
+    std::vector<Row> rows;
+};
+
+/// Parses text as CSV with a header row. Throws InputError naming the file, line and
+/// column for: an unterminated quote, stray quotes, a field over the size limit,
+/// a file over the size limit, or an empty file. A UTF-8 byte-order mark is skipped.
+Table read(std::string_view text, const std::string& fileLabel, const Limits& limits = {});
+
+/// Appends one record (with CRLF-free "\n" ending). Fields are quoted only when needed.
+void appendRow(std::string& out, const std::vector<std::string>& fields);
+
+/// Makes a text cell inert for spreadsheets: a cell a spreadsheet would evaluate as a
+/// formula (leading '=', '+', '-', '@', tab or CR) gets a leading apostrophe.
+/// unneutralize() reverses it exactly, so the app's own export/import round-trips.
+std::string neutralizeFormula(std::string_view cell);
+std::string unneutralizeFormula(std::string_view cell);
+
+} // namespace advisor::csv

@@ -1,0 +1,25 @@
+#pragma once
+/// \file
+/// The one formatter for money, sizes and ratios used in tables, charts and messages.
+/// Locale-independent on purpose: output must not change with the user's LC_ALL.
+
+#include <string>
+
+namespace advisor::format {
+
+/// 1599 -> "$1,599"; 2.14 -> "$2.14"; other currencies: "1,599 EUR".
+std::string money(double amount, const std::string& currency = "USD");
+
+/// Fixed decimals with thousands separators: number(12345.678, 1) -> "12,345.7".
+std::string number(double v, int decimals);
+
+/// 24 -> "24 GB"; 0.5 -> "0.5 GB".
+std::string gigabytes(double gb);
+
+/// 0.333 -> "0.33x".
+std::string ratio(double r);
+
+/// 0.071 -> "7.1%".
+std::string percent(double fraction, int decimals = 1);
+
+} // namespace advisor::format

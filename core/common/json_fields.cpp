@@ -1,0 +1,164 @@
+#include "common/json_fields.h"
+
+#include "common/text.h"
+
+#include <cmath>
+
+namespace advisor {
+
+JsonFields::JsonFields(const nlohmann::json& object, InputLocation where)
+    : object_(object), where_(std::move(where)) {
+    if (!object_.is_object()) {
+        throw InputError(where_, "must be a JSON object");
+    }
+}
+
+const nlohmann::json* JsonFields::find(std::string_view path) const {
+    const nlohmann::json* node = &object_;
+    for (const auto& part : text::split(path, '.')) {
+        if (!node->is_object()) {
+            return nullptr;
+        }
+        const auto it = node->find(part);
+        if (it == node->end()) {
+            return nullptr;
+        }
+        node = &*it;
+    }
+    return node->is_null() ? nullptr : node;
+}
+
+void JsonFields::fail(std::string_view path, const std::string& reason) const {
+    InputLocation at = where_;
+    at.field = std::string(path);
+    throw InputError(at, reason);
+}
+
+std::string JsonFields::requireString(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        fail(path, "is missing; a text value is required");
+    }
+    if (!v->is_string()) {
+        fail(path, std::string("must be text, got ") + v->type_name());
+    }
+    auto s = v->get<std::string>();
+    if (text::trim(s).empty()) {
+        fail(path, "must not be empty");
+    }
+    return s;
+}
+
+std::optional<std::string> JsonFields::optionalString(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return std::nullopt;
+    }
+    if (!v->is_string()) {
+        fail(path, std::string("must be text, got ") + v->type_name());
+    }
+    return v->get<std::string>();
+}
+
+double JsonFields::number(std::string_view path, const nlohmann::json& v) const {
+    if (!v.is_number()) {
+        fail(path, std::string("must be a number, got ") + v.type_name());
+    }
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) {
+        fail(path, "must be a finite number");
+    }
+    return d;
+}
+
+double JsonFields::requirePositive(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        fail(path, "is missing; a positive number is required");
+    }
+    const double d = number(path, *v);
+    if (d <= 0) {
+        fail(path, "must be greater than zero, got " + text::formatDoubleExact(d));
+    }
+    return d;
+}
+
+std::optional<double> JsonFields::optionalPositive(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return std::nullopt;
+    }
+    const double d = number(path, *v);
+    if (d <= 0) {
+        fail(path, "must be greater than zero when given, got " + text::formatDoubleExact(d));
+    }
+    return d;
+}
+
+std::optional<double> JsonFields::optionalNonNegative(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return std::nullopt;
+    }
+    const double d = number(path, *v);
+    if (d < 0) {
+        fail(path, "must not be negative, got " + text::formatDoubleExact(d));
+    }
+    return d;
+}
+
+int JsonFields::requireInt(std::string_view path, int min, int max) const {
+    const auto v = optionalInt(path, min, max);
+    if (!v) {
+        fail(path, "is missing; a whole number is required");
+    }
+    return *v;
+}
+
+std::optional<int> JsonFields::optionalInt(std::string_view path, int min, int max) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return std::nullopt;
+    }
+    const double d = number(path, *v);
+    if (d != std::floor(d)) {
+        fail(path, "must be a whole number, got " + text::formatDoubleExact(d));
+    }
+    if (d < min || d > max) {
+        fail(path, "must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                       ", got " + text::formatDoubleExact(d));
+    }
+    return static_cast<int>(d);
+}
+
+bool JsonFields::optionalBool(std::string_view path, bool fallback) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return fallback;
+    }
+    if (!v->is_boolean()) {
+        fail(path, std::string("must be true or false, got ") + v->type_name());
+    }
+    return v->get<bool>();
+}
+
+std::vector<std::string> JsonFields::optionalStringArray(std::string_view path) const {
+    const auto* v = find(path);
+    if (v == nullptr) {
+        return {};
+    }
+    if (!v->is_array()) {
+        fail(path, std::string("must be a list of text values, got ") + v->type_name());
+    }
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v->size(); ++i) {
+        const auto& item = (*v)[i];
+        if (!item.is_string()) {
+            fail(std::string(path) + "[" + std::to_string(i) + "]", "must be text");
+        }
+        out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
+} // namespace advisor

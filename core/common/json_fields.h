@@ -1,0 +1,47 @@
+#pragma once
+/// \file
+/// Typed, validated access to the fields of a JSON object. Every failure throws an
+/// InputError naming the file, the entry and the dotted field path ("memory.size_gb"),
+/// so a broken data file points at exactly what to fix.
+
+#include "common/errors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor {
+
+class JsonFields {
+public:
+    JsonFields(const nlohmann::json& object, InputLocation where);
+
+    /// The value at a dotted path, or nullptr when absent or JSON null.
+    const nlohmann::json* find(std::string_view path) const;
+
+    std::string requireString(std::string_view path) const;
+    std::optional<std::string> optionalString(std::string_view path) const;
+    /// Required finite number > 0.
+    double requirePositive(std::string_view path) const;
+    /// Absent/null -> nullopt; otherwise a finite number > 0.
+    std::optional<double> optionalPositive(std::string_view path) const;
+    /// Absent/null -> nullopt; otherwise a finite number >= 0.
+    std::optional<double> optionalNonNegative(std::string_view path) const;
+    int requireInt(std::string_view path, int min, int max) const;
+    std::optional<int> optionalInt(std::string_view path, int min, int max) const;
+    bool optionalBool(std::string_view path, bool fallback) const;
+    std::vector<std::string> optionalStringArray(std::string_view path) const;
+
+    [[noreturn]] void fail(std::string_view path, const std::string& reason) const;
+
+private:
+    double number(std::string_view path, const nlohmann::json& v) const;
+
+    const nlohmann::json& object_;
+    InputLocation where_;
+};
+
+} // namespace advisor

@@ -1,0 +1,473 @@
+#include "prices/price_db.h"
+
+#include "catalog/gpu_json.h"
+#include "common/embedded_resources.h"
+#include "common/text.h"
+#include "prices/price_io.h"
+#include "prices/schema.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <thread>
+#include <unordered_set>
+
+namespace advisor {
+namespace {
+
+constexpr const char* kSelectPrice =
+    "SELECT p.id, p.gpu_id, g.name, p.amount, p.currency, p.condition, p.source, p.source_url, "
+    "p.observed_date, p.note FROM prices p JOIN gpus g ON g.id = p.gpu_id ";
+
+Price readPrice(SQLite::Statement& q) {
+    Price p;
+    p.id = q.getColumn(0).getInt64();
+    p.gpuId = q.getColumn(1).getString();
+    p.gpuName = q.getColumn(2).getString();
+    p.amount = q.getColumn(3).getDouble();
+    p.currency = q.getColumn(4).getString();
+    p.condition = parseCondition(q.getColumn(5).getString()).value_or(Condition::New);
+    p.source = q.getColumn(6).getString();
+    p.sourceUrl = q.getColumn(7).getString();
+    p.observed = Date::parse(q.getColumn(8).getString()).value_or(Date{});
+    p.note = q.getColumn(9).getString();
+    return p;
+}
+
+// A stable text key of an observation, for duplicate detection in bulk imports.
+std::string observationKey(const Price& p) {
+    std::string k;
+    k.reserve(128);
+    for (const std::string* s : {&p.gpuId, &p.currency, &p.source, &p.sourceUrl, &p.note}) {
+        k += *s;
+        k += '\x1f';
+    }
+    k += text::formatDoubleExact(p.amount);
+    k += '\x1f';
+    k += toString(p.condition);
+    k += '\x1f';
+    k += p.observed.toString();
+    return k;
+}
+
+bool isBusy(const SQLite::Exception& e) {
+    const int code = e.getErrorCode() & 0xFF;
+    return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+std::string describeOpenFailure(const std::string& path, const SQLite::Exception& e) {
+    const int code = e.getErrorCode() & 0xFF;
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
+        return path + " is not a GPU Advisor database (the file is damaged or not SQLite: " +
+               e.what() + ")";
+    }
+    return "cannot open the price database " + path + ": " + e.what();
+}
+
+} // namespace
+
+PriceDb::PriceDb(const std::string& path, const Catalog& builtin) : PriceDb(path, builtin, Options{}) {}
+
+PriceDb::PriceDb(const std::string& path, const Catalog& builtin, Options options)
+    : path_(path), base_(builtin), catalog_(builtin), today_(options.today.value_or(Date::today())), options_(options) {
+    if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(parent, ec);
+    }
+    try {
+        db_ = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                                 options.busyTimeoutMs);
+        db_->exec("PRAGMA foreign_keys = ON");
+        // Reading the schema is the first real access: it fails here for non-SQLite files.
+        const int version = db_->execAndGet("PRAGMA user_version").getInt();
+        const int appId = db_->execAndGet("PRAGMA application_id").getInt();
+        const int tables =
+            db_->execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt();
+        if (appId != schema::kApplicationId && (tables > 0 || version > 0)) {
+            throw AdvisorError(path + " is a SQLite database of another application; GPU Advisor "
+                                      "will not modify it");
+        }
+        if (version > schema::currentVersion()) {
+            throw AdvisorError(path + " was written by a newer GPU Advisor (schema version " +
+                               std::to_string(version) + "; this version knows up to " +
+                               std::to_string(schema::currentVersion()) + ")");
+        }
+        db_->exec("PRAGMA journal_mode = WAL");
+        db_->exec("PRAGMA synchronous = FULL");
+        migrate();
+        syncCatalog();
+        loadCustomGpus();
+        if (options.seedDefaults) {
+            seedIfNew();
+        }
+    } catch (const SQLite::Exception& e) {
+        throw AdvisorError(describeOpenFailure(path, e));
+    }
+}
+
+PriceDb::~PriceDb() = default;
+
+int PriceDb::schemaVersion() const {
+    return db_->execAndGet("PRAGMA user_version").getInt();
+}
+
+void PriceDb::withWriteTransaction(const std::function<void()>& fn) {
+    // BEGIN IMMEDIATE takes the write lock up front, so two writers queue on the busy
+    // timeout instead of failing with "database is locked" when upgrading a read lock.
+    constexpr int kAttempts = 5;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            fn();
+            tx.commit();
+            return;
+        } catch (const SQLite::Exception& e) {
+            if (!isBusy(e) || attempt == kAttempts) {
+                throw AdvisorError("the price database " + path_ + " could not be written: " + e.what());
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50 * attempt));
+        }
+    }
+}
+
+void PriceDb::migrate() {
+    const int from = schemaVersion();
+    if (from == schema::currentVersion()) {
+        return;
+    }
+    if (from > 0) {
+        // Keep the user's data safe before changing its shape.
+        backupTo(path_ + ".v" + std::to_string(from) + ".bak");
+    }
+    for (const auto& m : schema::migrations()) {
+        if (m.toVersion <= from) {
+            continue;
+        }
+        withWriteTransaction([&] {
+            m.apply(*db_);
+            db_->exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+            db_->exec("PRAGMA user_version = " + std::to_string(m.toVersion));
+        });
+    }
+}
+
+void PriceDb::syncCatalog() {
+    // Catalog GPUs are rows so that prices can reference them with a foreign key.
+    std::map<std::string, std::string> stored;
+    SQLite::Statement q(*db_, "SELECT id, name FROM gpus WHERE origin = 'catalog'");
+    while (q.executeStep()) {
+        stored[q.getColumn(0).getString()] = q.getColumn(1).getString();
+    }
+    bool needed = false;
+    for (const auto& g : catalog_.gpus()) {
+        const auto it = stored.find(g.id);
+        if (it == stored.end() || it->second != g.name) {
+            needed = true;
+            break;
+        }
+    }
+    if (!needed) {
+        return;
+    }
+    withWriteTransaction([&] {
+        SQLite::Statement ins(*db_, "INSERT INTO gpus (id, name, origin) VALUES (?, ?, 'catalog') "
+                                    "ON CONFLICT(id) DO UPDATE SET name = excluded.name");
+        for (const auto& g : catalog_.gpus()) {
+            ins.bind(1, g.id);
+            ins.bind(2, g.name);
+            ins.exec();
+            ins.reset();
+        }
+    });
+}
+
+void PriceDb::loadCustomGpus() {
+    SQLite::Statement q(*db_, "SELECT id, spec_json FROM gpus WHERE origin = 'custom' ORDER BY id");
+    while (q.executeStep()) {
+        const std::string id = q.getColumn(0).getString();
+        const auto where = InputLocation{path_, 0, "custom GPU '" + id + "'", ""};
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(q.getColumn(1).getString());
+        } catch (const nlohmann::json::exception& e) {
+            throw AdvisorError(path_ + ": custom GPU '" + id + "' has an unreadable specification: " + e.what());
+        }
+        Gpu g = gpuFromJson(j, where);
+        g.custom = true;
+        catalog_.add(std::move(g), path_);
+    }
+}
+
+void PriceDb::seedIfNew() {
+    const bool seeded =
+        db_->execAndGet("SELECT count(*) FROM meta WHERE key = 'seeded_prices'").getInt() > 0;
+    if (seeded) {
+        return;
+    }
+    const auto data = resources::find("prices/default_prices.csv");
+    if (!data) {
+        return;
+    }
+    const auto rows = priceio::parseCsv(*data, "resources/prices/default_prices.csv");
+    importPrices(rows);
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_prices', ?)");
+        q.bind(1, "resources/prices/default_prices.csv (" + std::to_string(rows.size()) + " rows)");
+        q.exec();
+    });
+}
+
+std::vector<Price> PriceDb::prices(const std::optional<std::string>& gpuId) const {
+    std::vector<Price> out;
+    SQLite::Statement q(*db_, std::string(kSelectPrice) +
+                                  (gpuId ? "WHERE p.gpu_id = ? " : "") +
+                                  "ORDER BY g.name COLLATE NOCASE, p.observed_date DESC, p.id");
+    if (gpuId) {
+        q.bind(1, *gpuId);
+    }
+    while (q.executeStep()) {
+        out.push_back(readPrice(q));
+    }
+    return out;
+}
+
+std::optional<Price> PriceDb::price(std::int64_t id) const {
+    SQLite::Statement q(*db_, std::string(kSelectPrice) + "WHERE p.id = ?");
+    q.bind(1, id);
+    if (q.executeStep()) {
+        return readPrice(q);
+    }
+    return std::nullopt;
+}
+
+size_t PriceDb::priceCount() const {
+    return static_cast<size_t>(db_->execAndGet("SELECT count(*) FROM prices").getInt64());
+}
+
+std::int64_t PriceDb::insert(const Price& p, std::optional<std::int64_t> id) {
+    SQLite::Statement q(*db_, "INSERT INTO prices (id, gpu_id, amount, currency, condition, source, "
+                              "source_url, observed_date, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (id) {
+        q.bind(1, *id);
+    } else {
+        q.bind(1);
+    }
+    q.bind(2, p.gpuId);
+    q.bind(3, p.amount);
+    q.bind(4, p.currency);
+    q.bind(5, toString(p.condition));
+    q.bind(6, p.source);
+    q.bind(7, p.sourceUrl);
+    q.bind(8, p.observed.toString());
+    q.bind(9, p.note);
+    q.exec();
+    return db_->getLastInsertRowid();
+}
+
+std::int64_t PriceDb::addPrice(const PriceInput& in, const InputLocation& where) {
+    std::vector<InputProblem> problems;
+    const auto p = validatePrice(in, catalog_, today_, where, problems);
+    if (!p) {
+        throw InputError(std::move(problems));
+    }
+    std::int64_t id = 0;
+    withWriteTransaction([&] { id = insert(*p, std::nullopt); });
+    return id;
+}
+
+void PriceDb::updatePrice(std::int64_t id, const PriceInput& in, const InputLocation& where) {
+    std::vector<InputProblem> problems;
+    const auto p = validatePrice(in, catalog_, today_, where, problems);
+    if (!p) {
+        throw InputError(std::move(problems));
+    }
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "UPDATE prices SET gpu_id = ?, amount = ?, currency = ?, condition = ?, "
+                                  "source = ?, source_url = ?, observed_date = ?, note = ? WHERE id = ?");
+        q.bind(1, p->gpuId);
+        q.bind(2, p->amount);
+        q.bind(3, p->currency);
+        q.bind(4, toString(p->condition));
+        q.bind(5, p->source);
+        q.bind(6, p->sourceUrl);
+        q.bind(7, p->observed.toString());
+        q.bind(8, p->note);
+        q.bind(9, id);
+        if (q.exec() == 0) {
+            throw InputError({"", 0, "", "id"}, "no price with id " + std::to_string(id));
+        }
+    });
+}
+
+Price PriceDb::removePrice(std::int64_t id) {
+    std::optional<Price> removed;
+    withWriteTransaction([&] {
+        removed = price(id);
+        if (!removed) {
+            throw InputError({"", 0, "", "id"}, "no price with id " + std::to_string(id));
+        }
+        SQLite::Statement q(*db_, "DELETE FROM prices WHERE id = ?");
+        q.bind(1, id);
+        q.exec();
+    });
+    return *removed;
+}
+
+void PriceDb::restorePrice(const Price& p) {
+    withWriteTransaction([&] { insert(p, p.id > 0 ? std::optional<std::int64_t>(p.id) : std::nullopt); });
+}
+
+ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
+                                    const std::function<bool(size_t, size_t)>& progress) {
+    // 1. Validate everything before touching the database.
+    std::vector<InputProblem> problems;
+    std::vector<Price> valid;
+    valid.reserve(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (auto p = validatePrice(rows[i].input, catalog_, today_, rows[i].where, problems)) {
+            valid.push_back(std::move(*p));
+        }
+        if (progress && i % 1000 == 0 && !progress(i / 2, rows.size())) {
+            throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    // 2. Apply in one transaction, skipping observations already stored.
+    ImportOutcome outcome;
+    withWriteTransaction([&] {
+        outcome = {};
+        std::unordered_set<std::string> known;
+        for (const auto& p : prices()) {
+            known.insert(observationKey(p));
+        }
+        for (size_t i = 0; i < valid.size(); ++i) {
+            if (!known.insert(observationKey(valid[i])).second) {
+                ++outcome.duplicates;
+                continue;
+            }
+            insert(valid[i], std::nullopt);
+            ++outcome.added;
+            if (progress && i % 1000 == 0 && !progress(rows.size() / 2 + i / 2, rows.size())) {
+                throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");
+            }
+        }
+    });
+    if (progress) {
+        progress(rows.size(), rows.size());
+    }
+    return outcome;
+}
+
+std::vector<Gpu> PriceDb::customGpus() const {
+    std::vector<Gpu> out;
+    for (const auto& g : catalog_.gpus()) {
+        if (g.custom) {
+            out.push_back(g);
+        }
+    }
+    return out;
+}
+
+std::string PriceDb::addCustomGpu(Gpu gpu) {
+    std::string slug;
+    for (const char c : text::toLower(gpu.name)) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (alnum) {
+            slug += c;
+        } else if (!slug.empty() && slug.back() != '-') {
+            slug += '-';
+        }
+    }
+    while (!slug.empty() && slug.back() == '-') {
+        slug.pop_back();
+    }
+    gpu.id = "custom-" + slug;
+    gpu.custom = true;
+    // Round-trip through JSON so the stored form passes the same validation as the catalog.
+    const nlohmann::json spec = gpuToJson(gpu);
+    Gpu checked = gpuFromJson(spec, {"custom GPU", 0, "'" + gpu.name + "'", ""});
+    checked.custom = true;
+    Catalog next = catalog_;
+    next.add(checked, "custom GPU '" + gpu.name + "'");
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "INSERT INTO gpus (id, name, origin, spec_json) VALUES (?, ?, 'custom', ?)");
+        q.bind(1, checked.id);
+        q.bind(2, checked.name);
+        q.bind(3, spec.dump());
+        q.exec();
+    });
+    catalog_ = std::move(next);
+    return checked.id;
+}
+
+void PriceDb::removeCustomGpu(const std::string& id) {
+    const Gpu* g = catalog_.findById(id);
+    if (g == nullptr) {
+        throw InputError({"", 0, "", "id"}, "no GPU with id '" + id + "'");
+    }
+    if (!g->custom) {
+        throw InputError({"", 0, "", "id"}, "'" + g->name + "' is a catalog GPU; only your own GPUs can be removed");
+    }
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "DELETE FROM gpus WHERE id = ? AND origin = 'custom'");
+        q.bind(1, id);
+        q.exec();
+    });
+    Catalog rebuilt = base_;
+    for (auto& c : customGpus()) {
+        if (c.id != id) {
+            rebuilt.add(c, path_);
+        }
+    }
+    catalog_ = std::move(rebuilt);
+}
+
+Settings PriceDb::settings() const {
+    std::map<std::string, std::string> kv;
+    SQLite::Statement q(*db_, "SELECT key, value FROM settings");
+    while (q.executeStep()) {
+        kv[q.getColumn(0).getString()] = q.getColumn(1).getString();
+    }
+    Settings s = Settings::fromMap(kv);
+    if (catalog_.findById(s.referenceGpu) == nullptr) {
+        s.referenceGpu = Settings{}.referenceGpu;
+    }
+    return s;
+}
+
+void PriceDb::saveSettings(const Settings& s) {
+    if (auto problems = s.validate(catalog_); !problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "INSERT INTO settings (key, value) VALUES (?, ?) "
+                                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+        for (const auto& [k, v] : s.toMap()) {
+            q.bind(1, k);
+            q.bind(2, v);
+            q.exec();
+            q.reset();
+        }
+    });
+}
+
+std::int64_t PriceDb::externalChangeCounter() const {
+    return db_->execAndGet("PRAGMA data_version").getInt64();
+}
+
+void PriceDb::backupTo(const std::string& target) const {
+    std::error_code ec;
+    std::filesystem::remove(target, ec);
+    SQLite::Statement q(*db_, "VACUUM INTO ?");
+    q.bind(1, target);
+    q.exec();
+}
+
+} // namespace advisor

@@ -1,0 +1,111 @@
+#pragma once
+/// \file
+/// The user's price database (SQLite): prices, user-defined GPUs and settings.
+/// Every change is one transaction; the schema is versioned and migrated forward
+/// (with a backup first); a file that is not ours is never modified.
+
+#include "catalog/catalog.h"
+#include "common/date.h"
+#include "prices/price.h"
+#include "prices/settings.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace SQLite {
+class Database;
+}
+
+namespace advisor {
+
+/// A located input row for bulk operations (import), so errors can name file and line.
+struct LocatedPriceInput {
+    InputLocation where;
+    PriceInput input;
+};
+
+struct ImportOutcome {
+    size_t added = 0;
+    size_t duplicates = 0; ///< rows identical to a stored price (or to an earlier row), skipped
+};
+
+class PriceDb {
+public:
+    struct Options {
+        bool seedDefaults = true;       ///< fill a new database from resources/prices/
+        std::optional<Date> today;      ///< "now" for validation; tests pin it
+        int busyTimeoutMs = 10000;      ///< wait this long for another writer
+    };
+
+    /// Opens (creating if needed) the database at `path`. Throws AdvisorError naming the
+    /// file if it is not a SQLite database, belongs to another application, or was made
+    /// by a newer version of GPU Advisor.
+    PriceDb(const std::string& path, const Catalog& builtin, Options options);
+    PriceDb(const std::string& path, const Catalog& builtin);
+    ~PriceDb();
+    PriceDb(const PriceDb&) = delete;
+    PriceDb& operator=(const PriceDb&) = delete;
+
+    const std::string& path() const { return path_; }
+    int schemaVersion() const;
+    /// The shipped catalog plus the user's own GPUs.
+    const Catalog& catalog() const { return catalog_; }
+    const Date& today() const { return today_; }
+
+    // --- prices ---------------------------------------------------------------
+    /// All prices (or those of one GPU id), by GPU name, newest first.
+    std::vector<Price> prices(const std::optional<std::string>& gpuId = std::nullopt) const;
+    std::optional<Price> price(std::int64_t id) const;
+    size_t priceCount() const;
+    /// Validates and stores one price; returns its id. Throws InputError (nothing stored).
+    std::int64_t addPrice(const PriceInput& in, const InputLocation& where = {"", 0, "", ""});
+    /// Replaces the observation of an existing price. Throws InputError if invalid or unknown id.
+    void updatePrice(std::int64_t id, const PriceInput& in, const InputLocation& where = {"", 0, "", ""});
+    /// Removes a price; returns what was removed (for undo). Throws InputError for an unknown id.
+    Price removePrice(std::int64_t id);
+    /// Re-inserts a removed price under its old id (undo of removePrice).
+    void restorePrice(const Price& p);
+    /// All-or-nothing import: validates every row first; if any row is bad, throws one
+    /// InputError listing every bad row and changes nothing.
+    ImportOutcome importPrices(const std::vector<LocatedPriceInput>& rows,
+                               const std::function<bool(size_t done, size_t total)>& progress = {});
+
+    // --- user-defined GPUs ------------------------------------------------------
+    std::vector<Gpu> customGpus() const;
+    /// Stores a user-defined GPU. Its id gets the prefix "custom-". Throws InputError on
+    /// a clash with a catalog name/alias or invalid fields.
+    std::string addCustomGpu(Gpu gpu);
+    /// Removes a user-defined GPU and its prices. Throws InputError for catalog GPUs.
+    void removeCustomGpu(const std::string& id);
+
+    // --- settings ---------------------------------------------------------------
+    Settings settings() const;
+    void saveSettings(const Settings& s);
+
+    /// Changes whenever another connection (another process) commits; poll to notice them.
+    std::int64_t externalChangeCounter() const;
+
+    /// Writes a consistent copy of the database to `target` (online; safe while in use).
+    void backupTo(const std::string& target) const;
+
+private:
+    void migrate();
+    void syncCatalog();
+    void loadCustomGpus();
+    void seedIfNew();
+    void withWriteTransaction(const std::function<void()>& fn);
+    std::int64_t insert(const Price& p, std::optional<std::int64_t> id);
+
+    std::string path_;
+    std::unique_ptr<SQLite::Database> db_;
+    Catalog base_;    ///< the shipped catalog this database was opened with
+    Catalog catalog_; ///< base_ plus the user's GPUs
+    Date today_;
+    Options options_;
+};
+
+} // namespace advisor

@@ -1,0 +1,360 @@
+#include "prices/price_io.h"
+
+#include "common/csv.h"
+#include "common/file_io.h"
+#include "common/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace advisor::priceio {
+namespace {
+
+using nlohmann::json;
+
+// Canonical field -> accepted header spellings.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& columnNames() {
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> names = {
+        {"gpu", {"gpu", "gpu_name", "name"}},
+        {"gpu_id", {"gpu_id"}},
+        {"amount", {"amount", "price", "price_usd"}},
+        {"currency", {"currency"}},
+        {"condition", {"condition"}},
+        {"observed_date", {"observed_date", "date"}},
+        {"source", {"source"}},
+        {"source_url", {"source_url", "url"}},
+        {"note", {"note", "notes"}},
+    };
+    return names;
+}
+
+std::string canonicalColumn(const std::string& header) {
+    for (const auto& [canon, spellings] : columnNames()) {
+        if (std::find(spellings.begin(), spellings.end(), header) != spellings.end()) {
+            return canon;
+        }
+    }
+    return "";
+}
+
+std::string expectedColumns() {
+    return "gpu, amount, observed_date, currency, condition, source, source_url, note";
+}
+
+void assign(PriceInput& in, const std::string& field, const std::string& value) {
+    if (field == "gpu") {
+        if (in.gpu.empty()) {
+            in.gpu = value;
+        }
+    } else if (field == "gpu_id") {
+        if (!text::trim(value).empty()) {
+            in.gpu = value; // an id is exact; it wins over the display name
+        }
+    } else if (field == "amount") {
+        in.amountText = value;
+    } else if (field == "currency") {
+        in.currency = value;
+    } else if (field == "condition") {
+        in.conditionText = value;
+    } else if (field == "observed_date") {
+        in.dateText = value;
+    } else if (field == "source") {
+        in.source = value;
+    } else if (field == "source_url") {
+        in.sourceUrl = value;
+    } else if (field == "note") {
+        in.note = value;
+    }
+}
+
+} // namespace
+
+Format formatForPath(const std::string& path) {
+    const std::string ext = files::extension(path);
+    if (ext == "csv") {
+        return Format::Csv;
+    }
+    if (ext == "json") {
+        return Format::Json;
+    }
+    throw InputError({path, 0, "", ""}, "unsupported file type '." + ext + "'; use .csv or .json");
+}
+
+std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::string& fileLabel) {
+    const csv::Table table = csv::read(textIn, fileLabel);
+    std::vector<InputProblem> problems;
+
+    // Map header columns to fields; reject unknown and duplicate columns.
+    std::vector<std::string> fields(table.header.size());
+    std::map<std::string, size_t> seen;
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        const std::string& h = table.header[i];
+        const std::string canon = canonicalColumn(h);
+        if (canon.empty()) {
+            problems.push_back({{fileLabel, table.headerLine, "", h.empty() ? "column " + std::to_string(i + 1) : h},
+                                "unknown column; expected columns: " + expectedColumns()});
+            continue;
+        }
+        if (seen.count(canon) != 0) {
+            problems.push_back({{fileLabel, table.headerLine, "", h}, "column given twice"});
+            continue;
+        }
+        seen[canon] = i;
+        fields[i] = canon;
+    }
+    const bool hasGpu = seen.count("gpu") != 0 || seen.count("gpu_id") != 0;
+    if (!hasGpu) {
+        problems.push_back({{fileLabel, table.headerLine, "", "gpu"}, "required column is missing"});
+    }
+    if (seen.count("amount") == 0) {
+        problems.push_back({{fileLabel, table.headerLine, "", "amount"}, "required column is missing"});
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    // A "price_usd" column states the currency.
+    const bool usdColumn = table.header[seen["amount"]] == "price_usd";
+
+    std::vector<LocatedPriceInput> out;
+    out.reserve(table.rows.size());
+    for (const auto& row : table.rows) {
+        if (row.fields.size() == 1 && text::trim(row.fields[0]).empty()) {
+            continue; // a line with only whitespace
+        }
+        if (row.fields.size() != table.header.size()) {
+            problems.push_back({{fileLabel, row.line, "", ""},
+                                "has " + std::to_string(row.fields.size()) + " fields; the header has " +
+                                    std::to_string(table.header.size())});
+            continue;
+        }
+        LocatedPriceInput located{{fileLabel, row.line, "", ""}, {}};
+        if (usdColumn) {
+            located.input.currency = "USD";
+        }
+        for (size_t i = 0; i < fields.size(); ++i) {
+            assign(located.input, fields[i], csv::unneutralizeFormula(row.fields[i]));
+        }
+        out.push_back(std::move(located));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+std::vector<int> jsonArrayElementLines(std::string_view t, std::string_view key) {
+    std::vector<int> lines;
+    std::vector<char> stack; // open containers
+    int line = 1;
+    std::string lastKey;
+    std::string current;
+    bool inString = false;
+    bool escaped = false;
+    bool afterColon = false; // inside an object: the next string is a value, not a key
+    int targetDepth = -1;    // -1 not found yet, -2 finished, else stack size inside the target
+    bool expectValue = false;
+    for (const char c : t) {
+        if (c == '\n') {
+            ++line;
+        }
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+                if (!stack.empty() && stack.back() == '{' && !afterColon) {
+                    lastKey = current;
+                }
+            } else {
+                current += c;
+            }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            continue;
+        }
+        if (targetDepth > 0 && static_cast<int>(stack.size()) == targetDepth && expectValue && c != ']') {
+            lines.push_back(line);
+            expectValue = false;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            current.clear();
+            break;
+        case ':':
+            afterColon = true;
+            break;
+        case '{':
+        case '[':
+            stack.push_back(c);
+            afterColon = false;
+            if (c == '[' && targetDepth == -1 &&
+                ((key.empty() && stack.size() == 1) ||
+                 (!key.empty() && stack.size() == 2 && stack[0] == '{' && lastKey == key))) {
+                targetDepth = static_cast<int>(stack.size());
+                expectValue = true;
+            }
+            break;
+        case '}':
+        case ']':
+            if (!stack.empty()) {
+                if (static_cast<int>(stack.size()) == targetDepth) {
+                    targetDepth = -2;
+                }
+                stack.pop_back();
+            }
+            afterColon = false;
+            break;
+        case ',':
+            afterColon = false;
+            if (targetDepth > 0 && static_cast<int>(stack.size()) == targetDepth) {
+                expectValue = true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return lines;
+}
+
+std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::string& fileLabel) {
+    constexpr size_t kMaxBytes = 256 * 1024 * 1024;
+    if (textIn.size() > kMaxBytes) {
+        throw InputError({fileLabel, 0, "", ""}, "file is larger than the limit of 256 MiB");
+    }
+    if (text::trim(textIn).empty()) {
+        throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a JSON document");
+    }
+    json doc;
+    try {
+        doc = json::parse(textIn);
+    } catch (const json::parse_error& e) {
+        // e.byte is the 1-based offset of the error: turn it into a line.
+        const size_t upTo = std::min(textIn.size(), e.byte > 0 ? static_cast<size_t>(e.byte - 1) : 0);
+        const int line = 1 + static_cast<int>(std::count(textIn.begin(), textIn.begin() + static_cast<long>(upTo), '\n'));
+        std::string what = e.what();
+        if (const auto pos = what.find("parse error"); pos != std::string::npos) {
+            what = what.substr(pos);
+        }
+        throw InputError({fileLabel, line, "", ""}, "not valid JSON: " + what);
+    }
+    const json* list = nullptr;
+    if (doc.is_array()) {
+        list = &doc;
+    } else if (doc.is_object() && doc.contains("prices") && doc["prices"].is_array()) {
+        if (doc.contains("format") && doc["format"] != "gpu-advisor-prices") {
+            throw InputError({fileLabel, 1, "", "format"}, "is not 'gpu-advisor-prices'");
+        }
+        list = &doc["prices"];
+    } else {
+        throw InputError({fileLabel, 1, "", "prices"}, "expected an object with a 'prices' list");
+    }
+    const std::vector<int> lines = jsonArrayElementLines(textIn, doc.is_array() ? "" : "prices");
+
+    std::vector<InputProblem> problems;
+    std::vector<LocatedPriceInput> out;
+    out.reserve(list->size());
+    for (size_t i = 0; i < list->size(); ++i) {
+        const int line = i < lines.size() ? lines[i] : 0;
+        const std::string entry = "prices[" + std::to_string(i) + "]";
+        const json& item = (*list)[i];
+        if (!item.is_object()) {
+            problems.push_back({{fileLabel, line, entry, ""}, "must be an object"});
+            continue;
+        }
+        LocatedPriceInput located{{fileLabel, line, entry, ""}, {}};
+        bool ok = true;
+        for (const auto& [k, v] : item.items()) {
+            const std::string canon = canonicalColumn(text::toLower(k));
+            if (canon.empty()) {
+                problems.push_back({{fileLabel, line, entry, k}, "unknown field; expected: " + expectedColumns()});
+                ok = false;
+                continue;
+            }
+            std::string value;
+            if (v.is_string()) {
+                value = v.get<std::string>();
+            } else if (v.is_number() && canon == "amount") {
+                value = text::formatDoubleExact(v.get<double>());
+            } else if (v.is_null()) {
+                value = "";
+            } else {
+                problems.push_back({{fileLabel, line, entry, k},
+                                    std::string(canon == "amount" ? "must be a number" : "must be text") +
+                                        ", got " + v.type_name()});
+                ok = false;
+                continue;
+            }
+            if (k == "price_usd") {
+                located.input.currency = "USD";
+            }
+            assign(located.input, canon, value);
+        }
+        if (located.input.gpu.empty() && ok) {
+            problems.push_back({{fileLabel, line, entry, "gpu"}, "is missing"});
+            ok = false;
+        }
+        if (located.input.amountText.empty() && ok && !item.contains("amount") && !item.contains("price") &&
+            !item.contains("price_usd")) {
+            problems.push_back({{fileLabel, line, entry, "amount"}, "is missing"});
+            ok = false;
+        }
+        if (ok) {
+            out.push_back(std::move(located));
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+std::vector<LocatedPriceInput> parseFile(const std::string& path) {
+    const Format f = formatForPath(path);
+    const std::string data = files::readAll(path);
+    return f == Format::Csv ? parseCsv(data, path) : parseJson(data, path);
+}
+
+std::string toCsv(const std::vector<Price>& prices) {
+    std::string out;
+    out.reserve(prices.size() * 200);
+    csv::appendRow(out, {"gpu", "gpu_id", "condition", "amount", "currency", "observed_date", "source",
+                         "source_url", "note"});
+    for (const auto& p : prices) {
+        csv::appendRow(out, {csv::neutralizeFormula(p.gpuName), csv::neutralizeFormula(p.gpuId),
+                             toString(p.condition), text::formatDoubleExact(p.amount), p.currency,
+                             p.observed.toString(), csv::neutralizeFormula(p.source),
+                             csv::neutralizeFormula(p.sourceUrl), csv::neutralizeFormula(p.note)});
+    }
+    return out;
+}
+
+std::string toJson(const std::vector<Price>& prices) {
+    json list = json::array();
+    for (const auto& p : prices) {
+        list.push_back({{"gpu", p.gpuName},
+                        {"gpu_id", p.gpuId},
+                        {"condition", toString(p.condition)},
+                        {"amount", p.amount},
+                        {"currency", p.currency},
+                        {"observed_date", p.observed.toString()},
+                        {"source", p.source},
+                        {"source_url", p.sourceUrl},
+                        {"note", p.note}});
+    }
+    const json doc = {{"format", "gpu-advisor-prices"}, {"version", 1}, {"prices", list}};
+    return doc.dump(2) + "\n";
+}
+
+void exportFile(const std::string& path, const std::vector<Price>& prices) {
+    const Format f = formatForPath(path);
+    files::writeAtomically(path, f == Format::Csv ? toCsv(prices) : toJson(prices));
+}
+
+} // namespace advisor::priceio
