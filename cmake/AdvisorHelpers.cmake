@@ -3,7 +3,7 @@
 # advisor_set_warnings(<target>) - the project's warning set, applied to every target we own.
 function(advisor_set_warnings target)
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
-        -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wnull-dereference)
+        -Wold-style-cast -Wcast-align -Woverloaded-virtual)
     if(ADVISOR_WARNINGS_AS_ERRORS)
         target_compile_options(${target} PRIVATE -Werror)
     endif()

@@ -168,7 +168,8 @@ Resolution Catalog::resolve(std::string_view name) const {
     qNoLink.nvlink = false;
     std::set<size_t> exact;
     for (const auto& k : keys_) {
-        if (k.key == qNoLink && variantsMatch(q, gpus_[k.gpuIndex])) {
+        const bool linkOk = !q.nvlink || gpus_[k.gpuIndex].interconnect == InterconnectType::NvLink;
+        if (k.key == qNoLink && linkOk) {
             exact.insert(k.gpuIndex);
         }
     }
@@ -221,6 +222,14 @@ const Gpu& Catalog::require(std::string_view name, const std::string& where) con
         throw InputError({where, 0, "", ""}, r.message());
     }
     return *r.gpu;
+}
+
+const Resolution& ResolutionCache::resolve(std::string_view name) {
+    const auto it = cache_.find(std::string(name));
+    if (it != cache_.end()) {
+        return it->second;
+    }
+    return cache_.emplace(std::string(name), catalog_.resolve(name)).first->second;
 }
 
 void Catalog::add(Gpu gpu, const std::string& where) {

@@ -7,6 +7,7 @@
 #include "catalog/name_key.h"
 
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -59,6 +60,17 @@ private:
 
     std::vector<Gpu> gpus_;
     std::vector<Key> keys_; ///< name + aliases of every GPU
+};
+
+/// Memoises Catalog::resolve() for bulk work; valid while the catalog is unchanged.
+class ResolutionCache {
+public:
+    explicit ResolutionCache(const Catalog& catalog) : catalog_(catalog) {}
+    const Resolution& resolve(std::string_view name);
+
+private:
+    const Catalog& catalog_;
+    std::unordered_map<std::string, Resolution> cache_;
 };
 
 } // namespace advisor

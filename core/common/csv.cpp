@@ -5,6 +5,7 @@
 
 #include <csv.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace advisor::csv {
@@ -26,8 +27,15 @@ void onField(void* data, size_t len, void* user) {
     auto* st = static_cast<ParseState*>(user);
     if (len > st->limits->maxFieldBytes) {
         if (!st->recordTooLong) {
+            // Name the column by the header once the header has been read.
+            const size_t col = st->fields.size();
+            const bool named = !st->records.empty() && col < st->records.front().fields.size() &&
+                               !text::firstInvalidUtf8(st->records.front().fields[col]) &&
+                               st->records.front().fields[col].size() <= 64;
+            const std::string label = named ? text::toLower(text::trim(st->records.front().fields[col]))
+                                            : "column " + std::to_string(col + 1);
             st->problems.push_back(
-                {{*st->file, st->recordStartLine, "", "column " + std::to_string(st->fields.size() + 1)},
+                {{*st->file, st->recordStartLine, "", label},
                  "field is " + std::to_string(len) + " bytes long; the limit is " +
                      std::to_string(st->limits->maxFieldBytes) + " bytes"});
         }
@@ -68,6 +76,10 @@ Table read(std::string_view text, const std::string& fileLabel, const Limits& li
     }
     if (text::trim(text).empty()) {
         throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a header row");
+    }
+    if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+        const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n'));
+        throw InputError({fileLabel, line, "", ""}, "contains a NUL byte; this looks like a binary file, not CSV text");
     }
 
     std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);

@@ -55,6 +55,12 @@ bool checkText(const std::string& value, const char* field, size_t maxBytes, boo
 
 std::optional<Price> validatePrice(const PriceInput& in, const Catalog& catalog, const Date& today,
                                    const InputLocation& where, std::vector<InputProblem>& problems) {
+    ResolutionCache names(catalog);
+    return validatePrice(in, names, today, where, problems);
+}
+
+std::optional<Price> validatePrice(const PriceInput& in, ResolutionCache& names, const Date& today,
+                                   const InputLocation& where, std::vector<InputProblem>& problems) {
     const size_t before = problems.size();
     const auto at = [&](const char* field) {
         InputLocation l = where;
@@ -67,7 +73,7 @@ std::optional<Price> validatePrice(const PriceInput& in, const Catalog& catalog,
         if (text::trim(in.gpu).empty()) {
             problems.push_back({at("gpu"), "is empty; name the GPU"});
         } else {
-            const Resolution r = catalog.resolve(in.gpu);
+            const Resolution& r = names.resolve(in.gpu);
             if (r.status == ResolveStatus::Found) {
                 p.gpuId = r.gpu->id;
                 p.gpuName = r.gpu->name;

@@ -13,6 +13,7 @@
 namespace advisor {
 
 class Catalog;
+class ResolutionCache;
 
 enum class Condition { New, Used };
 
@@ -57,6 +58,10 @@ constexpr double kMaxAmount = 1e9;
 /// Validates one input. On success returns the Price; otherwise appends one problem per
 /// bad field to `problems` (located at `where`, with the field set) and returns nullopt.
 std::optional<Price> validatePrice(const PriceInput& in, const Catalog& catalog, const Date& today,
+                                   const InputLocation& where, std::vector<InputProblem>& problems);
+
+/// Same, resolving GPU names through a cache (bulk imports repeat a few names).
+std::optional<Price> validatePrice(const PriceInput& in, ResolutionCache& names, const Date& today,
                                    const InputLocation& where, std::vector<InputProblem>& problems);
 
 } // namespace advisor

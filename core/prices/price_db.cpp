@@ -249,9 +249,13 @@ size_t PriceDb::priceCount() const {
     return static_cast<size_t>(db_->execAndGet("SELECT count(*) FROM prices").getInt64());
 }
 
-std::int64_t PriceDb::insert(const Price& p, std::optional<std::int64_t> id) {
-    SQLite::Statement q(*db_, "INSERT INTO prices (id, gpu_id, amount, currency, condition, source, "
-                              "source_url, observed_date, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+namespace {
+
+constexpr const char* kInsertPrice =
+    "INSERT INTO prices (id, gpu_id, amount, currency, condition, source, source_url, observed_date, note) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+void bindAndRun(SQLite::Statement& q, const Price& p, std::optional<std::int64_t> id) {
     if (id) {
         q.bind(1, *id);
     } else {
@@ -266,6 +270,14 @@ std::int64_t PriceDb::insert(const Price& p, std::optional<std::int64_t> id) {
     q.bind(8, p.observed.toString());
     q.bind(9, p.note);
     q.exec();
+    q.reset();
+}
+
+} // namespace
+
+std::int64_t PriceDb::insert(const Price& p, std::optional<std::int64_t> id) {
+    SQLite::Statement q(*db_, kInsertPrice);
+    bindAndRun(q, p, id);
     return db_->getLastInsertRowid();
 }
 
@@ -328,8 +340,9 @@ ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
     std::vector<InputProblem> problems;
     std::vector<Price> valid;
     valid.reserve(rows.size());
+    ResolutionCache names(catalog_); // files repeat the same few GPU names
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (auto p = validatePrice(rows[i].input, catalog_, today_, rows[i].where, problems)) {
+        if (auto p = validatePrice(rows[i].input, names, today_, rows[i].where, problems)) {
             valid.push_back(std::move(*p));
         }
         if (progress && i % 1000 == 0 && !progress(i / 2, rows.size())) {
@@ -347,12 +360,13 @@ ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
         for (const auto& p : prices()) {
             known.insert(observationKey(p));
         }
+        SQLite::Statement ins(*db_, kInsertPrice); // prepared once for the whole file
         for (size_t i = 0; i < valid.size(); ++i) {
             if (!known.insert(observationKey(valid[i])).second) {
                 ++outcome.duplicates;
                 continue;
             }
-            insert(valid[i], std::nullopt);
+            bindAndRun(ins, valid[i], std::nullopt);
             ++outcome.added;
             if (progress && i % 1000 == 0 && !progress(rows.size() / 2 + i / 2, rows.size())) {
                 throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");

@@ -93,7 +93,9 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
         const std::string& h = table.header[i];
         const std::string canon = canonicalColumn(h);
         if (canon.empty()) {
-            problems.push_back({{fileLabel, table.headerLine, "", h.empty() ? "column " + std::to_string(i + 1) : h},
+            const bool printable = !h.empty() && h.size() <= 64 && !text::firstInvalidUtf8(h) &&
+                                   !text::hasControlCharacters(h);
+            problems.push_back({{fileLabel, table.headerLine, "", printable ? h : "column " + std::to_string(i + 1)},
                                 "unknown column; expected columns: " + expectedColumns()});
             continue;
         }

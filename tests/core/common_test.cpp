@@ -1,3 +1,175 @@
+// Tests for core/common: strict numbers, UTF-8, dates, CSV reading/writing, formatting.
+#include "common/csv.h"
+#include "common/date.h"
+#include "common/errors.h"
+#include "common/format.h"
 #include "common/text.h"
+
 #include <gtest/gtest.h>
-TEST(Text, Trim) { EXPECT_EQ(advisor::text::trim("  a "), "a"); }
+
+namespace advisor {
+namespace {
+
+using text::NumberError;
+
+TEST(ParseNumber, AcceptsPlainDecimals) {
+    EXPECT_DOUBLE_EQ(*text::parseNumber("1599").value, 1599.0);
+    EXPECT_DOUBLE_EQ(*text::parseNumber(" 2.14 ").value, 2.14);
+    EXPECT_DOUBLE_EQ(*text::parseNumber("+3").value, 3.0);
+    EXPECT_DOUBLE_EQ(*text::parseNumber("-0.5").value, -0.5);
+    EXPECT_DOUBLE_EQ(*text::parseNumber("1e3").value, 1000.0);
+}
+
+struct BadNumber {
+    const char* input;
+    NumberError error;
+};
+
+class ParseNumberRejects : public ::testing::TestWithParam<BadNumber> {};
+
+TEST_P(ParseNumberRejects, WithTheRightReason) {
+    const auto r = text::parseNumber(GetParam().input);
+    EXPECT_FALSE(r.value.has_value()) << GetParam().input;
+    EXPECT_EQ(r.error, GetParam().error) << GetParam().input;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ParseNumberRejects,
+                         ::testing::Values(BadNumber{"", NumberError::Empty}, BadNumber{"  ", NumberError::Empty},
+                                           BadNumber{"abc", NumberError::NotANumber},
+                                           BadNumber{"1,599", NumberError::NotANumber},
+                                           BadNumber{"$1599", NumberError::NotANumber},
+                                           BadNumber{"0x10", NumberError::NotANumber},
+                                           BadNumber{"12abc", NumberError::NotANumber},
+                                           BadNumber{"NaN", NumberError::NotFinite},
+                                           BadNumber{"inf", NumberError::NotFinite},
+                                           BadNumber{"-Infinity", NumberError::NotFinite},
+                                           BadNumber{"1e999", NumberError::OutOfRange}));
+
+TEST(Utf8, FindsTheFirstInvalidByte) {
+    EXPECT_FALSE(text::firstInvalidUtf8("plain").has_value());
+    EXPECT_FALSE(text::firstInvalidUtf8("GeForce – 4090 €").has_value());
+    EXPECT_EQ(text::firstInvalidUtf8("ab\xff"), 2u);
+    EXPECT_EQ(text::firstInvalidUtf8("\xc3"), 0u);            // truncated sequence
+    EXPECT_EQ(text::firstInvalidUtf8("x\xc0\xaf"), 1u);       // overlong '/'
+    EXPECT_EQ(text::firstInvalidUtf8("\xed\xa0\x80"), 0u);    // surrogate
+}
+
+TEST(Text, ControlCharactersAndQuoting) {
+    EXPECT_TRUE(text::hasControlCharacters(std::string("a\0b", 3)));
+    EXPECT_FALSE(text::hasControlCharacters("tab\tand\nnewline"));
+    EXPECT_EQ(text::quoteForMessage("abc"), "'abc'");
+    const std::string longText(100, 'x');
+    EXPECT_EQ(text::quoteForMessage(longText), "'" + std::string(40, 'x') + "...' (100 bytes)");
+}
+
+TEST(Text, ExactDoubleFormattingRoundTrips) {
+    for (const double v : {1599.0, 2.14, 0.1, 1234.56, 1e-7, 34749.95}) {
+        EXPECT_EQ(*text::parseNumber(text::formatDoubleExact(v)).value, v);
+    }
+    EXPECT_EQ(text::formatDoubleExact(1599.0), "1599");
+}
+
+TEST(DateTest, ParsesDayAndMonthPrecision) {
+    const auto d = Date::parse("2023-10-05");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->toString(), "2023-10-05");
+    const auto m = Date::parse("2023-10");
+    ASSERT_TRUE(m);
+    EXPECT_FALSE(m->hasDay());
+    EXPECT_EQ(m->toString(), "2023-10");
+    EXPECT_LT(*m, *d);
+}
+
+TEST(DateTest, RejectsGarbageAndImpossibleDates) {
+    for (const char* bad : {"", "2023", "2023-13", "2023-02-30", "2023-1-5", "23-10-05", "2023/10/05",
+                            "2023-10-05T00:00", "yesterday", "2023-00", "2023-10-00"}) {
+        EXPECT_FALSE(Date::parse(bad)) << bad;
+    }
+    EXPECT_TRUE(Date::parse("2024-02-29"));
+    EXPECT_FALSE(Date::parse("2023-02-29"));
+}
+
+TEST(DateTest, FutureComparesAtThePrecisionGiven) {
+    const Date today{2026, 11, 22};
+    EXPECT_FALSE(isInFuture(*Date::parse("2026-11"), today));
+    EXPECT_FALSE(isInFuture(*Date::parse("2026-11-22"), today));
+    EXPECT_TRUE(isInFuture(*Date::parse("2026-11-23"), today));
+    EXPECT_TRUE(isInFuture(*Date::parse("2026-12"), today));
+    EXPECT_EQ(Date::parse("1970-01-02")->daysSinceEpoch(), 1);
+}
+
+TEST(Csv, ReadsHeaderRowsAndLineNumbers) {
+    const auto t = csv::read("GPU, Amount\nRTX 4090,1599\n\n\"RTX\n3090\",\"7,00\"\nA,1\n", "f.csv");
+    EXPECT_EQ(t.header, (std::vector<std::string>{"gpu", "amount"}));
+    ASSERT_EQ(t.rows.size(), 3u);
+    EXPECT_EQ(t.rows[0].line, 2);
+    EXPECT_EQ(t.rows[1].line, 4); // a quoted field spanning lines keeps its first line
+    EXPECT_EQ(t.rows[1].fields[0], "RTX\n3090");
+    EXPECT_EQ(t.rows[1].fields[1], "7,00");
+    EXPECT_EQ(t.rows[2].line, 6);
+}
+
+TEST(Csv, HandlesCrLfAndByteOrderMark) {
+    const auto t = csv::read("\xEF\xBB\xBFgpu,amount\r\nRTX 4090,1599\r\n", "f.csv");
+    EXPECT_EQ(t.header.front(), "gpu");
+    ASSERT_EQ(t.rows.size(), 1u);
+    EXPECT_EQ(t.rows[0].fields[1], "1599");
+}
+
+std::string errorOf(const std::string& text, const csv::Limits& limits = {}) {
+    try {
+        csv::read(text, "f.csv", limits);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Csv, ReportsStructuralErrorsWithLines) {
+    EXPECT_EQ(errorOf(""), "f.csv: file is empty; expected a header row");
+    EXPECT_EQ(errorOf("gpu,amount\nRTX 4090,\"1599\n"),
+              "f.csv:2: unterminated quoted field (opened on this line, never closed)");
+    EXPECT_EQ(errorOf("gpu,amount\nRTX \"4090\",1\n"),
+              "f.csv:2: malformed quoting (a '\"' inside an unquoted field, or text after a closing quote)");
+    csv::Limits small;
+    small.maxFieldBytes = 10;
+    EXPECT_EQ(errorOf("gpu,amount\nRTX 4090 Ti Super Duper,1\n", small),
+              "f.csv:2: field 'gpu': field is 23 bytes long; the limit is 10 bytes");
+    small.maxFileBytes = 5;
+    EXPECT_EQ(errorOf("gpu,amount\n", small), "f.csv: file is 11 bytes; the limit is 5 bytes");
+}
+
+TEST(Csv, WritesOnlyNecessaryQuotesAndReadsThemBack) {
+    std::string out;
+    csv::appendRow(out, {"plain", "a,b", "say \"hi\"", "two\nlines", " padded", ""});
+    EXPECT_EQ(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\" padded\",\n");
+    const auto t = csv::read("h1,h2,h3,h4,h5,h6\n" + out, "f.csv");
+    EXPECT_EQ(t.rows[0].fields,
+              (std::vector<std::string>{"plain", "a,b", "say \"hi\"", "two\nlines", " padded", ""}));
+}
+
+TEST(Csv, FormulaNeutralizationIsAnExactInverse) {
+    EXPECT_EQ(csv::neutralizeFormula("=SUM(A1)"), "'=SUM(A1)");
+    EXPECT_EQ(csv::neutralizeFormula("+1"), "'+1");
+    EXPECT_EQ(csv::neutralizeFormula("-2"), "'-2");
+    EXPECT_EQ(csv::neutralizeFormula("@cmd"), "'@cmd");
+    EXPECT_EQ(csv::neutralizeFormula("harmless"), "harmless");
+    EXPECT_EQ(csv::neutralizeFormula("'quoted"), "'quoted");
+    for (const char* s : {"=1+1", "'=1", "''=1", "'hello", "hello", "-", "@", "", "'", "\tx"}) {
+        EXPECT_EQ(csv::unneutralizeFormula(csv::neutralizeFormula(s)), s) << s;
+    }
+}
+
+TEST(Format, MoneyNumbersAndRatios) {
+    EXPECT_EQ(format::money(1599), "$1,599");
+    EXPECT_EQ(format::money(2.14), "$2.14");
+    EXPECT_EQ(format::money(1234567.8), "$1,234,568");
+    EXPECT_EQ(format::money(999, "EUR"), "999 EUR");
+    EXPECT_EQ(format::number(-1234.5, 1), "-1,234.5");
+    EXPECT_EQ(format::ratio(0.333), "0.33x");
+    EXPECT_EQ(format::percent(0.071), "7.1%");
+    EXPECT_EQ(format::gigabytes(24), "24 GB");
+}
+
+} // namespace
+} // namespace advisor

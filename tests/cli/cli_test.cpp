@@ -1,0 +1,91 @@
+// Command-line contract: global options, help, exit codes, the catalog commands.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(Cli, VersionAndHelp) {
+    Cli cli;
+    const auto v = cli.run({"--version"});
+    EXPECT_EQ(v.exitCode, 0);
+    EXPECT_EQ(v.out.rfind("gpu-advisor ", 0), 0u);
+    const auto h = cli.run({"--help"});
+    EXPECT_EQ(h.exitCode, 0);
+    for (const char* cmd : {"gpus", "prices", "settings"}) {
+        EXPECT_NE(h.out.find(std::string("  ") + cmd), std::string::npos) << cmd;
+    }
+    const auto ph = cli.run({"prices", "--help"});
+    EXPECT_EQ(ph.exitCode, 0);
+    EXPECT_NE(ph.out.find("prices import FILE.csv|FILE.json"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitWithTwoAndSayWhy) {
+    Cli cli;
+    const auto unknown = cli.run({"frobnicate"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_EQ(unknown.err, "gpu-advisor: error: unknown command 'frobnicate'; see 'gpu-advisor --help'\n");
+    const auto badOpt = cli.run({"gpus", "list", "--colour", "red"});
+    EXPECT_EQ(badOpt.exitCode, 2);
+    EXPECT_NE(badOpt.err.find("unknown option '--colour'"), std::string::npos) << badOpt.err;
+    EXPECT_TRUE(badOpt.out.empty());
+    const auto missing = cli.run({"prices", "add", "--gpu", "RTX 4090"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("missing required option '--price'"), std::string::npos);
+}
+
+TEST(Cli, JsonFlagWorksBeforeOrAfterTheCommand) {
+    Cli cli;
+    const auto before = cli.run({"--json", "gpus", "list"});
+    const auto after = cli.run({"gpus", "list", "--json"});
+    ASSERT_EQ(before.exitCode, 0);
+    EXPECT_EQ(before.out, after.out);
+    const auto doc = nlohmann::json::parse(before.out);
+    EXPECT_GE(doc.at("count").get<int>(), 60);
+    EXPECT_EQ(doc.at("gpus").size(), doc.at("count").get<size_t>());
+}
+
+TEST(Cli, GpusListDoesNotCreateADatabase) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"gpus", "list"}).exitCode, 0);
+    EXPECT_FALSE(std::filesystem::exists(cli.db()));
+}
+
+TEST(Cli, GpusListFilters) {
+    Cli cli;
+    const auto doc = cli.json({"gpus", "list", "--min-memory", "80", "--vendor", "amd"});
+    ASSERT_GE(doc.at("count").get<int>(), 3);
+    for (const auto& g : doc.at("gpus")) {
+        EXPECT_EQ(g.at("vendor"), "AMD");
+        EXPECT_GE(g.at("memory").at("size_gb").get<double>(), 80);
+    }
+}
+
+TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {
+    Cli cli;
+    const auto doc = cli.json({"gpus", "show", "NVIDIA H100 80GB SXM5"});
+    EXPECT_EQ(doc.at("id"), "h100-sxm5");
+    EXPECT_EQ(doc.at("memory").at("bandwidth_gbs"), 3350);
+    const auto human = cli.run({"gpus", "show", "rtx 4090"});
+    EXPECT_EQ(human.exitCode, 0);
+    EXPECT_NE(human.out.find("Memory: 24 GB GDDR6X, 1,008 GB/s"), std::string::npos) << human.out;
+    const auto amb = cli.run({"gpus", "show", "A100"});
+    EXPECT_EQ(amb.exitCode, 1);
+    EXPECT_EQ(amb.err, "error: 'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4, A100 80GB PCIe, "
+                       "A100 80GB SXM4. Add the memory size or form (for example '80GB' or 'SXM') or use the "
+                       "full name\n");
+    EXPECT_TRUE(amb.out.empty());
+}
+
+TEST(Cli, SettingsCanBeChangedAndAreValidated) {
+    Cli cli;
+    EXPECT_EQ(cli.json({"settings", "set", "electricity_usd_per_kwh", "0.30"}).at("value"), "0.3");
+    EXPECT_EQ(cli.json({"settings", "list"}).at("settings").at("electricity_usd_per_kwh"), "0.3");
+    const auto bad = cli.run({"settings", "set", "years", "-1"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.err, "error: settings: field 'years': must be more than 0 and at most 30\n");
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,190 @@
+// Tests for core/catalog: the shipped catalog, validation errors and name resolution.
+#include "catalog/catalog.h"
+#include "catalog/gpu_json.h"
+#include "common/csv.h"
+#include "common/file_io.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace advisor {
+namespace {
+
+const Catalog& cat() {
+    return Catalog::builtin();
+}
+
+TEST(BuiltinCatalog, HasAtLeastSixtyValidGpusFromPascalToBlackwell) {
+    EXPECT_GE(cat().size(), 60u);
+    std::set<std::string> archs;
+    for (const auto& g : cat().gpus()) {
+        archs.insert(g.architecture);
+        EXPECT_GT(g.memoryBandwidthGbs, 0) << g.name;
+        EXPECT_FALSE(g.sources.empty()) << g.name << " has no source";
+    }
+    for (const char* a : {"Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell", "RDNA 3", "CDNA 3"}) {
+        EXPECT_TRUE(archs.count(a)) << a;
+    }
+}
+
+TEST(BuiltinCatalog, CarriesTheSeedsKeyFigures) {
+    // "The A100 GPU has 1,555 GB/s memory bandwidth vs the 900 GB/s of the V100."
+    EXPECT_EQ(cat().require("A100 40GB SXM4").memoryBandwidthGbs, 1555);
+    EXPECT_EQ(cat().require("V100 SXM2 32GB").memoryBandwidthGbs, 900);
+    // Ada's 72 MB L2; RTX 4090 FP8 0.66 PFLOPS (FP16 accumulate) = 330 dense with FP32 accumulate.
+    const Gpu& g = cat().require("RTX 4090");
+    EXPECT_EQ(*g.l2CacheMb, 72);
+    EXPECT_DOUBLE_EQ(*g.tensor.fp8, 330.3);
+    EXPECT_NEAR(*g.tensor.fp16Fp16Acc / *g.tensor.fp16Fp32Acc, 2.0, 0.01); // GeForce half rate
+    EXPECT_EQ(*g.slotWidth, 3);
+    EXPECT_EQ(g.tdpW, 450);
+    EXPECT_TRUE(g.asyncCopy);
+    EXPECT_FALSE(g.tma);
+    EXPECT_TRUE(cat().require("H100 SXM5").tma);
+    EXPECT_FALSE(cat().require("GTX 1080 Ti").hasTensorCores());
+}
+
+TEST(BuiltinCatalog, JsonRoundTripKeepsEveryEntry) {
+    for (const auto& g : cat().gpus()) {
+        const Gpu back = gpuFromJson(gpuToJson(g), {"roundtrip", 0, g.name, ""});
+        EXPECT_EQ(gpuToJson(back), gpuToJson(g)) << g.name;
+    }
+}
+
+TEST(BuiltinCatalog, EveryBenchmarkGpuNameResolves) {
+    for (const char* file : {"lambda-pytorch-train-2020-2021.csv", "llamacpp-llama3-8b-2024.csv"}) {
+        const std::string path = std::string(ADVISOR_SOURCE_DIR) + "/resources/benchmarks/" + file;
+        const auto table = csv::read(files::readAll(path), path);
+        std::set<std::string> names;
+        for (const auto& row : table.rows) {
+            names.insert(row.fields.at(0));
+        }
+        EXPECT_FALSE(names.empty());
+        for (const auto& n : names) {
+            const Resolution r = cat().resolve(n);
+            EXPECT_EQ(r.status, ResolveStatus::Found) << n << ": " << r.message();
+        }
+    }
+}
+
+struct NameCase {
+    const char* query;
+    const char* expectedId;
+};
+
+class ResolvesTo : public ::testing::TestWithParam<NameCase> {};
+
+TEST_P(ResolvesTo, TheRightGpu) {
+    const Resolution r = cat().resolve(GetParam().query);
+    ASSERT_EQ(r.status, ResolveStatus::Found) << GetParam().query << ": " << r.message();
+    EXPECT_EQ(r.gpu->id, GetParam().expectedId) << GetParam().query;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ResolvesTo,
+    ::testing::Values(NameCase{"RTX 4090", "rtx-4090"}, NameCase{"rtx4090", "rtx-4090"},
+                      NameCase{"NVIDIA GeForce RTX 4090", "rtx-4090"}, NameCase{"rtx-4090", "rtx-4090"},
+                      NameCase{"  RTX   4090 ", "rtx-4090"}, NameCase{"H100 SXM", "h100-sxm5"},
+                      NameCase{"NVIDIA H100 80GB SXM5", "h100-sxm5"}, NameCase{"h100-sxm5", "h100-sxm5"},
+                      NameCase{"H100 80 GB PCIe", "h100-pcie"}, NameCase{"H100 NVL", "h100-nvl"},
+                      NameCase{"A100 80GB SXM", "a100-80gb-sxm4"}, NameCase{"NVIDIA A100-SXM4-80GB", "a100-80gb-sxm4"},
+                      NameCase{"A100 40GB PCIe", "a100-40gb-pcie"}, NameCase{"Tesla V100 16GB", "v100-pcie-16gb"},
+                      NameCase{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"}, NameCase{"RTX 3080", "rtx-3080-10gb"},
+                      NameCase{"RTX 3080 Ti", "rtx-3080-ti"}, NameCase{"RTX 3060", "rtx-3060-12gb"},
+                      NameCase{"AMD Radeon RX 7900 XTX", "rx-7900-xtx"}, NameCase{"AMD Instinct MI300X", "mi300x"},
+                      NameCase{"L40S", "l40s"}, NameCase{"L40", "l40"}, NameCase{"A10", "a10"},
+                      NameCase{"Quadro RTX 8000 NVLink", "quadro-rtx-8000"}, NameCase{"A6000 Ada", "rtx-6000-ada"},
+                      NameCase{"RTX Titan", "titan-rtx"}, NameCase{"Intel Arc A770", "arc-a770-16gb"},
+                      NameCase{"GB200", "gb200"}, NameCase{"B200", "b200"}, NameCase{"H100 HBM3", "h100-sxm5"}));
+
+TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
+    const Resolution r = cat().resolve("A100");
+    ASSERT_EQ(r.status, ResolveStatus::Ambiguous);
+    EXPECT_EQ(r.candidates.size(), 4u);
+    EXPECT_EQ(r.message(), "'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4, A100 80GB PCIe, "
+                           "A100 80GB SXM4. Add the memory size or form (for example '80GB' or 'SXM') or "
+                           "use the full name");
+    EXPECT_EQ(cat().resolve("H100").status, ResolveStatus::Ambiguous);
+    EXPECT_EQ(cat().resolve("A100 80GB").candidates.size(), 2u);
+    EXPECT_EQ(cat().resolve("V100").status, ResolveStatus::Ambiguous);
+    EXPECT_EQ(cat().resolve("V100 PCIe").status, ResolveStatus::Ambiguous);
+}
+
+TEST(NameResolution, UnknownNamesSuggestNeighbours) {
+    const Resolution r = cat().resolve("RTX 4090 Ultra");
+    EXPECT_EQ(r.status, ResolveStatus::NotFound);
+    ASSERT_FALSE(r.candidates.empty());
+    EXPECT_EQ(r.candidates.front()->id, "rtx-4090");
+    EXPECT_EQ(cat().resolve("").status, ResolveStatus::NotFound);
+    EXPECT_EQ(cat().resolve("NVIDIA").status, ResolveStatus::NotFound);
+    EXPECT_EQ(cat().resolve("RTX 4090 48GB").status, ResolveStatus::NotFound); // no such variant
+    EXPECT_EQ(cat().resolve("RTX 4090 NVLink").status, ResolveStatus::NotFound); // no NVLink on Ada GeForce
+}
+
+TEST(NameResolution, NvlinkTokenIsReported) {
+    const Resolution r = cat().resolve("RTX 2080 Ti NVLink");
+    ASSERT_EQ(r.status, ResolveStatus::Found);
+    EXPECT_TRUE(r.nvlinkRequested);
+    EXPECT_FALSE(cat().resolve("RTX 2080 Ti").nvlinkRequested);
+}
+
+// A minimal valid entry, then broken variants of it.
+const char* kEntry = R"({"id": "test-gpu", "name": "Test GPU", "vendor": "NVIDIA", "segment": "consumer",
+  "architecture": "Ada", "launch_year": 2023,
+  "memory": {"size_gb": 24, "type": "GDDR6X", "bandwidth_gbs": 1000},
+  "compute": {"tensor_cores": "4th gen", "fp32_tflops": 80},
+  "tensor_tflops_dense": {"fp16_fp32acc": 160},
+  "power": {"tdp_w": 450}, "board": {"form": "pcie", "slot_width": 3}})";
+
+std::string catalogError(const std::string& entryJson) {
+    try {
+        Catalog::fromJson(R"({"gpus": [)" + std::string(kEntry) + "," + entryJson + "]}", "gpus.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string withReplaced(const std::string& from, const std::string& to) {
+    std::string s = kEntry;
+    s.replace(s.find(from), from.size(), to);
+    // make ids and names unique so only the intended problem remains
+    s.replace(s.find("\"test-gpu\""), 10, "\"test-gpu-2\"");
+    s.replace(s.find("\"Test GPU\""), 10, "\"Test GPU 2\"");
+    return s;
+}
+
+TEST(CatalogValidation, ErrorsNameTheEntryAndField) {
+    EXPECT_EQ(catalogError(withReplaced("\"bandwidth_gbs\": 1000", "\"bandwidth_gbs\": -1")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'memory.bandwidth_gbs': must be greater than zero, got -1");
+    EXPECT_EQ(catalogError(withReplaced("\"size_gb\": 24, ", "")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'memory.size_gb': is missing; a positive number is required");
+    EXPECT_EQ(catalogError(withReplaced("\"tdp_w\": 450", "\"tdp_w\": \"450W\"")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'power.tdp_w': must be a number, got string");
+    EXPECT_EQ(catalogError(withReplaced("\"segment\": \"consumer\"", "\"segment\": \"gaming\"")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'segment': must be one of consumer, workstation, "
+              "datacenter; got 'gaming'");
+    EXPECT_EQ(catalogError(withReplaced("\"slot_width\": 3", "\"slot_width\": 2.5")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'board.slot_width': must be a whole number, got 2.5");
+    EXPECT_EQ(catalogError(withReplaced("\"launch_year\": 2023", "\"launch_year\": 1800")),
+              "gpus.json: entry 2 ('Test GPU 2'): field 'launch_year': must be between 1990 and 2100, got 1800");
+}
+
+TEST(CatalogValidation, DuplicatesAndSyntaxErrorsAreReported) {
+    EXPECT_EQ(catalogError(kEntry), "gpus.json: entry 2 ('Test GPU'): field 'id': id 'test-gpu' is used twice");
+    std::string sameName = kEntry;
+    sameName.replace(sameName.find("\"test-gpu\""), 10, "\"other\"");
+    EXPECT_EQ(catalogError(sameName),
+              "gpus.json: entry 2 ('Test GPU'): field 'name': 'Test GPU' is already the name or alias of Test GPU");
+    try {
+        Catalog::fromJson("{\"gpus\": [", "gpus.json");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("gpus.json: not valid JSON"), std::string::npos);
+    }
+    EXPECT_THROW(Catalog::fromJson(R"({"gpus": []})", "gpus.json"), InputError);
+}
+
+} // namespace
+} // namespace advisor

@@ -1,0 +1,130 @@
+// Tests for core/prices/price_io: CSV and JSON price files.
+#include "catalog/catalog.h"
+#include "prices/price_io.h"
+#include "../support/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor {
+namespace {
+
+std::vector<std::string> parseErrors(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const InputError& e) {
+        std::vector<std::string> out;
+        for (const auto& p : e.problems()) {
+            out.push_back(p.describe());
+        }
+        return out;
+    }
+    return {};
+}
+
+TEST(PriceCsv, ReadsColumnsInAnyOrderWithAliases) {
+    const auto rows = priceio::parseCsv("Date,Price_USD,GPU,Note\n2023-10,704,RTX 3090,\"eBay, used\"\n", "f.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].where.line, 2);
+    EXPECT_EQ(rows[0].input.gpu, "RTX 3090");
+    EXPECT_EQ(rows[0].input.amountText, "704");
+    EXPECT_EQ(rows[0].input.currency, "USD");
+    EXPECT_EQ(rows[0].input.dateText, "2023-10");
+    EXPECT_EQ(rows[0].input.note, "eBay, used");
+}
+
+TEST(PriceCsv, GpuIdWinsOverTheDisplayName) {
+    const auto rows = priceio::parseCsv("gpu,gpu_id,amount\nSomething,rtx-4090,1\n", "f.csv");
+    EXPECT_EQ(rows[0].input.gpu, "rtx-4090");
+}
+
+TEST(PriceCsv, HeaderProblemsAreAllReported) {
+    EXPECT_EQ(parseErrors([] { priceio::parseCsv("gpu,colour,price,amount\n", "f.csv"); }),
+              (std::vector<std::string>{
+                  "f.csv:1: field 'colour': unknown column; expected columns: gpu, amount, observed_date, "
+                  "currency, condition, source, source_url, note",
+                  "f.csv:1: field 'amount': column given twice"}));
+    EXPECT_EQ(parseErrors([] { priceio::parseCsv("name_of_gpu,when\n", "f.csv"); }).size(), 4u);
+    EXPECT_EQ(parseErrors([] { priceio::parseCsv("source,note\n", "f.csv"); }),
+              (std::vector<std::string>{"f.csv:1: field 'gpu': required column is missing",
+                                        "f.csv:1: field 'amount': required column is missing"}));
+}
+
+TEST(PriceCsv, ShortAndLongRowsAreReportedByLine) {
+    EXPECT_EQ(parseErrors([] { priceio::parseCsv("gpu,amount,note\nRTX 4090,1599\nA,1,x,extra\nB,2,ok\n", "f.csv"); }),
+              (std::vector<std::string>{"f.csv:2: has 2 fields; the header has 3",
+                                        "f.csv:3: has 4 fields; the header has 3"}));
+}
+
+TEST(PriceJson, ReadsTheExportFormatAndABareList) {
+    const auto rows = priceio::parseJson(R"({"format": "gpu-advisor-prices", "version": 1, "prices": [
+  {"gpu": "RTX 4090", "amount": 1599, "observed_date": "2023-01"},
+  {"gpu": "RTX 3090", "amount": "704.5", "condition": "used"}
+]})",
+                                         "p.json");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].where.line, 2);
+    EXPECT_EQ(rows[1].where.line, 3);
+    EXPECT_EQ(rows[0].input.amountText, "1599");
+    EXPECT_EQ(rows[1].input.conditionText, "used");
+    const auto bare = priceio::parseJson("[{\"gpu\": \"RTX 4090\", \"price_usd\": 1}]", "p.json");
+    EXPECT_EQ(bare[0].input.currency, "USD");
+}
+
+TEST(PriceJson, ErrorsPointAtLineAndField) {
+    EXPECT_EQ(parseErrors([] {
+                  priceio::parseJson("{\"prices\": [\n  {\"gpu\": \"A\", \"amount\": 1},\n  {\"gpu\": \"B\", \"amount\": true, \"shop\": \"x\"},\n  7\n]}",
+                                     "p.json");
+              }),
+              (std::vector<std::string>{"p.json:3: prices[1]: field 'amount': must be a number, got boolean",
+                                        "p.json:3: prices[1]: field 'shop': unknown field; expected: gpu, amount, "
+                                        "observed_date, currency, condition, source, source_url, note",
+                                        "p.json:4: prices[2]: must be an object"}));
+    const auto syntax = parseErrors([] { priceio::parseJson("{\"prices\": [\n {\"gpu\": \"A\",,}\n]}", "p.json"); });
+    ASSERT_EQ(syntax.size(), 1u);
+    EXPECT_EQ(syntax[0].rfind("p.json:2: not valid JSON: parse error", 0), 0u) << syntax[0];
+    EXPECT_EQ(parseErrors([] { priceio::parseJson("", "p.json"); }),
+              std::vector<std::string>{"p.json: file is empty; expected a JSON document"});
+    EXPECT_EQ(parseErrors([] { priceio::parseJson("{\"x\": 1}", "p.json"); }),
+              std::vector<std::string>{"p.json:1: field 'prices': expected an object with a 'prices' list"});
+}
+
+TEST(PriceJson, ElementLinesIgnoreNestedAndQuotedBrackets) {
+    const std::string doc = "{\"meta\": {\"prices\": [1]},\n \"note\": \"[not, this]\",\n \"prices\": [\n"
+                            "  {\"a\": [1, 2]},\n  {\"b\": \"x\\\"]\"},\n  3\n]}";
+    EXPECT_EQ(priceio::jsonArrayElementLines(doc, "prices"), (std::vector<int>{4, 5, 6}));
+}
+
+TEST(PriceFiles, ExportThenImportRoundTripsExactly) {
+    std::vector<Price> prices(3);
+    prices[0] = {0, "rtx-4090", "RTX 4090", 1599.99, "USD", Condition::New, "Shop, Inc.", "https://x.test/?a=1&b=2",
+                 *Date::parse("2023-01"), "line one\nline two \"quoted\""};
+    prices[1] = {0, "rtx-3090", "RTX 3090", 704, "EUR", Condition::Used, "=HYPERLINK(\"evil\")", "",
+                 *Date::parse("2023-10-05"), "-50 W power limit"};
+    prices[2] = {0, "h100-sxm5", "H100 SXM5", 30000.123456789, "USD", Condition::New, "@analyst", "", *Date::parse("2024-02"),
+                 "'already quoted"};
+    testing::TempDir dir;
+    for (const char* name : {"p.csv", "p.json"}) {
+        priceio::exportFile(dir.file(name), prices);
+        const auto rows = priceio::parseFile(dir.file(name));
+        ASSERT_EQ(rows.size(), prices.size()) << name;
+        std::vector<InputProblem> problems;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const auto back = validatePrice(rows[i].input, Catalog::builtin(), Date{2026, 11, 22}, rows[i].where, problems);
+            ASSERT_TRUE(back) << name << " row " << i << ": " << (problems.empty() ? "" : problems[0].describe());
+            EXPECT_TRUE(back->sameObservation(prices[i])) << name << " row " << i;
+        }
+    }
+    // Spreadsheet safety: the formula cell is inert in the CSV.
+    const std::string csvText = priceio::toCsv(prices);
+    EXPECT_NE(csvText.find("\"'=HYPERLINK(\"\"evil\"\")\""), std::string::npos) << csvText;
+    EXPECT_NE(csvText.find(",'@analyst,"), std::string::npos);
+    EXPECT_NE(csvText.find(",'-50 W power limit"), std::string::npos);
+}
+
+TEST(PriceFiles, UnknownExtensionIsRejected) {
+    EXPECT_EQ(parseErrors([] { priceio::formatForPath("prices.xlsx"); }),
+              std::vector<std::string>{"prices.xlsx: unsupported file type '.xlsx'; use .csv or .json"});
+}
+
+} // namespace
+} // namespace advisor

@@ -1,0 +1,297 @@
+// Tests for core/prices: the SQLite database, validation rules, import and settings.
+#include "catalog/catalog.h"
+#include "common/file_io.h"
+#include "prices/price_db.h"
+#include "prices/schema.h"
+#include "../support/temp_dir.h"
+
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace advisor {
+namespace {
+
+const Date kToday{2026, 11, 22};
+
+PriceDb::Options unseeded() {
+    PriceDb::Options o;
+    o.seedDefaults = false;
+    o.today = kToday;
+    return o;
+}
+
+PriceInput input(const std::string& gpu, const std::string& amount, const std::string& date = "2026-01-15") {
+    PriceInput in;
+    in.gpu = gpu;
+    in.amountText = amount;
+    in.dateText = date;
+    in.source = "test";
+    return in;
+}
+
+std::vector<std::string> problemsOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const InputError& e) {
+        std::vector<std::string> out;
+        for (const auto& p : e.problems()) {
+            out.push_back(p.describe());
+        }
+        return out;
+    }
+    return {};
+}
+
+TEST(PriceDb, NewDatabaseIsVersionedWalAndSeededFromResources) {
+    testing::TempDir dir;
+    PriceDb::Options o;
+    o.today = kToday;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), o);
+    EXPECT_EQ(db.schemaVersion(), schema::currentVersion());
+    EXPECT_EQ(db.priceCount(), 108u); // every row of resources/prices/default_prices.csv
+    SQLite::Database raw(dir.file("p.sqlite"));
+    EXPECT_EQ(raw.execAndGet("PRAGMA journal_mode").getString(), "wal");
+    EXPECT_EQ(raw.execAndGet("PRAGMA application_id").getInt(), schema::kApplicationId);
+    // Dates and sources of the seed are kept.
+    const auto rtx3090 = db.prices(std::string("rtx-3090"));
+    ASSERT_FALSE(rtx3090.empty());
+    for (const auto& p : rtx3090) {
+        EXPECT_FALSE(p.source.empty());
+        EXPECT_GE(p.observed.year, 2020);
+    }
+}
+
+TEST(PriceDb, SeedsOnlyOnce) {
+    testing::TempDir dir;
+    PriceDb::Options o;
+    o.today = kToday;
+    {
+        PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), o);
+        db.removePrice(db.prices().front().id);
+    }
+    PriceDb again(dir.file("p.sqlite"), Catalog::builtin(), o);
+    EXPECT_EQ(again.priceCount(), 107u);
+}
+
+TEST(PriceDb, AddListRemoveAndRestore) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    const auto id = db.addPrice(input("geforce rtx 4090", "1599"));
+    const auto p = db.price(id);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->gpuId, "rtx-4090");
+    EXPECT_EQ(p->gpuName, "RTX 4090");
+    EXPECT_EQ(p->amount, 1599);
+    EXPECT_EQ(p->currency, "USD");
+    EXPECT_EQ(p->condition, Condition::New);
+    EXPECT_EQ(p->observed.toString(), "2026-01-15");
+
+    const Price removed = db.removePrice(id);
+    EXPECT_EQ(db.priceCount(), 0u);
+    db.restorePrice(removed);
+    EXPECT_TRUE(db.price(id)->sameObservation(*p));
+    EXPECT_EQ(problemsOf([&] { db.removePrice(9999); }),
+              std::vector<std::string>{"field 'id': no price with id 9999"});
+}
+
+TEST(PriceDb, EmptyDateMeansToday) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    const auto id = db.addPrice(input("RTX 3090", "700", ""));
+    EXPECT_EQ(db.price(id)->observed, kToday);
+}
+
+TEST(PriceDb, RejectsEachInvalidFieldWithItsReasonAndStoresNothing) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    const InputLocation at{"cli", 0, "", ""};
+    const auto reject = [&](PriceInput in) { return problemsOf([&] { db.addPrice(in, at); }); };
+
+    EXPECT_EQ(reject(input("RTX 4090", "0")),
+              std::vector<std::string>{"cli: field 'amount': must be greater than zero, got '0'"});
+    EXPECT_EQ(reject(input("RTX 4090", "-3")),
+              std::vector<std::string>{"cli: field 'amount': must be greater than zero, got '-3'"});
+    EXPECT_EQ(reject(input("RTX 4090", "nan")),
+              std::vector<std::string>{"cli: field 'amount': must be a finite number, got 'nan'"});
+    EXPECT_EQ(reject(input("RTX 4090", "inf")),
+              std::vector<std::string>{"cli: field 'amount': must be a finite number, got 'inf'"});
+    EXPECT_EQ(reject(input("RTX 4090", "1e400")),
+              std::vector<std::string>{"cli: field 'amount': number out of range: '1e400'"});
+    EXPECT_EQ(reject(input("RTX 4090", "12 dollars")),
+              std::vector<std::string>{"cli: field 'amount': not a number: '12 dollars'"});
+    EXPECT_EQ(reject(input("RTX 4090", "2e9")),
+              std::vector<std::string>{"cli: field 'amount': is implausibly large (over 1,000,000,000): '2e9'"});
+    EXPECT_EQ(reject(input("RTX 4090", "1599", "2026-11-23")),
+              std::vector<std::string>{"cli: field 'observed_date': is in the future (2026-11-23; today is 2026-11-22)"});
+    EXPECT_EQ(reject(input("RTX 4090", "1599", "31/12/2020")),
+              std::vector<std::string>{"cli: field 'observed_date': is not a date: '31/12/2020'; use YYYY-MM-DD or YYYY-MM"});
+    EXPECT_EQ(reject(input("RTX 9999", "1599")),
+              std::vector<std::string>{"cli: field 'gpu': unknown GPU 'RTX 9999'; 'gpu-advisor gpus list' shows the known GPUs"});
+    auto cur = input("RTX 4090", "1599");
+    cur.currency = "DOGE";
+    EXPECT_EQ(reject(cur), std::vector<std::string>{
+                               "cli: field 'currency': unknown currency 'DOGE'; use an ISO 4217 code such as USD or EUR"});
+    auto cond = input("RTX 4090", "1599");
+    cond.conditionText = "refurbished";
+    EXPECT_EQ(reject(cond), std::vector<std::string>{"cli: field 'condition': must be 'new' or 'used', got 'refurbished'"});
+    auto utf = input("RTX 4090", "1599");
+    utf.source = "shop\xff";
+    EXPECT_EQ(reject(utf), std::vector<std::string>{"cli: field 'source': is not valid UTF-8 (bad byte at offset 4)"});
+    auto bin = input("RTX 4090", "1599");
+    bin.note = std::string("a\0b", 3);
+    EXPECT_EQ(reject(bin), std::vector<std::string>{"cli: field 'note': contains control characters"});
+    // Several bad fields: each one reported.
+    EXPECT_EQ(reject(input("A100", "abc", "soon")).size(), 3u);
+    EXPECT_EQ(db.priceCount(), 0u);
+}
+
+TEST(PriceDb, CurrencyIsNormalisedToUpperCase) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    auto in = input("RTX 4090", "1899");
+    in.currency = "eur";
+    in.conditionText = "USED";
+    const auto p = *db.price(db.addPrice(in));
+    EXPECT_EQ(p.currency, "EUR");
+    EXPECT_EQ(p.condition, Condition::Used);
+}
+
+TEST(PriceDb, ImportIsAllOrNothingAndListsEveryBadRow) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    db.addPrice(input("RTX 3090", "700"));
+    std::vector<LocatedPriceInput> rows = {
+        {{"f.csv", 2, "", ""}, input("RTX 4090", "1599")},
+        {{"f.csv", 3, "", ""}, input("RTX 4090", "-1")},
+        {{"f.csv", 4, "", ""}, input("H100", "30000")},
+    };
+    EXPECT_EQ(problemsOf([&] { db.importPrices(rows); }),
+              (std::vector<std::string>{
+                  "f.csv:3: field 'amount': must be greater than zero, got '-1'",
+                  "f.csv:4: field 'gpu': 'H100' is ambiguous; it matches H100 PCIe, H100 SXM5. Add the memory "
+                  "size or form (for example '80GB' or 'SXM') or use the full name"}));
+    EXPECT_EQ(db.priceCount(), 1u);
+
+    rows.erase(rows.begin() + 1, rows.end());
+    rows.push_back({{"f.csv", 5, "", ""}, input("RTX 3090", "700")}); // already stored
+    rows.push_back({{"f.csv", 6, "", ""}, input("RTX 4090", "1599")}); // repeated in file
+    const auto outcome = db.importPrices(rows);
+    EXPECT_EQ(outcome.added, 1u);
+    EXPECT_EQ(outcome.duplicates, 2u);
+    EXPECT_EQ(db.priceCount(), 2u);
+}
+
+TEST(PriceDb, ImportCanBeCancelledWithoutChanges) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    std::vector<LocatedPriceInput> rows;
+    for (int i = 0; i < 3000; ++i) {
+        rows.push_back({{"f.csv", i + 2, "", ""}, input("RTX 4090", std::to_string(1000 + i))});
+    }
+    size_t calls = 0;
+    EXPECT_THROW(db.importPrices(rows, [&](size_t done, size_t) { return ++calls < 3 && done < 2500; }), InputError);
+    EXPECT_EQ(db.priceCount(), 0u);
+}
+
+TEST(PriceDb, SettingsDefaultToTheSeedAndValidate) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    Settings s = db.settings();
+    EXPECT_DOUBLE_EQ(s.years, 5);
+    EXPECT_DOUBLE_EQ(s.electricityUsdPerKwh, 0.175);
+    EXPECT_DOUBLE_EQ(s.utilization, 0.15);
+    s.set("utilization", "0.35", db.catalog());
+    s.set("reference_gpu", "H100 SXM", db.catalog());
+    db.saveSettings(s);
+    EXPECT_DOUBLE_EQ(db.settings().utilization, 0.35);
+    EXPECT_EQ(db.settings().referenceGpu, "h100-sxm5");
+    EXPECT_EQ(problemsOf([&] { s.set("utilization", "1.5", db.catalog()); }),
+              std::vector<std::string>{"settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)"});
+    EXPECT_EQ(problemsOf([&] { s.set("colour", "blue", db.catalog()); }).size(), 1u);
+    EXPECT_EQ(problemsOf([&] { s.set("reference_gpu", "A100", db.catalog()); }).size(), 1u);
+    EXPECT_DOUBLE_EQ(db.settings().utilization, 0.35);
+}
+
+Gpu customGpu(const std::string& name) {
+    Gpu g = Catalog::builtin().require("RTX 4090");
+    g.name = name;
+    g.memoryGb = 48;
+    g.aliases.clear();
+    g.launchMsrpUsd.reset();
+    return g;
+}
+
+TEST(PriceDb, CustomGpusArePricedAndSurviveReopen) {
+    testing::TempDir dir;
+    {
+        PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+        const std::string id = db.addCustomGpu(customGpu("My Modded 4090 48GB"));
+        EXPECT_EQ(id, "custom-my-modded-4090-48gb");
+        db.addPrice(input("my modded 4090 48gb", "2500"));
+        EXPECT_EQ(problemsOf([&] { db.addCustomGpu(customGpu("RTX 4090")); }),
+                  std::vector<std::string>{
+                      "custom GPU 'RTX 4090': field 'name': 'RTX 4090' is already the name or alias of RTX 4090"});
+    }
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    ASSERT_EQ(db.customGpus().size(), 1u);
+    EXPECT_EQ(db.prices(std::string("custom-my-modded-4090-48gb")).size(), 1u);
+    EXPECT_EQ(problemsOf([&] { db.removeCustomGpu("rtx-4090"); }).size(), 1u);
+    db.removeCustomGpu("custom-my-modded-4090-48gb");
+    EXPECT_EQ(db.priceCount(), 0u); // its prices went with it
+    EXPECT_EQ(db.catalog().resolve("My Modded 4090 48GB").status, ResolveStatus::NotFound);
+}
+
+TEST(PriceDb, RefusesFilesThatAreNotOurs) {
+    testing::TempDir dir;
+    {
+        std::ofstream junk(dir.file("junk.sqlite"));
+        junk << "this is not a database, just some text that is long enough to have a header............";
+    }
+    try {
+        PriceDb db(dir.file("junk.sqlite"), Catalog::builtin(), unseeded());
+        FAIL();
+    } catch (const AdvisorError& e) {
+        EXPECT_NE(std::string(e.what()).find("junk.sqlite is not a GPU Advisor database"), std::string::npos)
+            << e.what();
+    }
+    {
+        SQLite::Database other(dir.file("other.sqlite"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        other.exec("CREATE TABLE t (x)");
+    }
+    try {
+        PriceDb db(dir.file("other.sqlite"), Catalog::builtin(), unseeded());
+        FAIL();
+    } catch (const AdvisorError& e) {
+        EXPECT_NE(std::string(e.what()).find("of another application"), std::string::npos) << e.what();
+    }
+    SQLite::Database untouched(dir.file("other.sqlite"));
+    EXPECT_EQ(untouched.execAndGet("SELECT count(*) FROM sqlite_master").getInt(), 1);
+}
+
+TEST(PriceDb, RefusesADatabaseFromANewerVersion) {
+    testing::TempDir dir;
+    { PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded()); }
+    {
+        SQLite::Database raw(dir.file("p.sqlite"), SQLite::OPEN_READWRITE);
+        raw.exec("PRAGMA user_version = 999");
+    }
+    EXPECT_THROW(PriceDb(dir.file("p.sqlite"), Catalog::builtin(), unseeded()), AdvisorError);
+}
+
+TEST(PriceDb, ForeignKeysProtectPrices) {
+    testing::TempDir dir;
+    { PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded()); }
+    SQLite::Database raw(dir.file("p.sqlite"), SQLite::OPEN_READWRITE);
+    raw.exec("PRAGMA foreign_keys = ON");
+    EXPECT_THROW(raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                          "VALUES ('no-such-gpu', 1, 'USD', 'new', '2020-01')"),
+                 SQLite::Exception);
+    EXPECT_THROW(raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                          "VALUES ('rtx-4090', 0, 'USD', 'new', '2020-01')"),
+                 SQLite::Exception);
+}
+
+} // namespace
+} // namespace advisor
