@@ -12,7 +12,7 @@ namespace advisor::cli {
 namespace {
 
 std::vector<Command> commands() {
-    return {gpusCommand(), pricesCommand(), settingsCommand()};
+    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand()};
 }
 
 struct GlobalOptions {

@@ -28,5 +28,8 @@ int run(int argc, char** argv, const GuiLauncher& gui);
 Command gpusCommand();
 Command pricesCommand();
 Command settingsCommand();
+Command perfCommand();
+Command evalModelCommand();
+Command calibrateCommand();
 
 } // namespace advisor::cli

@@ -1,0 +1,99 @@
+// `gpu-advisor eval-model`: the model against a benchmark file.
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/table.h"
+#include "common/format.h"
+#include "eval/evaluate.h"
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+nlohmann::json summaryJson(const eval::ErrorSummary& s) {
+    return {{"rows", s.rows},
+            {"median_abs_error_pct", s.medianAbsErrorPct},
+            {"p90_abs_error_pct", s.p90AbsErrorPct},
+            {"spearman", s.spearman}};
+}
+
+int run(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const auto rows = eval::readBenchmarkFile(args.required("benchmarks"));
+    const perf::PerfModel model(ctx.catalog());
+    const auto ev = eval::evaluate(rows, ctx.catalog(), model, args.value("reference"));
+    if (ctx.json()) {
+        nlohmann::json list = nlohmann::json::array();
+        nlohmann::json skipped = nlohmann::json::array();
+        for (const auto& r : ev.rows) {
+            if (!r.evaluated) {
+                skipped.push_back({{"line", r.row.line}, {"gpu", r.row.gpu}, {"reason", r.skipReason}});
+                continue;
+            }
+            list.push_back({{"gpu", r.row.gpu},
+                            {"gpu_id", r.gpuId},
+                            {"num_gpus", r.row.numGpus},
+                            {"workload", r.row.workload},
+                            {"workload_class", r.row.workloadClass},
+                            {"precision", perf::toString(r.row.precision)},
+                            {"measured_relative", r.measuredRelative},
+                            {"predicted_relative", r.predictedRelative},
+                            {"error_pct", r.errorPct}});
+        }
+        nlohmann::json summary = summaryJson(ev.all);
+        summary["single_gpu"] = summaryJson(ev.singleGpu);
+        summary["multi_gpu"] = summaryJson(ev.multiGpu);
+        ctx.printJson({{"reference", ev.referenceGpu},
+                       {"rows", list},
+                       {"summary", summary},
+                       {"unresolved", ev.unresolved},
+                       {"skipped", skipped}});
+        return 0;
+    }
+    TextTable t({"GPU", "N", "WORKLOAD", "CLASS", "PRECISION", "MEASURED", "PREDICTED", "ERROR"});
+    for (const size_t c : {1u, 5u, 6u, 7u}) {
+        t.setRightAligned(c);
+    }
+    for (const auto& r : ev.rows) {
+        if (r.evaluated) {
+            t.addRow({r.row.gpu, std::to_string(r.row.numGpus), r.row.workload, r.row.workloadClass,
+                      perf::toString(r.row.precision), format::number(r.measuredRelative, 3),
+                      format::number(r.predictedRelative, 3), format::number(r.errorPct, 1) + "%"});
+        }
+    }
+    t.print(ctx.out());
+    const auto line = [&](const char* what, const eval::ErrorSummary& s) {
+        ctx.out() << what << ": " << s.rows << " rows, median |error| " << format::number(s.medianAbsErrorPct, 1)
+                  << "%, p90 " << format::number(s.p90AbsErrorPct, 1) << "%, Spearman "
+                  << format::number(s.spearman, 3) << '\n';
+    };
+    ctx.out() << "\nrelative to " << ev.referenceGpu << '\n';
+    line("all rows", ev.all);
+    line("single GPU", ev.singleGpu);
+    line("multi GPU", ev.multiGpu);
+    if (!ev.unresolved.empty()) {
+        ctx.out() << "unknown GPUs (rows skipped): ";
+        for (size_t i = 0; i < ev.unresolved.size(); ++i) {
+            ctx.out() << (i ? ", " : "") << ev.unresolved[i];
+        }
+        ctx.out() << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+Command evalModelCommand() {
+    return {"eval-model", "compare the performance model with measured benchmarks",
+            "Usage: gpu-advisor eval-model --benchmarks FILE.csv [--reference GPU]\n\n"
+            "FILE.csv: gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+            "Each row's relative throughput (to the reference GPU's single-GPU row for the same\n"
+            "workload and precision) is compared with the model's. The reference defaults to the\n"
+            "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return run(ctx, Args::parse(rest, {{"benchmarks"}, {"reference"}}));
+            }};
+}
+
+} // namespace advisor::cli

@@ -1,0 +1,119 @@
+// `gpu-advisor perf`: one GPU's predicted throughput with its explanation.
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/perf_options.h"
+#include "common/format.h"
+#include "perf/model.h"
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,
+                              const Gpu& reference) {
+    nlohmann::json factors = nlohmann::json::array();
+    for (const auto& f : p.factors) {
+        factors.push_back({{"name", f.name}, {"effect", f.effect}, {"detail", f.detail}});
+    }
+    nlohmann::json j = {{"metric", perf::toString(q.metric)},
+                        {"throughput", p.throughput},
+                        {"unit", p.unit},
+                        {"single_gpu", p.singleGpu},
+                        {"efficiency", p.efficiency},
+                        {"bound", p.bound},
+                        {"time_shares", {{"compute", p.computeShare}, {"memory", p.memoryShare}, {"overhead", p.overheadShare}}},
+                        {"compute_roof_tflops", p.computeRoofTflops},
+                        {"effective_bandwidth_gbs", p.effectiveBandwidthGbs},
+                        {"factors", factors},
+                        {"notes", p.notes}};
+    if (perf::isLlm(q.metric)) {
+        j["llm"] = {{"params_billion", q.llmParamsBillion},
+                    {"weights", perf::toString(q.llmWeights)},
+                    {"context_tokens", q.llmContextTokens}};
+    } else {
+        j["workload"] = perf::toString(q.workload);
+        j["relative_to_reference"] = relative;
+        j["reference"] = reference.name;
+        j["batch_multiplier"] = q.batchMultiplier;
+    }
+    return j;
+}
+
+void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::PerfQuery& q, double relative,
+                     const Gpu& reference) {
+    o << perf::toString(q.metric);
+    if (perf::isLlm(q.metric)) {
+        o << " (" << format::number(q.llmParamsBillion, 1) << "B parameters, " << perf::toString(q.llmWeights)
+          << " weights, " << q.llmContextTokens << " tokens of context): " << format::number(p.throughput, 1)
+          << " tokens/s\n";
+    } else {
+        o << " (" << perf::toString(q.workload) << "): " << format::number(p.throughput, 2) << " " << p.unit << "; "
+          << format::ratio(relative) << " " << reference.name << "\n";
+    }
+    o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
+      << format::percent(p.memoryShare, 0) << ", overhead " << format::percent(p.overheadShare, 0) << ")\n";
+    o << "  compute roof " << format::number(p.computeRoofTflops, 1) << " TFLOPS, effective bandwidth "
+      << format::number(p.effectiveBandwidthGbs, 0) << " GB/s\n";
+    for (const auto& f : p.factors) {
+        o << "  " << f.name << ": x" << format::number(f.effect, 3) << " - " << f.detail << '\n';
+    }
+    for (const auto& n : p.notes) {
+        o << "  note: " << n << '\n';
+    }
+}
+
+int run(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
+    const Gpu& reference = ctx.catalog().require(args.value("reference").value_or("RTX 4090"), "--reference");
+    const perf::PerfModel model(ctx.catalog());
+    const PerfOptions opts = perfOptions(args);
+    std::vector<perf::Metric> metrics;
+    if (opts.metric) {
+        metrics.push_back(*opts.metric);
+    } else {
+        metrics = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference, perf::Metric::Fp16Training,
+                   perf::Metric::Fp32Training};
+    }
+    nlohmann::json list = nlohmann::json::array();
+    if (!ctx.json()) {
+        ctx.out() << g.name << (opts.query.gpus > 1 ? " x" + std::to_string(opts.query.gpus) : "") << '\n';
+    }
+    for (const auto m : metrics) {
+        perf::PerfQuery q = opts.query;
+        q.metric = m;
+        const perf::Prediction p = model.explain(g, q);
+        const double relative = perf::isLlm(m) ? 0.0 : model.relative(g, reference, q);
+        if (ctx.json()) {
+            list.push_back(predictionJson(p, q, relative, reference));
+        } else {
+            printPrediction(ctx.out(), p, q, relative, reference);
+        }
+    }
+    if (ctx.json()) {
+        ctx.printJson({{"gpu", g.name}, {"gpu_id", g.id}, {"gpus", opts.query.gpus},
+                       {"model", model.constants().provenance}, {"predictions", list}});
+    }
+    return 0;
+}
+
+} // namespace
+
+Command perfCommand() {
+    return {"perf", "predicted throughput of a GPU setup, with the reasoning",
+            "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
+            "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
+            "                        [--params-billion P] [--weights fp16|int8|int4] [--context TOKENS]\n\n"
+            "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
+            "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
+            "Workloads: transformer (default), cnn, rnn, recsys. --batch is the per-GPU batch relative\n"
+            "to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
+            "relative to --reference (default RTX 4090). Every factor's effect is shown.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}})));
+            }};
+}
+
+} // namespace advisor::cli

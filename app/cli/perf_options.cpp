@@ -1,0 +1,57 @@
+#include "cli/perf_options.h"
+
+namespace advisor::cli {
+
+std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra) {
+    std::vector<OptionSpec> specs = {{"metric"},    {"workload"},       {"gpus"},    {"batch"},
+                                     {"pcie-gen"},  {"pcie-lanes"},     {"nvlink", false},
+                                     {"params-billion"}, {"weights"},   {"context"}};
+    specs.insert(specs.end(), extra.begin(), extra.end());
+    return specs;
+}
+
+PerfOptions perfOptions(const Args& args) {
+    PerfOptions o;
+    if (const auto m = args.value("metric")) {
+        o.metric = perf::parseMetric(*m);
+        if (!o.metric) {
+            throw UsageError("--metric must be int8-inference, fp16-inference, fp16-training, fp32-training, "
+                             "llm-decode or llm-prefill, got '" + *m + "'");
+        }
+        o.query.metric = *o.metric;
+    }
+    if (const auto w = args.value("workload")) {
+        const auto parsed = perf::parseWorkloadClass(*w);
+        if (!parsed) {
+            throw UsageError("--workload must be transformer, cnn, rnn or recsys, got '" + *w + "'");
+        }
+        o.query.workload = *parsed;
+    }
+    o.query.gpus = args.integer("gpus", 1, 8).value_or(1);
+    if (const auto b = args.number("batch")) {
+        if (*b <= 0 || *b > 64) {
+            throw UsageError("--batch is the per-GPU batch relative to the typical one; give a value in (0, 64]");
+        }
+        o.query.batchMultiplier = *b;
+    }
+    o.query.interconnect.pcieGen = args.integer("pcie-gen", 1, 6).value_or(0);
+    o.query.interconnect.pcieLanes = args.integer("pcie-lanes", 1, 16).value_or(0);
+    o.query.interconnect.nvlinkBridge = args.has("nvlink");
+    if (const auto p = args.number("params-billion")) {
+        if (*p <= 0 || *p > 10000) {
+            throw UsageError("--params-billion must be between 0 and 10000");
+        }
+        o.query.llmParamsBillion = *p;
+    }
+    if (const auto w = args.value("weights")) {
+        const auto parsed = perf::parsePrecision(*w);
+        if (!parsed || *parsed == perf::Precision::Fp32) {
+            throw UsageError("--weights must be fp16, bf16, int8, fp8 or int4, got '" + *w + "'");
+        }
+        o.query.llmWeights = *parsed;
+    }
+    o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    return o;
+}
+
+} // namespace advisor::cli

@@ -1,0 +1,147 @@
+#include "eval/benchmarks.h"
+
+#include "common/csv.h"
+#include "common/embedded_resources.h"
+#include "common/errors.h"
+#include "common/file_io.h"
+#include "common/text.h"
+
+#include <map>
+
+namespace advisor::eval {
+
+std::optional<double> BenchmarkRow::perGpuBatch() const {
+    if (!batchSize) {
+        return std::nullopt;
+    }
+    return *batchSize / numGpus;
+}
+
+perf::Metric BenchmarkRow::metric() const {
+    if (workloadClass == "llm-decode") {
+        return perf::Metric::LlmDecode;
+    }
+    if (workloadClass == "llm-prefill") {
+        return perf::Metric::LlmPrefill;
+    }
+    return perf::trainingMetricFor(precision).value_or(perf::Metric::Fp16Training);
+}
+
+std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::string& fileLabel) {
+    const csv::Table table = csv::read(textIn, fileLabel);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        col[table.header[i]] = i;
+    }
+    std::vector<InputProblem> problems;
+    for (const char* required : {"gpu", "num_gpus", "workload", "workload_class", "precision", "throughput"}) {
+        if (col.count(required) == 0) {
+            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    const auto cell = [&](const csv::Row& r, const char* name) -> std::string {
+        const auto it = col.find(name);
+        return it == col.end() ? std::string() : std::string(text::trim(r.fields[it->second]));
+    };
+    std::vector<BenchmarkRow> out;
+    for (const auto& r : table.rows) {
+        if (r.fields.size() != table.header.size()) {
+            problems.push_back({{fileLabel, r.line, "", ""}, "has " + std::to_string(r.fields.size()) +
+                                                                  " fields; the header has " +
+                                                                  std::to_string(table.header.size())});
+            continue;
+        }
+        const auto bad = [&](const char* field, const std::string& why) {
+            problems.push_back({{fileLabel, r.line, "", field}, why});
+        };
+        BenchmarkRow b;
+        b.file = fileLabel;
+        b.line = r.line;
+        b.gpu = cell(r, "gpu");
+        if (b.gpu.empty() || text::firstInvalidUtf8(b.gpu)) {
+            bad("gpu", "must name a GPU");
+        }
+        const auto n = text::parseInteger(cell(r, "num_gpus"));
+        if (!n || *n < 1 || *n > 1024) {
+            bad("num_gpus", "must be a whole number from 1 to 1024, got " + text::quoteForMessage(cell(r, "num_gpus")));
+        } else {
+            b.numGpus = static_cast<int>(*n);
+        }
+        b.workload = cell(r, "workload");
+        if (b.workload.empty()) {
+            bad("workload", "must not be empty");
+        }
+        b.workloadClass = cell(r, "workload_class");
+        if (!perf::parseWorkloadClass(b.workloadClass) && b.workloadClass != "llm-decode" &&
+            b.workloadClass != "llm-prefill") {
+            bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode or llm-prefill, got " +
+                                      text::quoteForMessage(b.workloadClass));
+        }
+        if (const auto p = perf::parsePrecision(cell(r, "precision"))) {
+            b.precision = *p;
+        } else {
+            bad("precision", "must be fp32, fp16, bf16, int8, fp8 or int4, got " +
+                                 text::quoteForMessage(cell(r, "precision")));
+        }
+        const std::string batch = cell(r, "batch_size");
+        if (!batch.empty()) {
+            const auto v = text::parseNumber(batch);
+            if (!v.value || *v.value < 0) {
+                bad("batch_size", "must be empty or a number >= 0, got " + text::quoteForMessage(batch));
+            } else if (*v.value > 0) {
+                b.batchSize = *v.value;
+            } else {
+                b.zeroBatch = true;
+            }
+        }
+        const auto t = text::parseNumber(cell(r, "throughput"));
+        if (!t.value) {
+            bad("throughput", text::describeNumberError(t.error, cell(r, "throughput")));
+        } else if (*t.value <= 0) {
+            bad("throughput", "must be greater than zero");
+        } else {
+            b.throughput = *t.value;
+        }
+        b.source = cell(r, "source");
+        out.push_back(std::move(b));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+std::vector<BenchmarkRow> readBenchmarkFile(const std::string& path) {
+    return readBenchmarks(files::readAll(path), path);
+}
+
+std::vector<BenchmarkRow> builtinBenchmarks() {
+    std::vector<BenchmarkRow> all;
+    for (const auto& path : resources::list()) {
+        if (text::startsWith(path, "benchmarks/") && files::extension(std::string(path)) == "csv") {
+            auto rows = readBenchmarks(*resources::find(path), "resources/" + std::string(path));
+            all.insert(all.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+        }
+    }
+    return all;
+}
+
+std::optional<double> llmParamsBillion(std::string_view workload) {
+    const std::string w = text::toLower(workload);
+    if (text::startsWith(w, "llama3-8b") || text::startsWith(w, "llama-3-8b")) {
+        return 8.03;
+    }
+    for (const auto& part : text::split(w, '-')) {
+        if (part.size() > 1 && part.back() == 'b') {
+            if (const auto v = text::parseNumber(part.substr(0, part.size() - 1)).value) {
+                return *v;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace advisor::eval

@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// The benchmark CSV format (DESIGN.md): measured throughput per GPU setup.
+///   gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source
+/// workload_class: transformer, cnn, rnn, recsys (training) or llm-decode, llm-prefill;
+/// precision: fp32, fp16, bf16, int8, fp8, int4; batch_size: total over GPUs, may be empty.
+
+#include "perf/workload.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor::eval {
+
+struct BenchmarkRow {
+    std::string file;
+    int line = 0;
+    std::string gpu; ///< as written; resolved against the catalog later
+    int numGpus = 1;
+    std::string workload;
+    std::string workloadClass; ///< one of the six classes above
+    perf::Precision precision = perf::Precision::Fp16;
+    std::optional<double> batchSize; ///< total across GPUs; nullopt when empty or 0
+    bool zeroBatch = false;          ///< the file says 0: the run did not fit in memory
+    double throughput = 0;
+    std::string source;
+
+    bool isLlm() const { return workloadClass == "llm-decode" || workloadClass == "llm-prefill"; }
+    /// Batch per GPU, when known.
+    std::optional<double> perGpuBatch() const;
+    /// The metric the row measures (training metric by precision, or an LLM metric).
+    perf::Metric metric() const;
+};
+
+/// Parses a benchmark CSV. Every bad row is reported (file, line, field); nothing is returned
+/// unless the whole file is valid.
+std::vector<BenchmarkRow> readBenchmarks(std::string_view text, const std::string& fileLabel);
+std::vector<BenchmarkRow> readBenchmarkFile(const std::string& path);
+
+/// The benchmark files shipped in resources/benchmarks/ (compiled in).
+std::vector<BenchmarkRow> builtinBenchmarks();
+
+/// Model size in billions parsed from an LLM workload name ("llama3-8b-q4km-tg512" -> 8.03:
+/// Llama 3 8B has 8.03 B parameters per its model card; otherwise the "<N>b" token).
+std::optional<double> llmParamsBillion(std::string_view workload);
+
+} // namespace advisor::eval

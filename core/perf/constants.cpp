@@ -1,0 +1,117 @@
+#include "perf/constants.h"
+
+#include "common/embedded_resources.h"
+#include "common/json_fields.h"
+
+namespace advisor::perf {
+namespace {
+
+constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, WorkloadClass::Cnn,
+                                                   WorkloadClass::Rnn, WorkloadClass::Recsys};
+
+} // namespace
+
+ModelConstants::ModelConstants() {
+    // Priors before fitting: memory-bound, with some overhead (seed: tensor cores idle ~50%).
+    for (auto& s : shares) {
+        s = TimeShares{};
+    }
+}
+
+nlohmann::json ModelConstants::toJson() const {
+    nlohmann::json sh = nlohmann::json::object();
+    nlohmann::json ar = nlohmann::json::object();
+    nlohmann::json cm = nlohmann::json::object();
+    for (const auto w : kClasses) {
+        const auto& s = sharesFor(w);
+        sh[toString(w)] = {{"compute", s.compute}, {"memory", s.memory}, {"overhead", s.overhead}};
+        ar[toString(w)] = allReduceCost[static_cast<size_t>(w)];
+        cm[toString(w)] = cubeMeshOverhead[static_cast<size_t>(w)];
+    }
+    return {{"format", "gpu-advisor-perf-constants"},
+            {"version", 1},
+            {"provenance", provenance},
+            {"single_gpu",
+             {{"time_shares", sh},
+              {"no_tensor_core_penalty", noTensorCorePenalty},
+              {"async_copy_gain", asyncCopyGain},
+              {"tma_eight_bit_gain", tmaEightBitGain},
+              {"l2_cache_gain", l2CacheGain},
+              {"l2_no_benefit_mb", l2NoBenefitMb},
+              {"l2_full_benefit_mb", l2FullBenefitMb},
+              {"fp32_bytes_multiplier", fp32BytesMultiplier},
+              {"batch_gain_per_doubling", batchGainPerDoubling},
+              {"inference_overhead_factor", inferenceOverheadFactor},
+              {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8}}},
+            {"multi_gpu", {{"all_reduce_cost", ar}, {"sync_latency", syncLatency}, {"cube_mesh_overhead", cm}}},
+            {"llm",
+             {{"decode_bandwidth_efficiency", decodeBandwidthEfficiency},
+              {"decode_overhead_ms", decodeOverheadMs},
+              {"prefill_compute_efficiency_16bit", prefillComputeEfficiency[0]},
+              {"prefill_overhead_us_16bit", prefillOverheadUs[0]},
+              {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
+              {"prefill_overhead_us_quantized", prefillOverheadUs[1]}}},
+            {"reference", {{"compute_tflops", referenceComputeTflops}, {"bandwidth_gbs", referenceBandwidthGbs}}}};
+}
+
+ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::string& fileLabel) {
+    const JsonFields f(j, {fileLabel, 0, "", ""});
+    ModelConstants c;
+    c.provenance = f.optionalString("provenance").value_or("");
+    for (const auto w : kClasses) {
+        const std::string base = std::string("single_gpu.time_shares.") + toString(w);
+        TimeShares s;
+        s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
+        s.memory = f.optionalNonNegative(base + ".memory").value_or(0);
+        s.overhead = f.optionalNonNegative(base + ".overhead").value_or(0);
+        const double sum = s.compute + s.memory + s.overhead;
+        if (sum < 0.99 || sum > 1.01) {
+            f.fail(base, "compute + memory + overhead must add up to 1");
+        }
+        c.shares[static_cast<size_t>(w)] = s;
+        c.allReduceCost[static_cast<size_t>(w)] =
+            f.optionalNonNegative(std::string("multi_gpu.all_reduce_cost.") + toString(w)).value_or(0);
+        c.cubeMeshOverhead[static_cast<size_t>(w)] =
+            f.optionalNonNegative(std::string("multi_gpu.cube_mesh_overhead.") + toString(w)).value_or(0);
+    }
+    c.noTensorCorePenalty = f.requirePositive("single_gpu.no_tensor_core_penalty");
+    c.asyncCopyGain = f.optionalNonNegative("single_gpu.async_copy_gain").value_or(0);
+    c.tmaEightBitGain = f.optionalNonNegative("single_gpu.tma_eight_bit_gain").value_or(0);
+    c.l2CacheGain = f.optionalNonNegative("single_gpu.l2_cache_gain").value_or(0);
+    c.l2NoBenefitMb = f.requirePositive("single_gpu.l2_no_benefit_mb");
+    c.l2FullBenefitMb = f.requirePositive("single_gpu.l2_full_benefit_mb");
+    if (c.l2FullBenefitMb <= c.l2NoBenefitMb) {
+        f.fail("single_gpu.l2_full_benefit_mb", "must be larger than l2_no_benefit_mb");
+    }
+    c.fp32BytesMultiplier = f.requirePositive("single_gpu.fp32_bytes_multiplier");
+    c.batchGainPerDoubling = f.optionalNonNegative("single_gpu.batch_gain_per_doubling").value_or(0);
+    c.inferenceOverheadFactor = f.optionalNonNegative("single_gpu.inference_overhead_factor").value_or(1);
+    c.int8EfficiencyWithoutFp8 = f.requirePositive("single_gpu.int8_efficiency_without_fp8");
+    c.syncLatency = f.optionalNonNegative("multi_gpu.sync_latency").value_or(0);
+    c.decodeBandwidthEfficiency = f.requirePositive("llm.decode_bandwidth_efficiency");
+    c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);
+    c.prefillComputeEfficiency[0] = f.requirePositive("llm.prefill_compute_efficiency_16bit");
+    c.prefillOverheadUs[0] = f.optionalNonNegative("llm.prefill_overhead_us_16bit").value_or(0);
+    c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");
+    c.prefillOverheadUs[1] = f.optionalNonNegative("llm.prefill_overhead_us_quantized").value_or(0);
+    c.referenceComputeTflops = f.requirePositive("reference.compute_tflops");
+    c.referenceBandwidthGbs = f.requirePositive("reference.bandwidth_gbs");
+    return c;
+}
+
+const ModelConstants& ModelConstants::builtin() {
+    static const ModelConstants c = [] {
+        const auto data = resources::find("perf/calibration.json");
+        if (!data) {
+            return ModelConstants{};
+        }
+        const auto doc = nlohmann::json::parse(*data);
+        if (!doc.contains("constants") || doc["constants"].is_null()) {
+            return ModelConstants{};
+        }
+        return fromJson(doc["constants"], "resources/perf/calibration.json");
+    }();
+    return c;
+}
+
+} // namespace advisor::perf

@@ -1,0 +1,87 @@
+#pragma once
+/// \file
+/// Every constant of the performance model in one place, each with the seed fact or
+/// fit it comes from. Fitted values live in resources/perf/calibration.json (written by
+/// `gpu-advisor calibrate`) with their provenance; the defaults here are the seed priors.
+
+#include "perf/workload.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <string>
+
+namespace advisor::perf {
+
+/// Where a class's time goes on the reference GPU (V100 SXM2, fp16 training, typical
+/// batch): tensor/compute work, memory traffic, and GPU-independent overhead
+/// (launches, CPU, synchronisation). The three add up to 1.
+struct TimeShares {
+    double compute = 0.2;
+    double memory = 0.6;
+    double overhead = 0.2;
+};
+
+struct ModelConstants {
+    // --- single GPU ---------------------------------------------------------------------
+    std::array<TimeShares, 4> shares{}; ///< by WorkloadClass (fitted)
+    /// Seed, tensor-core section: a 32x32 matmul costs 504 cycles without tensor cores and
+    /// 235 with them; CUDA-core matmuls reach only 235/504 of the FFMA peak.
+    double noTensorCorePenalty = 504.0 / 235.0;
+    /// Seed, async copy/TMA section: overlapping global->shared copies speeds matmul ~15%.
+    double asyncCopyGain = 0.15;
+    /// Seed: TMA's index computation "is particularly important for 8-bit" (twice the
+    /// elements per byte). Assumed another 15% for 8-bit on TMA GPUs (not measured).
+    double tmaEightBitGain = 0.15;
+    /// Seed, L2 section: on Ada (72 MB L2) BERT-large matmuls fit in L2, 1.5-2.0x faster.
+    /// Applied to the memory term, ramping on a log scale from l2NoBenefitMb to l2FullBenefitMb.
+    double l2CacheGain = 0.5;
+    double l2NoBenefitMb = 6.0;
+    double l2FullBenefitMb = 72.0;
+    /// fp32 (TF32) training moves more bytes than mixed precision; AMP keeps weights,
+    /// gradients and optimizer state in fp32 and only activations in fp16 -> ~1.5x.
+    double fp32BytesMultiplier = 1.5;
+    /// Seed: doubling the batch size raises throughput by 13.6% (CNNs; 13.5% transformers).
+    double batchGainPerDoubling = 0.136;
+    /// Inference is forward-only at larger batches, so GPU-independent per-sample costs
+    /// are a smaller share than in training. Solved by the fitter from the seed's
+    /// "RTX 4090 ~ 0.33x H100 SXM for 8-bit inference" (no inference benchmarks to fit).
+    double inferenceOverheadFactor = 0.125;
+    /// Seed: "For old GPUs, Int8 inference performance is close to the 16-bit inference
+    /// performance" -> INT8 tensor peak (2x FP16) counts half without FP8 support.
+    double int8EfficiencyWithoutFp8 = 0.5;
+
+    // --- multi GPU (data parallel training) --------------------------------------------
+    /// All-reduce cost per class: gradient bytes per sample relative to reference compute (fitted).
+    std::array<double, 4> allReduceCost{0.004, 0.004, 0.008, 0.006};
+    /// Per-step synchronisation cost per doubling of GPUs, relative to a reference step (fitted).
+    double syncLatency = 0.013;
+    /// Seed: 8x A100 (NVLink 3 + NVSwitch) has 5% (CNN) / 7% (transformer) less overhead than
+    /// 8x V100 (NVLink 2, hybrid cube-mesh without NVSwitch). Modelled as extra overhead for
+    /// SXM2 systems above 4 GPUs, solved from the seed by the fitter.
+    std::array<double, 4> cubeMeshOverhead{0.05, 0.07, 0.05, 0.05};
+
+    // --- LLM inference (llama.cpp-style, batch 1 decode, layer split) -----------------
+    double decodeBandwidthEfficiency = 0.85; ///< achieved / peak memory bandwidth (fitted)
+    double decodeOverheadMs = 1.0;           ///< per-token fixed cost, milliseconds (fitted)
+    /// Prompt processing: [0] 16-bit weights, [1] quantized weights (dequantised on the fly).
+    std::array<double, 2> prefillComputeEfficiency{0.6, 0.55}; ///< achieved / peak FP16 tensor (fitted)
+    std::array<double, 2> prefillOverheadUs{25.0, 50.0};       ///< per-token fixed cost (fitted)
+
+    // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
+    double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)
+    double referenceBandwidthGbs = 900.0;   ///< its effective memory bandwidth (no async, 6 MB L2)
+
+    std::string provenance = "seed priors (not fitted)";
+
+    const TimeShares& sharesFor(WorkloadClass w) const { return shares[static_cast<size_t>(w)]; }
+
+    ModelConstants();
+    nlohmann::json toJson() const;
+    /// Reads constants written by toJson(); throws InputError naming the field when invalid.
+    static ModelConstants fromJson(const nlohmann::json& j, const std::string& fileLabel);
+    /// The calibration shipped in resources/perf/calibration.json (or the priors if absent).
+    static const ModelConstants& builtin();
+};
+
+} // namespace advisor::perf

@@ -1,0 +1,85 @@
+#pragma once
+/// \file
+/// The performance model: estimated throughput of any catalog GPU for the seed's chart
+/// metrics (8/16/32-bit, inference or training), for transformer/CNN/RNN/recsys workloads,
+/// on 1-8 GPUs, and LLM token generation and prompt processing in tokens/s.
+///
+/// Single GPU (sum of times, roofline-style): the time per sample is
+///   share_compute * (reference TFLOPS / compute roof)
+/// + share_memory  * bytes multiplier * (reference GB/s / effective bandwidth)
+/// + share_overhead (GPU-independent; smaller in inference)
+/// with shares fitted per workload class and normalised to a V100 SXM2 (fp16 training).
+/// Throughput = batch scaling / time, in units of one V100 SXM2 training in fp16.
+/// Multi-GPU: n x single x data-parallel efficiency. Every prediction can explain itself.
+
+#include "catalog/catalog.h"
+#include "perf/constants.h"
+#include "perf/specs.h"
+#include "perf/terms.h"
+#include "perf/workload.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace advisor::perf {
+
+struct PerfQuery {
+    Metric metric = Metric::Fp16Training;
+    WorkloadClass workload = WorkloadClass::Transformer;
+    int gpus = 1;
+    Interconnect interconnect;
+    double batchMultiplier = 1.0; ///< per-GPU batch relative to the workload's typical batch
+    // LLM inference only
+    double llmParamsBillion = 8.0;
+    Precision llmWeights = Precision::Int4;
+    int llmContextTokens = 512;
+};
+
+/// One named term and how much it moved the prediction (prediction with it / without it).
+struct Factor {
+    std::string name;
+    double effect = 1.0;
+    std::string detail;
+};
+
+struct Prediction {
+    double throughput = 0;  ///< V100-fp16-training units, or tokens/s for LLM metrics
+    std::string unit;
+    double singleGpu = 0;   ///< one GPU, same units
+    double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
+    std::string bound;      ///< "memory bandwidth", "compute", or "overhead"
+    double computeShare = 0, memoryShare = 0, overheadShare = 0; ///< of one GPU's time
+    double computeRoofTflops = 0;
+    double effectiveBandwidthGbs = 0;
+    std::vector<Factor> factors;
+    std::vector<std::string> notes; ///< substitutes for unpublished figures, caveats
+};
+
+/// The model's arithmetic for given roofs and constants (what PerfModel and the fitter use).
+/// Fills `out` (time shares, single-GPU throughput, efficiency) when not null.
+double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                       Prediction* out = nullptr);
+
+class PerfModel {
+public:
+    explicit PerfModel(const Catalog& catalog, ModelConstants constants = ModelConstants::builtin());
+
+    const ModelConstants& constants() const { return constants_; }
+    /// Derived roofs (cached for catalog GPUs).
+    EffectiveSpecs specs(const Gpu& g) const;
+
+    /// Fast path: the throughput only (no allocation for catalog GPUs).
+    double throughput(const Gpu& g, const PerfQuery& q) const;
+    /// Throughput with the explanation: roofs, bound, time shares and every factor's effect.
+    Prediction explain(const Gpu& g, const PerfQuery& q) const;
+    /// throughput(g) / throughput(reference, same query but one GPU).
+    double relative(const Gpu& g, const Gpu& reference, const PerfQuery& q) const;
+
+private:
+    const Catalog& catalog_;
+    ModelConstants constants_;
+    std::unordered_map<std::string, EffectiveSpecs> specs_;
+};
+
+} // namespace advisor::perf

@@ -1,0 +1,126 @@
+#include "perf/specs.h"
+
+#include "catalog/catalog.h"
+#include "common/format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace advisor::perf {
+namespace {
+
+// The published GPU with the same vendor and chip whose FP32 throughput is closest.
+const Gpu* chipPeer(const Gpu& g, const Catalog* peers) {
+    if (peers == nullptr || g.chip.empty() || !g.fp32Tflops) {
+        return nullptr;
+    }
+    const Gpu* best = nullptr;
+    for (const auto& p : peers->gpus()) {
+        if (p.id == g.id || p.vendor != g.vendor || p.chip != g.chip || !p.tensor.fp16Fp32Acc || !p.fp32Tflops) {
+            continue;
+        }
+        if (best == nullptr || std::fabs(*p.fp32Tflops - *g.fp32Tflops) < std::fabs(*best->fp32Tflops - *g.fp32Tflops)) {
+            best = &p;
+        }
+    }
+    return best;
+}
+
+std::optional<double> scaled(const std::optional<double>& v, double k) {
+    return v ? std::optional<double>(*v * k) : std::nullopt;
+}
+
+} // namespace
+
+EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog* peers) {
+    EffectiveSpecs s;
+    s.gpuId = g.id;
+    s.bandwidthGbs = g.memoryBandwidthGbs;
+    s.asyncCopy = g.asyncCopy;
+    s.tma = g.tma;
+    const double fp32 = g.fp32Tflops.value_or(0);
+    const bool matrixUnits = g.tensorCoreGeneration != "none";
+    TensorThroughput t = g.tensor;
+    // Unpublished tensor figures on a chip we know: borrow the peer's, scaled by FP32 throughput.
+    if (matrixUnits && !g.hasTensorCores()) {
+        if (const Gpu* peer = chipPeer(g, peers)) {
+            const double k = fp32 / *peer->fp32Tflops;
+            const auto& pt = peer->tensor;
+            t = {scaled(pt.fp16Fp32Acc, k), scaled(pt.fp16Fp16Acc, k), scaled(pt.bf16, k), scaled(pt.tf32, k),
+                 scaled(pt.fp8, k),         scaled(pt.int8, k),        scaled(pt.fp4, k)};
+            s.estimated = true;
+            s.notes.push_back("tensor figures not published; estimated from " + peer->name +
+                              " (same chip) scaled by FP32 throughput (x" + format::number(k, 3) + ")");
+        }
+    }
+
+    // 16-bit training: FP16 inputs, FP32 accumulate (what AMP uses).
+    if (t.fp16Fp32Acc) {
+        s.fp16TrainTflops = *t.fp16Fp32Acc;
+        s.tensorCores = true;
+    } else if (t.bf16) {
+        s.fp16TrainTflops = *t.bf16; // BF16 always accumulates in FP32
+        s.tensorCores = true;
+    } else if (t.fp16Fp16Acc) {
+        s.fp16TrainTflops = *t.fp16Fp16Acc;
+        s.tensorCores = true;
+        s.estimated = true;
+        s.notes.push_back("FP32-accumulate rate not published; assumed equal to the FP16-accumulate rate "
+                          "(full rate, as on NVIDIA professional cards)");
+    } else if (matrixUnits && fp32 > 0) {
+        // RDNA3 WMMA / Intel XMX: no documented matrix rate with a stated accumulate type.
+        s.fp16TrainTflops = 2.0 * fp32 / c.noTensorCorePenalty;
+        s.estimated = true;
+        s.notes.push_back("no published matrix-unit rate; assumed packed FP16 at 2x FP32, with the "
+                          "no-tensor-core matmul penalty");
+    } else {
+        s.fp16TrainTflops = fp32 / c.noTensorCorePenalty;
+        s.notes.push_back("no tensor cores: FP16 runs on CUDA cores at the FP32 rate, and matmuls reach only "
+                          "235/504 of it (seed: 504 vs 235 cycles)");
+    }
+
+    // 16-bit inference may use FP16 accumulate (TensorRT, llama.cpp): GeForce's full rate.
+    s.fp16InferTflops = std::max(s.fp16TrainTflops, t.fp16Fp16Acc.value_or(0));
+    s.fp16AccumulateHalfRate = t.fp16Fp16Acc && t.fp16Fp32Acc && *t.fp16Fp16Acc > 1.5 * *t.fp16Fp32Acc;
+
+    // 32-bit training: TF32 tensor cores where present (PyTorch's default on Ampere+).
+    if (t.tf32) {
+        s.fp32TrainTflops = *t.tf32;
+        s.tf32 = true;
+    } else if (s.tensorCores && (g.asyncCopy || t.bf16)) {
+        s.fp32TrainTflops = s.fp16TrainTflops / 2.0;
+        s.tf32 = true;
+        s.estimated = true;
+        s.notes.push_back("TF32 rate not published; taken as half the FP16/FP32-accumulate rate "
+                          "(the Ampere/Ada ratio)");
+    } else {
+        s.fp32TrainTflops = fp32 / c.noTensorCorePenalty;
+    }
+
+    // 8-bit inference: FP8 on Ada/Hopper+ (FP16 accumulate where the card doubles it),
+    // INT8 counted at the seed's practical efficiency, else no gain over 16-bit.
+    if (t.fp8) {
+        const double accRatio = s.fp16AccumulateHalfRate ? *t.fp16Fp16Acc / *t.fp16Fp32Acc : 1.0;
+        s.eightBitTflops = *t.fp8 * accRatio;
+        s.fp8 = true;
+    } else if (t.int8) {
+        s.eightBitTflops = std::max(s.fp16InferTflops, *t.int8 * c.int8EfficiencyWithoutFp8);
+    } else {
+        s.eightBitTflops = s.fp16InferTflops;
+        if (s.tensorCores) {
+            s.notes.push_back("no 8-bit tensor rate published: 8-bit inference counted at the 16-bit rate");
+        }
+    }
+
+    if (g.l2CacheMb) {
+        s.l2Mb = *g.l2CacheMb;
+    } else {
+        s.l2Mb = c.l2NoBenefitMb;
+        s.estimated = true;
+        s.notes.push_back("L2 size not published; no cache benefit assumed");
+    }
+    return s;
+}
+
+} // namespace advisor::perf

@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// The roofs the model works with, derived once per GPU from its catalog entry. Where a
+/// figure is not published, a documented substitute is used and noted - a GPU without
+/// tensor cores gets its honest (CUDA-core) figure, never an error.
+
+#include "catalog/gpu.h"
+#include "perf/constants.h"
+
+#include <string>
+#include <vector>
+
+namespace advisor {
+class Catalog;
+}
+
+namespace advisor::perf {
+
+struct EffectiveSpecs {
+    std::string gpuId;
+    double fp16TrainTflops = 0;  ///< FP16 matmul with FP32 accumulate (mixed-precision training)
+    double fp16InferTflops = 0;  ///< best 16-bit rate for inference (FP16 accumulate allowed)
+    double fp32TrainTflops = 0;  ///< TF32 tensor rate, or FP32 CUDA cores / no-tensor-core penalty
+    double eightBitTflops = 0;   ///< FP8 (Ada/Hopper+), INT8 x practical efficiency, else 16-bit
+    bool tensorCores = false;
+    bool fp8 = false;
+    bool tf32 = false;
+    bool fp16AccumulateHalfRate = false; ///< GeForce: FP32-accumulate runs at half the FP16-accumulate rate
+    double bandwidthGbs = 0;
+    double l2Mb = 0;
+    bool asyncCopy = false;
+    bool tma = false;
+    std::vector<std::string> notes; ///< every substitute used, in words
+    bool estimated = false;         ///< at least one roof is a substitute, not a published figure
+};
+
+/// Derives the roofs. `peers` (optional) lets a GPU with unpublished tensor figures borrow
+/// the tensor/FP32 ratio of a published GPU with the same chip (e.g. H200 NVL from H200 SXM).
+EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog* peers = nullptr);
+
+} // namespace advisor::perf

@@ -1,0 +1,113 @@
+#include "perf/terms.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::perf {
+
+double computeRoofTflops(const EffectiveSpecs& s, Metric m) {
+    switch (m) {
+    case Metric::Fp16Training:
+        return s.fp16TrainTflops;
+    case Metric::Fp32Training:
+        return s.fp32TrainTflops;
+    case Metric::Int8Inference:
+        return s.eightBitTflops;
+    case Metric::Fp16Inference:
+    case Metric::LlmDecode:
+    case Metric::LlmPrefill:
+        return s.fp16InferTflops;
+    }
+    return s.fp16TrainTflops;
+}
+
+double l2CacheFactor(double l2Mb, const ModelConstants& c) {
+    if (l2Mb <= c.l2NoBenefitMb) {
+        return 1.0;
+    }
+    const double ramp = std::log(l2Mb / c.l2NoBenefitMb) / std::log(c.l2FullBenefitMb / c.l2NoBenefitMb);
+    return 1.0 + c.l2CacheGain * std::min(1.0, ramp);
+}
+
+double asyncCopyFactor(const EffectiveSpecs& s, const ModelConstants& c) {
+    return (s.asyncCopy || s.tma) ? 1.0 + c.asyncCopyGain : 1.0;
+}
+
+double tmaFactor(const EffectiveSpecs& s, Metric m, const ModelConstants& c) {
+    return (s.tma && m == Metric::Int8Inference) ? 1.0 + c.tmaEightBitGain : 1.0;
+}
+
+double effectiveBandwidthGbs(const EffectiveSpecs& s, Metric m, const ModelConstants& c) {
+    return s.bandwidthGbs * l2CacheFactor(s.l2Mb, c) * asyncCopyFactor(s, c) * tmaFactor(s, m, c);
+}
+
+double bytesMultiplier(Metric m, const ModelConstants& c) {
+    switch (m) {
+    case Metric::Fp32Training:
+        return c.fp32BytesMultiplier;
+    case Metric::Int8Inference:
+        return 0.5;
+    default:
+        return 1.0;
+    }
+}
+
+double batchScaling(double batchMultiplier, const ModelConstants& c) {
+    const double m = std::clamp(batchMultiplier, 1.0 / 16.0, 16.0);
+    return std::pow(1.0 + c.batchGainPerDoubling, std::log2(m));
+}
+
+Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic) {
+    Link l;
+    l.pcieGen = ic.pcieGen > 0 ? std::min(ic.pcieGen, g.pcieGen) : g.pcieGen;
+    l.lanes = ic.pcieLanes > 0 ? std::min(ic.pcieLanes, g.pcieLanes) : std::min(gpus <= 2 ? 16 : 8, g.pcieLanes);
+    const double pcie = 0.985 * l.lanes * std::pow(2.0, l.pcieGen - 3);
+    if (g.form == FormFactor::Sxm || g.form == FormFactor::Oam || g.form == FormFactor::Superchip) {
+        if (g.interconnectGbs) {
+            l.gbPerSecond = *g.interconnectGbs / 2.0;
+            l.kind = g.interconnect == InterconnectType::NvLink ? "NVLink (SXM)" : "Infinity Fabric";
+            l.cubeMesh = g.formCode == "sxm2" && gpus > 4;
+            return l;
+        }
+    }
+    if (ic.nvlinkBridge && gpus == 2 && g.interconnect == InterconnectType::NvLink && g.interconnectGbs) {
+        l.gbPerSecond = *g.interconnectGbs / 2.0;
+        l.kind = "NVLink bridge";
+        return l;
+    }
+    l.gbPerSecond = pcie;
+    l.kind = "PCIe";
+    return l;
+}
+
+double dataParallelEfficiency(double singleSpeedVsReference, int gpus, const Link& link, WorkloadClass w,
+                              Metric m, double batchMultiplier, const ModelConstants& c) {
+    if (gpus <= 1) {
+        return 1.0;
+    }
+    if (!isTraining(m)) {
+        return 1.0; // inference replicas do not synchronise
+    }
+    const double n = gpus;
+    // Gradients are all-reduced in the training precision: fp32 moves twice the bytes of fp16.
+    const double gradBytes = m == Metric::Fp32Training ? 2.0 : 1.0;
+    const double allReduce = c.allReduceCost[static_cast<size_t>(w)] * gradBytes * 2.0 * (n - 1.0) / n /
+                             std::max(link.gbPerSecond, 1e-6) * 100.0;
+    const double sync = c.syncLatency * std::log2(n);
+    const double perGpuBatch = std::clamp(batchMultiplier, 1.0 / 16.0, 16.0);
+    double overhead = singleSpeedVsReference * (allReduce + sync) / perGpuBatch;
+    if (link.cubeMesh) {
+        overhead += c.cubeMeshOverhead[static_cast<size_t>(w)] * std::log2(n) / 3.0;
+    }
+    return 1.0 / (1.0 + overhead);
+}
+
+double mixedPacing(const double* singleSpeeds, int count) {
+    if (count <= 0) {
+        return 0.0;
+    }
+    const double slowest = *std::min_element(singleSpeeds, singleSpeeds + count);
+    return slowest * count;
+}
+
+} // namespace advisor::perf

@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// The named terms of the performance model. Each is a small pure function with the
+/// seed fact it encodes, tested on its own (tests/core/perf_terms_test.cpp).
+
+#include "catalog/gpu.h"
+#include "perf/constants.h"
+#include "perf/specs.h"
+#include "perf/workload.h"
+
+namespace advisor::perf {
+
+/// Tensor/compute roof (TFLOPS) a metric runs at: FP16 with FP32 accumulate for training
+/// (GeForce: half rate), FP16 accumulate allowed for inference, TF32 for 32-bit training,
+/// FP8/INT8 for 8-bit inference.
+double computeRoofTflops(const EffectiveSpecs& s, Metric m);
+
+/// L2-cache term: larger L2 allows larger tiles and fewer DRAM trips. 1 at or below
+/// l2NoBenefitMb, 1 + l2CacheGain at or above l2FullBenefitMb, log-linear between.
+double l2CacheFactor(double l2Mb, const ModelConstants& c);
+
+/// Asynchronous global->shared copies (Ampere+; TMA on Hopper+): +15% on memory-side work.
+double asyncCopyFactor(const EffectiveSpecs& s, const ModelConstants& c);
+
+/// TMA's hardware index computation helps 8-bit most: extra factor for 8-bit inference on TMA GPUs.
+double tmaFactor(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
+
+/// Effective memory bandwidth (GB/s) a metric sees: peak x L2 x async x TMA.
+double effectiveBandwidthGbs(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
+
+/// Bytes moved per sample relative to 16-bit training: fp32 x fp32BytesMultiplier, 8-bit x 0.5.
+double bytesMultiplier(Metric m, const ModelConstants& c);
+
+/// Batch-size scaling: (1 + gain)^log2(multiplier), the seed's +13.6% per doubling.
+/// The multiplier is clamped to [1/16, 16] - the seed's rule is not meant for extremes.
+double batchScaling(double batchMultiplier, const ModelConstants& c);
+
+/// How GPUs talk to each other in a multi-GPU setup.
+struct Interconnect {
+    int pcieGen = 0;       ///< 0: the GPU's own PCIe generation
+    int pcieLanes = 0;     ///< lanes per GPU; 0: 16 for 1-2 GPUs, 8 for more (the seed's x8 for 4 GPUs)
+    bool nvlinkBridge = false; ///< PCIe cards joined by NVLink bridges (pairs only)
+};
+
+struct Link {
+    double gbPerSecond = 0; ///< per direction, per GPU
+    const char* kind = "";  ///< "NVLink (SXM)", "NVLink bridge", "PCIe"
+    int lanes = 16;
+    int pcieGen = 3;
+    bool cubeMesh = false;  ///< NVLink 2 hybrid cube-mesh (V100 SXM2) beyond 4 GPUs: no NVSwitch
+};
+
+/// Per-GPU all-reduce bandwidth. SXM: NVLink (per direction = half the published total);
+/// bridged PCIe cards: the bridge for 2 GPUs only; otherwise PCIe at 0.985 GB/s per lane (gen 3),
+/// doubling per generation.
+Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic);
+
+/// Data-parallel training efficiency (0..1] for n GPUs: all-reduce bytes over the link and a
+/// per-step synchronisation cost, both relative to the per-GPU step time (a faster GPU or a
+/// smaller per-GPU batch makes communication relatively dearer), plus the seed's extra overhead
+/// of NVLink 2 cube-mesh systems beyond 4 GPUs.
+double dataParallelEfficiency(double singleSpeedVsReference, int gpus, const Link& link, WorkloadClass w,
+                              Metric m, double batchMultiplier, const ModelConstants& c);
+
+/// Mixed GPU types in one data-parallel job run at the slowest GPU's pace (seed).
+double mixedPacing(const double* singleSpeeds, int count);
+
+} // namespace advisor::perf

@@ -1,0 +1,133 @@
+#include "perf/workload.h"
+
+namespace advisor::perf {
+
+const char* toString(Metric m) {
+    switch (m) {
+    case Metric::Int8Inference:
+        return "int8-inference";
+    case Metric::Fp16Inference:
+        return "fp16-inference";
+    case Metric::Fp16Training:
+        return "fp16-training";
+    case Metric::Fp32Training:
+        return "fp32-training";
+    case Metric::LlmDecode:
+        return "llm-decode";
+    case Metric::LlmPrefill:
+        return "llm-prefill";
+    }
+    return "fp16-training";
+}
+
+const char* toString(WorkloadClass w) {
+    switch (w) {
+    case WorkloadClass::Transformer:
+        return "transformer";
+    case WorkloadClass::Cnn:
+        return "cnn";
+    case WorkloadClass::Rnn:
+        return "rnn";
+    case WorkloadClass::Recsys:
+        return "recsys";
+    }
+    return "transformer";
+}
+
+const char* toString(Precision p) {
+    switch (p) {
+    case Precision::Fp32:
+        return "fp32";
+    case Precision::Fp16:
+        return "fp16";
+    case Precision::Bf16:
+        return "bf16";
+    case Precision::Int8:
+        return "int8";
+    case Precision::Fp8:
+        return "fp8";
+    case Precision::Int4:
+        return "int4";
+    }
+    return "fp16";
+}
+
+std::optional<Metric> parseMetric(std::string_view s) {
+    for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training,
+                         Metric::LlmDecode, Metric::LlmPrefill}) {
+        if (s == toString(m)) {
+            return m;
+        }
+    }
+    // The seed's chart names.
+    if (s == "8bit-inference" || s == "fp8-inference") {
+        return Metric::Int8Inference;
+    }
+    if (s == "16bit-inference") {
+        return Metric::Fp16Inference;
+    }
+    if (s == "16bit-training") {
+        return Metric::Fp16Training;
+    }
+    if (s == "32bit-training" || s == "tf32-training") {
+        return Metric::Fp32Training;
+    }
+    return std::nullopt;
+}
+
+std::optional<WorkloadClass> parseWorkloadClass(std::string_view s) {
+    for (const auto w : {WorkloadClass::Transformer, WorkloadClass::Cnn, WorkloadClass::Rnn, WorkloadClass::Recsys}) {
+        if (s == toString(w)) {
+            return w;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Precision> parsePrecision(std::string_view s) {
+    for (const auto p : {Precision::Fp32, Precision::Fp16, Precision::Bf16, Precision::Int8, Precision::Fp8,
+                         Precision::Int4}) {
+        if (s == toString(p)) {
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+bool isTraining(Metric m) {
+    return m == Metric::Fp16Training || m == Metric::Fp32Training;
+}
+
+bool isLlm(Metric m) {
+    return m == Metric::LlmDecode || m == Metric::LlmPrefill;
+}
+
+std::optional<Metric> trainingMetricFor(Precision p) {
+    switch (p) {
+    case Precision::Fp32:
+        return Metric::Fp32Training;
+    case Precision::Fp16:
+    case Precision::Bf16:
+        return Metric::Fp16Training;
+    default:
+        return std::nullopt;
+    }
+}
+
+double llmBitsPerWeight(Precision p) {
+    switch (p) {
+    case Precision::Fp32:
+        return 32.0;
+    case Precision::Fp16:
+    case Precision::Bf16:
+        return 16.0;
+    case Precision::Int8:
+    case Precision::Fp8:
+        return 8.5;
+    case Precision::Int4:
+        return 4.85;
+    }
+    return 16.0;
+}
+
+} // namespace advisor::perf

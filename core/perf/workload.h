@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// What is being estimated: the chart metrics (8/16/32-bit, inference or training),
+/// the workload class, the benchmark precisions, and LLM inference.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace advisor::perf {
+
+/// The seed's chart metrics plus LLM inference.
+enum class Metric {
+    Int8Inference, ///< FP8 where the hardware has it, INT8 otherwise
+    Fp16Inference,
+    Fp16Training,
+    Fp32Training, ///< TF32 tensor cores where present (the PyTorch default on Ampere+), else FP32
+    LlmDecode,    ///< token generation, tokens/s: bound by reading weights + KV cache
+    LlmPrefill,   ///< prompt processing, tokens/s: bound by compute
+};
+
+enum class WorkloadClass { Transformer, Cnn, Rnn, Recsys };
+
+/// Numeric precision of a benchmark row or an LLM's weights.
+enum class Precision { Fp32, Fp16, Bf16, Int8, Fp8, Int4 };
+
+const char* toString(Metric m);
+const char* toString(WorkloadClass w);
+const char* toString(Precision p);
+std::optional<Metric> parseMetric(std::string_view s);
+std::optional<WorkloadClass> parseWorkloadClass(std::string_view s);
+std::optional<Precision> parsePrecision(std::string_view s);
+
+/// Whether a metric is training (forward + backward + optimizer) or inference.
+bool isTraining(Metric m);
+bool isLlm(Metric m);
+
+/// The metric a (training) benchmark row measures: fp32 -> Fp32Training, fp16/bf16 -> Fp16Training.
+std::optional<Metric> trainingMetricFor(Precision p);
+
+/// Bits per weight actually read in LLM inference: fp16 16, int8 8.5 (Q8_0 scales),
+/// int4 4.85 (llama.cpp Q4_K_M average incl. block scales).
+double llmBitsPerWeight(Precision p);
+
+} // namespace advisor::perf
