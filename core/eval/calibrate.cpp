@@ -145,11 +145,14 @@ double logPredict(const Obs& o, const perf::ModelConstants& c) {
     return std::log(perf::modelThroughput(o.specs, *o.gpu, o.query, c));
 }
 
+constexpr size_t kShareParams = 3; // compute, memory, vector relative to overhead (softmax)
+
 void setShares(perf::ModelConstants& c, const std::vector<double>& x) {
     for (size_t k = 0; k < kClasses.size(); ++k) {
-        const double ec = std::exp(x[2 * k]), em = std::exp(x[2 * k + 1]);
-        const double sum = ec + em + 1.0;
-        c.shares[k] = {ec / sum, em / sum, 1.0 / sum};
+        const double ec = std::exp(x[kShareParams * k]), em = std::exp(x[kShareParams * k + 1]),
+                     ev = std::exp(x[kShareParams * k + 2]);
+        const double sum = ec + em + ev + 1.0;
+        c.shares[k] = {ec / sum, em / sum, ev / sum, 1.0 / sum};
     }
 }
 
@@ -204,7 +207,7 @@ void fitSingle(const Data& d, const Catalog& catalog, perf::ModelConstants& c, c
                          !(opt.holdOutArchitecture &&
                            (*opt.holdOutArchitecture == "Ampere" || *opt.holdOutArchitecture == "Volta"));
     LeastSquaresProblem p;
-    p.parameters = 2 * kClasses.size();
+    p.parameters = kShareParams * kClasses.size();
     p.lower.assign(p.parameters, -8.0);
     p.upper.assign(p.parameters, 8.0);
     p.softL1Scale = 0.1;

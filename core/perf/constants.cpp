@@ -24,7 +24,7 @@ nlohmann::json ModelConstants::toJson() const {
     nlohmann::json cm = nlohmann::json::object();
     for (const auto w : kClasses) {
         const auto& s = sharesFor(w);
-        sh[toString(w)] = {{"compute", s.compute}, {"memory", s.memory}, {"overhead", s.overhead}};
+        sh[toString(w)] = {{"compute", s.compute}, {"memory", s.memory}, {"vector", s.vector}, {"overhead", s.overhead}};
         ar[toString(w)] = allReduceCost[static_cast<size_t>(w)];
         cm[toString(w)] = cubeMeshOverhead[static_cast<size_t>(w)];
     }
@@ -51,7 +51,10 @@ nlohmann::json ModelConstants::toJson() const {
               {"prefill_overhead_us_16bit", prefillOverheadUs[0]},
               {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
               {"prefill_overhead_us_quantized", prefillOverheadUs[1]}}},
-            {"reference", {{"compute_tflops", referenceComputeTflops}, {"bandwidth_gbs", referenceBandwidthGbs}}}};
+            {"reference",
+             {{"compute_tflops", referenceComputeTflops},
+              {"vector_tflops", referenceVectorTflops},
+              {"bandwidth_gbs", referenceBandwidthGbs}}}};
 }
 
 ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::string& fileLabel) {
@@ -63,10 +66,11 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
         TimeShares s;
         s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
         s.memory = f.optionalNonNegative(base + ".memory").value_or(0);
+        s.vector = f.optionalNonNegative(base + ".vector").value_or(0);
         s.overhead = f.optionalNonNegative(base + ".overhead").value_or(0);
-        const double sum = s.compute + s.memory + s.overhead;
+        const double sum = s.compute + s.memory + s.vector + s.overhead;
         if (sum < 0.99 || sum > 1.01) {
-            f.fail(base, "compute + memory + overhead must add up to 1");
+            f.fail(base, "compute + memory + vector + overhead must add up to 1");
         }
         c.shares[static_cast<size_t>(w)] = s;
         c.allReduceCost[static_cast<size_t>(w)] =
@@ -96,6 +100,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.prefillOverheadUs[1] = f.optionalNonNegative("llm.prefill_overhead_us_quantized").value_or(0);
     c.referenceComputeTflops = f.requirePositive("reference.compute_tflops");
     c.referenceBandwidthGbs = f.requirePositive("reference.bandwidth_gbs");
+    c.referenceVectorTflops = f.requirePositive("reference.vector_tflops");
     return c;
 }
 

@@ -14,11 +14,13 @@
 namespace advisor::perf {
 
 /// Where a class's time goes on the reference GPU (V100 SXM2, fp16 training, typical
-/// batch): tensor/compute work, memory traffic, and GPU-independent overhead
-/// (launches, CPU, synchronisation). The three add up to 1.
+/// batch): tensor-core matmuls, memory traffic, work on the CUDA cores (the seed's
+/// "operations needed to prepare the matrix multiplication like img2col", normalisation,
+/// activations, optimizer), and GPU-independent overhead (launches, CPU). They add up to 1.
 struct TimeShares {
-    double compute = 0.2;
-    double memory = 0.6;
+    double compute = 0.15;
+    double memory = 0.55;
+    double vector = 0.1;
     double overhead = 0.2;
 };
 
@@ -43,9 +45,10 @@ struct ModelConstants {
     double fp32BytesMultiplier = 1.5;
     /// Seed: doubling the batch size raises throughput by 13.6% (CNNs; 13.5% transformers).
     double batchGainPerDoubling = 0.136;
-    /// Inference is forward-only at larger batches, so GPU-independent per-sample costs
-    /// are a smaller share than in training. Solved by the fitter from the seed's
-    /// "RTX 4090 ~ 0.33x H100 SXM for 8-bit inference" (no inference benchmarks to fit).
+    /// Inference is forward-only at larger batches with fused elementwise work and no
+    /// optimizer, so CUDA-core work and GPU-independent costs are a smaller share than in
+    /// training. Solved by the fitter from the seed's "RTX 4090 ~ 0.33x H100 SXM for 8-bit
+    /// inference" (there are no inference benchmarks to fit).
     double inferenceOverheadFactor = 0.125;
     /// Seed: "For old GPUs, Int8 inference performance is close to the 16-bit inference
     /// performance" -> INT8 tensor peak (2x FP16) counts half without FP8 support.
@@ -70,6 +73,7 @@ struct ModelConstants {
 
     // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)
+    double referenceVectorTflops = 15.7;    ///< its FP32 CUDA-core rate
     double referenceBandwidthGbs = 900.0;   ///< its effective memory bandwidth (no async, 6 MB L2)
 
     std::string provenance = "seed priors (not fitted)";

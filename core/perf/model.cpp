@@ -9,8 +9,8 @@ namespace advisor::perf {
 namespace {
 
 struct Times {
-    double compute = 0, memory = 0, overhead = 0;
-    double total() const { return compute + memory + overhead; }
+    double compute = 0, memory = 0, vector = 0, overhead = 0;
+    double total() const { return compute + memory + vector + overhead; }
 };
 
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
@@ -19,7 +19,11 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     t.compute = sh.compute * c.referenceComputeTflops / std::max(computeRoofTflops(s, q.metric), 1e-9);
     t.memory = sh.memory * bytesMultiplier(q.metric, c) * c.referenceBandwidthGbs /
                std::max(effectiveBandwidthGbs(s, q.metric, c), 1e-9);
-    t.overhead = sh.overhead * (isTraining(q.metric) ? 1.0 : c.inferenceOverheadFactor);
+    // Inference runs no optimizer and fuses elementwise work into matmul epilogues, so both
+    // the CUDA-core work and the fixed overhead shrink by the same factor.
+    const double inference = isTraining(q.metric) ? 1.0 : c.inferenceOverheadFactor;
+    t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops, 1e-9);
+    t.overhead = sh.overhead * inference;
     return t;
 }
 
@@ -85,6 +89,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         out->efficiency = eff;
         out->computeShare = t.compute / t.total();
         out->memoryShare = t.memory / t.total();
+        out->vectorShare = t.vector / t.total();
         out->overheadShare = t.overhead / t.total();
     }
     return single * n * eff;
@@ -112,10 +117,13 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.notes = s.notes;
     p.computeRoofTflops = computeRoofTflops(s, q.metric);
     p.effectiveBandwidthGbs = isLlm(q.metric) ? s.bandwidthGbs : effectiveBandwidthGbs(s, q.metric, constants_);
-    if (p.memoryShare >= p.computeShare && p.memoryShare >= p.overheadShare) {
+    const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
+    if (p.memoryShare == top) {
         p.bound = "memory bandwidth";
-    } else if (p.computeShare >= p.overheadShare) {
+    } else if (p.computeShare == top) {
         p.bound = "compute";
+    } else if (p.vectorShare == top) {
+        p.bound = "CUDA-core (non-matmul) work";
     } else {
         p.bound = "overhead";
     }

@@ -5,8 +5,9 @@
 /// on 1-8 GPUs, and LLM token generation and prompt processing in tokens/s.
 ///
 /// Single GPU (sum of times, roofline-style): the time per sample is
-///   share_compute * (reference TFLOPS / compute roof)
+///   share_compute * (reference TFLOPS / tensor compute roof)
 /// + share_memory  * bytes multiplier * (reference GB/s / effective bandwidth)
+/// + share_vector  * (reference FP32 TFLOPS / FP32 CUDA-core rate)   (non-matmul work)
 /// + share_overhead (GPU-independent; smaller in inference)
 /// with shares fitted per workload class and normalised to a V100 SXM2 (fp16 training).
 /// Throughput = batch scaling / time, in units of one V100 SXM2 training in fp16.
@@ -49,7 +50,7 @@ struct Prediction {
     double singleGpu = 0;   ///< one GPU, same units
     double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
     std::string bound;      ///< "memory bandwidth", "compute", or "overhead"
-    double computeShare = 0, memoryShare = 0, overheadShare = 0; ///< of one GPU's time
+    double computeShare = 0, memoryShare = 0, vectorShare = 0, overheadShare = 0; ///< of one GPU's time
     double computeRoofTflops = 0;
     double effectiveBandwidthGbs = 0;
     std::vector<Factor> factors;

@@ -113,6 +113,27 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         }
     }
 
+    // CUDA-core throughput for the non-matmul work. B100 publishes no FP32 figure: borrow the
+    // FP32/tensor ratio of a GPU of the same architecture.
+    s.vectorTflops = fp32;
+    if (s.vectorTflops <= 0 && peers != nullptr) {
+        for (const auto& p : peers->gpus()) {
+            if (p.architecture == g.architecture && p.vendor == g.vendor && p.fp32Tflops && p.tensor.fp16Fp32Acc &&
+                s.fp16TrainTflops > 0 && p.form == g.form) {
+                s.vectorTflops = *p.fp32Tflops / *p.tensor.fp16Fp32Acc * s.fp16TrainTflops;
+                s.estimated = true;
+                s.notes.push_back("FP32 rate not published; estimated from " + p.name + "'s FP32/tensor ratio: " +
+                                  format::number(s.vectorTflops, 0) + " TFLOPS");
+                break;
+            }
+        }
+    }
+    if (s.vectorTflops <= 0) {
+        s.vectorTflops = s.fp16TrainTflops / 8.0; // a conservative ratio when nothing is known
+        s.estimated = true;
+        s.notes.push_back("FP32 rate not published; assumed 1/8 of the tensor rate");
+    }
+
     if (g.l2CacheMb) {
         s.l2Mb = *g.l2CacheMb;
     } else {

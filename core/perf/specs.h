@@ -22,6 +22,7 @@ struct EffectiveSpecs {
     double fp16InferTflops = 0;  ///< best 16-bit rate for inference (FP16 accumulate allowed)
     double fp32TrainTflops = 0;  ///< TF32 tensor rate, or FP32 CUDA cores / no-tensor-core penalty
     double eightBitTflops = 0;   ///< FP8 (Ada/Hopper+), INT8 x practical efficiency, else 16-bit
+    double vectorTflops = 0;     ///< FP32 on the CUDA cores (non-matmul work)
     bool tensorCores = false;
     bool fp8 = false;
     bool tf32 = false;

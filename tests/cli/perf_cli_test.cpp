@@ -1,0 +1,97 @@
+// `gpu-advisor perf`, `eval-model` and `calibrate` through the real binary.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(PerfCli, PredictionWithExplanationAsJson) {
+    Cli cli;
+    const auto doc = cli.json({"perf", "--gpu", "RTX 3090", "--gpus", "4", "--metric", "fp16-training"});
+    EXPECT_EQ(doc.at("gpu_id"), "rtx-3090");
+    EXPECT_EQ(doc.at("gpus"), 4);
+    const auto& p = doc.at("predictions").at(0);
+    EXPECT_EQ(p.at("metric"), "fp16-training");
+    EXPECT_EQ(p.at("bound"), "memory bandwidth");
+    EXPECT_GT(p.at("throughput").get<double>(), 3 * p.at("single_gpu").get<double>());
+    EXPECT_LT(p.at("efficiency").get<double>(), 1.0);
+    bool multi = false, halfRate = false;
+    for (const auto& f : p.at("factors")) {
+        multi |= f.at("name") == "4 GPUs";
+        halfRate |= f.at("name") == "GeForce half-rate FP32 accumulate";
+    }
+    EXPECT_TRUE(multi);
+    EXPECT_TRUE(halfRate);
+}
+
+TEST(PerfCli, DefaultsToTheFourChartMetricsAndReadsLlmOptions) {
+    Cli cli;
+    const auto all = cli.json({"perf", "--gpu", "H100 SXM"});
+    EXPECT_EQ(all.at("predictions").size(), 4u);
+    const auto llm = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--params-billion", "8",
+                               "--weights", "int4"});
+    const double tokens = llm.at("predictions").at(0).at("throughput");
+    EXPECT_GT(tokens, 100);
+    EXPECT_LT(tokens, 160);
+    EXPECT_EQ(llm.at("predictions").at(0).at("unit"), "tokens/s");
+    const auto human = cli.run({"perf", "--gpu", "GTX 1080 Ti", "--metric", "fp16-training"});
+    EXPECT_EQ(human.exitCode, 0);
+    EXPECT_NE(human.out.find("no tensor cores for this precision"), std::string::npos) << human.out;
+}
+
+TEST(PerfCli, BadOptionsAreUsageErrors) {
+    Cli cli;
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--metric", "speed"}).exitCode, 2);
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--gpus", "9"}).exitCode, 2);
+    const auto amb = cli.run({"perf", "--gpu", "A100"});
+    EXPECT_EQ(amb.exitCode, 1);
+    EXPECT_NE(amb.err.find("ambiguous"), std::string::npos);
+}
+
+TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
+    Cli cli;
+    const std::string file = std::string(ADVISOR_SOURCE_DIR) + "/resources/benchmarks/llamacpp-llama3-8b-2024.csv";
+    const auto doc = cli.json({"eval-model", "--benchmarks", file, "--reference", "RTX 3090"});
+    EXPECT_EQ(doc.at("reference"), "RTX 3090");
+    ASSERT_EQ(doc.at("rows").size(), 20u);
+    for (const auto& r : doc.at("rows")) {
+        for (const char* k : {"gpu", "num_gpus", "workload", "workload_class", "precision", "measured_relative",
+                              "predicted_relative", "error_pct"}) {
+            EXPECT_TRUE(r.contains(k)) << k;
+        }
+    }
+    const auto& s = doc.at("summary");
+    EXPECT_LT(s.at("median_abs_error_pct").get<double>(), 15.0);
+    EXPECT_GT(s.at("spearman").get<double>(), 0.8);
+    EXPECT_TRUE(doc.at("unresolved").empty());
+}
+
+TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
+    Cli cli;
+    const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                      "RTX 4090,1,bert,transformer,fp16,32,170,x\n"
+                                      "Voodoo 5 6000,1,bert,transformer,fp16,32,1,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f});
+    EXPECT_EQ(doc.at("unresolved"), nlohmann::json::array({"Voodoo 5 6000"}));
+    EXPECT_EQ(doc.at("rows").size(), 2u);
+    const auto bad = cli.write("bad.csv", "gpu,num_gpus\nRTX 3090,one\n");
+    const auto r = cli.run({"eval-model", "--benchmarks", bad});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find(bad + ":1: field 'workload': required column is missing"), std::string::npos) << r.err;
+}
+
+TEST(CalibrateCli, RefitsAndReportsLeaveOneArchitectureOut) {
+    Cli cli;
+    const auto r = cli.run({"calibrate", "--out", cli.file("c.json"), "--report", cli.file("r.md")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("leave-one-architecture-out"), std::string::npos);
+    const auto doc = nlohmann::json::parse(cli.read("c.json"));
+    EXPECT_TRUE(doc.at("constants").contains("single_gpu"));
+    EXPECT_TRUE(doc.at("fit").at("accuracy").contains("by_held_out_architecture"));
+    EXPECT_NE(cli.read("r.md").find("| Turing |"), std::string::npos);
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,204 @@
+// The performance model as a whole: the seed's figures, measurements, explanations,
+// and that every catalog GPU gets a sane prediction.
+#include "catalog/catalog.h"
+#include "common/file_io.h"
+#include "perf/model.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+const Catalog& cat() {
+    return Catalog::builtin();
+}
+const PerfModel& model() {
+    static const PerfModel m(cat());
+    return m;
+}
+double speed(const char* gpu, Metric m, WorkloadClass w = WorkloadClass::Transformer, int gpus = 1) {
+    PerfQuery q;
+    q.metric = m;
+    q.workload = w;
+    q.gpus = gpus;
+    return model().throughput(cat().require(gpu), q);
+}
+
+// Near-compare that prints both values and the tolerance.
+void expectNear(double actual, double expected, double relTol, const std::string& what) {
+    EXPECT_LE(std::fabs(actual / expected - 1.0), relTol)
+        << what << ": model " << actual << ", expected " << expected << " (tolerance " << relTol * 100 << "%)";
+}
+
+TEST(SeedFigures, PracticalA100OverV100) {
+    // Seed: SE-ResNeXt101 1.43x, Mask R-CNN 1.47x, 12-layer transformer 1.70x (debiased).
+    const double tr = speed("A100 40GB SXM4", Metric::Fp16Training) / speed("V100 SXM2 32GB", Metric::Fp16Training);
+    expectNear(tr, 1.70, 0.06, "A100/V100 transformer");
+    const double cnn = speed("A100 40GB SXM4", Metric::Fp16Training, WorkloadClass::Cnn) /
+                       speed("V100 SXM2 32GB", Metric::Fp16Training, WorkloadClass::Cnn);
+    EXPECT_GE(cnn, 1.43 * 0.97) << cnn;
+    EXPECT_LE(cnn, 1.47 * 1.03) << cnn;
+}
+
+TEST(SeedFigures, Rtx4090IsAboutAThirdOfAnH100ForEightBitInference) {
+    expectNear(speed("RTX 4090", Metric::Int8Inference) / speed("H100 SXM", Metric::Int8Inference), 0.33, 0.05,
+               "RTX 4090 / H100 SXM, 8-bit inference");
+}
+
+TEST(SeedFigures, EightA100sHaveLessOverheadThanEightV100s) {
+    // Seed: 5% (CNN) and 7% (transformer) lower overhead for 8x A100 than 8x V100.
+    for (const auto& [w, delta] : {std::pair{WorkloadClass::Cnn, 0.05}, std::pair{WorkloadClass::Transformer, 0.07}}) {
+        PerfQuery q;
+        q.workload = w;
+        q.gpus = 8;
+        const double a = model().explain(cat().require("A100 40GB SXM4"), q).efficiency;
+        const double v = model().explain(cat().require("V100 SXM2 32GB"), q).efficiency;
+        EXPECT_NEAR((1 - v) - (1 - a), delta, 0.005) << toString(w);
+    }
+}
+
+TEST(Measurements, LlmTokenGenerationMatchesLlamaCpp) {
+    // llama.cpp tg512, LLaMA 3 8B (XiongjieDai benchmarks, May 2024): tokens/s.
+    struct Case {
+        const char* gpu;
+        Precision weights;
+        double measured;
+    };
+    for (const auto& c : {Case{"RTX 4090", Precision::Int4, 130.58}, Case{"RTX 3090", Precision::Int4, 115.42},
+                          Case{"RTX 4090", Precision::Fp16, 54.84}, Case{"RTX 3070", Precision::Int4, 72.79}}) {
+        PerfQuery q;
+        q.metric = Metric::LlmDecode;
+        q.llmParamsBillion = 8.03;
+        q.llmWeights = c.weights;
+        expectNear(model().throughput(cat().require(c.gpu), q), c.measured, 0.12,
+                   std::string(c.gpu) + " " + toString(c.weights) + " decode");
+    }
+}
+
+TEST(Measurements, LlmPromptProcessingIsComputeBound) {
+    PerfQuery q;
+    q.metric = Metric::LlmPrefill;
+    q.llmParamsBillion = 8.03;
+    q.llmWeights = Precision::Fp16;
+    expectNear(model().throughput(cat().require("RTX 4090"), q), 9382.0, 0.15, "RTX 4090 f16 pp512");
+    const Prediction p = model().explain(cat().require("RTX 4090"), q);
+    EXPECT_EQ(p.bound, "compute");
+    q.metric = Metric::LlmDecode;
+    EXPECT_EQ(model().explain(cat().require("RTX 4090"), q).bound, "memory bandwidth");
+}
+
+TEST(Explanation, NamesTheBoundAndEveryFactor) {
+    PerfQuery q;
+    q.metric = Metric::Int8Inference;
+    const Prediction h100 = model().explain(cat().require("H100 SXM5"), q);
+    EXPECT_EQ(h100.bound, "memory bandwidth");
+    EXPECT_NEAR(h100.computeShare + h100.memoryShare + h100.vectorShare + h100.overheadShare, 1.0, 1e-9);
+    const auto has = [](const Prediction& p, const std::string& name) {
+        for (const auto& f : p.factors) {
+            if (f.name == name) {
+                return f.effect;
+            }
+        }
+        return 0.0;
+    };
+    EXPECT_GT(has(h100, "TMA for 8-bit"), 1.0);
+    EXPECT_GT(has(h100, "asynchronous copy / TMA"), 1.0);
+    EXPECT_GT(has(h100, "L2 cache"), 1.0);
+
+    q.metric = Metric::Fp16Training;
+    const Prediction rtx3090 = model().explain(cat().require("RTX 3090"), q);
+    EXPECT_LT(has(rtx3090, "GeForce half-rate FP32 accumulate"), 1.0);
+    EXPECT_EQ(has(rtx3090, "L2 cache"), 0.0); // 6 MB: no cache benefit, so not listed
+
+    const Prediction pascal = model().explain(cat().require("GTX 1080 Ti"), q);
+    EXPECT_LT(has(pascal, "no tensor cores for this precision"), 1.0);
+
+    q.gpus = 4;
+    q.batchMultiplier = 2;
+    const Prediction four = model().explain(cat().require("RTX 3090"), q);
+    EXPECT_NEAR(has(four, "4 GPUs"), 4 * four.efficiency, 1e-12);
+    // A bigger batch also makes communication relatively cheaper, but speeds up each GPU too.
+    EXPECT_GT(has(four, "batch size"), 1.0);
+    EXPECT_LT(has(four, "batch size"), 1.136);
+    q.gpus = 1;
+    EXPECT_NEAR(has(model().explain(cat().require("RTX 3090"), q), "batch size"), 1.136, 1e-9);
+    EXPECT_NEAR(four.throughput, four.singleGpu * 4 * four.efficiency, 1e-9);
+}
+
+TEST(MultiGpu, FourLanesCostFiveToTenPercentInAFourGpuSetup) {
+    // Seed: 4 GPUs on x4 lanes instead of x8 "decrease performance by around 5-10%".
+    for (const auto w : {WorkloadClass::Transformer, WorkloadClass::Cnn}) {
+        PerfQuery q;
+        q.workload = w;
+        q.gpus = 4;
+        q.interconnect.pcieLanes = 8;
+        const double x8 = model().throughput(cat().require("RTX 3090"), q);
+        q.interconnect.pcieLanes = 4;
+        const double x4 = model().throughput(cat().require("RTX 3090"), q);
+        EXPECT_GE(1 - x4 / x8, 0.03) << toString(w);
+        EXPECT_LE(1 - x4 / x8, 0.12) << toString(w);
+    }
+}
+
+TEST(MultiGpu, InferenceReplicasScaleLinearlyAndLlmSplitsAddMemoryNotSpeed) {
+    EXPECT_NEAR(speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn, 4),
+                4 * speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn), 1e-9);
+    EXPECT_DOUBLE_EQ(speed("RTX 4090", Metric::LlmDecode, WorkloadClass::Transformer, 2),
+                     speed("RTX 4090", Metric::LlmDecode));
+}
+
+TEST(Coverage, EveryCatalogGpuMetricAndCountGivesAFinitePositiveThroughput) {
+    for (const auto& g : cat().gpus()) {
+        for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training,
+                             Metric::LlmDecode, Metric::LlmPrefill}) {
+            for (const int n : {1, 2, 4, 8}) {
+                PerfQuery q;
+                q.metric = m;
+                q.gpus = n;
+                const double t = model().throughput(g, q);
+                EXPECT_TRUE(std::isfinite(t) && t > 0) << g.name << " " << toString(m) << " x" << n;
+            }
+        }
+    }
+}
+
+TEST(Ordering, NewerFlagshipsBeatOlderOnes) {
+    // Orderings any buyer would check, independent of the exact numbers.
+    EXPECT_GT(speed("H100 SXM5", Metric::Fp16Training), speed("A100 40GB SXM4", Metric::Fp16Training));
+    EXPECT_GT(speed("RTX 4090", Metric::Fp16Training), speed("RTX 3090", Metric::Fp16Training));
+    EXPECT_GT(speed("RTX 5090", Metric::Fp16Training), speed("RTX 4090", Metric::Fp16Training));
+    EXPECT_GT(speed("RTX 3090", Metric::Fp16Training), speed("RTX 2080 Ti", Metric::Fp16Training));
+    EXPECT_GT(speed("RTX 2080 Ti", Metric::Fp16Training), speed("GTX 1080 Ti", Metric::Fp16Training));
+    // FP8 makes 8-bit inference a big step on Ada over Ampere (seed's raw-performance chart).
+    EXPECT_GT(speed("RTX 4090", Metric::Int8Inference) / speed("RTX 3090", Metric::Int8Inference),
+              speed("RTX 4090", Metric::Fp16Training) / speed("RTX 3090", Metric::Fp16Training));
+}
+
+TEST(Pinned, PredictionsMatchTheLastReviewedRun) {
+    // Regression guard next to the measurement tests above: predictions recorded from a reviewed
+    // run (tests/fixtures/perf_pinned.json). A deliberate model change regenerates the file
+    // with GPU_ADVISOR_UPDATE_PINNED=1; an accidental one fails here, printing both values.
+    const std::string path = std::string(ADVISOR_FIXTURES_DIR) + "/perf_pinned.json";
+    nlohmann::json current = nlohmann::json::object();
+    for (const char* gpu : {"RTX 4090", "RTX 3090", "H100 SXM5", "A100 80GB SXM4", "L40S", "RTX 5090", "GTX 1080 Ti"}) {
+        for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training}) {
+            current[gpu][toString(m)] = speed(gpu, m);
+        }
+    }
+    if (std::getenv("GPU_ADVISOR_UPDATE_PINNED") != nullptr) {
+        files::writeAtomically(path, current.dump(2) + "\n");
+        GTEST_SKIP() << "pinned predictions rewritten";
+    }
+    const auto pinned = nlohmann::json::parse(files::readAll(path));
+    for (const auto& [gpu, metrics] : pinned.items()) {
+        for (const auto& [metric, value] : metrics.items()) {
+            expectNear(current.at(gpu).at(metric).get<double>(), value.get<double>(), 1e-6, gpu + " " + metric);
+        }
+    }
+}
+
+} // namespace
+} // namespace advisor::perf

@@ -1,0 +1,168 @@
+// Each named term of the performance model, tested on its own against the seed's facts.
+#include "catalog/catalog.h"
+#include "perf/specs.h"
+#include "perf/terms.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+const Catalog& cat() {
+    return Catalog::builtin();
+}
+const ModelConstants& consts() {
+    return ModelConstants::builtin();
+}
+EffectiveSpecs specs(const char* name) {
+    return deriveSpecs(cat().require(name), consts(), &cat());
+}
+
+TEST(ComputeRoof, GeForceTrainsAtHalfRateButInfersAtFullRate) {
+    const auto s = specs("RTX 4090");
+    EXPECT_DOUBLE_EQ(computeRoofTflops(s, Metric::Fp16Training), 165.2);  // FP32 accumulate
+    EXPECT_DOUBLE_EQ(computeRoofTflops(s, Metric::Fp16Inference), 330.3); // FP16 accumulate
+    EXPECT_TRUE(s.fp16AccumulateHalfRate);
+    const auto a6000 = specs("RTX A6000"); // professional card: full rate both ways
+    EXPECT_DOUBLE_EQ(computeRoofTflops(a6000, Metric::Fp16Training), 154.8);
+    EXPECT_FALSE(a6000.fp16AccumulateHalfRate);
+}
+
+TEST(ComputeRoof, Fp32TrainingUsesTf32WhereTheHardwareHasIt) {
+    EXPECT_DOUBLE_EQ(computeRoofTflops(specs("A100 40GB SXM4"), Metric::Fp32Training), 156);
+    // Volta has no TF32: FP32 CUDA cores at 235/504 of peak (seed's cycle example).
+    EXPECT_NEAR(computeRoofTflops(specs("V100 SXM2 32GB"), Metric::Fp32Training), 15.7 * 235.0 / 504.0, 1e-9);
+}
+
+TEST(ComputeRoof, EightBitIsFp8OnAdaAndHopperAndAboutSixteenBitOnOlderCards) {
+    // Seed: "with FP8 tensor cores you get 0.66 PFLOPS of compute for a RTX 4090".
+    EXPECT_NEAR(computeRoofTflops(specs("RTX 4090"), Metric::Int8Inference), 660.6, 0.5);
+    EXPECT_DOUBLE_EQ(computeRoofTflops(specs("H100 SXM5"), Metric::Int8Inference), 1978.9);
+    EXPECT_TRUE(specs("RTX 4090").fp8);
+    // Seed: "For old GPUs, Int8 inference performance is close to the 16-bit inference performance".
+    const auto ampere = specs("RTX 3090");
+    EXPECT_FALSE(ampere.fp8);
+    EXPECT_NEAR(computeRoofTflops(ampere, Metric::Int8Inference) / computeRoofTflops(ampere, Metric::Fp16Inference),
+                1.0, 0.01);
+    // Volta has no INT8 tensor rate at all: 8-bit counts as 16-bit.
+    const auto volta = specs("V100 SXM2 32GB");
+    EXPECT_DOUBLE_EQ(computeRoofTflops(volta, Metric::Int8Inference), computeRoofTflops(volta, Metric::Fp16Inference));
+}
+
+TEST(ComputeRoof, GpusWithoutTensorCoresGetAnHonestFigureNotAnError) {
+    const auto pascal = specs("GTX 1080 Ti");
+    EXPECT_FALSE(pascal.tensorCores);
+    EXPECT_NEAR(computeRoofTflops(pascal, Metric::Fp16Training), 11.3 * 235.0 / 504.0, 1e-9);
+    EXPECT_FALSE(pascal.notes.empty());
+    // RDNA3 publishes no matrix rate: packed FP16 at 2x FP32, marked as estimated.
+    const auto rdna3 = specs("RX 7900 XTX");
+    EXPECT_TRUE(rdna3.estimated);
+    EXPECT_GT(computeRoofTflops(rdna3, Metric::Fp16Training), 0);
+}
+
+TEST(ComputeRoof, UnpublishedFiguresAreBorrowedFromTheSameChip) {
+    const auto h200nvl = specs("H200 NVL");
+    EXPECT_TRUE(h200nvl.estimated);
+    const double scale = 60.3 / 60.0; // FP32 of H200 NVL over its peer H100 NVL
+    EXPECT_NEAR(h200nvl.fp16TrainTflops, 835 * scale, 0.5);
+    EXPECT_NE(h200nvl.notes.front().find("H100 NVL"), std::string::npos);
+    // FP32-accumulate rate not published for RTX A5000: assumed full rate, noted.
+    const auto a5000 = specs("RTX A5000");
+    EXPECT_DOUBLE_EQ(a5000.fp16TrainTflops, 111.1);
+    EXPECT_TRUE(a5000.estimated);
+}
+
+TEST(MemoryRoof, BandwidthRatioIsTheSeedsBasicEstimate) {
+    // Seed: "a basic estimate of speedup of an A100 vs V100 is 1555/900 = 1.73x".
+    EXPECT_NEAR(specs("A100 40GB SXM4").bandwidthGbs / specs("V100 SXM2 32GB").bandwidthGbs, 1.73, 0.005);
+}
+
+TEST(L2Cache, RampsFromNoBenefitToTheSeedsGainAtAdaSize) {
+    ModelConstants c;
+    c.l2CacheGain = 0.5;
+    EXPECT_DOUBLE_EQ(l2CacheFactor(2.75, c), 1.0);
+    EXPECT_DOUBLE_EQ(l2CacheFactor(6, c), 1.0);
+    EXPECT_DOUBLE_EQ(l2CacheFactor(72, c), 1.5); // seed: Ada's 72 MB L2 -> 1.5-2.0x for matmuls
+    EXPECT_DOUBLE_EQ(l2CacheFactor(128, c), 1.5);
+    const double a100 = l2CacheFactor(40, c);
+    EXPECT_GT(a100, 1.0);
+    EXPECT_LT(a100, 1.5);
+    EXPECT_LT(l2CacheFactor(40, c), l2CacheFactor(50, c));
+}
+
+TEST(AsyncCopyAndTma, ApplyToTheRightGenerations) {
+    ModelConstants c;
+    EXPECT_DOUBLE_EQ(asyncCopyFactor(specs("A100 40GB SXM4"), c), 1.15); // seed: ~15%
+    EXPECT_DOUBLE_EQ(asyncCopyFactor(specs("RTX 4090"), c), 1.15);
+    EXPECT_DOUBLE_EQ(asyncCopyFactor(specs("V100 SXM2 32GB"), c), 1.0);
+    EXPECT_DOUBLE_EQ(asyncCopyFactor(specs("RTX 2080 Ti"), c), 1.0);
+    EXPECT_DOUBLE_EQ(tmaFactor(specs("H100 SXM5"), Metric::Int8Inference, c), 1.15);
+    EXPECT_DOUBLE_EQ(tmaFactor(specs("H100 SXM5"), Metric::Fp16Training, c), 1.0);
+    EXPECT_DOUBLE_EQ(tmaFactor(specs("RTX 4090"), Metric::Int8Inference, c), 1.0); // Ada has no TMA
+}
+
+TEST(BytesMoved, Fp32MovesMoreAndEightBitHalf) {
+    ModelConstants c;
+    EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Fp16Training, c), 1.0);
+    EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Fp32Training, c), c.fp32BytesMultiplier);
+    EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Int8Inference, c), 0.5);
+}
+
+TEST(BatchScaling, IsThirteenPointSixPercentPerDoubling) {
+    ModelConstants c;
+    EXPECT_DOUBLE_EQ(batchScaling(1, c), 1.0);
+    EXPECT_NEAR(batchScaling(2, c), 1.136, 1e-12);
+    EXPECT_NEAR(batchScaling(4, c), 1.136 * 1.136, 1e-12);
+    EXPECT_NEAR(batchScaling(0.5, c), 1 / 1.136, 1e-12);
+    EXPECT_DOUBLE_EQ(batchScaling(1000, c), batchScaling(16, c)); // clamped
+}
+
+TEST(Interconnect, LinkBandwidthByFormBridgeAndPcie) {
+    const auto h100 = linkBandwidth(cat().require("H100 SXM5"), 8, {});
+    EXPECT_STREQ(h100.kind, "NVLink (SXM)");
+    EXPECT_DOUBLE_EQ(h100.gbPerSecond, 450); // 900 GB/s total, per direction
+    Interconnect bridge;
+    bridge.nvlinkBridge = true;
+    const Gpu& rtx3090 = cat().require("RTX 3090");
+    EXPECT_STREQ(linkBandwidth(rtx3090, 2, bridge).kind, "NVLink bridge");
+    EXPECT_DOUBLE_EQ(linkBandwidth(rtx3090, 2, bridge).gbPerSecond, 56.25);
+    EXPECT_STREQ(linkBandwidth(rtx3090, 4, bridge).kind, "PCIe"); // bridges join pairs only
+    EXPECT_NEAR(linkBandwidth(rtx3090, 4, {}).gbPerSecond, 0.985 * 8 * 2, 1e-9); // gen 4 x8 by default
+    EXPECT_NEAR(linkBandwidth(rtx3090, 1, {}).gbPerSecond, 0.985 * 16 * 2, 1e-9);
+    Interconnect slow;
+    slow.pcieGen = 3;
+    slow.pcieLanes = 4;
+    EXPECT_NEAR(linkBandwidth(rtx3090, 4, slow).gbPerSecond, 0.985 * 4, 1e-9);
+    EXPECT_TRUE(linkBandwidth(cat().require("V100 SXM2 32GB"), 8, {}).cubeMesh);
+    EXPECT_FALSE(linkBandwidth(cat().require("V100 SXM2 32GB"), 4, {}).cubeMesh);
+    EXPECT_FALSE(linkBandwidth(cat().require("A100 40GB SXM4"), 8, {}).cubeMesh);
+}
+
+TEST(DataParallel, EfficiencyFallsWithGpusAndRisesWithBandwidthAndBatch) {
+    const auto& c = consts();
+    const Link pcie{15.76, "PCIe", 8, 4, false};
+    const Link fast{300, "NVLink (SXM)", 16, 4, false};
+    EXPECT_DOUBLE_EQ(dataParallelEfficiency(1.0, 1, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 1, c), 1.0);
+    const double e2 = dataParallelEfficiency(1.0, 2, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 1, c);
+    const double e4 = dataParallelEfficiency(1.0, 4, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 1, c);
+    const double e8 = dataParallelEfficiency(1.0, 8, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 1, c);
+    EXPECT_GT(e2, e4);
+    EXPECT_GT(e4, e8);
+    EXPECT_LT(e8, dataParallelEfficiency(1.0, 8, fast, WorkloadClass::Transformer, Metric::Fp16Training, 1, c));
+    EXPECT_LT(e8, dataParallelEfficiency(1.0, 8, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 2, c));
+    // A faster GPU spends relatively more of its step communicating.
+    EXPECT_GT(e8, dataParallelEfficiency(3.0, 8, pcie, WorkloadClass::Transformer, Metric::Fp16Training, 1, c));
+    // Inference replicas do not synchronise.
+    EXPECT_DOUBLE_EQ(dataParallelEfficiency(1.0, 8, pcie, WorkloadClass::Transformer, Metric::Int8Inference, 1, c), 1.0);
+}
+
+TEST(MixedPacing, RunsAtTheSlowestGpu) {
+    const double speeds[] = {1.0, 0.5, 0.8};
+    EXPECT_DOUBLE_EQ(mixedPacing(speeds, 3), 1.5);
+    EXPECT_DOUBLE_EQ(mixedPacing(speeds, 0), 0.0);
+}
+
+} // namespace
+} // namespace advisor::perf
