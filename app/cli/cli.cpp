@@ -12,7 +12,7 @@ namespace advisor::cli {
 namespace {
 
 std::vector<Command> commands() {
-    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand()};
+    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand()};
 }
 
 struct GlobalOptions {

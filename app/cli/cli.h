@@ -31,5 +31,8 @@ Command settingsCommand();
 Command perfCommand();
 Command evalModelCommand();
 Command calibrateCommand();
+Command valueCommand();
+Command cloudCommand();
+Command cloudVsDesktopCommand();
 
 } // namespace advisor::cli

@@ -30,7 +30,9 @@ std::string number(double v, int decimals) {
 
 std::string money(double amount, const std::string& currency) {
     const bool whole = std::fabs(amount) >= 100.0 || std::fabs(amount - std::round(amount)) < 1e-9;
-    const std::string digits = number(amount, whole ? 0 : 2);
+    // Sub-dollar amounts (electricity per kWh) keep a third decimal when it matters: $0.175.
+    const bool cents = std::fabs(amount) >= 1.0 || std::fabs(amount * 100 - std::round(amount * 100)) < 1e-9;
+    std::string digits = number(amount, whole ? 0 : (cents ? 2 : 3));
     if (currency == "USD") {
         if (!digits.empty() && digits.front() == '-') {
             return "-$" + digits.substr(1);

@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "common/date.h"
+#include "prices/cloud_offer.h"
 #include "prices/price.h"
 #include "prices/settings.h"
 
@@ -74,6 +75,14 @@ public:
     ImportOutcome importPrices(const std::vector<LocatedPriceInput>& rows,
                                const std::function<bool(size_t done, size_t total)>& progress = {});
 
+    // --- cloud offers -----------------------------------------------------------------
+    /// All offers (or those of one GPU id), by provider, newest first.
+    std::vector<CloudOffer> cloudOffers(const std::optional<std::string>& gpuId = std::nullopt) const;
+    std::optional<CloudOffer> cloudOffer(std::int64_t id) const;
+    /// Validates and stores an offer; throws InputError naming every bad field.
+    std::int64_t addCloudOffer(const CloudOfferInput& in, const InputLocation& where = {"", 0, "", ""});
+    CloudOffer removeCloudOffer(std::int64_t id);
+
     // --- user-defined GPUs ------------------------------------------------------
     std::vector<Gpu> customGpus() const;
     /// Stores a user-defined GPU. Its id gets the prefix "custom-". Throws InputError on
@@ -97,6 +106,8 @@ private:
     void syncCatalog();
     void loadCustomGpus();
     void seedIfNew();
+    void seedCloudOffersIfNew();
+    std::int64_t insertCloudOffer(const CloudOffer& o);
     void withWriteTransaction(const std::function<void()>& fn);
     std::int64_t insert(const Price& p, std::optional<std::int64_t> id);
 

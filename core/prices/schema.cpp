@@ -39,6 +39,28 @@ const std::vector<Migration>& migrations() {
                 );
              )sql");
          }},
+        {2, "cloud offers",
+         [](SQLite::Database& db) {
+             db.exec(R"sql(
+                CREATE TABLE cloud_offers (
+                    id                     INTEGER PRIMARY KEY AUTOINCREMENT,
+                    provider               TEXT NOT NULL,
+                    instance               TEXT NOT NULL DEFAULT '',
+                    gpu_name               TEXT NOT NULL,
+                    gpu_id                 TEXT REFERENCES gpus(id) ON DELETE SET NULL,
+                    gpu_count              INTEGER NOT NULL CHECK (gpu_count >= 1),
+                    gpu_memory_gb          REAL CHECK (gpu_memory_gb IS NULL OR gpu_memory_gb > 0),
+                    on_demand_usd_per_hour REAL NOT NULL CHECK (on_demand_usd_per_hour > 0),
+                    spot_usd_per_hour      REAL CHECK (spot_usd_per_hour IS NULL OR spot_usd_per_hour > 0),
+                    region                 TEXT NOT NULL DEFAULT '',
+                    observed_date          TEXT NOT NULL,
+                    source_url             TEXT NOT NULL DEFAULT '',
+                    note                   TEXT NOT NULL DEFAULT '',
+                    created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                CREATE INDEX cloud_offers_by_gpu ON cloud_offers(gpu_id);
+             )sql");
+         }},
     };
     return list;
 }

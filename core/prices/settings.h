@@ -35,7 +35,7 @@ struct Settings {
     std::string referenceGpu = "rtx-4090"; ///< id of the GPU charts are normalised to
     std::string currency = "USD";          ///< display currency
     PriceRule priceRule = PriceRule::Average;
-    double gridKgCo2ePerKwh = 0.37; ///< see resources/cloud or value module for presets
+    double gridKgCo2ePerKwh = 0.481; ///< world average 2023 (Ember); presets in resources/presets/grid_intensity.json
     double cpuWatts = 100.0;        ///< seed's cloud example: 100 W CPU
 
     /// Key/value form as stored in the database.

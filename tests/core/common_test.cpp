@@ -163,6 +163,8 @@ TEST(Csv, FormulaNeutralizationIsAnExactInverse) {
 TEST(Format, MoneyNumbersAndRatios) {
     EXPECT_EQ(format::money(1599), "$1,599");
     EXPECT_EQ(format::money(2.14), "$2.14");
+    EXPECT_EQ(format::money(0.175), "$0.175");
+    EXPECT_EQ(format::money(0.12), "$0.12");
     EXPECT_EQ(format::money(1234567.8), "$1,234,568");
     EXPECT_EQ(format::money(999, "EUR"), "999 EUR");
     EXPECT_EQ(format::number(-1234.5, 1), "-1,234.5");

@@ -295,3 +295,62 @@ TEST(PriceDb, ForeignKeysProtectPrices) {
 
 } // namespace
 } // namespace advisor
+
+namespace advisor {
+namespace {
+
+TEST(PriceDb, MigratesAnOlderSchemaForwardAfterABackup) {
+    testing::TempDir dir;
+    const std::string path = dir.file("old.sqlite");
+    {
+        // A version-1 database as an earlier release left it.
+        SQLite::Database raw(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        schema::migrations().front().apply(raw);
+        raw.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        raw.exec("PRAGMA user_version = 1");
+        raw.exec("INSERT INTO gpus (id, name, origin) VALUES ('rtx-4090', 'RTX 4090', 'catalog')");
+        raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                 "VALUES ('rtx-4090', 1599, 'USD', 'new', '2023-01')");
+        raw.exec("INSERT INTO meta (key, value) VALUES ('seeded_prices', 'yes')");
+    }
+    PriceDb::Options o;
+    o.today = kToday;
+    PriceDb db(path, Catalog::builtin(), o);
+    EXPECT_EQ(db.schemaVersion(), schema::currentVersion());
+    EXPECT_GE(schema::currentVersion(), 2);
+    ASSERT_EQ(db.priceCount(), 1u); // the user's data survived; nothing re-seeded over it
+    EXPECT_EQ(db.prices().front().amount, 1599);
+    EXPECT_GT(db.cloudOffers().size(), 100u); // the new table got its shipped offers
+    // The backup is the untouched version-1 file.
+    SQLite::Database backup(path + ".v1.bak");
+    EXPECT_EQ(backup.execAndGet("PRAGMA user_version").getInt(), 1);
+    EXPECT_EQ(backup.execAndGet("SELECT count(*) FROM prices").getInt(), 1);
+}
+
+TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    CloudOfferInput in;
+    in.provider = "Test";
+    in.gpu = "A100 80GB SXM";
+    in.gpuCount = "8";
+    in.onDemand = "21.96";
+    in.date = "2026-01-21";
+    const auto id = db.addCloudOffer(in);
+    const auto o = *db.cloudOffer(id);
+    EXPECT_EQ(*o.gpuId, "a100-80gb-sxm4");
+    EXPECT_NEAR(o.onDemandPerGpuHour(), 2.745, 1e-9);
+    in.gpu = "A10G"; // not in the catalog: kept, but without an id
+    EXPECT_FALSE(db.cloudOffer(db.addCloudOffer(in))->gpuId);
+    in.onDemand = "free";
+    in.gpuCount = "0";
+    EXPECT_EQ(problemsOf([&] { db.addCloudOffer(in, {"cli", 0, "", ""}); }),
+              (std::vector<std::string>{"cli: field 'gpu_count': must be a whole number from 1 to 64, got '0'",
+                                        "cli: field 'on_demand_usd_per_hour': not a number: 'free'"}));
+    EXPECT_EQ(db.cloudOffers().size(), 2u);
+    db.removeCloudOffer(id);
+    EXPECT_EQ(db.cloudOffers().size(), 1u);
+}
+
+} // namespace
+} // namespace advisor

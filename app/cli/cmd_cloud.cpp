@@ -1,0 +1,285 @@
+// `gpu-advisor cloud list|add|remove`: cloud GPU offers in the database, and
+// `gpu-advisor cloud-vs-desktop`: when buying pays off.
+#include "calc/cloud_vs_desktop.h"
+#include "calc/presets.h"
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/table.h"
+#include "common/format.h"
+#include "common/text.h"
+#include "perf/model.h"
+
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+nlohmann::json offerJson(const CloudOffer& o) {
+    return {{"id", o.id},
+            {"provider", o.provider},
+            {"instance", o.instance},
+            {"gpu", o.gpuName},
+            {"gpu_id", o.gpuId ? nlohmann::json(*o.gpuId) : nlohmann::json(nullptr)},
+            {"gpu_count", o.gpuCount},
+            {"on_demand_usd_per_hour", o.onDemandUsdPerHour},
+            {"spot_usd_per_hour", o.spotUsdPerHour ? nlohmann::json(*o.spotUsdPerHour) : nlohmann::json(nullptr)},
+            {"region", o.region},
+            {"observed_date", o.observed.toString()},
+            {"source_url", o.sourceUrl},
+            {"note", o.note}};
+}
+
+int listOffers(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    std::optional<std::string> gpuId;
+    if (const auto g = args.value("gpu")) {
+        gpuId = ctx.db().catalog().require(*g, "--gpu").id;
+    }
+    const auto provider = args.value("provider");
+    std::vector<CloudOffer> offers;
+    for (auto& o : ctx.db().cloudOffers(gpuId)) {
+        if (!provider || text::toLower(o.provider).find(text::toLower(*provider)) != std::string::npos) {
+            offers.push_back(std::move(o));
+        }
+    }
+    if (ctx.json()) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& o : offers) {
+            list.push_back(offerJson(o));
+        }
+        ctx.printJson({{"count", offers.size()}, {"offers", list}});
+        return 0;
+    }
+    TextTable t({"ID", "PROVIDER", "INSTANCE", "GPU", "N", "$/H", "$/GPU-H", "SPOT $/H", "DATE"});
+    for (const size_t c : {0u, 4u, 5u, 6u, 7u}) {
+        t.setRightAligned(c);
+    }
+    for (const auto& o : offers) {
+        t.addRow({std::to_string(o.id), o.provider, o.instance.size() > 28 ? o.instance.substr(0, 25) + "..." : o.instance,
+                  o.gpuName, std::to_string(o.gpuCount), format::money(o.onDemandUsdPerHour),
+                  format::money(o.onDemandPerGpuHour()), o.spotUsdPerHour ? format::money(*o.spotUsdPerHour) : "-",
+                  o.observed.toString()});
+    }
+    t.print(ctx.out());
+    ctx.out() << offers.size() << " offers\n";
+    return 0;
+}
+
+int addOffer(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    CloudOfferInput in;
+    in.provider = args.required("provider");
+    in.gpu = args.required("gpu");
+    in.onDemand = args.required("hourly");
+    in.spot = args.value("spot").value_or("");
+    in.gpuCount = args.value("gpus").value_or("1");
+    in.instance = args.value("instance").value_or("");
+    in.region = args.value("region").value_or("");
+    in.date = args.value("date").value_or("");
+    in.sourceUrl = args.value("source-url").value_or("");
+    in.note = args.value("note").value_or("");
+    const auto id = ctx.db().addCloudOffer(in, {"command line", 0, "", ""});
+    const auto o = *ctx.db().cloudOffer(id);
+    if (ctx.json()) {
+        ctx.printJson({{"added", offerJson(o)}});
+    } else {
+        ctx.out() << "added cloud offer " << id << ": " << o.provider << " " << o.gpuName << " x" << o.gpuCount << ", "
+                  << format::money(o.onDemandUsdPerHour) << "/h" << (o.gpuId ? "" : " (GPU not in the catalog)")
+                  << '\n';
+    }
+    return 0;
+}
+
+int removeOffer(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "an offer id (see 'gpu-advisor cloud list')");
+    const auto id = text::parseInteger(args.positionals().front());
+    if (!id || *id <= 0) {
+        throw UsageError("offer id must be a positive whole number");
+    }
+    const auto o = ctx.db().removeCloudOffer(*id);
+    if (ctx.json()) {
+        ctx.printJson({{"removed", offerJson(o)}});
+    } else {
+        ctx.out() << "removed cloud offer " << o.id << ": " << o.provider << " " << o.gpuName << '\n';
+    }
+    return 0;
+}
+
+/// A number or a preset id (e.g. --utilization phd-cluster).
+std::optional<double> numberOrPreset(const Args& args, const std::string& name, const std::vector<calc::Preset>& presets) {
+    const auto v = args.value(name);
+    if (!v) {
+        return std::nullopt;
+    }
+    if (const auto p = calc::findPreset(presets, *v)) {
+        return p->value;
+    }
+    const auto n = text::parseNumber(*v);
+    if (!n.value) {
+        std::vector<std::string> ids;
+        for (const auto& p : presets) {
+            ids.push_back(p.id);
+        }
+        throw UsageError("--" + name + " must be a number or one of " + text::join(ids, ", ") + "; got '" + *v + "'");
+    }
+    return n.value;
+}
+
+int cloudVsDesktop(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const Settings settings = std::filesystem::exists(ctx.dbPath()) ? ctx.db().settings() : Settings{};
+    calc::CloudVsDesktopInput in;
+    in.desktopCostUsd = args.requiredNumber("desktop-cost");
+    in.cpuWatts = args.number("cpu-watts").value_or(settings.cpuWatts);
+    in.utilization = numberOrPreset(args, "utilization", calc::utilizationPresets()).value_or(settings.utilization);
+    in.kwhPriceUsd = args.number("kwh-price").value_or(settings.electricityUsdPerKwh);
+    in.years = args.number("years").value_or(settings.years);
+    in.resaleFraction = args.number("resale-fraction");
+    in.gridKgCo2PerKwh = numberOrPreset(args, "grid", calc::gridIntensityPresets()).value_or(settings.gridKgCo2ePerKwh);
+    const int desktopGpus = args.integer("desktop-gpus", 1, 64).value_or(1);
+    int cloudGpus = args.integer("cloud-gpus", 1, 64).value_or(1);
+
+    std::string offerText;
+    if (const auto offerId = args.value("offer")) {
+        const auto id = text::parseInteger(*offerId);
+        const auto offer = id ? ctx.db().cloudOffer(*id) : std::nullopt;
+        if (!offer) {
+            throw InputError({"--offer", 0, "", ""}, "no cloud offer with id '" + *offerId + "'");
+        }
+        in.cloudHourlyUsd = args.has("spot") ? offer->spotUsdPerHour.value_or(0) : offer->onDemandUsdPerHour;
+        if (args.has("spot") && !offer->spotUsdPerHour) {
+            throw InputError({"--offer", 0, "", "spot"}, "offer " + *offerId + " has no spot price");
+        }
+        cloudGpus = offer->gpuCount;
+        offerText = offer->provider + " " + offer->instance + " (" + offer->gpuName + " x" +
+                    std::to_string(offer->gpuCount) + ", " + offer->observed.toString() + ")";
+    } else {
+        in.cloudHourlyUsd = args.requiredNumber("cloud-hourly");
+    }
+
+    // Different GPUs in the cloud and on the desk: compare per unit of work with the model.
+    double speedRatio = 1.0;
+    std::string speedBasis = "same work per GPU-hour assumed (no --desktop-gpu/--cloud-gpu given)";
+    const auto desktopGpuName = args.value("desktop-gpu");
+    const auto cloudGpuName = args.value("cloud-gpu");
+    const Gpu* desktopGpu = desktopGpuName ? &ctx.catalog().require(*desktopGpuName, "--desktop-gpu") : nullptr;
+    if (desktopGpu != nullptr || cloudGpuName) {
+        if (desktopGpu == nullptr || !cloudGpuName) {
+            throw UsageError("give both --desktop-gpu and --cloud-gpu to compare different GPUs");
+        }
+        const Gpu& cloudGpu = ctx.catalog().require(*cloudGpuName, "--cloud-gpu");
+        const perf::PerfModel model(ctx.catalog());
+        perf::PerfQuery q;
+        q.metric = perf::parseMetric(args.value("metric").value_or("fp16-training")).value_or(perf::Metric::Fp16Training);
+        q.workload = perf::parseWorkloadClass(args.value("workload").value_or("transformer"))
+                         .value_or(perf::WorkloadClass::Transformer);
+        speedRatio = model.throughput(*desktopGpu, q) / model.throughput(cloudGpu, q);
+        speedBasis = "performance model, " + std::string(perf::toString(q.metric)) + " " + perf::toString(q.workload) +
+                     ": one " + desktopGpu->name + " does the work of " + format::number(speedRatio, 2) + " " +
+                     cloudGpu.name;
+    }
+    if (const auto w = args.number("gpu-watts")) {
+        in.gpuWatts = *w;
+    } else if (desktopGpu != nullptr) {
+        in.gpuWatts = desktopGpu->tdpW * desktopGpus;
+    } else {
+        throw UsageError("missing required option '--gpu-watts' (or give --desktop-gpu to use its TDP)");
+    }
+    in.workRatio = speedRatio * desktopGpus / cloudGpus;
+    const auto r = calc::compareCloudAndDesktop(in);
+
+    if (ctx.json()) {
+        nlohmann::json curve = nlohmann::json::array();
+        for (const auto& p : r.curve) {
+            curve.push_back({{"day", p.day}, {"desktop_usd", p.desktopUsd}, {"cloud_usd", p.cloudUsd}});
+        }
+        ctx.printJson({{"desktop_kwh_per_year", r.desktopKwhPerYear},
+                       {"desktop_electricity_per_year_usd", r.desktopElectricityPerYearUsd},
+                       {"desktop_electricity_per_day_usd", r.desktopElectricityPerDayUsd},
+                       {"cloud_cost_per_day_usd", r.cloudPerDayUsd},
+                       {"net_desktop_cost_usd", r.netDesktopCostUsd},
+                       {"break_even_days", r.breakEvenDays ? nlohmann::json(*r.breakEvenDays) : nlohmann::json(nullptr)},
+                       {"speed_ratio", speedRatio},
+                       {"speed_ratio_basis", speedBasis},
+                       {"work_ratio", in.workRatio},
+                       {"utilization", in.utilization},
+                       {"cloud_hourly_usd", in.cloudHourlyUsd},
+                       {"offer", offerText},
+                       {"desktop_kg_co2e_per_year", r.desktopKgCo2PerYear},
+                       {"curves", curve}});
+        return 0;
+    }
+    auto& o = ctx.out();
+    o << "Desktop: " << format::money(in.desktopCostUsd) << ", " << format::number(in.gpuWatts + in.cpuWatts, 0)
+      << " W at " << format::percent(in.utilization, 0) << " utilization -> "
+      << format::number(r.desktopKwhPerYear, 0) << " kWh/year, " << format::money(r.desktopElectricityPerYearUsd)
+      << "/year at " << format::money(in.kwhPriceUsd) << "/kWh, "
+      << format::number(r.desktopKgCo2PerYear, 0) << " kg CO2e/year\n";
+    o << "Cloud: " << (offerText.empty() ? "" : offerText + ", ") << format::money(in.cloudHourlyUsd)
+      << "/h -> " << format::money(r.cloudPerDayUsd) << " per day for the same work\n";
+    o << "Speed: " << speedBasis << '\n';
+    if (r.breakEvenDays) {
+        o << "Break-even after " << format::number(*r.breakEvenDays, 0) << " days (" <<
+            format::number(*r.breakEvenDays / 365.0, 1) << " years): buy if you will use it longer than that.\n";
+    } else {
+        o << "Never breaks even: the cloud costs less per day than the desktop's electricity.\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+Command cloudCommand() {
+    return {"cloud", "cloud GPU offers: list, add, remove",
+            "Usage: gpu-advisor cloud list [--gpu NAME] [--provider TEXT]\n"
+            "       gpu-advisor cloud add --provider P --gpu NAME --hourly USD [--spot USD] [--gpus N]\n"
+            "                             [--instance X] [--region R] [--date YYYY-MM-DD] [--source-url U] [--note T]\n"
+            "       gpu-advisor cloud remove ID\n\n"
+            "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
+            "dated, sourced offers in resources/cloud/cloud_offers.csv.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                if (rest.empty()) {
+                    throw UsageError("missing subcommand: list, add or remove");
+                }
+                const std::vector<std::string> tail(rest.begin() + 1, rest.end());
+                if (rest.front() == "list") {
+                    return listOffers(ctx, Args::parse(tail, {{"gpu"}, {"provider"}}));
+                }
+                if (rest.front() == "add") {
+                    return addOffer(ctx, Args::parse(tail, {{"provider"}, {"gpu"}, {"hourly"}, {"spot"}, {"gpus"},
+                                                            {"instance"}, {"region"}, {"date"}, {"source-url"},
+                                                            {"note"}}));
+                }
+                if (rest.front() == "remove") {
+                    return removeOffer(ctx, Args::parse(tail, {}));
+                }
+                throw UsageError("unknown subcommand '" + rest.front() + "'; use list, add or remove");
+            }};
+}
+
+Command cloudVsDesktopCommand() {
+    return {"cloud-vs-desktop", "when buying a desktop beats renting in the cloud",
+            "Usage: gpu-advisor cloud-vs-desktop --desktop-cost USD (--gpu-watts W | --desktop-gpu NAME)\n"
+            "         [--cpu-watts W] [--utilization F|PRESET] [--kwh-price USD] [--years N] [--resale-fraction F]\n"
+            "         (--cloud-hourly USD | --offer ID [--spot]) [--cloud-gpu NAME] [--cloud-gpus N]\n"
+            "         [--desktop-gpus N] [--metric M] [--workload W] [--grid KG_PER_KWH|PRESET]\n\n"
+            "Desktop electricity: (GPU W + CPU W) x utilization x 24 x 365 / 1000 kWh a year. The cloud is\n"
+            "paid for the same hours of work; with --desktop-gpu and --cloud-gpu the model's speed ratio\n"
+            "converts hours (e.g. a V100 instance vs an RTX 3090 desktop). Break-even = (desktop cost -\n"
+            "resale) / (cloud per day - desktop electricity per day); 'never' when the cloud is cheaper\n"
+            "than the electricity. Utilization presets: personal-desktop-typical (7.5%), personal-desktop\n"
+            "(15%), phd-cluster (35%), company-cluster (60%). Grid presets: world, germany, france, ...\n"
+            "Unset options come from your settings.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return cloudVsDesktop(
+                    ctx, Args::parse(rest, {{"desktop-cost"}, {"gpu-watts"}, {"cpu-watts"}, {"utilization"},
+                                            {"kwh-price"}, {"years"}, {"resale-fraction"}, {"cloud-hourly"},
+                                            {"offer"}, {"spot", false}, {"cloud-gpu"}, {"desktop-gpu"},
+                                            {"cloud-gpus"}, {"desktop-gpus"}, {"metric"}, {"workload"}, {"grid"}}));
+            }};
+}
+
+} // namespace advisor::cli

@@ -1,0 +1,132 @@
+// `gpu-advisor value`: performance per dollar for every GPU with a price.
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/perf_options.h"
+#include "cli/table.h"
+#include "common/format.h"
+#include "value/value_table.h"
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+nlohmann::json optionalNumber(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+int run(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    PriceDb& db = ctx.db();
+    value::ValueOptions o;
+    const PerfOptions perf = perfOptions(args);
+    o.metric = perf.metric.value_or(perf::Metric::Int8Inference);
+    if (perf::isLlm(o.metric)) {
+        throw UsageError("value compares the chart metrics; use int8-inference, fp16-inference, fp16-training or "
+                         "fp32-training");
+    }
+    o.workload = perf.query.workload;
+    o.gpuCount = perf.query.gpus;
+    o.includeResale = args.has("resale");
+    o.settings = db.settings();
+    if (const auto r = args.value("reference")) {
+        o.settings.referenceGpu = db.catalog().require(*r, "--reference").id;
+    }
+    const auto minMemory = args.number("min-memory");
+    const perf::PerfModel model(db.catalog());
+    const auto table = value::computeValueTable(db.catalog(), model, db.prices(), o);
+    const bool showUnpriced = args.has("all");
+
+    if (ctx.json()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& r : table.rows) {
+            if (minMemory && r.gpu->memoryGb < *minMemory) {
+                continue;
+            }
+            nlohmann::json j = {{"gpu", r.gpu->name},
+                                {"gpu_id", r.gpu->id},
+                                {"memory_gb", r.gpu->memoryGb},
+                                {"priced", r.price.has_value()},
+                                {"price_usd", r.price ? nlohmann::json(r.price->usd) : nlohmann::json(nullptr)},
+                                {"price_basis", r.price ? nlohmann::json(r.price->basis) : nlohmann::json(nullptr)},
+                                {"tco_usd", r.tco ? nlohmann::json(r.tco->totalUsd) : nlohmann::json(nullptr)},
+                                {"relative_performance", r.relativePerformance},
+                                {"perf_per_dollar", optionalNumber(r.perfPerDollar)}};
+            if (r.tco) {
+                j["cost_parts"] = {{"desktop_usd", r.tco->desktopUsd},
+                                   {"gpus_usd", r.tco->gpusUsd},
+                                   {"electricity_usd", r.tco->electricityUsd},
+                                   {"kwh_per_year", r.tco->kwhPerYear},
+                                   {"kg_co2e_per_year", r.tco->kwhPerYear * o.settings.gridKgCo2ePerKwh},
+                                   {"resale_usd", r.tco->resaleUsd}};
+            }
+            rows.push_back(j);
+        }
+        ctx.printJson({{"metric", perf::toString(o.metric)},
+                       {"workload", perf::toString(o.workload)},
+                       {"gpus", o.gpuCount},
+                       {"reference", table.reference->name},
+                       {"normalised_to_reference", table.normalisedToReference},
+                       {"settings", {{"years", o.settings.years},
+                                     {"electricity_usd_per_kwh", o.settings.electricityUsdPerKwh},
+                                     {"utilization", o.settings.utilization},
+                                     {"desktop_base_cost_usd", o.settings.desktopBaseCostUsd},
+                                     {"price_rule", toString(o.settings.priceRule)},
+                                     {"resale", o.includeResale}}},
+                       {"rows", rows}});
+        return 0;
+    }
+    TextTable t({"GPU", "MEMORY", "PRICE", "TCO", "ELECTRICITY", "REL. PERF", "PERF/$"});
+    for (size_t c = 1; c < 7; ++c) {
+        t.setRightAligned(c);
+    }
+    size_t unpriced = 0;
+    for (const auto& r : table.rows) {
+        if (minMemory && r.gpu->memoryGb < *minMemory) {
+            continue;
+        }
+        if (!r.perfPerDollar) {
+            ++unpriced;
+            if (!showUnpriced) {
+                continue;
+            }
+        }
+        t.addRow({r.gpu->name, format::gigabytes(r.gpu->memoryGb), r.price ? format::money(r.price->usd) : "unpriced",
+                  r.tco ? format::money(r.tco->totalUsd) : "-", r.tco ? format::money(r.tco->electricityUsd) : "-",
+                  format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
+    }
+    ctx.out() << perf::toString(o.metric) << " (" << perf::toString(o.workload) << "), " << o.gpuCount
+              << " GPU(s); " << format::number(o.settings.years, 0) << " years at "
+              << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
+              << format::percent(o.settings.utilization, 0) << " utilization; desktop "
+              << format::money(o.settings.desktopBaseCostUsd) << "; price rule " << toString(o.settings.priceRule)
+              << "; relative to " << table.reference->name << "\n";
+    if (!table.note.empty()) {
+        ctx.out() << table.note << '\n';
+    }
+    t.print(ctx.out());
+    if (unpriced > 0 && !showUnpriced) {
+        ctx.out() << unpriced << " GPUs have no price (add one with 'gpu-advisor prices add'; --all lists them)\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+Command valueCommand() {
+    return {"value", "performance per dollar (total cost of ownership) for every priced GPU",
+            "Usage: gpu-advisor value [--metric M] [--workload W] [--gpus N] [--min-memory GB] [--reference GPU]\n"
+            "                         [--resale] [--all]\n\n"
+            "Relative performance (the model) divided by the total cost of ownership: the desktop\n"
+            "around the GPUs, the GPU price from your database (settings: price_rule), and\n"
+            "electricity for `years` at `electricity_usd_per_kwh` and `utilization`; --resale credits\n"
+            "the GPU's used/new price ratio after those years. Normalised to the reference GPU\n"
+            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},
+                                                                    {"all", false}})));
+            }};
+}
+
+} // namespace advisor::cli

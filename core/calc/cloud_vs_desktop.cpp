@@ -1,0 +1,69 @@
+#include "calc/cloud_vs_desktop.h"
+
+#include "common/errors.h"
+#include "value/tco.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::calc {
+
+CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
+    const auto reject = [](const char* field, const std::string& why) {
+        throw InputError({"cloud vs desktop", 0, "", field}, why);
+    };
+    const auto finiteNonNegative = [](double v) { return std::isfinite(v) && v >= 0; };
+    if (!finiteNonNegative(in.desktopCostUsd)) {
+        reject("desktop_cost", "must be an amount >= 0");
+    }
+    if (!finiteNonNegative(in.gpuWatts) || !finiteNonNegative(in.cpuWatts)) {
+        reject(finiteNonNegative(in.gpuWatts) ? "cpu_watts" : "gpu_watts", "must be >= 0");
+    }
+    if (!(in.utilization >= 0 && in.utilization <= 1)) {
+        reject("utilization", "must be a fraction between 0 and 1 (0.15 = 15%)");
+    }
+    if (!finiteNonNegative(in.kwhPriceUsd)) {
+        reject("kwh_price", "must be >= 0");
+    }
+    if (!finiteNonNegative(in.cloudHourlyUsd)) {
+        reject("cloud_hourly", "must be >= 0");
+    }
+    if (!(in.years > 0 && in.years <= 30)) {
+        reject("years", "must be more than 0 and at most 30");
+    }
+    if (in.resaleFraction && !(*in.resaleFraction >= 0 && *in.resaleFraction <= 1)) {
+        reject("resale_fraction", "must be between 0 and 1: resale above the purchase price is not possible");
+    }
+    if (!(in.workRatio > 0) || !std::isfinite(in.workRatio)) {
+        reject("work_ratio", "must be greater than 0");
+    }
+    CloudVsDesktop r;
+    r.desktopKwhPerYear = value::kwhPerYear(in.gpuWatts + in.cpuWatts, in.utilization);
+    r.desktopElectricityPerYearUsd = r.desktopKwhPerYear * in.kwhPriceUsd;
+    r.desktopElectricityPerDayUsd = r.desktopElectricityPerYearUsd / 365.0;
+    // The cloud runs the same hours of work as the desktop (utilization x 24 h a day),
+    // scaled by how much more work a desktop-hour does than a cloud-hour.
+    r.cloudPerDayUsd = in.cloudHourlyUsd * in.utilization * 24.0 * in.workRatio;
+    const double resale = in.resaleFraction ? *in.resaleFraction * in.desktopCostUsd : 0.0;
+    r.netDesktopCostUsd = in.desktopCostUsd - resale;
+    r.desktopKgCo2PerYear = r.desktopKwhPerYear * in.gridKgCo2PerKwh;
+    const double saving = r.cloudPerDayUsd - r.desktopElectricityPerDayUsd;
+    if (saving > 0) {
+        r.breakEvenDays = r.netDesktopCostUsd / saving;
+    }
+    // Curves over the horizon (or past the break-even), about 200 points.
+    const double horizon = std::max(in.years * 365.0, r.breakEvenDays ? *r.breakEvenDays * 1.25 : 0.0);
+    const int steps = 200;
+    for (int i = 0; i <= steps; ++i) {
+        const double day = horizon * i / steps;
+        CostPoint p;
+        p.day = day;
+        p.desktopUsd = in.desktopCostUsd + r.desktopElectricityPerDayUsd * day -
+                       (day >= in.years * 365.0 ? resale : 0.0);
+        p.cloudUsd = r.cloudPerDayUsd * day;
+        r.curve.push_back(p);
+    }
+    return r;
+}
+
+} // namespace advisor::calc

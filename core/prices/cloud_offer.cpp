@@ -1,0 +1,141 @@
+#include "prices/cloud_offer.h"
+
+#include "catalog/catalog.h"
+#include "common/csv.h"
+#include "common/text.h"
+
+#include <map>
+
+namespace advisor {
+
+std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Catalog& catalog, const Date& today,
+                                             const InputLocation& where, std::vector<InputProblem>& problems) {
+    const size_t before = problems.size();
+    const auto bad = [&](const char* field, const std::string& why) {
+        InputLocation l = where;
+        l.field = field;
+        problems.push_back({l, why});
+    };
+    const auto text = [&](const std::string& v, const char* field, size_t max, bool required) {
+        if (text::firstInvalidUtf8(v) || text::hasControlCharacters(v)) {
+            bad(field, "is not valid text");
+            return std::string();
+        }
+        const std::string t(text::trim(v));
+        if (required && t.empty()) {
+            bad(field, "is empty");
+        } else if (t.size() > max) {
+            bad(field, "is longer than " + std::to_string(max) + " bytes");
+        }
+        return t;
+    };
+    const auto money = [&](const std::string& v, const char* field, bool required) -> std::optional<double> {
+        const std::string_view t = text::trim(v);
+        if (t.empty()) {
+            if (required) {
+                bad(field, "is empty; an hourly price in USD is required");
+            }
+            return std::nullopt;
+        }
+        const auto n = text::parseNumber(t);
+        if (!n.value) {
+            bad(field, text::describeNumberError(n.error, t));
+            return std::nullopt;
+        }
+        if (*n.value <= 0 || *n.value > 10000) {
+            bad(field, "must be more than 0 and at most 10,000 USD per hour, got " + text::quoteForMessage(t));
+            return std::nullopt;
+        }
+        return n.value;
+    };
+    CloudOffer o;
+    o.provider = text(in.provider, "provider", 100, true);
+    o.instance = text(in.instance, "instance_or_sku", 200, false);
+    o.gpuName = text(in.gpu, "gpu", 200, true);
+    if (!o.gpuName.empty()) {
+        const Resolution r = catalog.resolve(o.gpuName);
+        if (r.status == ResolveStatus::Found) {
+            o.gpuId = r.gpu->id;
+        }
+    }
+    const auto count = text::parseInteger(in.gpuCount);
+    if (text::trim(in.gpuCount).empty()) {
+        o.gpuCount = 1;
+    } else if (!count || *count < 1 || *count > 64) {
+        bad("gpu_count", "must be a whole number from 1 to 64, got " + text::quoteForMessage(in.gpuCount));
+    } else {
+        o.gpuCount = static_cast<int>(*count);
+    }
+    if (!text::trim(in.gpuMemoryGb).empty()) {
+        const auto m = text::parseNumber(in.gpuMemoryGb);
+        if (!m.value || *m.value <= 0 || *m.value > 10000) {
+            bad("gpu_memory_gb", "must be a positive number of GB, got " + text::quoteForMessage(in.gpuMemoryGb));
+        } else {
+            o.gpuMemoryGb = m.value;
+        }
+    }
+    if (const auto v = money(in.onDemand, "on_demand_usd_per_hour", true)) {
+        o.onDemandUsdPerHour = *v;
+    }
+    o.spotUsdPerHour = money(in.spot, "spot_usd_per_hour", false);
+    o.region = text(in.region, "region", 100, false);
+    const std::string_view d = text::trim(in.date);
+    if (d.empty()) {
+        o.observed = today;
+    } else if (const auto parsed = Date::parse(d)) {
+        if (isInFuture(*parsed, today)) {
+            bad("observed_date", "is in the future (" + std::string(d) + "; today is " + today.toString() + ")");
+        }
+        o.observed = *parsed;
+    } else {
+        bad("observed_date", "is not a date: " + text::quoteForMessage(d) + "; use YYYY-MM-DD or YYYY-MM");
+    }
+    o.sourceUrl = text(in.sourceUrl, "source_url", 2000, false);
+    o.note = text(in.note, "note", 4000, false);
+    if (problems.size() != before) {
+        return std::nullopt;
+    }
+    return o;
+}
+
+std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view textIn,
+                                                                           const std::string& fileLabel) {
+    const csv::Table table = csv::read(textIn, fileLabel);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        col[table.header[i]] = i;
+    }
+    std::vector<InputProblem> problems;
+    for (const char* required : {"provider", "gpu", "on_demand_usd_per_hour"}) {
+        if (col.count(required) == 0) {
+            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    const auto cell = [&](const csv::Row& r, const char* name) {
+        const auto it = col.find(name);
+        return it == col.end() ? std::string() : csv::unneutralizeFormula(r.fields[it->second]);
+    };
+    std::vector<std::pair<InputLocation, CloudOfferInput>> out;
+    for (const auto& r : table.rows) {
+        if (r.fields.size() != table.header.size()) {
+            problems.push_back({{fileLabel, r.line, "", ""}, "has " + std::to_string(r.fields.size()) +
+                                                                 " fields; the header has " +
+                                                                 std::to_string(table.header.size())});
+            continue;
+        }
+        CloudOfferInput in{cell(r, "provider"),    cell(r, "instance_or_sku"),        cell(r, "gpu"),
+                           cell(r, "gpu_count"),   cell(r, "gpu_memory_gb"),          cell(r, "on_demand_usd_per_hour"),
+                           cell(r, "spot_usd_per_hour"), cell(r, "region"),          cell(r, "observed_date"),
+                           cell(r, "source_url"),  cell(r, "note")};
+        out.emplace_back(InputLocation{fileLabel, r.line, "", ""}, std::move(in));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+} // namespace advisor

@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// A dated, sourced cloud GPU offer: provider, instance, GPUs and hourly prices.
+
+#include "common/date.h"
+#include "common/errors.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor {
+
+class Catalog;
+
+struct CloudOffer {
+    std::int64_t id = 0;
+    std::string provider;
+    std::string instance;
+    std::string gpuName;           ///< as the provider names it
+    std::optional<std::string> gpuId; ///< catalog id when the name resolves unambiguously
+    int gpuCount = 1;
+    std::optional<double> gpuMemoryGb;
+    double onDemandUsdPerHour = 0; ///< for the whole instance
+    std::optional<double> spotUsdPerHour;
+    std::string region;
+    Date observed;
+    std::string sourceUrl;
+    std::string note;
+
+    double onDemandPerGpuHour() const { return onDemandUsdPerHour / gpuCount; }
+};
+
+/// Text fields of one offer, as read from a file or typed.
+struct CloudOfferInput {
+    std::string provider, instance, gpu, gpuCount, gpuMemoryGb, onDemand, spot, region, date, sourceUrl, note;
+};
+
+/// Validates an offer (one problem per bad field, located at `where`); nullopt when invalid.
+std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Catalog& catalog, const Date& today,
+                                             const InputLocation& where, std::vector<InputProblem>& problems);
+
+/// Parses the cloud offer CSV (columns as resources/cloud/cloud_offers.csv). Throws InputError.
+std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view text,
+                                                                           const std::string& fileLabel);
+
+} // namespace advisor

@@ -1,0 +1,86 @@
+#include "value/value_table.h"
+
+#include <algorithm>
+#include <map>
+
+namespace advisor::value {
+
+TcoInput tcoInputFor(const Gpu& g, double gpuPriceUsd, const ValueOptions& o, std::optional<double> resaleFraction) {
+    TcoInput in;
+    in.gpuPriceUsd = gpuPriceUsd;
+    in.gpuCount = o.gpuCount;
+    in.gpuWatts = g.tdpW;
+    in.desktopBaseCostUsd = o.settings.desktopBaseCostUsd;
+    in.electricityUsdPerKwh = o.settings.electricityUsdPerKwh;
+    in.utilization = o.settings.utilization;
+    in.years = o.settings.years;
+    in.resaleFraction = resaleFraction;
+    return in;
+}
+
+ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                             const ValueOptions& o) {
+    std::map<std::string, std::vector<Price>> byGpu;
+    for (const auto& p : prices) {
+        byGpu[p.gpuId].push_back(p);
+    }
+    ValueTable table;
+    table.reference = catalog.findById(o.settings.referenceGpu);
+    if (table.reference == nullptr) {
+        table.reference = &catalog.gpus().front();
+    }
+    perf::PerfQuery q;
+    q.metric = o.metric;
+    q.workload = o.workload;
+    q.gpus = o.gpuCount;
+    const double refThroughput = model.throughput(*table.reference, q);
+
+    for (const auto& g : catalog.gpus()) {
+        ValueRow row;
+        row.gpu = &g;
+        row.throughput = model.throughput(g, q);
+        row.relativePerformance = row.throughput / refThroughput;
+        const auto it = byGpu.find(g.id);
+        if (it != byGpu.end()) {
+            row.price = choosePrice(it->second, o.settings.priceRule);
+            if (row.price) {
+                const auto resale = o.includeResale ? usedToNewRatio(it->second) : std::nullopt;
+                row.tco = totalCostOfOwnership(tcoInputFor(g, row.price->usd, o, resale));
+            }
+        }
+        table.rows.push_back(std::move(row));
+    }
+    // Normalise perf/$ to the reference, or to the best priced GPU if the reference is unpriced.
+    double base = 0;
+    for (const auto& r : table.rows) {
+        if (r.gpu == table.reference && r.tco) {
+            base = r.relativePerformance / r.tco->totalUsd;
+        }
+    }
+    if (base <= 0) {
+        table.normalisedToReference = false;
+        for (const auto& r : table.rows) {
+            if (r.tco && r.tco->totalUsd > 0) {
+                base = std::max(base, r.relativePerformance / r.tco->totalUsd);
+            }
+        }
+        table.note = table.reference->name + " has no price; performance per dollar is relative to the best GPU";
+    }
+    for (auto& r : table.rows) {
+        if (r.tco && r.tco->totalUsd > 0 && base > 0) {
+            r.perfPerDollar = (r.relativePerformance / r.tco->totalUsd) / base;
+        }
+    }
+    std::stable_sort(table.rows.begin(), table.rows.end(), [](const ValueRow& a, const ValueRow& b) {
+        if (a.perfPerDollar.has_value() != b.perfPerDollar.has_value()) {
+            return a.perfPerDollar.has_value();
+        }
+        if (a.perfPerDollar && b.perfPerDollar) {
+            return *a.perfPerDollar > *b.perfPerDollar;
+        }
+        return a.relativePerformance > b.relativePerformance;
+    });
+    return table;
+}
+
+} // namespace advisor::value

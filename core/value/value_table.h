@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// Performance per dollar for every GPU: the model's throughput divided by the total cost
+/// of ownership, normalised to a reference GPU - the seed's second chart, computed from the
+/// user's prices and settings. Unpriced GPUs are listed as unpriced, never as free.
+
+#include "perf/model.h"
+#include "prices/price.h"
+#include "prices/settings.h"
+#include "value/gpu_price.h"
+#include "value/tco.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::value {
+
+struct ValueOptions {
+    perf::Metric metric = perf::Metric::Fp16Training;
+    perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
+    int gpuCount = 1;
+    bool includeResale = false; ///< credit the used/new ratio of the GPU's prices after `years`
+    Settings settings;          ///< electricity, utilization, years, desktop cost, reference, price rule
+};
+
+struct ValueRow {
+    const Gpu* gpu = nullptr;
+    double throughput = 0;          ///< model units (one V100 SXM2 training fp16 = 1)
+    double relativePerformance = 0; ///< / reference GPU's throughput
+    std::optional<ChosenPrice> price; ///< nullopt: unpriced
+    std::optional<Tco> tco;
+    std::optional<double> perfPerDollar; ///< (relative performance / TCO), reference = 1
+};
+
+struct ValueTable {
+    std::vector<ValueRow> rows; ///< every catalog GPU, best perf/$ first, unpriced last
+    const Gpu* reference = nullptr;
+    bool normalisedToReference = true; ///< false: the reference is unpriced; best row = 1
+    std::string note;
+};
+
+/// Computes the table. `pricesByGpu(gpuId)` returns that GPU's price history.
+ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                             const ValueOptions& options);
+
+/// TCO input for one GPU from the settings (the GPU's TDP as its power draw).
+TcoInput tcoInputFor(const Gpu& g, double gpuPriceUsd, const ValueOptions& options,
+                     std::optional<double> resaleFraction);
+
+} // namespace advisor::value

@@ -1,0 +1,98 @@
+// `gpu-advisor value`, `cloud-vs-desktop` and `cloud` through the real binary.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(ValueCli, RowsCarryTheContractFieldsAndUnpricedIsNull) {
+    Cli cli;
+    const auto doc = cli.json({"value", "--metric", "fp16-training"});
+    EXPECT_EQ(doc.at("metric"), "fp16-training");
+    EXPECT_EQ(doc.at("reference"), "RTX 4090");
+    bool sawUnpriced = false;
+    for (const auto& r : doc.at("rows")) {
+        for (const char* k : {"gpu", "memory_gb", "price_usd", "tco_usd", "relative_performance", "perf_per_dollar"}) {
+            EXPECT_TRUE(r.contains(k)) << k;
+        }
+        if (!r.at("priced").get<bool>()) {
+            sawUnpriced = true;
+            EXPECT_TRUE(r.at("perf_per_dollar").is_null());
+            EXPECT_TRUE(r.at("price_usd").is_null());
+        } else {
+            EXPECT_GT(r.at("tco_usd").get<double>(), r.at("price_usd").get<double>());
+        }
+        if (r.at("gpu_id") == "rtx-4090") {
+            EXPECT_DOUBLE_EQ(r.at("perf_per_dollar").get<double>(), 1.0);
+        }
+    }
+    EXPECT_TRUE(sawUnpriced);
+}
+
+TEST(ValueCli, ElectricityFollowsTheSettings) {
+    Cli cli;
+    const auto electricity = [&] {
+        const auto doc = cli.json({"value"});
+        for (const auto& r : doc.at("rows")) {
+            if (r.at("gpu_id") == "rtx-4090") {
+                return r.at("cost_parts").at("electricity_usd").get<double>();
+            }
+        }
+        return 0.0;
+    };
+    EXPECT_NEAR(electricity(), 5 * 103.48, 0.05); // seed defaults: 5 years, $0.175/kWh, 15%
+    ASSERT_EQ(cli.run({"settings", "set", "electricity_usd_per_kwh", "0"}).exitCode, 0);
+    EXPECT_DOUBLE_EQ(electricity(), 0.0);
+}
+
+TEST(CloudVsDesktopCli, SeedExampleAndNever) {
+    Cli cli;
+    const auto doc = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cpu-watts", "100",
+                               "--utilization", "0.15", "--kwh-price", "0.12", "--cloud-hourly", "2.14"});
+    EXPECT_NEAR(doc.at("desktop_kwh_per_year").get<double>(), 591.3, 0.05);
+    EXPECT_NEAR(doc.at("desktop_electricity_per_year_usd").get<double>(), 70.96, 0.01);
+    EXPECT_NEAR(doc.at("break_even_days").get<double>(), 292.96, 0.01);
+    EXPECT_GT(doc.at("curves").size(), 100u);
+    const auto never = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cpu-watts",
+                                 "100", "--utilization", "0.15", "--kwh-price", "0.12", "--cloud-hourly", "0.01"});
+    EXPECT_TRUE(never.at("break_even_days").is_null());
+    const auto human = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cloud-hourly",
+                                "0.01"});
+    EXPECT_NE(human.out.find("Never breaks even"), std::string::npos) << human.out;
+}
+
+TEST(CloudVsDesktopCli, DifferentGpusUseTheModelsSpeedRatio) {
+    Cli cli;
+    const auto doc = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--desktop-gpu", "RTX 3090", "--cloud-gpu",
+                               "V100 SXM2 32GB", "--cpu-watts", "100", "--utilization", "phd-cluster", "--kwh-price",
+                               "0.12", "--cloud-hourly", "2.14"});
+    EXPECT_GT(doc.at("speed_ratio").get<double>(), 1.0);
+    EXPECT_NE(doc.at("speed_ratio_basis").get<std::string>().find("performance model"), std::string::npos);
+    EXPECT_DOUBLE_EQ(doc.at("utilization").get<double>(), 0.35);
+    const auto bad = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cloud-hourly",
+                              "2", "--resale-fraction", "1.5"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_NE(bad.err.find("field 'resale_fraction'"), std::string::npos) << bad.err;
+}
+
+TEST(CloudCli, SeededOffersAddAndRemove) {
+    Cli cli;
+    const auto offers = cli.json({"cloud", "list"});
+    EXPECT_GE(offers.at("count").get<int>(), 190);
+    const auto added = cli.json({"cloud", "add", "--provider", "Test Cloud", "--gpu", "H100 SXM", "--hourly", "19.9",
+                                 "--gpus", "8", "--spot", "9.5", "--date", "2026-10-01"});
+    EXPECT_EQ(added.at("added").at("gpu_id"), "h100-sxm5");
+    const int id = added.at("added").at("id");
+    const auto viaOffer = cli.json({"cloud-vs-desktop", "--desktop-cost", "40000", "--desktop-gpu", "RTX 4090",
+                                    "--desktop-gpus", "4", "--offer", std::to_string(id), "--spot", "--cloud-gpu",
+                                    "H100 SXM"});
+    EXPECT_DOUBLE_EQ(viaOffer.at("cloud_hourly_usd").get<double>(), 9.5);
+    EXPECT_EQ(cli.run({"cloud", "remove", std::to_string(id)}).exitCode, 0);
+    const auto bad = cli.run({"cloud", "add", "--provider", "X", "--gpu", "H100 SXM", "--hourly", "-3"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_NE(bad.err.find("field 'on_demand_usd_per_hour'"), std::string::npos) << bad.err;
+}
+
+} // namespace
+} // namespace advisor::testing
