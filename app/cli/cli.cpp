@@ -12,7 +12,8 @@ namespace advisor::cli {
 namespace {
 
 std::vector<Command> commands() {
-    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand()};
+    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
+            powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand()};
 }
 
 struct GlobalOptions {

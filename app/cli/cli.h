@@ -34,5 +34,9 @@ Command calibrateCommand();
 Command valueCommand();
 Command cloudCommand();
 Command cloudVsDesktopCommand();
+Command powerLimitCommand();
+Command psuCommand();
+Command buildCommand();
+Command memoryCommand();
 
 } // namespace advisor::cli

@@ -37,6 +37,11 @@ const std::vector<Preset>& gridIntensityPresets() {
     return p;
 }
 
+const std::vector<Preset>& memoryTaskPresets() {
+    static const std::vector<Preset> p = load("presets/memory_tasks.json");
+    return p;
+}
+
 std::optional<Preset> findPreset(const std::vector<Preset>& presets, std::string_view id) {
     for (const auto& p : presets) {
         if (p.id == id) {

@@ -19,6 +19,7 @@ struct Preset {
 
 const std::vector<Preset>& utilizationPresets();
 const std::vector<Preset>& gridIntensityPresets(); ///< kg CO2e per kWh
+const std::vector<Preset>& memoryTaskPresets();    ///< minimum GPU memory (GB) per task, from the seeds
 
 std::optional<Preset> findPreset(const std::vector<Preset>& presets, std::string_view id);
 

@@ -1,0 +1,161 @@
+// `gpu-advisor memory`: how much GPU memory a model needs, and which GPUs hold it.
+#include "calc/memory.h"
+#include "calc/presets.h"
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/table.h"
+#include "common/format.h"
+#include "common/text.h"
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+int run(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    if (const auto task = args.value("task")) {
+        const auto p = calc::findPreset(calc::memoryTaskPresets(), *task);
+        if (!p) {
+            std::vector<std::string> ids;
+            for (const auto& t : calc::memoryTaskPresets()) {
+                ids.push_back(t.id);
+            }
+            throw UsageError("--task must be one of " + text::join(ids, ", "));
+        }
+        std::vector<const Gpu*> fits;
+        for (const auto& g : ctx.catalog().gpus()) {
+            if (g.memoryGb >= p->value) {
+                fits.push_back(&g);
+            }
+        }
+        if (ctx.json()) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto* g : fits) {
+                list.push_back({{"gpu", g->name}, {"memory_gb", g->memoryGb}, {"gpus_needed", 1}});
+            }
+            ctx.printJson({{"task", p->id}, {"total_gb", p->value}, {"source", p->source}, {"fits", list}});
+        } else {
+            ctx.out() << p->label << ": at least " << format::gigabytes(p->value) << " (" << p->source << "); "
+                      << fits.size() << " catalog GPUs have that much\n";
+        }
+        return 0;
+    }
+    calc::MemoryInput in;
+    in.paramsBillion = args.requiredNumber("params-billion");
+    const auto mode = calc::parseMemoryMode(args.value("mode").value_or("inference"));
+    if (!mode) {
+        throw UsageError("--mode must be inference, lora, qlora or full-training");
+    }
+    in.mode = *mode;
+    const auto precision = perf::parsePrecision(args.value("precision").value_or(in.mode == calc::MemoryMode::Qlora ? "int4" : "fp16"));
+    if (!precision || *precision == perf::Precision::Fp8 || *precision == perf::Precision::Bf16) {
+        throw UsageError("--precision must be fp32, fp16, int8 or int4");
+    }
+    in.weights = *precision;
+    if (const auto c = args.integer("context", 1, 10000000)) {
+        in.contextTokens = c;
+    }
+    in.batch = args.integer("batch", 1, 100000).value_or(1);
+    in.layers = args.integer("layers", 1, 1000);
+    in.hidden = args.integer("hidden", 64, 1000000);
+    in.kvHeads = args.integer("kv-heads", 1, 1024);
+    if (args.has("checkpointing") && args.has("no-checkpointing")) {
+        throw UsageError("give --checkpointing or --no-checkpointing, not both");
+    }
+    if (args.has("checkpointing") || args.has("no-checkpointing")) {
+        in.gradientCheckpointing = args.has("checkpointing");
+    }
+    in.flashAttention = !args.has("no-flash-attention");
+    if (const auto o = args.value("optimizer")) {
+        const auto parsed = calc::parseOptimizer(*o);
+        if (!parsed) {
+            throw UsageError("--optimizer must be adam, adam8bit or sgd");
+        }
+        in.optimizer = *parsed;
+    }
+    in.cpuOffload = args.has("offload");
+    in.shardGpus = args.integer("shard", 1, 1024).value_or(1);
+    in.loraRank = args.integer("lora-rank", 1, 4096).value_or(16);
+    const auto e = calc::estimateMemory(in);
+    const auto fits = calc::gpusThatFit(ctx.catalog(), in);
+    if (ctx.json()) {
+        nlohmann::json breakdown = nlohmann::json::array();
+        for (const auto& it : e.items) {
+            breakdown.push_back({{"item", it.name}, {"gb", it.gb}, {"detail", it.detail}});
+        }
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& f : fits) {
+            list.push_back({{"gpu", f.gpu->name},
+                            {"gpu_id", f.gpu->id},
+                            {"memory_gb", f.gpu->memoryGb},
+                            {"gpus_needed", f.gpusNeeded},
+                            {"headroom_gb", f.headroomGb}});
+        }
+        ctx.printJson({{"params_billion", in.paramsBillion},
+                       {"mode", calc::toString(in.mode)},
+                       {"precision", perf::toString(in.weights)},
+                       {"total_gb", e.totalGb},
+                       {"per_gpu_gb", e.perGpuGb},
+                       {"cpu_ram_gb", e.cpuRamGb},
+                       {"shape", {{"layers", e.layers}, {"hidden", e.hidden}, {"kv_heads", e.kvHeads},
+                                  {"context_tokens", e.contextTokens}}},
+                       {"breakdown", breakdown},
+                       {"notes", e.notes},
+                       {"fits", list}});
+        return 0;
+    }
+    TextTable t({"ITEM", "GB", "DETAIL"});
+    t.setRightAligned(1);
+    for (const auto& it : e.items) {
+        t.addRow({it.name, format::number(it.gb, 2), it.detail});
+    }
+    t.print(ctx.out());
+    ctx.out() << "Total: " << format::number(e.perGpuGb, 1) << " GB per GPU"
+              << (in.shardGpus > 1 ? " (" + format::number(e.totalGb, 1) + " GB over " + std::to_string(in.shardGpus) + " GPUs)" : "")
+              << "; model shape " << e.layers << " layers, hidden " << e.hidden << ", " << e.kvHeads << " KV heads\n";
+    for (const auto& n : e.notes) {
+        ctx.out() << "note: " << n << '\n';
+    }
+    int shown = 0;
+    ctx.out() << "Fits on: ";
+    for (const auto& f : fits) {
+        if (shown++ >= 12) {
+            ctx.out() << "...";
+            break;
+        }
+        ctx.out() << (shown > 1 ? ", " : "") << (f.gpusNeeded > 1 ? std::to_string(f.gpusNeeded) + " x " : "")
+                  << f.gpu->name;
+    }
+    ctx.out() << (fits.empty() ? "no catalog GPU, even 8 of them" : "") << '\n';
+    return 0;
+}
+
+} // namespace
+
+Command memoryCommand() {
+    return {"memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
+            "Usage: gpu-advisor memory --params-billion P [--mode inference|lora|qlora|full-training]\n"
+            "                          [--precision fp16|int8|int4] [--context N] [--batch N]\n"
+            "                          [--layers L --hidden H --kv-heads K] [--[no-]checkpointing] [--no-flash-attention]\n"
+            "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
+            "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
+            "                                 image-generation|transformers\n\n"
+            "Full training in mixed precision with Adam needs 16 bytes per parameter (fp16 weights and\n"
+            "gradients, fp32 master weights, two Adam moments) plus activations. The seed's memory savers:\n"
+            "8-bit optimizers, gradient checkpointing, CPU offload, sharding over GPUs (ZeRO/FSDP), and\n"
+            "8/4-bit weights. Mixture-of-experts models count all their parameters. Without --layers/\n"
+            "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
+            "8 KV heads). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return run(ctx, Args::parse(rest, {{"params-billion"}, {"mode"}, {"precision"}, {"context"},
+                                                   {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"},
+                                                   {"checkpointing", false}, {"no-checkpointing", false},
+                                                   {"no-flash-attention", false},
+                                                   {"optimizer"}, {"offload", false}, {"shard"}, {"lora-rank"},
+                                                   {"task"}}));
+            }};
+}
+
+} // namespace advisor::cli

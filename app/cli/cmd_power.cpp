@@ -1,0 +1,202 @@
+// `gpu-advisor power-limit` and `gpu-advisor psu`: power, PSU and wall circuit.
+#include "calc/power_limit.h"
+#include "calc/psu.h"
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/perf_options.h"
+#include "common/format.h"
+#include "perf/model.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+Settings currentSettings(Context& ctx) {
+    return std::filesystem::exists(ctx.dbPath()) ? ctx.db().settings() : Settings{};
+}
+
+int powerLimit(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
+    const Settings s = currentSettings(ctx);
+    calc::PowerLimitInput in;
+    in.limitWatts = args.requiredNumber("limit-watts");
+    in.count = args.integer("count", 1, 64).value_or(1);
+    in.utilization = args.number("utilization").value_or(s.utilization);
+    in.kwhPriceUsd = args.number("kwh-price").value_or(s.electricityUsdPerKwh);
+    // The clock-bound share of the chosen workload, from the performance model's time shares.
+    const PerfOptions perf = perfOptions(args);
+    perf::PerfQuery q = perf.query;
+    q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
+    q.gpus = 1;
+    const perf::PerfModel model(ctx.catalog());
+    const perf::Prediction p = model.explain(g, q);
+    in.clockBoundShare = p.computeShare + p.vectorShare;
+    const auto r = calc::powerLimit(g, in);
+    if (ctx.json()) {
+        nlohmann::json curve = nlohmann::json::array();
+        for (const auto& c : calc::powerCurve(g, in.clockBoundShare)) {
+            curve.push_back({{"watts", c.watts}, {"relative_performance", c.relativePerformance}});
+        }
+        ctx.printJson({{"gpu", g.name},
+                       {"tdp_watts", g.tdpW},
+                       {"limit_watts", in.limitWatts},
+                       {"count", in.count},
+                       {"valid_range_watts", {r.range.minimumWatts, r.range.maximumWatts}},
+                       {"metric", perf::toString(q.metric)},
+                       {"workload", perf::toString(q.workload)},
+                       {"clock_bound_share", in.clockBoundShare},
+                       {"clock_ratio", r.clockRatio},
+                       {"relative_performance", r.relativePerformance},
+                       {"slowdown_pct", r.slowdownPct},
+                       {"worst_case_relative_performance", r.worstCaseRelativePerformance},
+                       {"saved_watts", r.savedWatts},
+                       {"saved_kwh_per_year", r.savedKwhPerYear},
+                       {"saved_usd_per_year", r.savedUsdPerYear},
+                       {"perf_per_watt_gain", r.perfPerWattGain},
+                       {"curve", curve}});
+        return 0;
+    }
+    auto& o = ctx.out();
+    o << g.name << " x" << in.count << " limited to " << format::number(in.limitWatts, 0) << " W (TDP "
+      << format::number(g.tdpW, 0) << " W):\n";
+    o << "  clock ~" << format::percent(r.clockRatio, 1) << " (power ~ clock^3)\n";
+    o << "  " << perf::toString(q.metric) << " " << perf::toString(q.workload) << ": "
+      << format::percent(r.relativePerformance, 1) << " of full speed (" << format::number(r.slowdownPct, 1)
+      << "% slower; " << format::percent(in.clockBoundShare, 0) << " of its time is clock-bound)\n";
+    o << "  worst case (fully clock-bound, like the seed's BERT-large inference): "
+      << format::number((1 - r.worstCaseRelativePerformance) * 100, 1) << "% slower\n";
+    o << "  saves " << format::number(r.savedWatts, 0) << " W, " << format::number(r.savedKwhPerYear, 0)
+      << " kWh and " << format::money(r.savedUsdPerYear) << " a year at " << format::percent(in.utilization, 0)
+      << " utilization; performance per watt x" << format::number(r.perfPerWattGain, 2) << '\n';
+    return 0;
+}
+
+int psu(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    calc::PsuInput in;
+    const Gpu* g = nullptr;
+    if (const auto name = args.value("gpu")) {
+        g = &ctx.catalog().require(*name, "--gpu");
+        in.gpu = g;
+        in.gpuWatts = g->tdpW;
+    }
+    if (const auto w = args.number("gpu-watts")) {
+        if (g != nullptr) {
+            throw UsageError("give --gpu or --gpu-watts, not both");
+        }
+        in.gpuWatts = *w;
+    } else if (g == nullptr) {
+        throw UsageError("missing --gpu NAME or --gpu-watts W");
+    }
+    if (const auto limit = args.number("limit-watts")) {
+        if (g != nullptr) {
+            const auto range = calc::powerLimitRange(*g);
+            if (*limit < range.minimumWatts || *limit > range.maximumWatts) {
+                throw InputError({"--limit-watts", 0, "", ""},
+                                 "outside " + g->name + "'s valid range " + format::number(range.minimumWatts, 0) +
+                                     "-" + format::number(range.maximumWatts, 0) + " W");
+            }
+        }
+        in.gpuWatts = *limit;
+    }
+    in.gpuCount = args.integer("count", 1, 64).value_or(1);
+    in.cpuWatts = args.requiredNumber("cpu-watts");
+    in.otherWatts = args.number("other-watts").value_or(100);
+    in.bufferPct = args.number("buffer-pct").value_or(10);
+    in.psuEfficiency = args.number("psu-efficiency").value_or(0.9);
+    const auto r = calc::sizePsu(in);
+    const auto psuWatts = args.number("psu-watts");
+    const bool psuOk = !psuWatts || *psuWatts >= r.withBufferWatts;
+    if (ctx.json()) {
+        nlohmann::json circuits = nlohmann::json::array();
+        for (const auto& c : r.circuits) {
+            circuits.push_back({{"name", c.name},
+                                {"continuous_watts", c.continuousWatts},
+                                {"wall_draw_watts", c.wallDrawWatts},
+                                {"fits", c.fits}});
+        }
+        nlohmann::json j = {{"gpu_watts", in.gpuWatts},
+                            {"count", in.gpuCount},
+                            {"cpu_watts", in.cpuWatts},
+                            {"other_watts", in.otherWatts},
+                            {"buffer_pct", in.bufferPct},
+                            {"required_watts", r.requiredWatts},
+                            {"with_buffer_watts", r.withBufferWatts},
+                            {"recommended_psu_watts", r.recommendedPsuWatts > 0 ? nlohmann::json(r.recommendedPsuWatts)
+                                                                                : nlohmann::json(nullptr)},
+                            {"connectors",
+                             {{"pcie_8pin", r.connectors.pcie8Pin},
+                              {"12vhpwr", r.connectors.hpwr16Pin},
+                              {"eps_8pin", r.connectors.eps8Pin},
+                              {"notes", r.connectors.notes}}},
+                            {"circuits", circuits},
+                            {"notes", r.notes}};
+        if (psuWatts) {
+            j["psu_watts"] = *psuWatts;
+            j["psu_sufficient"] = psuOk;
+        }
+        ctx.printJson(j);
+        return 0;
+    }
+    auto& o = ctx.out();
+    o << in.gpuCount << " x " << format::number(in.gpuWatts, 0) << " W + CPU " << format::number(in.cpuWatts, 0)
+      << " W + other " << format::number(in.otherWatts, 0) << " W = " << format::number(r.requiredWatts, 0) << " W; +"
+      << format::number(in.bufferPct, 0) << "% = " << format::number(r.withBufferWatts, 0) << " W\n";
+    if (r.recommendedPsuWatts > 0) {
+        o << "Recommended PSU: " << format::number(r.recommendedPsuWatts, 0) << " W\n";
+    }
+    if (psuWatts) {
+        o << "Your " << format::number(*psuWatts, 0) << " W PSU: " << (psuOk ? "enough" : "too small") << '\n';
+    }
+    if (g != nullptr) {
+        o << "Cables: " << r.connectors.pcie8Pin << " x PCIe 8-pin, " << r.connectors.hpwr16Pin << " x 12VHPWR, "
+          << r.connectors.eps8Pin << " x EPS 8-pin\n";
+        for (const auto& n : r.connectors.notes) {
+            o << "  " << n << '\n';
+        }
+    }
+    for (const auto& c : r.circuits) {
+        o << c.name << ": " << (c.fits ? "fits" : "does NOT fit") << " (" << format::number(c.wallDrawWatts, 0)
+          << " W from the wall, " << format::number(c.continuousWatts, 0) << " W continuous)\n";
+    }
+    for (const auto& n : r.notes) {
+        o << "note: " << n << '\n';
+    }
+    return psuOk ? 0 : 1;
+}
+
+} // namespace
+
+Command powerLimitCommand() {
+    return {"power-limit", "speed, watts and money of a GPU power limit",
+            "Usage: gpu-advisor power-limit --gpu NAME --limit-watts W [--count N] [--metric M] [--workload W]\n"
+            "                               [--utilization F] [--kwh-price USD]\n\n"
+            "Power ~ clock^3, so the clock falls with the cube root of the limit; only the clock-bound\n"
+            "part of the workload (from the performance model) slows down. The worst case - fully\n"
+            "clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W, about -7%) - is\n"
+            "shown too. Limits above the TDP or below about 30% of it are rejected with the valid range.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"},
+                                                                          {"utilization"}, {"kwh-price"}})));
+            }};
+}
+
+Command psuCommand() {
+    return {"psu", "PSU size, power cables and the wall circuit for a build",
+            "Usage: gpu-advisor psu (--gpu NAME | --gpu-watts W) --count N --cpu-watts W [--other-watts W]\n"
+            "                       [--limit-watts W] [--buffer-pct P] [--psu-efficiency F] [--psu-watts W]\n\n"
+            "Hardware guide: GPUs + CPU + other parts (100 W), plus 10%, rounded up to a standard PSU size\n"
+            "(4 x 250 W + 150 W + 100 W = 1250 W, +10% = 1375 W, buy 1400 W). Also the PCIe power cables\n"
+            "and whether the build fits US 15 A / 20 A (80% continuous) and EU 16 A circuits.\n"
+            "With --psu-watts, exits 1 when that PSU is too small.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return psu(ctx, Args::parse(rest, {{"gpu"}, {"gpu-watts"}, {"count"}, {"cpu-watts"}, {"other-watts"},
+                                                   {"limit-watts"}, {"buffer-pct"}, {"psu-efficiency"}, {"psu-watts"}}));
+            }};
+}
+
+} // namespace advisor::cli

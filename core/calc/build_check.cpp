@@ -1,0 +1,214 @@
+#include "calc/build_check.h"
+
+#include "calc/power_limit.h"
+#include "common/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::calc {
+
+const char* toString(Severity s) {
+    switch (s) {
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Critical:
+        return "critical";
+    }
+    return "info";
+}
+
+namespace {
+
+perf::PerfQuery trainingQuery(int gpus, int lanes) {
+    perf::PerfQuery q;
+    q.metric = perf::Metric::Fp16Training;
+    q.workload = perf::WorkloadClass::Transformer;
+    q.gpus = gpus;
+    q.interconnect.pcieLanes = lanes;
+    return q;
+}
+
+} // namespace
+
+BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
+    if (in.gpu == nullptr) {
+        throw InputError({"build", 0, "", "gpu"}, "name the GPU");
+    }
+    if (in.count < 1 || in.count > 16) {
+        throw InputError({"build", 0, "", "count"}, "must be between 1 and 16 GPUs per machine");
+    }
+    if (in.extraGpu != nullptr && (in.extraCount < 1 || in.count + in.extraCount > 16)) {
+        throw InputError({"build", 0, "", "extra_count"}, "must be at least 1, and all GPUs together at most 16");
+    }
+    BuildReport r;
+    const Gpu& g = *in.gpu;
+    const int total = in.count + (in.extraGpu ? in.extraCount : 0);
+    const auto add = [&](Severity s, const char* topic, std::string message, std::string reason) {
+        r.findings.push_back({s, topic, std::move(message), std::move(reason)});
+    };
+
+    // Form factor.
+    for (const Gpu* x : {in.gpu, in.extraGpu}) {
+        if (x != nullptr && x->form != FormFactor::Pcie) {
+            add(Severity::Critical, "form",
+                x->name + " is a " + x->formLabel + " module: it needs a server baseboard (HGX/OAM), not a desktop",
+                "modules have no PCIe bracket, fan or PSU connector");
+        }
+    }
+
+    // Physical fit: slot widths against the spacing of the board's x16 slots.
+    const int spacing = in.slotSpacing > 0 ? in.slotSpacing : (total >= 3 ? 2 : 3);
+    const int width = std::max(g.slotWidth.value_or(2), in.extraGpu ? in.extraGpu->slotWidth.value_or(2) : 0);
+    if (total >= 2 && width > spacing && !in.extenders) {
+        add(total >= 3 ? Severity::Critical : Severity::Warning, "fit",
+            std::to_string(total) + " cards of " + std::to_string(width) + " slots do not fit side by side with " +
+                std::to_string(spacing) + "-slot spacing: use PCIe extenders, 2-slot (blower) variants or water cooling",
+            "seed: 'The RTX 3090 and RTX 4090 are 3-slot GPUs, so one will not be able to use it in a 4x setup with "
+            "the default fan design'");
+    }
+
+    // Cooling.
+    const bool openAir = g.segment == Segment::Consumer;
+    if (g.segment == Segment::Datacenter && g.form == FormFactor::Pcie) {
+        add(Severity::Warning, "cooling", g.name + " is passively cooled: it needs a server chassis with strong front-to-back airflow",
+            "data-center PCIe cards have no fan of their own");
+    } else if (total >= 3 && openAir && !in.blowerOrWaterCooled && !in.extenders) {
+        add(Severity::Warning, "cooling",
+            "open-air coolers next to each other throttle: use blower-style cards, water cooling or PCIe extenders",
+            "hardware guide: GPUs that heat each other lose 10-25%; space between GPUs gives 10-30 C");
+    } else if (total == 2 && openAir && !in.blowerOrWaterCooled) {
+        add(Severity::Info, "cooling", "leave at least one slot free between the two cards",
+            "seed: 'GPUs are usually perfectly cooled if there is at least a small gap between GPUs'");
+    }
+
+    // PCIe lanes: what x4 or x8 costs, from the multi-GPU model.
+    const int lanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (in.count <= 2 ? 16 : 8);
+    if (in.count >= 2) {
+        const double at = model.throughput(g, trainingQuery(in.count, lanes));
+        const double atX16 = model.throughput(g, trainingQuery(in.count, 16));
+        const double cost = 1.0 - at / atX16;
+        if (in.count >= 4 && lanes < 8) {
+            add(Severity::Warning, "pcie",
+                "x" + std::to_string(lanes) + " lanes per GPU cost about " + format::percent(cost, 0) +
+                    " in data-parallel training here; prefer 8 lanes per GPU",
+                "seed: 4 GPUs on x4 lanes lose around 5-10%");
+        } else {
+            add(Severity::Info, "pcie",
+                "x" + std::to_string(lanes) + " lanes per GPU: " + format::percent(cost, 1) +
+                    " slower than x16 in data-parallel training",
+                "seed: 'For a 4 GPU setup, I would prefer 8x lanes per GPU'; fewer GPUs care even less");
+        }
+    }
+
+    // CPU threads and RAM (hardware guide).
+    if (in.cpuThreads) {
+        const double perGpu = static_cast<double>(*in.cpuThreads) / total;
+        if (perGpu < 2) {
+            add(Severity::Warning, "cpu",
+                format::number(perGpu, 1) + " CPU threads per GPU: get at least 2 per GPU (4 if you preprocess on the CPU)",
+                "hardware guide: 'a minimum of 2 threads per GPU', 4 when data preprocessing runs on the CPU");
+        } else if (perGpu < 4) {
+            add(Severity::Info, "cpu", format::number(perGpu, 1) + " CPU threads per GPU: enough unless you preprocess on the CPU",
+                "hardware guide: 4 threads per GPU for CPU-side preprocessing");
+        }
+    }
+    const double largest = std::max(g.memoryGb, in.extraGpu ? in.extraGpu->memoryGb : 0.0);
+    if (in.ramGb && *in.ramGb < largest) {
+        add(Severity::Warning, "ram",
+            format::gigabytes(*in.ramGb) + " RAM is less than the largest GPU's " + format::gigabytes(largest),
+            "hardware guide: 'at least the amount of RAM that matches your biggest GPU'");
+    }
+
+    // Several machines.
+    if (in.machines > 1) {
+        if (!in.networkGbps || *in.networkGbps < 50) {
+            add(Severity::Warning, "network",
+                std::string(in.networkGbps ? format::number(*in.networkGbps, 0) + " Gbit/s is" : "an unspecified network may be") +
+                    " too slow to parallelize across machines: use at least 50 Gbit/s (e.g. EDR InfiniBand)",
+                "seed: '+50Gbits/s network cards'; 10 Gbit/s Ethernet works only for some CNNs or with DeepSpeed");
+        }
+    }
+
+    // Mixed GPU types: data parallelism waits for the slowest.
+    if (in.extraGpu != nullptr) {
+        const perf::PerfQuery one = trainingQuery(1, lanes);
+        const double a = model.throughput(g, one);
+        const double b = model.throughput(*in.extraGpu, one);
+        std::vector<double> speeds(static_cast<size_t>(in.count), a);
+        speeds.insert(speeds.end(), static_cast<size_t>(in.extraCount), b);
+        const double paced = perf::mixedPacing(speeds.data(), static_cast<int>(speeds.size()));
+        const double sum = a * in.count + b * in.extraCount;
+        add(Severity::Warning, "mixed",
+            "mixed GPUs in one data-parallel job run at the slowest one's pace: " + format::percent(1.0 - paced / sum, 0) +
+                " of the combined speed is lost; run separate jobs per GPU type instead",
+            "seed: 'the fastest GPU will wait for the slowest GPU to catch up to a synchronization point'");
+    }
+
+    // Power: PSU, connectors, wall circuit, and a power limit when it helps.
+    PsuInput psu;
+    psu.gpuWatts = in.powerLimitWatts.value_or(g.tdpW);
+    psu.gpuCount = in.count;
+    psu.cpuWatts = in.cpuWatts + (in.extraGpu ? in.extraGpu->tdpW * in.extraCount : 0.0);
+    psu.otherWatts = in.otherWatts;
+    psu.gpu = &g;
+    r.psu = sizePsu(psu);
+    if (in.psuWatts && *in.psuWatts < r.psu.withBufferWatts) {
+        add(Severity::Critical, "power",
+            format::number(*in.psuWatts, 0) + " W PSU is too small: the build needs " +
+                format::number(r.psu.withBufferWatts, 0) + " W with a 10% buffer",
+            "hardware guide: GPUs + CPU + other parts, plus 10%");
+    }
+    if (r.psu.recommendedPsuWatts == 0 || r.psu.recommendedPsuWatts > 1600) {
+        const double budget = 1600.0 / 1.1 - psu.cpuWatts - psu.otherWatts;
+        const double limit = std::floor(budget / in.count / 10.0) * 10.0; // a round number of watts
+        const auto range = powerLimitRange(g);
+        if (!in.powerLimitWatts && limit >= range.minimumWatts && limit < g.tdpW) {
+            const double loss = 1.0 - relativePerformance(limit, g.tdpW, 1.0);
+            add(Severity::Warning, "power",
+                "needs a " + format::number(r.psu.withBufferWatts, 0) + " W PSU; limiting each GPU to " +
+                    format::number(limit, 0) + " W makes a 1600 W PSU workable at most " + format::percent(loss, 0) +
+                    " slower",
+                "seed: 4x RTX 3090 at 300 W instead of 350 W saves 200 W and makes a 1600 W PSU feasible; "
+                "-50 W costs about 7%");
+        } else {
+            add(Severity::Warning, "power", "needs more than a standard 1600 W PSU: " +
+                                                format::number(r.psu.withBufferWatts, 0) + " W with buffer",
+                "seed: few desktop PSUs exceed 1600 W; consider two PSUs or a server/mining PSU");
+        }
+    } else {
+        add(Severity::Info, "power", "PSU: " + format::number(r.psu.recommendedPsuWatts, 0) + " W (" +
+                                         format::number(r.psu.requiredWatts, 0) + " W load + 10% buffer)",
+            "hardware guide: add up GPUs and CPU, +10%");
+    }
+    for (const auto& c : r.psu.circuits) {
+        if (!c.fits && c.name.rfind("US 120 V 15 A", 0) == 0) {
+            add(Severity::Warning, "power",
+                "the build draws about " + format::number(c.wallDrawWatts, 0) + " W from the wall: more than a US 15 A circuit (" +
+                    format::number(c.continuousWatts, 0) + " W continuous); use a 20 A circuit or power limits",
+                "80% continuous-load rule; 90% PSU efficiency");
+        }
+    }
+    if (r.psu.connectors.pcie8Pin + r.psu.connectors.hpwr16Pin + r.psu.connectors.eps8Pin > 0) {
+        add(Severity::Info, "power",
+            "PSU cables: " + std::to_string(r.psu.connectors.pcie8Pin) + " x PCIe 8-pin, " +
+                std::to_string(r.psu.connectors.hpwr16Pin) + " x 12VHPWR, " + std::to_string(r.psu.connectors.eps8Pin) +
+                " x EPS 8-pin",
+            "hardware guide: 'even if a PSU has the required wattage, it might not have enough PCIe 8-pin connectors'");
+    }
+    if (total >= 2 && g.interconnect == InterconnectType::NvLink && g.form == FormFactor::Pcie) {
+        add(Severity::Info, "pcie", "an NVLink bridge is optional", "seed: NVLink 'is useful if you have a GPU cluster with +128 GPUs'");
+    }
+
+    std::stable_sort(r.findings.begin(), r.findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    perf::PerfQuery q = trainingQuery(in.count, lanes);
+    perf::Prediction p = model.explain(g, q);
+    r.throughput = p.throughput;
+    r.efficiency = p.efficiency;
+    return r;
+}
+
+} // namespace advisor::calc

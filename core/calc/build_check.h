@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// Checks a multi-GPU build the way the seed and the hardware guide do: physical fit
+/// (3-slot cards), cooling, PCIe lanes, CPU threads, RAM, PSU and wall circuit, network for
+/// several machines and mixed GPU types. Each finding has a severity and its reason.
+
+#include "calc/psu.h"
+#include "perf/model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::calc {
+
+enum class Severity { Info, Warning, Critical };
+const char* toString(Severity s);
+
+struct Finding {
+    Severity severity = Severity::Info;
+    std::string topic;   ///< "fit", "cooling", "pcie", "cpu", "ram", "power", "network", "mixed", "form"
+    std::string message; ///< what to do
+    std::string reason;  ///< why (the seed or guide fact, the number)
+};
+
+struct BuildInput {
+    const Gpu* gpu = nullptr;
+    int count = 1;
+    const Gpu* extraGpu = nullptr; ///< a second GPU type in the same machine
+    int extraCount = 0;
+    int pcieLanesPerGpu = 0;       ///< 0: 16 for 1-2 GPUs, 8 for more
+    int slotSpacing = 0;           ///< slots from one GPU slot to the next; 0: 2 for 3+ GPUs, 3 for 2
+    bool blowerOrWaterCooled = false;
+    bool extenders = false;        ///< PCIe extenders/risers spread the cards out
+    std::optional<int> cpuThreads;
+    std::optional<double> ramGb;
+    int machines = 1;
+    std::optional<double> networkGbps;
+    double cpuWatts = 150;
+    double otherWatts = 100;
+    std::optional<double> powerLimitWatts; ///< per GPU of the main type
+    std::optional<double> psuWatts;        ///< the PSU the user has or plans
+};
+
+struct BuildReport {
+    std::vector<Finding> findings; ///< critical first
+    PsuResult psu;
+    double throughput = 0; ///< fp16 transformer training, model units, whole machine
+    double efficiency = 1; ///< data-parallel efficiency of the main GPU type
+};
+
+/// Throws InputError for counts outside 1..16 or a missing GPU.
+BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model);
+
+} // namespace advisor::calc

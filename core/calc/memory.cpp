@@ -1,0 +1,203 @@
+#include "calc/memory.h"
+
+#include "common/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::calc {
+namespace {
+
+constexpr double kGb = 1e9;
+/// CUDA context, kernels and library workspaces: typically 0.5-1 GB per GPU.
+constexpr double kRuntimeOverheadGb = 1.0;
+/// Memory the allocator cannot use (fragmentation).
+constexpr double kUsableFraction = 0.95;
+
+double weightBytes(perf::Precision p) {
+    switch (p) {
+    case perf::Precision::Fp32:
+        return 4.0;
+    case perf::Precision::Int8:
+    case perf::Precision::Fp8:
+        return 1.0 + 0.02; // plus per-block scales
+    case perf::Precision::Int4:
+        return 4.85 / 8.0; // llama.cpp Q4_K_M average incl. block scales
+    default:
+        return 2.0;
+    }
+}
+
+} // namespace
+
+const char* toString(MemoryMode m) {
+    switch (m) {
+    case MemoryMode::Inference:
+        return "inference";
+    case MemoryMode::Lora:
+        return "lora";
+    case MemoryMode::Qlora:
+        return "qlora";
+    case MemoryMode::FullTraining:
+        return "full-training";
+    }
+    return "inference";
+}
+
+std::optional<MemoryMode> parseMemoryMode(std::string_view s) {
+    for (const auto m : {MemoryMode::Inference, MemoryMode::Lora, MemoryMode::Qlora, MemoryMode::FullTraining}) {
+        if (s == toString(m)) {
+            return m;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Optimizer> parseOptimizer(std::string_view s) {
+    if (s == "adam" || s == "adamw") {
+        return Optimizer::Adam;
+    }
+    if (s == "adam8bit" || s == "adam-8bit") {
+        return Optimizer::Adam8bit;
+    }
+    if (s == "sgd") {
+        return Optimizer::Sgd;
+    }
+    return std::nullopt;
+}
+
+MemoryEstimate estimateMemory(const MemoryInput& in) {
+    const auto reject = [](const char* field, const std::string& why) {
+        throw InputError({"memory", 0, "", field}, why);
+    };
+    if (!(in.paramsBillion > 0 && in.paramsBillion <= 100000)) {
+        reject("params_billion", "must be more than 0 and at most 100,000");
+    }
+    if (in.batch < 1 || in.batch > 100000) {
+        reject("batch", "must be between 1 and 100,000");
+    }
+    if (in.shardGpus < 1 || in.shardGpus > 1024) {
+        reject("shard_gpus", "must be between 1 and 1024");
+    }
+    if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > 10000000)) {
+        reject("context", "must be between 1 and 10,000,000 tokens");
+    }
+    if (in.mode == MemoryMode::Qlora && in.weights != perf::Precision::Int4 && in.weights != perf::Precision::Fp16) {
+        reject("precision", "QLoRA keeps the base model in 4-bit; use int4");
+    }
+    const bool training = in.mode != MemoryMode::Inference;
+    MemoryEstimate e;
+    const double p = in.paramsBillion * 1e9;
+    // Model shape: Llama-like, P ~ 12 x layers x hidden^2 with layers = hidden / 128 (7B: 4096/32,
+    // 13B: 5120/40, 70B: 8192/80) -> hidden = (P / 0.09375)^(1/3), rounded to 128.
+    const double h = in.hidden ? *in.hidden : std::max(128.0, std::round(std::cbrt(p / 0.09375) / 128.0) * 128.0);
+    e.hidden = static_cast<int>(h);
+    e.layers = in.layers ? *in.layers : std::max(1, static_cast<int>(std::lround(h / 128.0)));
+    const int heads = std::max(1, e.hidden / 128);
+    e.kvHeads = in.kvHeads ? *in.kvHeads : std::min(8, heads);
+    e.contextTokens = in.contextTokens.value_or(training ? 2048 : 4096);
+    const double s = e.contextTokens;
+    const double b = in.batch;
+    const int shards = in.shardGpus;
+    const auto add = [&](const std::string& name, double bytes, const std::string& detail) {
+        e.items.push_back({name, bytes / kGb, detail});
+    };
+
+    if (in.mode == MemoryMode::Inference || in.mode == MemoryMode::Lora || in.mode == MemoryMode::Qlora) {
+        const perf::Precision base = in.mode == MemoryMode::Qlora ? perf::Precision::Int4 : in.weights;
+        const double perParam = in.mode == MemoryMode::Qlora ? 4.127 / 8.0 : weightBytes(base);
+        add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam / shards,
+            format::number(perParam, 3) + " bytes per parameter (" +
+                (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
+                                              : std::string(perf::toString(base))) +
+                ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
+    }
+    if (in.mode == MemoryMode::Inference) {
+        // KV cache: K and V, per layer, per KV head, per token, in fp16.
+        const double kv = 2.0 * e.layers * e.kvHeads * 128.0 * s * b * 2.0;
+        add("KV cache", kv / shards,
+            std::to_string(e.layers) + " layers x " + std::to_string(e.kvHeads) + " KV heads x 128 x " +
+                format::number(s, 0) + " tokens x batch " + std::to_string(in.batch) + " x 2 (K, V) x 2 bytes");
+        add("activations", 2.0 * s * b * h * 4.0 / shards, "one layer's working set in fp16");
+    } else {
+        double trainable = p;
+        if (in.mode != MemoryMode::FullTraining) {
+            // LoRA on the four attention projections (h x h) of every layer: 2 x rank x h each.
+            trainable = 8.0 * in.loraRank * h * e.layers;
+            add("LoRA adapters", trainable * 2.0, format::number(trainable / 1e6, 1) + "M trainable parameters (rank " +
+                                                      std::to_string(in.loraRank) + ", q/k/v/o) in 16-bit");
+        } else {
+            add("weights (fp16)", trainable * 2.0 / shards, "2 bytes per parameter");
+        }
+        add("gradients (fp16)", trainable * 2.0 / shards, "2 bytes per trainable parameter");
+        double optimizerBytes = 0;
+        std::string optimizerText;
+        switch (in.optimizer) {
+        case Optimizer::Adam:
+            optimizerBytes = 12.0;
+            optimizerText = "fp32 master copy (4) + Adam moments (8) = 12 bytes per parameter";
+            break;
+        case Optimizer::Adam8bit:
+            optimizerBytes = 6.0;
+            optimizerText = "fp32 master copy (4) + 8-bit Adam moments (2) = 6 bytes per parameter";
+            break;
+        case Optimizer::Sgd:
+            optimizerBytes = 8.0;
+            optimizerText = "fp32 master copy (4) + momentum (4) = 8 bytes per parameter";
+            break;
+        }
+        if (in.cpuOffload) {
+            e.cpuRamGb = trainable * optimizerBytes / kGb;
+            e.notes.push_back("optimizer states and master weights in CPU RAM: " + format::gigabytes(e.cpuRamGb));
+        } else {
+            add("optimizer states", trainable * optimizerBytes / shards, optimizerText);
+        }
+        // Activations per layer (Korthikanti et al. 2022, fp16): s b h (34 + 5 a s / h) bytes; flash
+        // attention drops the 5 a s / h attention-score term; checkpointing keeps only each layer's
+        // input (2 s b h) plus one layer's working set.
+        const double perLayer = s * b * h * (34.0 + (in.flashAttention ? 0.0 : 5.0 * heads * s / h));
+        const bool checkpointing = in.gradientCheckpointing.value_or(in.mode != MemoryMode::FullTraining);
+        const double activations = checkpointing ? 2.0 * s * b * h * e.layers + perLayer : perLayer * e.layers;
+        add("activations", activations,
+            std::string(checkpointing ? "gradient checkpointing: layer inputs only, recomputed"
+                                                 : "all layers kept for the backward pass") +
+                (in.flashAttention ? "; flash attention" : "") + "; sequence " + format::number(s, 0) +
+                ", micro-batch " + std::to_string(in.batch));
+    }
+    add("CUDA context and workspace", kRuntimeOverheadGb * kGb, "typically 0.5-1 GB per GPU");
+
+    for (const auto& it : e.items) {
+        e.perGpuGb += it.gb;
+    }
+    e.totalGb = e.perGpuGb * shards;
+    if (shards > 1) {
+        e.notes.push_back("per GPU with " + std::to_string(shards) + " GPUs " +
+                          (training ? "(ZeRO-3 / FSDP sharding)" : "(model split over the GPUs)"));
+    }
+    return e;
+}
+
+std::vector<GpuFit> gpusThatFit(const Catalog& catalog, const MemoryInput& in) {
+    std::vector<GpuFit> fits;
+    for (const auto& g : catalog.gpus()) {
+        for (const int n : {1, 2, 4, 8}) {
+            MemoryInput split = in;
+            split.shardGpus = std::max(in.shardGpus, n);
+            const double need = estimateMemory(split).perGpuGb;
+            const double usable = g.memoryGb * kUsableFraction;
+            if (need <= usable) {
+                fits.push_back({&g, n, usable - need});
+                break;
+            }
+        }
+    }
+    std::stable_sort(fits.begin(), fits.end(), [](const GpuFit& a, const GpuFit& b) {
+        if (a.gpusNeeded != b.gpusNeeded) {
+            return a.gpusNeeded < b.gpusNeeded;
+        }
+        return a.gpu->memoryGb < b.gpu->memoryGb;
+    });
+    return fits;
+}
+
+} // namespace advisor::calc

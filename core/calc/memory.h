@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// How much GPU memory a model needs - for inference, LoRA/QLoRA fine-tuning or full
+/// training - itemised, with the seed's memory-saving techniques, and which GPUs fit it.
+
+#include "catalog/catalog.h"
+#include "common/errors.h"
+#include "perf/workload.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::calc {
+
+enum class MemoryMode { Inference, Lora, Qlora, FullTraining };
+enum class Optimizer { Adam, Adam8bit, Sgd };
+
+const char* toString(MemoryMode m);
+std::optional<MemoryMode> parseMemoryMode(std::string_view s);
+std::optional<Optimizer> parseOptimizer(std::string_view s);
+
+struct MemoryInput {
+    double paramsBillion = 7;
+    MemoryMode mode = MemoryMode::Inference;
+    perf::Precision weights = perf::Precision::Fp16; ///< fp16, int8 or int4 (inference, LoRA base)
+    std::optional<int> contextTokens;  ///< default 4096 (inference) / 2048 (training)
+    int batch = 1;
+    std::optional<int> layers;  ///< default: derived from the size (Llama-like, see memory.cpp)
+    std::optional<int> hidden;
+    std::optional<int> kvHeads; ///< default: 8 (grouped-query attention, as Llama 3 and Mistral)
+    /// Default: on for LoRA/QLoRA (as the QLoRA paper trains), off for full training.
+    std::optional<bool> gradientCheckpointing;
+    bool flashAttention = true; ///< attention scores are not stored
+    Optimizer optimizer = Optimizer::Adam;
+    bool cpuOffload = false;    ///< optimizer states and fp32 master weights in CPU RAM
+    int shardGpus = 1;          ///< ZeRO-3 / FSDP: weights, gradients and optimizer split over N GPUs
+    int loraRank = 16;
+};
+
+struct MemoryItem {
+    std::string name;
+    double gb = 0;
+    std::string detail;
+};
+
+struct MemoryEstimate {
+    std::vector<MemoryItem> items; ///< per GPU
+    double perGpuGb = 0;
+    double totalGb = 0;   ///< all GPUs together
+    double cpuRamGb = 0;  ///< offloaded states
+    int layers = 0, hidden = 0, kvHeads = 0, contextTokens = 0;
+    std::vector<std::string> notes;
+};
+
+/// Throws InputError naming the field for sizes <= 0, unsupported precisions for the mode,
+/// or shard counts outside 1..1024.
+MemoryEstimate estimateMemory(const MemoryInput& in);
+
+struct GpuFit {
+    const Gpu* gpu = nullptr;
+    int gpusNeeded = 0;  ///< 1, 2, 4 or 8 (splitting the model / sharding)
+    double headroomGb = 0; ///< free memory per GPU at that count
+};
+
+/// GPUs that hold the model on 1, 2, 4 or 8 cards (5% kept free for fragmentation), fewest
+/// cards first, then smallest memory. Training on several cards assumes sharding (ZeRO-3/FSDP).
+std::vector<GpuFit> gpusThatFit(const Catalog& catalog, const MemoryInput& in);
+
+} // namespace advisor::calc

@@ -1,0 +1,67 @@
+#include "calc/power_limit.h"
+
+#include "common/format.h"
+#include "value/tco.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::calc {
+
+PowerLimitRange powerLimitRange(const Gpu& g) {
+    return {std::ceil(g.tdpW * kMinimumLimitFraction), g.tdpW};
+}
+
+double clockRatio(double limitWatts, double tdpWatts) {
+    if (tdpWatts <= 0) {
+        return 1.0;
+    }
+    return std::min(1.0, std::pow(std::max(limitWatts, 0.0) / tdpWatts, 1.0 / kPowerClockExponent));
+}
+
+double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare) {
+    const double r = clockRatio(limitWatts, tdpWatts);
+    const double share = std::clamp(clockBoundShare, 0.0, 1.0);
+    return 1.0 / (share / r + (1.0 - share));
+}
+
+PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in) {
+    PowerLimitResult r;
+    r.range = powerLimitRange(g);
+    const auto range = "valid range for " + g.name + ": " + format::number(r.range.minimumWatts, 0) + "-" +
+                       format::number(r.range.maximumWatts, 0) + " W";
+    if (!std::isfinite(in.limitWatts) || in.limitWatts > r.range.maximumWatts) {
+        throw InputError({"power limit", 0, "", "limit_watts"},
+                         "is above the board power (TDP) of " + format::number(g.tdpW, 0) + " W; " + range);
+    }
+    if (in.limitWatts < r.range.minimumWatts) {
+        throw InputError({"power limit", 0, "", "limit_watts"}, "is below the card's minimum; " + range);
+    }
+    if (in.count < 1 || in.count > 64) {
+        throw InputError({"power limit", 0, "", "count"}, "must be between 1 and 64");
+    }
+    if (!(in.clockBoundShare >= 0 && in.clockBoundShare <= 1)) {
+        throw InputError({"power limit", 0, "", "clock_bound_share"}, "must be between 0 and 1");
+    }
+    r.clockRatio = clockRatio(in.limitWatts, g.tdpW);
+    r.relativePerformance = relativePerformance(in.limitWatts, g.tdpW, in.clockBoundShare);
+    r.worstCaseRelativePerformance = relativePerformance(in.limitWatts, g.tdpW, 1.0);
+    r.slowdownPct = (1.0 - r.relativePerformance) * 100.0;
+    r.savedWatts = (g.tdpW - in.limitWatts) * in.count;
+    r.savedKwhPerYear = value::kwhPerYear(r.savedWatts, in.utilization);
+    r.savedUsdPerYear = r.savedKwhPerYear * in.kwhPriceUsd;
+    r.perfPerWattGain = r.relativePerformance / (in.limitWatts / g.tdpW);
+    return r;
+}
+
+std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, int points) {
+    const auto range = powerLimitRange(g);
+    std::vector<PowerCurvePoint> out;
+    for (int i = 0; i < points; ++i) {
+        const double w = range.minimumWatts + (range.maximumWatts - range.minimumWatts) * i / std::max(1, points - 1);
+        out.push_back({w, relativePerformance(w, g.tdpW, clockBoundShare)});
+    }
+    return out;
+}
+
+} // namespace advisor::calc

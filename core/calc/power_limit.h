@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// Power limiting: how much speed a lower power limit costs. Dynamic power is ~ f x V^2 and,
+/// near the top of the clock range, voltage scales with clock, so power ~ clock^3: the clock
+/// falls with the cube root of the power. Only the clock-bound part of the work slows down;
+/// memory-bound work (limited by the memory clock) loses less.
+/// Seed check: an RTX 2080 Ti (250 W) limited by 50 W runs BERT-large inference (the seed's
+/// worst case, taken as fully clock-bound) about 7% slower: (200/250)^(1/3) = 0.928.
+
+#include "catalog/gpu.h"
+#include "common/errors.h"
+
+#include <vector>
+
+namespace advisor::calc {
+
+/// The exponent of power in clock (P ~ f^3).
+constexpr double kPowerClockExponent = 3.0;
+/// Drivers refuse limits below roughly a third of the board power (e.g. RTX 3090: 100 W of 350 W).
+constexpr double kMinimumLimitFraction = 0.3;
+
+struct PowerLimitRange {
+    double minimumWatts = 0;
+    double maximumWatts = 0; ///< the TDP
+};
+
+PowerLimitRange powerLimitRange(const Gpu& g);
+
+/// Clock ratio at a power limit: (limit / TDP)^(1/3), at most 1.
+double clockRatio(double limitWatts, double tdpWatts);
+
+/// Relative performance (1 at TDP) when `clockBoundShare` of the time scales with the clock.
+double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare);
+
+struct PowerLimitInput {
+    double limitWatts = 0;
+    int count = 1;
+    double clockBoundShare = 1.0; ///< from the performance model's time shares; 1 = the seed's worst case
+    double utilization = 0.15;
+    double kwhPriceUsd = 0.175;
+};
+
+struct PowerLimitResult {
+    PowerLimitRange range;
+    double clockRatio = 1;
+    double relativePerformance = 1;      ///< for the given clock-bound share
+    double worstCaseRelativePerformance = 1; ///< fully clock-bound work (the seed's measurement)
+    double slowdownPct = 0;
+    double savedWatts = 0;               ///< all GPUs
+    double savedKwhPerYear = 0;
+    double savedUsdPerYear = 0;
+    double perfPerWattGain = 1;          ///< performance per watt relative to running at TDP
+};
+
+/// Throws InputError naming the field and the valid range for limits above the TDP or below
+/// the card's minimum, counts outside 1..64, or shares outside 0..1.
+PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in);
+
+struct PowerCurvePoint {
+    double watts = 0;
+    double relativePerformance = 1;
+};
+
+/// Performance from the minimum limit to the TDP, `points` samples.
+std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, int points = 25);
+
+} // namespace advisor::calc

@@ -1,0 +1,95 @@
+#include "calc/psu.h"
+
+#include "common/format.h"
+
+#include <cmath>
+
+namespace advisor::calc {
+
+const std::vector<double>& standardPsuSizes() {
+    static const std::vector<double> sizes = {450,  550,  650,  750,  850,  1000, 1050, 1100, 1200,
+                                              1300, 1350, 1400, 1500, 1600, 2000, 2400, 2800};
+    return sizes;
+}
+
+Connectors connectorsFor(const Gpu& g, int count) {
+    Connectors c;
+    const auto& k = g.connectors;
+    c.pcie8Pin = (k.pcie8Pin + k.pcie6Pin + 2 * k.nv12Pin) * count;
+    c.hpwr16Pin = k.hpwr16Pin * count;
+    c.eps8Pin = k.eps8Pin * count;
+    if (k.nv12Pin > 0) {
+        c.notes.push_back("the 12-pin connector of RTX 30 Founders Editions is fed by two 8-pin PCIe cables (adapter)");
+    }
+    if (k.hpwr16Pin > 0) {
+        const int adapters = static_cast<int>(std::ceil(g.tdpW / 150.0));
+        c.notes.push_back("12VHPWR/12V-2x6: use a native cable, or an adapter from " + std::to_string(adapters) +
+                          " x 8-pin PCIe per card; push the plug in until it clicks (seed: melted connectors were "
+                          "badly inserted plugs)");
+    }
+    if (k.eps8Pin > 0) {
+        c.notes.push_back(g.name + " takes a CPU-style 8-pin (EPS) cable, not a PCIe one");
+    }
+    if (g.form != FormFactor::Pcie) {
+        c.notes.push_back(g.name + " is a module (" + g.formLabel + "): it is powered by a server baseboard, not a PSU cable");
+    } else if (k.pcie6Pin + k.pcie8Pin + k.nv12Pin + k.hpwr16Pin + k.eps8Pin == 0) {
+        c.notes.push_back(k.label.empty() ? "connectors of " + g.name + " are not recorded; check the card"
+                                          : g.name + ": " + k.label);
+    }
+    return c;
+}
+
+PsuResult sizePsu(const PsuInput& in) {
+    const auto reject = [](const char* field, const std::string& why) {
+        throw InputError({"PSU", 0, "", field}, why);
+    };
+    const auto watts = [](double w) { return std::isfinite(w) && w >= 0 && w <= 20000; };
+    if (!watts(in.gpuWatts)) {
+        reject("gpu_watts", "must be between 0 and 20,000 W");
+    }
+    if (!watts(in.cpuWatts)) {
+        reject("cpu_watts", "must be between 0 and 20,000 W");
+    }
+    if (!watts(in.otherWatts)) {
+        reject("other_watts", "must be between 0 and 20,000 W");
+    }
+    if (in.gpuCount < 1 || in.gpuCount > 64) {
+        reject("count", "must be between 1 and 64");
+    }
+    if (!(in.bufferPct >= 0 && in.bufferPct <= 100)) {
+        reject("buffer_pct", "must be between 0 and 100");
+    }
+    if (!(in.psuEfficiency > 0 && in.psuEfficiency <= 1)) {
+        reject("psu_efficiency", "must be more than 0 and at most 1");
+    }
+    PsuResult r;
+    r.requiredWatts = in.gpuWatts * in.gpuCount + in.cpuWatts + in.otherWatts;
+    r.withBufferWatts = r.requiredWatts * (1.0 + in.bufferPct / 100.0);
+    for (const double s : standardPsuSizes()) {
+        if (s >= r.withBufferWatts - 1e-9) {
+            r.recommendedPsuWatts = s;
+            break;
+        }
+    }
+    if (r.recommendedPsuWatts == 0) {
+        r.notes.push_back("no single desktop PSU is large enough: use two PSUs or a server chassis");
+    } else if (r.recommendedPsuWatts > 1600) {
+        r.notes.push_back("few standard desktop PSUs exceed 1600 W, and US outlets rarely support them (seed); "
+                          "consider power limits, a server/mining PSU (check the form factor) or two PSUs");
+    }
+    if (in.gpu != nullptr) {
+        r.connectors = connectorsFor(*in.gpu, in.gpuCount);
+    }
+    // The wall: sustained draw of the load through the PSU, against the circuit's continuous rating.
+    const double wall = r.requiredWatts / in.psuEfficiency;
+    const auto circuit = [&](const char* name, double volts, double amps, double continuousFactor) {
+        const double cap = volts * amps * continuousFactor;
+        r.circuits.push_back({name, cap, wall, wall <= cap});
+    };
+    circuit("US 120 V 15 A (80% continuous)", 120, 15, 0.8);
+    circuit("US 120 V 20 A (80% continuous)", 120, 20, 0.8);
+    circuit("EU 230 V 16 A", 230, 16, 1.0);
+    return r;
+}
+
+} // namespace advisor::calc

@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// PSU sizing and the wall circuit. Hardware guide: add the GPUs' and CPU's watts and the
+/// other components (the guide's example: 4 x 250 W + 150 W + 100 W = 1250 W), add 10% as a
+/// buffer for power spikes (1375 W) and buy the next standard size (1400 W). Count the
+/// PSU's PCIe power connectors too.
+
+#include "catalog/gpu.h"
+#include "common/errors.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::calc {
+
+struct PsuInput {
+    double gpuWatts = 0;    ///< per GPU: TDP or the power limit
+    int gpuCount = 1;
+    double cpuWatts = 0;
+    double otherWatts = 100;  ///< motherboard, RAM, drives, fans (the guide's 100 W)
+    double bufferPct = 10;    ///< the guide's 10%
+    double psuEfficiency = 0.90; ///< DC out / AC in at load (80 PLUS Gold/Platinum range)
+    const Gpu* gpu = nullptr; ///< when known: connectors and form factor
+};
+
+struct Connectors {
+    int pcie8Pin = 0;   ///< 6+2-pin PCIe cables (a 6-pin socket takes one too)
+    int hpwr16Pin = 0;  ///< 12VHPWR / 12V-2x6 cables (or 8-pin adapters, see note)
+    int eps8Pin = 0;    ///< CPU-style 8-pin on workstation/data-center boards
+    std::vector<std::string> notes;
+};
+
+struct Circuit {
+    std::string name;
+    double continuousWatts = 0; ///< what the circuit supports continuously
+    double wallDrawWatts = 0;   ///< the build's sustained draw from the wall
+    bool fits = false;
+};
+
+struct PsuResult {
+    double requiredWatts = 0;       ///< GPUs + CPU + other
+    double withBufferWatts = 0;
+    double recommendedPsuWatts = 0; ///< next standard size; 0 when none is big enough
+    Connectors connectors;
+    std::vector<Circuit> circuits;
+    std::vector<std::string> notes;
+};
+
+/// Standard PSU sizes (W) that retail desktop PSUs come in.
+const std::vector<double>& standardPsuSizes();
+
+/// Throws InputError naming the field for negative watts, counts outside 1..64, buffers outside
+/// 0..100% or an efficiency outside (0, 1].
+PsuResult sizePsu(const PsuInput& in);
+
+/// PSU cables one card needs (its published connectors).
+Connectors connectorsFor(const Gpu& g, int count);
+
+} // namespace advisor::calc

@@ -1,0 +1,61 @@
+// `gpu-advisor power-limit`, `psu`, `build` and `memory` through the real binary.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(PowerLimitCli, SeedCaseAndRangeError) {
+    Cli cli;
+    const auto doc = cli.json({"power-limit", "--gpu", "RTX 2080 Ti", "--limit-watts", "200"});
+    EXPECT_NEAR(1 - doc.at("worst_case_relative_performance").get<double>(), 0.072, 0.005);
+    EXPECT_DOUBLE_EQ(doc.at("saved_watts").get<double>(), 50);
+    for (const char* k : {"relative_performance", "slowdown_pct", "saved_watts", "perf_per_watt_gain", "curve"}) {
+        EXPECT_TRUE(doc.contains(k)) << k;
+    }
+    EXPECT_LT(doc.at("slowdown_pct").get<double>(), 7.2); // training is partly memory-bound
+    const auto bad = cli.run({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "600"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.err, "error: power limit: field 'limit_watts': is above the board power (TDP) of 450 W; valid range "
+                       "for RTX 4090: 135-450 W\n");
+}
+
+TEST(PsuCli, GuideExampleAndFourRtx3090s) {
+    Cli cli;
+    const auto guide = cli.json({"psu", "--gpu-watts", "250", "--count", "4", "--cpu-watts", "150"});
+    EXPECT_DOUBLE_EQ(guide.at("required_watts").get<double>(), 1250);
+    EXPECT_DOUBLE_EQ(guide.at("with_buffer_watts").get<double>(), 1375);
+    EXPECT_DOUBLE_EQ(guide.at("recommended_psu_watts").get<double>(), 1400);
+    const auto tight = cli.run({"psu", "--gpu", "RTX 3090", "--count", "4", "--cpu-watts", "150", "--psu-watts", "1600"});
+    EXPECT_EQ(tight.exitCode, 1);
+    EXPECT_NE(tight.out.find("too small"), std::string::npos);
+    const auto limited = cli.json({"psu", "--gpu", "RTX 3090", "--count", "4", "--cpu-watts", "150", "--limit-watts",
+                                   "300", "--psu-watts", "1600"});
+    EXPECT_TRUE(limited.at("psu_sufficient").get<bool>());
+    EXPECT_EQ(limited.at("connectors").at("pcie_8pin"), 8);
+}
+
+TEST(BuildCli, FindingsHaveSeverityAndReason) {
+    Cli cli;
+    const auto doc = cli.json({"build", "--gpu", "RTX 4090", "--count", "4"});
+    EXPECT_GE(doc.at("critical").get<int>(), 1);
+    for (const auto& f : doc.at("findings")) {
+        EXPECT_FALSE(f.at("reason").get<std::string>().empty());
+        EXPECT_TRUE(f.at("severity") == "critical" || f.at("severity") == "warning" || f.at("severity") == "info");
+    }
+}
+
+TEST(MemoryCli, BreakdownTotalAndFits) {
+    Cli cli;
+    const auto doc = cli.json({"memory", "--params-billion", "7", "--mode", "full-training", "--precision", "fp16"});
+    EXPECT_GT(doc.at("total_gb").get<double>(), 112);
+    EXPECT_GE(doc.at("breakdown").size(), 5u);
+    EXPECT_FALSE(doc.at("fits").empty());
+    const auto task = cli.json({"memory", "--task", "transformers"});
+    EXPECT_DOUBLE_EQ(task.at("total_gb").get<double>(), 24);
+    EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--mode", "pretraining"}).exitCode, 2);
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,312 @@
+// Tests for core/calc: power limits, PSU and wall circuit, build check, memory needs.
+// Data-driven where the seeds give numbers.
+#include "calc/build_check.h"
+#include "calc/memory.h"
+#include "calc/power_limit.h"
+#include "calc/presets.h"
+#include "calc/psu.h"
+#include "catalog/catalog.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::calc {
+namespace {
+
+const Catalog& cat() {
+    return Catalog::builtin();
+}
+
+std::string errorOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// --- power limit ------------------------------------------------------------------------
+
+TEST(PowerLimit, FiftyWattsOffAnRtx2080TiCostsAboutSevenPercent) {
+    // Seed: "Limiting the power by 50W ... decreases performance by only 7%" (BERT-large inference,
+    // the workload that stresses the GPU most -> fully clock-bound).
+    PowerLimitInput in;
+    in.limitWatts = 200;
+    in.clockBoundShare = 1.0;
+    const auto r = powerLimit(cat().require("RTX 2080 Ti"), in);
+    EXPECT_NEAR(r.slowdownPct, 7.0, 0.5);
+    EXPECT_NEAR(r.clockRatio, std::cbrt(0.8), 1e-12);
+    EXPECT_DOUBLE_EQ(r.savedWatts, 50);
+    EXPECT_GT(r.perfPerWattGain, 1.15);
+}
+
+TEST(PowerLimit, MemoryBoundWorkLosesLess) {
+    const double full = relativePerformance(200, 250, 1.0);
+    const double mixed = relativePerformance(200, 250, 0.4);
+    const double memory = relativePerformance(200, 250, 0.0);
+    EXPECT_LT(full, mixed);
+    EXPECT_LT(mixed, memory);
+    EXPECT_DOUBLE_EQ(memory, 1.0);
+    EXPECT_DOUBLE_EQ(relativePerformance(250, 250, 1.0), 1.0);
+}
+
+TEST(PowerLimit, FourRtx3090sAt300WSave200W) {
+    PowerLimitInput in;
+    in.limitWatts = 300;
+    in.count = 4;
+    in.utilization = 0.15;
+    in.kwhPriceUsd = 0.175;
+    const auto r = powerLimit(cat().require("RTX 3090"), in);
+    EXPECT_DOUBLE_EQ(r.savedWatts, 200); // seed: "a saving of 200W"
+    EXPECT_NEAR(r.savedKwhPerYear, 200 * 0.15 * 8.76, 1e-9);
+}
+
+TEST(PowerLimit, InvalidLimitsSayTheValidRange) {
+    PowerLimitInput in;
+    in.limitWatts = 300;
+    EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
+              "power limit: field 'limit_watts': is above the board power (TDP) of 250 W; valid range for RTX 2080 "
+              "Ti: 75-250 W");
+    in.limitWatts = 50;
+    EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
+              "power limit: field 'limit_watts': is below the card's minimum; valid range for RTX 2080 Ti: 75-250 W");
+}
+
+TEST(PowerLimit, CurveRisesToFullSpeedAtTheTdp) {
+    const auto curve = powerCurve(cat().require("RTX 4090"), 0.6, 10);
+    ASSERT_EQ(curve.size(), 10u);
+    EXPECT_DOUBLE_EQ(curve.back().watts, 450);
+    EXPECT_DOUBLE_EQ(curve.back().relativePerformance, 1.0);
+    for (size_t i = 1; i < curve.size(); ++i) {
+        EXPECT_GT(curve[i].relativePerformance, curve[i - 1].relativePerformance);
+    }
+}
+
+// --- PSU ------------------------------------------------------------------------------------
+
+struct PsuCase {
+    const char* name;
+    double gpuWatts;
+    int count;
+    double cpu;
+    double required;
+    double withBuffer;
+    double recommended;
+};
+
+class PsuSizing : public ::testing::TestWithParam<PsuCase> {};
+
+TEST_P(PsuSizing, MatchesTheSeeds) {
+    PsuInput in;
+    in.gpuWatts = GetParam().gpuWatts;
+    in.gpuCount = GetParam().count;
+    in.cpuWatts = GetParam().cpu;
+    const auto r = sizePsu(in);
+    EXPECT_DOUBLE_EQ(r.requiredWatts, GetParam().required);
+    EXPECT_NEAR(r.withBufferWatts, GetParam().withBuffer, 1e-9);
+    EXPECT_DOUBLE_EQ(r.recommendedPsuWatts, GetParam().recommended);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Seeds, PsuSizing,
+    ::testing::Values(
+        // Hardware guide: 4 x 250 W + 150 W + 100 W = 1250 W, +10% = 1375 W, buy 1400 W.
+        PsuCase{"guide_example", 250, 4, 150, 1250, 1375, 1400},
+        // 2023 post: 4x RTX 3090 at 350 W is too tight for 1600 W ...
+        PsuCase{"rtx3090x4_350W", 350, 4, 150, 1650, 1815, 2000},
+        // ... and workable at a 300 W limit.
+        PsuCase{"rtx3090x4_300W", 300, 4, 150, 1450, 1595, 1600},
+        PsuCase{"one_rtx4090", 450, 1, 125, 675, 742.5, 750}),
+    [](const ::testing::TestParamInfo<PsuCase>& p) { return std::string(p.param.name); });
+
+TEST(Psu, ConnectorsAndCircuits) {
+    PsuInput in;
+    in.gpu = &cat().require("RTX 3090");
+    in.gpuWatts = 350;
+    in.gpuCount = 4;
+    in.cpuWatts = 150;
+    auto r = sizePsu(in);
+    EXPECT_EQ(r.connectors.pcie8Pin, 8); // 12-pin Founders Edition = 2 x 8-pin each
+    ASSERT_EQ(r.circuits.size(), 3u);
+    EXPECT_DOUBLE_EQ(r.circuits[0].continuousWatts, 1440); // 120 V x 15 A x 80%
+    EXPECT_FALSE(r.circuits[0].fits);                      // 1650 W / 0.9 from the wall
+    EXPECT_TRUE(r.circuits[1].fits);                       // 20 A: 1920 W
+    EXPECT_DOUBLE_EQ(r.circuits[2].continuousWatts, 3680);
+    in.gpu = &cat().require("RTX 4090");
+    in.gpuCount = 2;
+    r = sizePsu(in);
+    EXPECT_EQ(r.connectors.hpwr16Pin, 2);
+    EXPECT_NE(r.connectors.notes.front().find("3 x 8-pin"), std::string::npos);
+    in.gpu = &cat().require("RTX A6000");
+    EXPECT_EQ(sizePsu(in).connectors.eps8Pin, 2);
+    in.bufferPct = 150;
+    EXPECT_EQ(errorOf([&] { sizePsu(in); }), "PSU: field 'buffer_pct': must be between 0 and 100");
+}
+
+// --- build check -------------------------------------------------------------------------------
+
+bool has(const BuildReport& r, Severity s, const std::string& topic, const std::string& text = "") {
+    for (const auto& f : r.findings) {
+        if (f.severity == s && f.topic == topic && f.message.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST(BuildCheck, FourRtx3090sNeedSpacingCoolingAndAPowerLimit) {
+    const perf::PerfModel model(cat());
+    BuildInput in;
+    in.gpu = &cat().require("RTX 3090");
+    in.count = 4;
+    const auto r = checkBuild(in, model);
+    EXPECT_TRUE(has(r, Severity::Critical, "fit", "extenders"));
+    EXPECT_TRUE(has(r, Severity::Warning, "cooling"));
+    EXPECT_TRUE(has(r, Severity::Warning, "power", "limiting each GPU to 300 W makes a 1600 W PSU workable"));
+    EXPECT_EQ(r.findings.front().severity, Severity::Critical);
+    EXPECT_GT(r.efficiency, 0.5);
+    EXPECT_LT(r.efficiency, 1.0);
+}
+
+TEST(BuildCheck, BlowerWorkstationCardsFitFourUp) {
+    const perf::PerfModel model(cat());
+    BuildInput in;
+    in.gpu = &cat().require("RTX A6000");
+    in.count = 4;
+    const auto r = checkBuild(in, model);
+    EXPECT_FALSE(has(r, Severity::Critical, "fit"));
+    EXPECT_FALSE(has(r, Severity::Warning, "cooling"));
+}
+
+TEST(BuildCheck, LanesThreadsRamNetworkMixedAndModules) {
+    const perf::PerfModel model(cat());
+    BuildInput in;
+    in.gpu = &cat().require("RTX 4090");
+    in.count = 4;
+    in.extenders = true;
+    in.pcieLanesPerGpu = 4;
+    in.cpuThreads = 6;
+    in.ramGb = 16;
+    in.machines = 2;
+    in.networkGbps = 10;
+    auto r = checkBuild(in, model);
+    EXPECT_TRUE(has(r, Severity::Warning, "pcie", "x4 lanes per GPU cost"));
+    EXPECT_TRUE(has(r, Severity::Warning, "cpu"));
+    EXPECT_TRUE(has(r, Severity::Warning, "ram", "less than the largest GPU's 24 GB"));
+    EXPECT_TRUE(has(r, Severity::Warning, "network", "at least 50 Gbit/s"));
+    EXPECT_FALSE(has(r, Severity::Critical, "fit")); // extenders spread the cards
+
+    in = {};
+    in.gpu = &cat().require("RTX 4090");
+    in.count = 1;
+    in.extraGpu = &cat().require("RTX 3090");
+    in.extraCount = 1;
+    EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "mixed", "slowest"));
+
+    in = {};
+    in.gpu = &cat().require("H100 SXM5");
+    in.count = 8;
+    EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "form", "server baseboard"));
+    in.gpu = &cat().require("H100 PCIe");
+    in.count = 2;
+    EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
+    in.psuWatts = 850;
+    EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "power", "too small"));
+}
+
+// --- memory ---------------------------------------------------------------------------------
+
+double item(const MemoryEstimate& e, const std::string& name) {
+    for (const auto& i : e.items) {
+        if (i.name == name) {
+            return i.gb;
+        }
+    }
+    return -1;
+}
+
+TEST(Memory, FullTrainingNeedsSixteenBytesPerParameterPlusActivations) {
+    MemoryInput in;
+    in.paramsBillion = 7;
+    in.mode = MemoryMode::FullTraining;
+    const auto e = estimateMemory(in);
+    EXPECT_DOUBLE_EQ(item(e, "weights (fp16)") + item(e, "gradients (fp16)") + item(e, "optimizer states"), 7 * 16.0);
+    EXPECT_GT(item(e, "activations"), 0);
+    in.optimizer = Optimizer::Adam8bit; // seed: 8-bit optimizers
+    EXPECT_DOUBLE_EQ(item(estimateMemory(in), "optimizer states"), 7 * 6.0);
+    in.optimizer = Optimizer::Adam;
+    in.cpuOffload = true; // seed: CPU optimizer state
+    const auto off = estimateMemory(in);
+    EXPECT_DOUBLE_EQ(item(off, "optimizer states"), -1);
+    EXPECT_DOUBLE_EQ(off.cpuRamGb, 7 * 12.0);
+    in.cpuOffload = false;
+    in.shardGpus = 4; // seed: ZeRO parallelism
+    const auto shard = estimateMemory(in);
+    EXPECT_DOUBLE_EQ(item(shard, "optimizer states"), 7 * 12.0 / 4);
+    EXPECT_NEAR(shard.totalGb, shard.perGpuGb * 4, 1e-9);
+    in.shardGpus = 1;
+    const double plain = item(estimateMemory(in), "activations");
+    in.gradientCheckpointing = true; // seed: gradient checkpointing
+    EXPECT_LT(item(estimateMemory(in), "activations"), plain / 5);
+}
+
+TEST(Memory, InferenceWeightsKvCacheAndQuantization) {
+    MemoryInput in;
+    in.paramsBillion = 70;
+    in.weights = perf::Precision::Int4;
+    EXPECT_NEAR(item(estimateMemory(in), "weights"), 70 * 4.85 / 8, 1e-9);
+    in.weights = perf::Precision::Fp16;
+    EXPECT_DOUBLE_EQ(item(estimateMemory(in), "weights"), 140);
+    // Llama-3-8B-like shape given explicitly: 32 layers x 8 KV heads x 128 x 8192 tokens x 2 x 2 bytes.
+    in.paramsBillion = 8;
+    in.layers = 32;
+    in.hidden = 4096;
+    in.kvHeads = 8;
+    in.contextTokens = 8192;
+    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
+    in.batch = 4;
+    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 4 * 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
+}
+
+TEST(Memory, QloraFitsA65BModelOnOne48GbGpu) {
+    // QLoRA (Dettmers et al. 2023): a 65B model fine-tunes on a single 48 GB GPU.
+    MemoryInput in;
+    in.paramsBillion = 65;
+    in.mode = MemoryMode::Qlora;
+    const auto e = estimateMemory(in);
+    EXPECT_LT(e.perGpuGb, 48 * 0.95);
+    EXPECT_GT(e.perGpuGb, 65 * 0.5);
+    bool a6000 = false;
+    for (const auto& f : gpusThatFit(cat(), in)) {
+        a6000 |= f.gpu->id == "rtx-a6000" && f.gpusNeeded == 1;
+    }
+    EXPECT_TRUE(a6000);
+    in.mode = MemoryMode::Lora; // 16-bit base: no longer fits one 48 GB card
+    EXPECT_GT(estimateMemory(in).perGpuGb, 48);
+}
+
+TEST(Memory, FitsCountsCardsAndRejectsBadInput) {
+    MemoryInput in;
+    in.paramsBillion = 7; // ~15.5 GB in fp16
+    for (const auto& f : gpusThatFit(cat(), in)) {
+        if (f.gpu->id == "rtx-4090") {
+            EXPECT_EQ(f.gpusNeeded, 1);
+        }
+        if (f.gpu->id == "rtx-3060-12gb") {
+            EXPECT_EQ(f.gpusNeeded, 2);
+        }
+    }
+    in.paramsBillion = -1;
+    EXPECT_EQ(errorOf([&] { estimateMemory(in); }),
+              "memory: field 'params_billion': must be more than 0 and at most 100,000");
+}
+
+TEST(Memory, TaskPresetsComeFromTheSeeds) {
+    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "transformers")->value, 24);
+    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "image-generation")->value, 12);
+    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "kaggle")->value, 8);
+    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "pretrained-transformers")->value, 11);
+}
+
+} // namespace
+} // namespace advisor::calc
