@@ -13,7 +13,8 @@ namespace {
 
 std::vector<Command> commands() {
     return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
-            powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand()};
+            powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
+            recommendCommand()};
 }
 
 struct GlobalOptions {

@@ -38,5 +38,7 @@ Command powerLimitCommand();
 Command psuCommand();
 Command buildCommand();
 Command memoryCommand();
+Command flowchartCommand();
+Command recommendCommand();
 
 } // namespace advisor::cli

@@ -138,4 +138,27 @@ std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::
     return out;
 }
 
+std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers) {
+    const auto key = [](const CloudOffer& o) {
+        return text::toLower(o.provider) + '\n' + text::toLower(o.instance) + '\n' + o.gpuId.value_or(o.gpuName) +
+               '\n' + std::to_string(o.gpuCount);
+    };
+    std::map<std::string, Date> newest;
+    for (const auto& o : offers) {
+        auto [it, inserted] = newest.emplace(key(o), o.observed);
+        if (!inserted && it->second < o.observed) {
+            it->second = o.observed;
+        }
+    }
+    std::vector<CloudOffer> out;
+    for (const auto& o : offers) {
+        auto it = newest.find(key(o));
+        if (it != newest.end() && it->second == o.observed) {
+            out.push_back(o);
+            newest.erase(it); // one per key, even when two share the newest date
+        }
+    }
+    return out;
+}
+
 } // namespace advisor

@@ -42,6 +42,10 @@ struct CloudOfferInput {
 std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Catalog& catalog, const Date& today,
                                              const InputLocation& where, std::vector<InputProblem>& problems);
 
+/// The newest observation of each offer (same provider, instance, GPU and GPU count): older
+/// observations are history, not something one can rent today. Order as given.
+std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers);
+
 /// Parses the cloud offer CSV (columns as resources/cloud/cloud_offers.csv). Throws InputError.
 std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view text,
                                                                            const std::string& fileLabel);

@@ -1,0 +1,308 @@
+// `gpu-advisor flowchart` (the 2023 chart as data) and `gpu-advisor recommend` (the live recommender).
+#include "advisor/flowchart.h"
+#include "advisor/recommender.h"
+#include "calc/memory.h"
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "common/format.h"
+#include "common/text.h"
+#include "value/gpu_price.h"
+
+#include <map>
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+/// Newest price of a GPU in a condition from the database (USD).
+advice::PriceLookup priceLookup(const std::vector<Price>& prices, PriceRule fallback) {
+    auto byGpu = std::make_shared<std::map<std::string, std::vector<Price>>>();
+    for (const auto& p : prices) {
+        (*byGpu)[p.gpuId].push_back(p);
+    }
+    return [byGpu, fallback](const std::string& id, std::optional<Condition> c) -> std::optional<double> {
+        const auto it = byGpu->find(id);
+        if (it == byGpu->end()) {
+            return std::nullopt;
+        }
+        const PriceRule rule = !c ? fallback : (*c == Condition::New ? PriceRule::NewestNew : PriceRule::NewestUsed);
+        const auto chosen = value::choosePrice(it->second, rule);
+        return chosen ? std::optional<double>(chosen->usd) : std::nullopt;
+    };
+}
+
+nlohmann::json nodeJson(const advice::Node& n, const Catalog& catalog, const advice::PriceLookup& prices) {
+    nlohmann::json j = {{"id", n.id}, {"text", n.text}, {"why", n.why}};
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const auto& g : n.gpus) {
+        const Gpu* gpu = catalog.findById(g.gpuId);
+        const auto price = prices ? prices(g.gpuId, g.condition) : std::nullopt;
+        gpus.push_back({{"gpu", gpu->name},
+                        {"gpu_id", g.gpuId},
+                        {"condition", g.condition ? nlohmann::json(toString(*g.condition)) : nlohmann::json(nullptr)},
+                        {"share", g.share},
+                        {"memory_gb", gpu->memoryGb},
+                        {"tdp_w", gpu->tdpW},
+                        {"price_usd", price ? nlohmann::json(*price) : nlohmann::json(nullptr)}});
+    }
+    j["gpus"] = gpus;
+    if (n.isLeaf()) {
+        j["cloud"] = n.cloud.empty() ? nlohmann::json(nullptr) : nlohmann::json(n.cloud);
+        j["advice"] = n.advice.empty() ? nlohmann::json(nullptr) : nlohmann::json(n.advice);
+    } else {
+        nlohmann::json choices = nlohmann::json::array();
+        for (const auto& [c, t] : n.answers) {
+            choices.push_back(c);
+        }
+        j["choices"] = choices;
+        j["budget_question"] = n.budgetQuestion;
+    }
+    return j;
+}
+
+int flowchart(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const auto chart = advice::Flowchart::dettmers2023(ctx.catalog());
+    const auto budget = args.number("budget");
+    advice::PriceLookup prices;
+    if (budget || args.has("prices")) {
+        prices = priceLookup(ctx.db().prices(), ctx.db().settings().priceRule);
+    }
+    advice::FlowchartSession session(chart, prices, budget);
+    std::vector<std::string> answers;
+    if (const auto a = args.value("answers")) {
+        for (const auto& part : text::split(*a, ',')) {
+            if (!text::trim(part).empty()) {
+                answers.emplace_back(text::trim(part));
+            }
+        }
+    }
+    size_t next = 0;
+    // Answers given win over the budget's (an override); the budget answers what is left.
+    while (!session.finished()) {
+        if (next < answers.size()) {
+            session.answer(answers[next++]);
+        } else if (session.suggestion()) {
+            session.answerAutomatically();
+        } else {
+            break;
+        }
+    }
+    if (next < answers.size()) {
+        throw InputError({"--answers", 0, "", ""}, "the chart ended after " + std::to_string(next) +
+                                                       " answers; '" + answers[next] + "' and later were not used");
+    }
+    const auto& node = session.current();
+    if (ctx.json()) {
+        nlohmann::json path = nlohmann::json::array();
+        for (const auto& s : session.path()) {
+            path.push_back({{"node", s.nodeId},
+                            {"question", s.question},
+                            {"answer", s.answer},
+                            {"automatic", s.automatic},
+                            {"reason", s.reason}});
+        }
+        ctx.printJson({{"chart", chart.title()},
+                       {"source", chart.source()},
+                       {"finished", session.finished()},
+                       {node.isLeaf() ? "leaf" : "question", nodeJson(node, ctx.catalog(), prices)},
+                       {"path", path}});
+        return 0;
+    }
+    auto& o = ctx.out();
+    for (const auto& s : session.path()) {
+        o << "  " << s.question << " -> " << s.answer << (s.automatic ? " (" + s.reason + ")" : "") << '\n';
+    }
+    if (node.isLeaf()) {
+        o << "Recommendation: " << node.text << '\n';
+        if (!node.advice.empty()) {
+            o << "  " << node.advice << '\n';
+        }
+        if (!node.why.empty()) {
+            o << "  why: " << node.why << '\n';
+        }
+    } else {
+        o << "Next question: " << node.text << " (";
+        for (size_t i = 0; i < node.answers.size(); ++i) {
+            o << (i ? " / " : "") << node.answers[i].first;
+        }
+        o << ")\n  why this question: " << node.why << "\n  answer with --answers "
+          << (answers.empty() ? "" : text::join(answers, ",") + ",") << node.answers.front().first << '\n';
+    }
+    return 0;
+}
+
+nlohmann::json candidateJson(const advice::Candidate& c) {
+    return {{"gpu", c.gpu->name},
+            {"gpu_id", c.gpu->id},
+            {"count", c.count},
+            {"memory_gb", c.gpu->memoryGb},
+            {"condition", toString(c.condition)},
+            {"price_usd", c.unitPriceUsd},
+            {"price_basis", c.priceBasis},
+            {"total_price_usd", c.unitPriceUsd * c.count},
+            {"tco_usd", c.tco.totalUsd},
+            {"relative_performance", c.relativePerformance},
+            {"throughput", c.throughput},
+            {"perf_per_dollar", c.perfPerDollar},
+            {"memory_headroom_gb", c.memoryHeadroomGb},
+            {"tdp_w", c.gpu->tdpW},
+            {"reasons", c.reasons},
+            {"caveats", c.caveats}};
+}
+
+int recommend(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    advice::RecommendInput in;
+    in.settings = ctx.db().settings();
+    in.budgetUsd = args.requiredNumber("budget");
+    const std::string precision = args.value("precision").value_or("16bit");
+    if (precision != "8bit" && precision != "16bit") {
+        throw UsageError("--precision must be 8bit or 16bit");
+    }
+    in.eightBit = precision == "8bit";
+    if (const auto t = args.value("task")) {
+        const auto task = advice::parseTask(*t);
+        if (!task) {
+            throw UsageError("--task must be train, fine-tune or inference");
+        }
+        in.task = *task;
+    }
+    if (const auto d = args.value("domain")) {
+        const auto domain = advice::parseDomain(*d);
+        if (!domain) {
+            throw UsageError("--domain must be transformers, cnn, llm or image-generation");
+        }
+        in.domain = *domain;
+    }
+    if (const auto m = args.number("memory-gb")) {
+        in.memoryGb = *m;
+    } else if (const auto p = args.number("params-billion")) {
+        // From the memory calculator: the task decides the mode.
+        calc::MemoryInput mem;
+        mem.paramsBillion = *p;
+        mem.mode = in.task == advice::Task::Inference  ? calc::MemoryMode::Inference
+                   : in.task == advice::Task::FineTune ? calc::MemoryMode::Qlora
+                                                       : calc::MemoryMode::FullTraining;
+        mem.weights = in.eightBit ? perf::Precision::Int8 : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
+        in.memoryGb = calc::estimateMemory(mem).perGpuGb;
+        in.llmParamsBillion = *p;
+    } else {
+        throw UsageError("missing --memory-gb N (or --params-billion P to compute it)");
+    }
+    in.usedOk = !args.has("new-only");
+    in.maxGpus = args.integer("gpus", 1, 16).value_or(1);
+    in.organization = args.has("organization");
+    if (const auto r = args.value("rank")) {
+        const auto rank = advice::parseRankBy(*r);
+        if (!rank) {
+            throw UsageError("--rank must be perf-per-dollar or speed");
+        }
+        in.rankBy = *rank;
+    }
+    in.shortlistSize = args.integer("top", 1, 100).value_or(5);
+    if (const auto y = args.number("years")) {
+        in.settings.years = *y;
+    }
+    if (const auto u = args.number("utilization")) {
+        in.settings.utilization = *u;
+    }
+    const perf::PerfModel model(ctx.db().catalog());
+    const auto rec = advice::recommend(ctx.db().catalog(), model, ctx.db().prices(), ctx.db().cloudOffers(), in);
+    if (ctx.json()) {
+        nlohmann::json candidates = nlohmann::json::array();
+        for (const auto& c : rec.shortlist) {
+            candidates.push_back(candidateJson(c));
+        }
+        nlohmann::json alternatives = nlohmann::json::array();
+        for (const auto& c : rec.alternatives) {
+            alternatives.push_back(candidateJson(c));
+        }
+        ctx.printJson({{"metric", perf::toString(rec.metric)},
+                       {"workload", perf::toString(rec.workload)},
+                       {"memory_gb", in.memoryGb},
+                       {"budget_usd", in.budgetUsd},
+                       {"rank_by", toString(in.rankBy)},
+                       {"candidates", candidates},
+                       {"runner_up", rec.shortlist.size() > 1 ? candidateJson(rec.shortlist[1]) : nlohmann::json(nullptr)},
+                       {"alternatives", alternatives},
+                       {"cloud",
+                        {{"recommended", rec.cloud.recommended},
+                         {"offer", rec.cloud.offer},
+                         {"break_even_days", rec.cloud.breakEvenDays ? nlohmann::json(*rec.cloud.breakEvenDays)
+                                                                     : nlohmann::json(nullptr)},
+                         {"reason", rec.cloud.reason}}},
+                       {"notes", rec.notes}});
+        return 0;
+    }
+    auto& o = ctx.out();
+    o << "Needs " << format::gigabytes(in.memoryGb) << ", budget " << format::money(in.budgetUsd) << ", ranked by "
+      << (in.rankBy == advice::RankBy::Speed ? "speed in " + std::string(perf::toString(rec.metric))
+                                             : std::string(perf::toString(rec.metric)) + " per dollar")
+      << '\n';
+    int rank = 0;
+    for (const auto& c : rec.shortlist) {
+        o << ++rank << ". " << (c.count > 1 ? std::to_string(c.count) + " x " : "") << c.gpu->name << " ("
+          << toString(c.condition) << ", " << format::money(c.unitPriceUsd) << ")\n";
+        for (const auto& r : c.reasons) {
+            o << "     + " << r << '\n';
+        }
+        for (const auto& cv : c.caveats) {
+            o << "     ! " << cv << '\n';
+        }
+    }
+    if (rec.shortlist.empty()) {
+        o << "No GPU fits this memory and budget.\n";
+    }
+    if (!rec.alternatives.empty()) {
+        o << "For the same money:\n";
+        for (const auto& a : rec.alternatives) {
+            o << "  - " << a.reasons.front() << '\n';
+        }
+    }
+    o << "Cloud: " << (rec.cloud.recommended ? "recommended" : "not needed") << " - " << rec.cloud.reason
+      << (rec.cloud.offer.empty() ? "" : " [" + rec.cloud.offer + "]") << '\n';
+    for (const auto& n : rec.notes) {
+        o << "note: " << n << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+Command flowchartCommand() {
+    return {"flowchart", "walk Tim Dettmers' 2023 recommendation chart",
+            "Usage: gpu-advisor flowchart [--answers yes,no,...] [--budget USD]\n\n"
+            "Prints the next question (with why it is asked) or the recommendation and the path taken.\n"
+            "With --budget, 'within your budget?' questions are answered from your price database\n"
+            "(newest new or used price of the GPUs named) once --answers run out; an answer you give\n"
+            "always wins over the budget's.\n"
+            "--prices shows the database's price of each GPU named without answering for you.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return flowchart(ctx, Args::parse(rest, {{"answers"}, {"budget"}, {"prices", false}}));
+            }};
+}
+
+Command recommendCommand() {
+    return {"recommend", "a ranked shortlist of GPUs for your work, memory and budget",
+            "Usage: gpu-advisor recommend (--memory-gb N | --params-billion P) --budget USD\n"
+            "                             [--precision 8bit|16bit] [--task train|fine-tune|inference]\n"
+            "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
+            "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
+            "                             [--top N] [--years N] [--utilization F]\n\n"
+            "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
+            "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
+            "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
+            "within --years. --organization leaves out GeForce cards (NVIDIA's driver licence does not\n"
+            "allow them in data centers) and used prices, and allows server modules (SXM/OAM).\n"
+            "--rank speed picks the fastest setup within the budget instead (money is no object).\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"budget"}, {"precision"},
+                                                         {"task"}, {"domain"}, {"new-only", false}, {"gpus"},
+                                                         {"organization", false}, {"rank"}, {"top"}, {"years"},
+                                                         {"utilization"}}));
+            }};
+}
+
+} // namespace advisor::cli

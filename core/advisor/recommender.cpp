@@ -1,0 +1,387 @@
+#include "advisor/recommender.h"
+
+#include "calc/cloud_vs_desktop.h"
+#include "calc/psu.h"
+#include "common/format.h"
+#include "value/gpu_price.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace advisor::advice {
+
+const char* toString(Task t) {
+    switch (t) {
+    case Task::Train:
+        return "train";
+    case Task::FineTune:
+        return "fine-tune";
+    case Task::Inference:
+        return "inference";
+    }
+    return "train";
+}
+
+const char* toString(Domain d) {
+    switch (d) {
+    case Domain::Transformers:
+        return "transformers";
+    case Domain::Cnn:
+        return "cnn";
+    case Domain::Llm:
+        return "llm";
+    case Domain::ImageGeneration:
+        return "image-generation";
+    }
+    return "transformers";
+}
+
+std::optional<Task> parseTask(std::string_view s) {
+    for (const auto t : {Task::Train, Task::FineTune, Task::Inference}) {
+        if (s == toString(t)) {
+            return t;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Domain> parseDomain(std::string_view s) {
+    for (const auto d : {Domain::Transformers, Domain::Cnn, Domain::Llm, Domain::ImageGeneration}) {
+        if (s == toString(d)) {
+            return d;
+        }
+    }
+    return std::nullopt;
+}
+
+const char* toString(RankBy r) {
+    return r == RankBy::Speed ? "speed" : "perf-per-dollar";
+}
+
+std::optional<RankBy> parseRankBy(std::string_view s) {
+    for (const auto r : {RankBy::PerfPerDollar, RankBy::Speed}) {
+        if (s == toString(r)) {
+            return r;
+        }
+    }
+    return std::nullopt;
+}
+
+perf::PerfQuery queryFor(const RecommendInput& in) {
+    perf::PerfQuery q;
+    q.workload = (in.domain == Domain::Cnn || in.domain == Domain::ImageGeneration) ? perf::WorkloadClass::Cnn
+                                                                                     : perf::WorkloadClass::Transformer;
+    if (in.task == Task::Inference) {
+        if (in.domain == Domain::Llm) {
+            q.metric = perf::Metric::LlmDecode;
+            q.llmWeights = in.eightBit ? perf::Precision::Int8 : perf::Precision::Fp16;
+            const double bytesPerParam = in.eightBit ? 1.0625 : 2.0;
+            q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
+        } else {
+            q.metric = in.eightBit ? perf::Metric::Int8Inference : perf::Metric::Fp16Inference;
+        }
+    } else {
+        q.metric = perf::Metric::Fp16Training; // 8-bit training is not modelled (nor in the seed)
+    }
+    return q;
+}
+
+namespace {
+
+struct Offer {
+    const Gpu* gpu = nullptr;
+    Condition condition = Condition::New;
+    value::ChosenPrice price;
+};
+
+// The price a buyer pays: newest new, or the cheaper of newest new and newest used.
+std::optional<Offer> buyerPrice(const Gpu& g, const std::vector<Price>& history, bool usedOk) {
+    const auto newest = value::choosePrice(history, PriceRule::NewestNew);
+    const auto used = usedOk ? value::choosePrice(history, PriceRule::NewestUsed) : std::nullopt;
+    if (used && (!newest || used->usd < newest->usd)) {
+        return Offer{&g, Condition::Used, *used};
+    }
+    if (newest) {
+        return Offer{&g, Condition::New, *newest};
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const Offer& o, int count,
+                                    const RecommendInput& in, const Date& newestPriceDate) {
+    std::vector<std::string> c;
+    if (g.slotWidth && *g.slotWidth >= 3) {
+        c.push_back(std::to_string(*g.slotWidth) + "-slot card: " +
+                    (count >= 2 ? std::string("several of them need extenders, blower variants or water cooling (seed)")
+                                : std::string("a second card later needs a board with 3-slot spacing or an extender")));
+    }
+    if (count > 1 && in.memoryGb > g.memoryGb) {
+        c.push_back("the " + format::gigabytes(in.memoryGb) + " are split over " + std::to_string(count) +
+                    " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe traffic costs speed");
+    }
+    if (g.vendor != "NVIDIA") {
+        c.push_back(g.vendor + " GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something breaks "
+                               "(seed: community); its speed here rests on estimated figures");
+    }
+    if (g.tensorCoreGeneration == "none") {
+        c.push_back("no tensor cores: the seed recommends against GPUs without them");
+    }
+    if (s.fp16AccumulateHalfRate && in.task != Task::Inference) {
+        c.push_back("GeForce: mixed-precision training runs FP32 accumulate at half rate");
+    }
+    if (in.eightBit && !s.fp8 && in.task == Task::Inference) {
+        c.push_back("no FP8: 8-bit inference runs at about the 16-bit speed (seed)");
+    }
+    if (g.segment == Segment::Datacenter && g.form == FormFactor::Pcie) {
+        c.push_back("passively cooled data-center card: needs a server chassis with strong airflow");
+    }
+    if (g.form != FormFactor::Pcie) {
+        c.push_back(g.formLabel + " module: needs a server baseboard (HGX/OAM)");
+    }
+    if (g.connectors.hpwr16Pin > 0) {
+        c.push_back("12VHPWR/12V-2x6 power plug: insert it fully until it clicks (seed)");
+    }
+    if (o.condition == Condition::Used) {
+        c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");
+    } else if (o.price.newestNew && newestPriceDate.year > 0 &&
+               o.price.newestNew->observed.daysSinceEpoch() + 365 < newestPriceDate.daysSinceEpoch()) {
+        c.push_back("newest price is from " + o.price.newestNew->observed.toString() + ": check today's market");
+    }
+    if (s.estimated) {
+        c.push_back("some specifications are estimated: " + s.notes.front());
+    }
+    return c;
+}
+
+} // namespace
+
+Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                         const std::vector<CloudOffer>& offers, const RecommendInput& in) {
+    if (!(in.memoryGb > 0 && in.memoryGb < 100000)) {
+        throw InputError({"recommend", 0, "", "memory_gb"}, "must be more than 0");
+    }
+    if (!(in.budgetUsd >= 0) || !std::isfinite(in.budgetUsd)) {
+        throw InputError({"recommend", 0, "", "budget"}, "must be an amount >= 0");
+    }
+    if (in.maxGpus < 1 || in.maxGpus > 16) {
+        throw InputError({"recommend", 0, "", "gpus"}, "must be between 1 and 16");
+    }
+    if (!(in.settings.utilization > 0 && in.settings.utilization <= 1)) {
+        throw InputError({"recommend", 0, "", "utilization"}, "must be more than 0 and at most 1");
+    }
+    if (!(in.settings.years > 0 && in.settings.years <= 50)) {
+        throw InputError({"recommend", 0, "", "years"}, "must be more than 0 and at most 50");
+    }
+    if (in.shortlistSize < 1) {
+        throw InputError({"recommend", 0, "", "shortlist"}, "must be at least 1");
+    }
+    Recommendation rec;
+    perf::PerfQuery base = queryFor(in);
+    rec.metric = base.metric;
+    rec.workload = base.workload;
+    if (in.eightBit && in.task != Task::Inference) {
+        rec.notes.push_back("8-bit training is not modelled (neither in the seed): ranked by 16-bit training");
+    }
+
+    std::map<std::string, std::vector<Price>> byGpu;
+    Date newestPriceDate{};
+    for (const auto& p : prices) {
+        byGpu[p.gpuId].push_back(p);
+        newestPriceDate = std::max(newestPriceDate, p.observed);
+    }
+    const Gpu* reference = catalog.findById(in.settings.referenceGpu);
+    if (reference == nullptr) {
+        reference = &catalog.gpus().front();
+    }
+    const bool usedOk = in.usedOk && !in.organization;
+    perf::PerfQuery one = base;
+    one.gpus = 1;
+    const double refThroughput = model.throughput(*reference, one);
+    // perf/$ of the reference (one GPU at its own buyer price) anchors the scale at 1.
+    double refPerDollar = 0;
+    if (const auto ro = buyerPrice(*reference, byGpu[reference->id], usedOk)) {
+        value::TcoInput t;
+        t.gpuPriceUsd = ro->price.usd;
+        t.gpuWatts = reference->tdpW;
+        t.desktopBaseCostUsd = in.settings.desktopBaseCostUsd;
+        t.electricityUsdPerKwh = in.settings.electricityUsdPerKwh;
+        t.utilization = in.settings.utilization;
+        t.years = in.settings.years;
+        refPerDollar = 1.0 / value::totalCostOfOwnership(t).totalUsd;
+    }
+
+    int unpriced = 0, tooSmall = 0, overBudget = 0, modules = 0, geforce = 0;
+    std::vector<Candidate> all;
+    for (const auto& g : catalog.gpus()) {
+        if (!in.organization && g.form != FormFactor::Pcie) {
+            ++modules;
+            continue;
+        }
+        if (in.organization && g.segment == Segment::Consumer) {
+            ++geforce;
+            continue;
+        }
+        const auto offer = buyerPrice(g, byGpu[g.id], usedOk);
+        if (!offer) {
+            ++unpriced;
+            continue;
+        }
+        // Enough memory on one card, or split over up to maxGpus cards (sharding / layer split).
+        const int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
+        if (count > in.maxGpus) {
+            ++tooSmall;
+            continue;
+        }
+        if (offer->price.usd * count > in.budgetUsd + 1e-6) {
+            ++overBudget;
+            continue;
+        }
+        Candidate c;
+        c.gpu = &g;
+        c.count = count;
+        c.condition = offer->condition;
+        c.unitPriceUsd = offer->price.usd;
+        c.priceBasis = offer->price.basis;
+        perf::PerfQuery q = base;
+        q.gpus = count;
+        c.throughput = model.throughput(g, q);
+        c.relativePerformance = c.throughput / refThroughput;
+        value::TcoInput t;
+        t.gpuPriceUsd = c.unitPriceUsd;
+        t.gpuCount = count;
+        t.gpuWatts = g.tdpW;
+        t.desktopBaseCostUsd = in.settings.desktopBaseCostUsd;
+        t.electricityUsdPerKwh = in.settings.electricityUsdPerKwh;
+        t.utilization = in.settings.utilization;
+        t.years = in.settings.years;
+        c.tco = value::totalCostOfOwnership(t);
+        const double perDollar = c.relativePerformance / c.tco.totalUsd;
+        c.perfPerDollar = refPerDollar > 0 ? perDollar / refPerDollar : perDollar;
+        c.memoryHeadroomGb = g.memoryGb - in.memoryGb / count;
+        const auto specs = model.specs(g);
+        c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
+                            " for the " + format::gigabytes(in.memoryGb) + " you need (" +
+                            format::gigabytes(std::max(0.0, c.memoryHeadroomGb)) + " to spare per GPU)");
+        c.reasons.push_back("performance per dollar " + format::number(c.perfPerDollar, 2) + " (" + reference->name +
+                            " = 1): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
+                            format::number(in.settings.years, 0) + "-year cost " + format::money(c.tco.totalUsd) +
+                            " incl. " + format::money(c.tco.electricityUsd) + " electricity");
+        c.reasons.push_back(std::string(perf::isLlm(base.metric) ? "speed " + format::number(c.throughput, 0) + " tokens/s"
+                                                                  : "speed " + format::ratio(c.relativePerformance) +
+                                                                        " " + reference->name) +
+                            " (" + perf::toString(base.metric) + ")");
+        calc::PsuInput psu;
+        psu.gpuWatts = g.tdpW;
+        psu.gpuCount = count;
+        psu.cpuWatts = in.settings.cpuWatts;
+        const auto p = calc::sizePsu(psu);
+        c.reasons.push_back(format::number(g.tdpW * count, 0) + " W of GPUs: a " +
+                            (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") +
+                            " PSU");
+        c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate);
+        all.push_back(std::move(c));
+    }
+    std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
+        return in.rankBy == RankBy::Speed ? a.throughput > b.throughput : a.perfPerDollar > b.perfPerDollar;
+    });
+    for (size_t i = 0; i < all.size() && static_cast<int>(i) < in.shortlistSize; ++i) {
+        rec.shortlist.push_back(all[i]);
+    }
+    if (unpriced + tooSmall + overBudget + modules + geforce > 0) {
+        rec.notes.push_back(
+            "not considered: " + std::to_string(tooSmall) + " with too little memory, " + std::to_string(overBudget) +
+            " over the budget, " + std::to_string(unpriced) + " without a" + (in.organization ? " new" : "") +
+            " price" + (modules > 0 ? ", " + std::to_string(modules) + " server modules (individual buyer)" : "") +
+            (geforce > 0 ? ", " + std::to_string(geforce) +
+                               " GeForce cards (organisation: NVIDIA's GeForce driver licence does not allow "
+                               "data-center deployment)"
+                         : ""));
+    }
+    if (in.organization && in.usedOk) {
+        rec.notes.push_back("organisation: new prices only (warranty, invoices)");
+    }
+
+    // Multi-card alternatives for the same money: the fastest setup of each GPU within the budget.
+    const int maxCards = std::max(in.maxGpus, 4);
+    for (const auto& c : all) {
+        if (c.gpu->memoryGb < in.memoryGb) {
+            continue; // data parallel: every card holds the model
+        }
+        const int n = std::min(maxCards, static_cast<int>(std::floor(in.budgetUsd / c.unitPriceUsd + 1e-9)));
+        if (n < 1) {
+            continue;
+        }
+        Candidate alt = c;
+        alt.count = n;
+        perf::PerfQuery q = base;
+        q.gpus = n;
+        alt.throughput = model.throughput(*c.gpu, q);
+        alt.relativePerformance = alt.throughput / refThroughput;
+        alt.reasons = {std::to_string(n) + " x " + c.gpu->name + " (" + toString(c.condition) + ") for " +
+                       format::money(n * c.unitPriceUsd) + ": " + format::ratio(alt.relativePerformance) + " " +
+                       reference->name + (n > 1 && perf::isTraining(base.metric) ? " with data-parallel overhead" : "")};
+        rec.alternatives.push_back(std::move(alt));
+    }
+    std::stable_sort(rec.alternatives.begin(), rec.alternatives.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.throughput > b.throughput; });
+    if (rec.alternatives.size() > 4) {
+        rec.alternatives.resize(4);
+    }
+
+    // The cloud, priced for the same work as the best desktop choice.
+    if (!rec.shortlist.empty()) {
+        const Candidate& best = rec.shortlist.front();
+        double bestCostPerWork = 0;
+        const CloudOffer* chosen = nullptr;
+        double chosenSpeed = 0;
+        const auto current = currentOffers(offers); // `chosen` points into it
+        for (const auto& o : current) {
+            const Gpu* g = o.gpuId ? catalog.findById(*o.gpuId) : nullptr;
+            if (g == nullptr || g->memoryGb < in.memoryGb / o.gpuCount) {
+                continue;
+            }
+            perf::PerfQuery q = base;
+            q.gpus = std::min(o.gpuCount, 8);
+            const double speed = model.throughput(*g, q);
+            const double costPerWork = o.onDemandUsdPerHour / speed;
+            if (chosen == nullptr || costPerWork < bestCostPerWork) {
+                chosen = &o;
+                bestCostPerWork = costPerWork;
+                chosenSpeed = speed;
+            }
+        }
+        if (chosen != nullptr) {
+            calc::CloudVsDesktopInput cv;
+            cv.desktopCostUsd = in.settings.desktopBaseCostUsd + best.unitPriceUsd * best.count;
+            cv.gpuWatts = best.gpu->tdpW * best.count;
+            cv.cpuWatts = in.settings.cpuWatts;
+            cv.utilization = in.settings.utilization;
+            cv.kwhPriceUsd = in.settings.electricityUsdPerKwh;
+            cv.years = in.settings.years;
+            cv.cloudHourlyUsd = chosen->onDemandUsdPerHour;
+            cv.workRatio = best.throughput / chosenSpeed;
+            const auto r = calc::compareCloudAndDesktop(cv);
+            rec.cloud.offer = chosen->provider + " " + chosen->instance + " (" + chosen->gpuName + " x" +
+                              std::to_string(chosen->gpuCount) + ", " + format::money(chosen->onDemandUsdPerHour) +
+                              "/h, " + chosen->observed.toString() + ")";
+            rec.cloud.breakEvenDays = r.breakEvenDays;
+            const double horizon = in.settings.years * 365.0;
+            rec.cloud.recommended = !r.breakEvenDays || *r.breakEvenDays > horizon;
+            rec.cloud.reason =
+                r.breakEvenDays
+                    ? "buying " + best.gpu->name + " breaks even after " + format::number(*r.breakEvenDays, 0) +
+                          " days at " + format::percent(in.settings.utilization, 0) + " utilization, against " +
+                          format::number(horizon, 0) + " days of use" +
+                          (rec.cloud.recommended ? ": rent" : ": buy (seed: longer than a year favours a desktop)")
+                    : "the cloud costs less per day than the desktop's electricity: rent";
+        }
+    } else {
+        rec.cloud.recommended = true;
+        rec.cloud.reason = "no GPU fits the memory and the budget: rent in the cloud (vast.ai, Lambda) and prototype "
+                           "small locally (seed)";
+    }
+    return rec;
+}
+
+} // namespace advisor::advice

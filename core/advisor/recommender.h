@@ -1,0 +1,89 @@
+#pragma once
+/// \file
+/// The live recommender: what the 2023 flowchart would say today, from the performance model,
+/// the user's prices and settings. A shortlist ranked by performance per dollar among GPUs that
+/// fit the memory and the budget, each with its reasons and caveats; multi-card alternatives
+/// for the same money; and the cloud when the break-even says so.
+
+#include "catalog/catalog.h"
+#include "perf/model.h"
+#include "prices/cloud_offer.h"
+#include "prices/price.h"
+#include "prices/settings.h"
+#include "value/tco.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::advice {
+
+enum class Task { Train, FineTune, Inference };
+enum class Domain { Transformers, Cnn, Llm, ImageGeneration };
+/// Performance per dollar (the seed's ranking), or the fastest within the budget (the chart's
+/// "Are you rich?": money is not what limits you).
+enum class RankBy { PerfPerDollar, Speed };
+
+const char* toString(Task t);
+const char* toString(Domain d);
+std::optional<Task> parseTask(std::string_view s);
+std::optional<Domain> parseDomain(std::string_view s);
+const char* toString(RankBy r);
+std::optional<RankBy> parseRankBy(std::string_view s);
+
+struct RecommendInput {
+    Task task = Task::Train;
+    Domain domain = Domain::Transformers;
+    double memoryGb = 24;   ///< needed (directly, or from the memory calculator)
+    bool eightBit = false;  ///< 8-bit precision is acceptable (seed: otherwise select by 16-bit)
+    double budgetUsd = 0;   ///< for the GPUs
+    bool usedOk = true;     ///< used prices count
+    int maxGpus = 1;        ///< GPUs the user is willing to run
+    /// Organisations buy for servers: server modules allowed; GeForce cards left out (NVIDIA's
+    /// GeForce driver licence does not allow data-center deployment); new prices only (warranty).
+    bool organization = false;
+    RankBy rankBy = RankBy::PerfPerDollar;
+    Settings settings;         ///< years, utilization, electricity, desktop cost, reference
+    std::optional<double> llmParamsBillion; ///< LLM inference: model size (default from memory)
+    int shortlistSize = 5;
+};
+
+struct Candidate {
+    const Gpu* gpu = nullptr;
+    int count = 1;
+    Condition condition = Condition::New;
+    double unitPriceUsd = 0;
+    std::string priceBasis;
+    double throughput = 0;          ///< the metric's units (tokens/s for LLM inference)
+    double relativePerformance = 0; ///< / one reference GPU
+    double perfPerDollar = 0;       ///< (relative performance / TCO), the reference GPU = 1
+    value::Tco tco;
+    double memoryHeadroomGb = 0;    ///< per GPU (split evenly)
+    std::vector<std::string> reasons;
+    std::vector<std::string> caveats;
+};
+
+struct CloudAdvice {
+    bool recommended = false;
+    std::string offer;           ///< provider, instance, GPUs, date
+    std::optional<double> breakEvenDays;
+    std::string reason;
+};
+
+struct Recommendation {
+    perf::Metric metric = perf::Metric::Fp16Training;
+    perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
+    std::vector<Candidate> shortlist;    ///< best perf/$ first
+    std::vector<Candidate> alternatives; ///< multi-card setups within the budget, fastest first
+    CloudAdvice cloud;
+    std::vector<std::string> notes;      ///< what was excluded and why, modelling caveats
+};
+
+/// Throws InputError naming the field for memory <= 0, a negative budget, or maxGpus outside 1..16.
+Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                         const std::vector<CloudOffer>& offers, const RecommendInput& in);
+
+/// The metric and workload class a task/domain/precision is ranked by.
+perf::PerfQuery queryFor(const RecommendInput& in);
+
+} // namespace advisor::advice

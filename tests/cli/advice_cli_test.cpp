@@ -1,0 +1,112 @@
+// `gpu-advisor flowchart` and `gpu-advisor recommend` through the real binary and a real database.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(FlowchartCli, FirstQuestionThenALeafWithItsPath) {
+    Cli cli;
+    const auto first = cli.json({"flowchart"});
+    EXPECT_FALSE(first.at("finished").get<bool>());
+    EXPECT_EQ(first.at("question").at("text"), "Are you an organization?");
+    EXPECT_EQ(first.at("question").at("choices"), nlohmann::json({"yes", "no"}));
+    EXPECT_FALSE(first.at("question").at("why").get<std::string>().empty());
+
+    const auto leaf = cli.json({"flowchart", "--answers", "no,yes,yes,yes"});
+    EXPECT_TRUE(leaf.at("finished").get<bool>());
+    EXPECT_EQ(leaf.at("leaf").at("gpus").at(0).at("gpu_id"), "rtx-4090");
+    const auto path = leaf.at("path");
+    ASSERT_EQ(path.size(), 4u);
+    EXPECT_EQ(path.at(3).at("node"), "budget_4090_train");
+    EXPECT_FALSE(path.at(3).at("automatic").get<bool>());
+
+    const auto text = cli.run({"flowchart", "--answers", "no,yes"});
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.out.find("Next question: Do you work with transformers?"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("--answers no,yes,yes"), std::string::npos) << text.out;
+}
+
+TEST(FlowchartCli, BudgetAnswersFromThePriceDatabaseAndYourAnswersWin) {
+    Cli cli;
+    // The seeded database prices a new RTX 4090 above $1,000 and a used RTX 3090 below.
+    const auto automatic = cli.json({"flowchart", "--answers", "no,yes,yes", "--budget", "1000"});
+    EXPECT_EQ(automatic.at("leaf").at("id"), "leaf_3090");
+    const auto path = automatic.at("path");
+    ASSERT_EQ(path.size(), 5u);
+    EXPECT_TRUE(path.at(3).at("automatic").get<bool>());
+    EXPECT_EQ(path.at(3).at("answer"), "no");
+    EXPECT_NE(path.at(3).at("reason").get<std::string>().find("> budget $1,000"), std::string::npos);
+    // The same budget, but the user says yes to the RTX 4090 question: the user wins.
+    const auto overridden = cli.json({"flowchart", "--answers", "no,yes,yes,yes", "--budget", "1000"});
+    EXPECT_EQ(overridden.at("leaf").at("id"), "leaf_4090");
+    EXPECT_FALSE(overridden.at("path").at(3).at("automatic").get<bool>());
+}
+
+TEST(FlowchartCli, BadAnswersAreClearErrors) {
+    Cli cli;
+    const auto bad = cli.run({"flowchart", "--answers", "no,maybe"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.err, "error: flowchart: field 'answer': 'maybe' is not an answer to \"Do you plan to train "
+                       "models?\"; choose yes or no\n");
+    const auto tooMany = cli.run({"flowchart", "--answers", "no,yes,yes,yes,no"});
+    EXPECT_EQ(tooMany.exitCode, 1);
+    EXPECT_NE(tooMany.err.find("the chart ended after 4 answers; 'no' and later were not used"), std::string::npos)
+        << tooMany.err;
+}
+
+TEST(RecommendCli, ShortlistWithinMemoryAndBudget) {
+    Cli cli;
+    const auto doc = cli.json({"recommend", "--memory-gb", "24", "--budget", "2000"});
+    const auto candidates = doc.at("candidates");
+    ASSERT_FALSE(candidates.empty());
+    double previous = 1e9;
+    for (const auto& c : candidates) {
+        EXPECT_GE(c.at("memory_gb").get<double>() * c.at("count").get<int>(), 24);
+        EXPECT_LE(c.at("total_price_usd").get<double>(), 2000);
+        EXPECT_LE(c.at("perf_per_dollar").get<double>(), previous);
+        previous = c.at("perf_per_dollar").get<double>();
+        EXPECT_FALSE(c.at("reasons").empty());
+        for (const char* k : {"gpu", "gpu_id", "price_usd", "condition", "tco_usd", "memory_headroom_gb", "caveats"}) {
+            EXPECT_TRUE(c.contains(k)) << k;
+        }
+    }
+    EXPECT_EQ(doc.at("runner_up").at("gpu_id"), candidates.at(1).at("gpu_id"));
+    EXPECT_EQ(doc.at("metric"), "fp16-training");
+    EXPECT_EQ(doc.at("rank_by"), "perf-per-dollar");
+    EXPECT_TRUE(doc.at("cloud").contains("recommended"));
+    EXPECT_FALSE(doc.at("alternatives").empty());
+}
+
+TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
+    Cli cli;
+    const auto org = cli.json({"recommend", "--memory-gb", "48", "--budget", "50000", "--organization", "--rank", "speed"});
+    ASSERT_FALSE(org.at("candidates").empty());
+    for (const auto& c : org.at("candidates")) {
+        EXPECT_EQ(c.at("gpu").get<std::string>().find("GeForce"), std::string::npos);
+        EXPECT_EQ(c.at("gpu").get<std::string>().rfind("RTX 4", 0), std::string::npos) << c.at("gpu");
+        EXPECT_EQ(c.at("condition"), "new");
+    }
+    // 7B in 8-bit for inference: the memory calculator's figure (weights alone are 7.4 GB).
+    const auto llm = cli.json({"recommend", "--params-billion", "7", "--task", "inference", "--domain", "llm",
+                               "--precision", "8bit", "--budget", "1500"});
+    EXPECT_GT(llm.at("memory_gb").get<double>(), 7.4);
+    EXPECT_LT(llm.at("memory_gb").get<double>(), 12);
+    EXPECT_EQ(llm.at("metric"), "llm-decode");
+}
+
+TEST(RecommendCli, UsageAndInputErrors) {
+    Cli cli;
+    EXPECT_EQ(cli.run({"recommend", "--memory-gb", "24"}).exitCode, 2); // no --budget
+    EXPECT_EQ(cli.run({"recommend", "--memory-gb", "24", "--budget", "1000", "--rank", "cheapest"}).exitCode, 2);
+    const auto bad = cli.run({"recommend", "--memory-gb", "24", "--budget", "1000", "--utilization", "1.5"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.err, "error: recommend: field 'utilization': must be more than 0 and at most 1\n");
+    const auto nothing = cli.json({"recommend", "--memory-gb", "200", "--budget", "500"});
+    EXPECT_TRUE(nothing.at("candidates").empty());
+    EXPECT_TRUE(nothing.at("cloud").at("recommended").get<bool>());
+}
+
+} // namespace
+} // namespace advisor::testing
