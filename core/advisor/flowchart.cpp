@@ -29,6 +29,8 @@ Flowchart Flowchart::fromJson(std::string_view textIn, const std::string& fileLa
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError({fileLabel, 0, "", ""}, std::string("not valid JSON: ") + e.what());
     }
+    // Answers are offered in the file's order; the plain parser sorts object keys.
+    const auto ordered = nlohmann::ordered_json::parse(textIn);
     const JsonFields top(doc, {fileLabel, 0, "", ""});
     Flowchart chart;
     chart.id_ = top.requireString("id");
@@ -78,17 +80,16 @@ Flowchart Flowchart::fromJson(std::string_view textIn, const std::string& fileLa
             if (answers == nullptr || !answers->is_object() || answers->size() < 2) {
                 f.fail("answers", "a question needs at least two answers");
             }
-            for (const auto& [choice, target] : answers->items()) {
+            for (const auto& [choice, target] : ordered.at("nodes").at(id).at("answers").items()) {
                 if (!target.is_string()) {
                     f.fail("answers." + choice, "must name the next node");
                 }
+                if (choice.empty() || choice != text::toLower(text::trim(choice))) {
+                    f.fail("answers." + choice, "must be lower case without surrounding spaces (answers are "
+                                                "matched ignoring case)");
+                }
                 n.answers.emplace_back(choice, target.get<std::string>());
             }
-            // Yes before no, then any other choices alphabetically (JSON objects keep no order).
-            const auto rank = [](const std::string& c) { return c == "yes" ? 0 : c == "no" ? 1 : 2; };
-            std::stable_sort(n.answers.begin(), n.answers.end(), [&](const auto& a, const auto& b) {
-                return rank(a.first) < rank(b.first);
-            });
             if (n.budgetQuestion && n.gpus.empty()) {
                 f.fail("gpus", "a budget question must name the GPUs whose price decides it");
             }
@@ -158,6 +159,19 @@ const Node& FlowchartSession::current() const {
     return chart_.node(current_);
 }
 
+namespace {
+
+// "yes or no", "vision, language or both"
+std::string choiceList(const std::vector<std::string>& choices) {
+    std::string out;
+    for (size_t i = 0; i < choices.size(); ++i) {
+        out += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    }
+    return out;
+}
+
+} // namespace
+
 void FlowchartSession::answer(const std::string& choice) {
     const Node& n = current();
     if (n.isLeaf()) {
@@ -170,7 +184,7 @@ void FlowchartSession::answer(const std::string& choice) {
             choices.push_back(c);
         }
         throw InputError({"flowchart", 0, "", "answer"}, "'" + choice + "' is not an answer to \"" + n.text +
-                                                             "\"; choose " + text::join(choices, " or "));
+                                                             "\"; choose " + choiceList(choices));
     }
     path_.push_back({n.id, n.text, text::toLower(text::trim(choice)), false, ""});
     current_ = *next;

@@ -55,6 +55,27 @@ TEST(FlowchartLoading, ValidatesStructureAndGpus) {
     EXPECT_EQ(chartError("{" + leaf + "}", "missing"), "chart.json: field 'start': names no node: 'missing'");
 }
 
+TEST(FlowchartLoading, MultipleChoiceQuestions) {
+    const auto chart = Flowchart::fromJson(R"({"id": "t", "start": "q", "nodes": {
+        "q": {"type": "question", "text": "What do you do?", "why": "w",
+              "answers": {"vision": "a", "language": "b", "both": "b"}},
+        "a": {"type": "leaf", "text": "RTX 4070 Ti", "gpus": [{"id": "rtx-4070-ti"}]},
+        "b": {"type": "leaf", "text": "RTX 4090", "gpus": [{"id": "rtx-4090"}]}}})",
+                                           "mc.json", cat());
+    FlowchartSession s(chart);
+    ASSERT_EQ(s.current().answers.size(), 3u);
+    s.answer("Both");
+    EXPECT_EQ(s.current().id, "b");
+    s.restart();
+    try {
+        s.answer("yes");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "flowchart: field 'answer': 'yes' is not an answer to \"What do you do?\"; choose vision, language or both");
+    }
+}
+
 TEST(Dettmers2023, ShipsTheWholeChart) {
     const auto chart = Flowchart::dettmers2023(cat());
     EXPECT_EQ(chart.start(), "organization");
