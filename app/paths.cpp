@@ -1,18 +1,15 @@
 #include "paths.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QStandardPaths>
 
 namespace advisor::app {
 
 std::string defaultDatabasePath() {
-    if (QCoreApplication::applicationName().isEmpty() ||
-        QCoreApplication::applicationName() != QStringLiteral("gpu-advisor")) {
-        QCoreApplication::setApplicationName(QStringLiteral("gpu-advisor"));
-    }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    return QDir(dir).filePath(QStringLiteral("prices.sqlite")).toStdString();
+    // GenericDataLocation + our name, so the path does not depend on whether the
+    // application/organisation names are set yet: ~/.local/share/gpu-advisor on Linux.
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return QDir(base).filePath(QStringLiteral("gpu-advisor/prices.sqlite")).toStdString();
 }
 
 } // namespace advisor::app

@@ -48,3 +48,25 @@ function(add_advisor_test name)
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
         ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
 endfunction()
+
+# add_advisor_qt_test(<name> SOURCES ... [LIBS ...] [LABELS ...]) - one Qt Test executable
+# (QTEST_MAIN) registered as one CTest test, offscreen, with the `ui` label by default.
+function(add_advisor_qt_test name)
+    cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    set_target_properties(${name} PROPERTIES AUTOMOC ON)
+    advisor_set_warnings(${name})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} Qt6::Test)
+    target_compile_definitions(${name} PRIVATE
+        ADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+        ADVISOR_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+    add_test(NAME ${name} COMMAND ${name})
+    if(NOT ARG_LABELS)
+        set(ARG_LABELS ui)
+    endif()
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+        ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen")
+endfunction()

@@ -1,9 +1,22 @@
 #include "main_window.h"
 
+#include "common/errors.h"
+#include "pages/charts_page.h"
+#include "session.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
 #include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
 
 namespace advisor::ui {
 
@@ -18,26 +31,72 @@ QWidget* placeholder(const QString& text) {
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent), session_(session) {
     setWindowTitle(tr("GPU Advisor"));
     auto* central = new QWidget(this);
     auto* layout = new QHBoxLayout(central);
     navigation_ = new QListWidget(central);
-    navigation_->setMaximumWidth(180);
+    navigation_->setMaximumWidth(170);
+    navigation_->setAccessibleName(tr("Pages"));
     pages_ = new QStackedWidget(central);
     layout->addWidget(navigation_);
     layout->addWidget(pages_, 1);
     setCentralWidget(central);
 
+    charts_ = new ChartsPage(session_);
+    connect(charts_, &ChartsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     addPage(QStringLiteral("advisor"), tr("Advisor"), placeholder(tr("The recommendation flowchart.")));
-    addPage(QStringLiteral("charts"), tr("Charts"), placeholder(tr("Performance and performance per dollar.")));
+    addPage(QStringLiteral("charts"), tr("Charts"), charts_);
     addPage(QStringLiteral("prices"), tr("Prices"), placeholder(tr("Your price database.")));
     addPage(QStringLiteral("calculators"), tr("Calculators"),
             placeholder(tr("Power, PSU, cloud vs desktop, memory and build calculators.")));
 
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     navigation_->setCurrentRow(0);
-    resize(1100, 720);
+    buildMenus();
+    restoreWindowState();
+    statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* exportChart = file->addAction(tr("&Export Chart…"));
+    exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
+    exportChart->setStatusTip(tr("Save the current chart as PNG, PDF, SVG or CSV"));
+    connect(exportChart, &QAction::triggered, this, [this] {
+        showPage(QStringLiteral("charts"));
+        charts_->exportWithDialog();
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = session_.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = session_.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence::Redo});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < keys_.size(); ++i) {
+        QAction* a = view->addAction(navigation_->item(i)->text());
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(i + 1)));
+        connect(a, &QAction::triggered, this, [this, i] { navigation_->setCurrentRow(i); });
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About GPU Advisor"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About GPU Advisor"),
+                           tr("<p><b>GPU Advisor</b> %1</p><p>Which GPU(s) to buy for deep learning - or whether to "
+                              "rent - and why. Based on Tim Dettmers' \"Which GPU(s) to Get for Deep Learning\" "
+                              "(2023) and his hardware guide; computed from a spec catalog, a calibrated "
+                              "performance model and your own prices.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
 }
 
 void MainWindow::addPage(const QString& key, const QString& title, QWidget* page) {
@@ -62,6 +121,39 @@ QString MainWindow::currentPageKey() const {
 
 QStringList MainWindow::pageKeys() const {
     return keys_;
+}
+
+void MainWindow::openDatabaseLater(const std::string& path) {
+    QTimer::singleShot(0, this, [this, path] {
+        try {
+            session_.open(path);
+            statusBar()->showMessage(tr("Price database: %1").arg(QString::fromStdString(path)), 5000);
+        } catch (const AdvisorError& e) {
+            showError(tr("Cannot open the price database"), QString::fromUtf8(e.what()));
+        }
+    });
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    statusBar()->showMessage(title);
+    QMessageBox::critical(this, title, text);
+}
+
+void MainWindow::restoreWindowState() {
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        resize(1200, 780);
+    }
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    showPage(s.value(QStringLiteral("window/page"), QStringLiteral("advisor")).toString());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/page"), currentPageKey());
+    event->accept();
 }
 
 } // namespace advisor::ui

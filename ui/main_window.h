@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// The application window: a navigation list of pages and a stack showing the
-/// current page. It only assembles pages; each page is its own widget.
+/// The application window: a navigation list of pages, the pages, the menus (export, undo,
+/// page shortcuts) and the status bar. It remembers its geometry and last page (QSettings).
+/// It only assembles pages; each page is its own widget.
 
 #include <QMainWindow>
 
@@ -10,22 +11,38 @@ class QStackedWidget;
 
 namespace advisor::ui {
 
+class ChartsPage;
+class Session;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(Session& session, QWidget* parent = nullptr);
 
     /// Shows a page by its stable key: "advisor", "charts", "prices", "calculators".
     bool showPage(const QString& key);
     QString currentPageKey() const;
     QStringList pageKeys() const;
+    ChartsPage* chartsPage() const { return charts_; }
+
+    /// Opens the database after the first paint; a failure is shown in the window.
+    void openDatabaseLater(const std::string& path);
+    /// Shows an error in the window (and the status bar).
+    void showError(const QString& title, const QString& text);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void addPage(const QString& key, const QString& title, QWidget* page);
+    void buildMenus();
+    void restoreWindowState();
 
+    Session& session_;
     QListWidget* navigation_ = nullptr;
     QStackedWidget* pages_ = nullptr;
+    ChartsPage* charts_ = nullptr;
     QStringList keys_;
 };
 

@@ -40,5 +40,7 @@ Command buildCommand();
 Command memoryCommand();
 Command flowchartCommand();
 Command recommendCommand();
+Command chartCommand();
+Command screenshotCommand();
 
 } // namespace advisor::cli

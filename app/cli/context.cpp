@@ -1,5 +1,9 @@
 #include "cli/context.h"
 
+#include "app_identity.h"
+
+#include <QApplication>
+
 #include <filesystem>
 #include <ostream>
 
@@ -36,6 +40,23 @@ PriceDb& Context::db() {
         db_ = std::make_unique<PriceDb>(dbPath_, base);
     }
     return *db_;
+}
+
+QApplication& Context::gui() {
+    if (auto* existing = qobject_cast<QApplication*>(QCoreApplication::instance())) {
+        return *existing;
+    }
+    if (!gui_) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen"); // drawing to files needs no display
+        }
+        static int argc = 1;
+        static char name[] = "gpu-advisor";
+        static char* argv[] = {name, nullptr};
+        gui_ = std::make_unique<QApplication>(argc, argv);
+        app::setApplicationIdentity();
+    }
+    return *gui_;
 }
 
 void Context::printJson(const nlohmann::json& doc) const {

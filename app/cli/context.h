@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+class QApplication;
+
 namespace advisor::cli {
 
 class Context {
@@ -31,6 +33,11 @@ public:
     PriceDb& db();
     const std::string& dbPath() const { return dbPath_; }
 
+    /// A QApplication for commands that draw (chart, screenshot): the offscreen platform
+    /// unless QT_QPA_PLATFORM says otherwise, so no display is needed. Lives as long as the
+    /// context, so it is gone before the program's exit handlers run.
+    QApplication& gui();
+
     /// Prints one JSON document on stdout.
     void printJson(const nlohmann::json& doc) const;
 
@@ -43,6 +50,7 @@ private:
     std::optional<Catalog> baseCatalog_;
     std::unique_ptr<PriceDb> db_;
     bool triedDb_ = false;
+    std::unique_ptr<QApplication> gui_;
 };
 
 } // namespace advisor::cli

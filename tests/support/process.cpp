@@ -30,7 +30,11 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
         dup2(outPipe[1], 1);
         dup2(errPipe[1], 2);
         for (const auto& e : extraEnv) {
-            putenv(const_cast<char*>(e.c_str()));
+            if (e.find('=') == std::string::npos) {
+                unsetenv(e.c_str());
+            } else {
+                putenv(const_cast<char*>(e.c_str()));
+            }
         }
         std::vector<char*> argv;
         argv.push_back(const_cast<char*>(program.c_str()));

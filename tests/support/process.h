@@ -12,7 +12,8 @@ struct ProcessResult {
     std::string err;
 };
 
-/// Runs `program args...` with an empty stdin and extra environment entries ("K=V").
+/// Runs `program args...` with an empty stdin and extra environment entries: "K=V" sets,
+/// a bare "K" removes the variable.
 ProcessResult runProcess(const std::string& program, const std::vector<std::string>& args,
                          const std::vector<std::string>& extraEnv = {});
 

@@ -1,0 +1,139 @@
+// `gpu-advisor chart`: the raw performance or performance-per-dollar chart, drawn headless by
+// the window's chart builder to PNG, PDF or SVG, or its numbers to CSV.
+#include "charts/chart_data.h"
+#include "charts/chart_export.h"
+#include "charts/chart_style.h"
+#include "charts/bar_chart_builder.h"
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "common/text.h"
+#include "perf/model.h"
+
+#include <QString>
+
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+int chart(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const QString out = QString::fromStdString(args.required("out"));
+    const auto format = ui::exportFormatFor(out);
+    if (!format) {
+        throw UsageError("--out must end in .png, .pdf, .svg or .csv");
+    }
+    charts::ChartOptions o;
+    if (const auto k = args.value("kind")) {
+        const auto kind = charts::parseChartKind(*k);
+        if (!kind) {
+            throw UsageError("--kind must be raw or perf-per-dollar");
+        }
+        o.kind = *kind;
+    }
+    o.metrics = charts::defaultChartMetrics(args.has("with-fp32"));
+    if (const auto m = args.value("metric")) {
+        const auto metric = perf::parseMetric(*m);
+        if (!metric || perf::isLlm(*metric)) {
+            throw UsageError("--metric must be int8-inference, fp16-inference, fp16-training or fp32-training");
+        }
+        o.sortBy = *metric;
+        if (std::find(o.metrics.begin(), o.metrics.end(), *metric) == o.metrics.end()) {
+            o.metrics.push_back(*metric);
+        }
+    }
+    if (const auto w = args.value("workload")) {
+        const auto workload = perf::parseWorkloadClass(*w);
+        if (!workload) {
+            throw UsageError("--workload must be transformer, cnn, rnn or recsys");
+        }
+        o.workload = *workload;
+    }
+    o.minMemoryGb = args.number("min-memory").value_or(0);
+    o.vendor = args.value("vendor").value_or("");
+    o.onlyPriced = args.has("only-priced");
+    o.maxRows = static_cast<size_t>(args.integer("top", 1, 1000).value_or(0));
+    auto& db = ctx.db();
+    o.settings = db.settings();
+    if (const auto r = args.value("price-rule")) {
+        const auto rule = parsePriceRule(*r);
+        if (!rule) {
+            throw UsageError("--price-rule must be average, newest-new, newest-used or cheapest");
+        }
+        o.settings.priceRule = *rule;
+    }
+    if (const auto ref = args.value("reference")) {
+        o.settings.referenceGpu = db.catalog().require(*ref, "--reference").id;
+    }
+    if (const auto h = args.value("highlight")) {
+        for (const auto& name : text::split(*h, ',')) {
+            if (!text::trim(name).empty()) {
+                o.highlight.push_back(db.catalog().require(std::string(text::trim(name)), "--highlight").id);
+            }
+        }
+    }
+    const perf::PerfModel model(db.catalog());
+    const auto data = charts::buildChartData(db.catalog(), model, db.prices(), o);
+    const int width = args.integer("width", 100, 20000).value_or(1000);
+    const int height = args.integer("height", 100, 20000).value_or(ui::BarChartBuilder::preferredHeight(data));
+    const double scale = args.number("scale").value_or(1.0);
+    if (!(scale >= 0.25 && scale <= 8)) {
+        throw UsageError("--scale must be between 0.25 and 8");
+    }
+    if (*format != ui::ExportFormat::Csv) {
+        ctx.gui();
+    }
+    const auto style = args.value("theme").value_or("light") == "dark" ? ui::ChartStyle::dark() : ui::ChartStyle::light();
+    ui::exportChart(data, style, out, QSize(width, height), scale);
+    if (ctx.json()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& r : data.rows) {
+            rows.push_back(r.gpu->id);
+        }
+        ctx.printJson({{"out", out.toStdString()},
+                       {"kind", charts::toString(data.kind)},
+                       {"width", width},
+                       {"height", height},
+                       {"rows", data.rows.size()},
+                       {"gpu_ids", rows},
+                       {"title", data.title},
+                       {"notes", data.notes}});
+        return 0;
+    }
+    ctx.out() << "Wrote " << out.toStdString() << " (" << data.rows.size() << " GPUs";
+    if (*format != ui::ExportFormat::Csv) {
+        ctx.out() << ", " << width << " x " << height;
+    }
+    ctx.out() << ")\n";
+    for (const auto& n : data.notes) {
+        ctx.out() << "note: " << n << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+Command chartCommand() {
+    return {"chart", "draw the raw performance or perf-per-dollar chart to PNG, PDF, SVG or CSV",
+            "Usage: gpu-advisor chart --out FILE.png|.pdf|.svg|.csv [--kind raw|perf-per-dollar]\n"
+            "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
+            "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--top N]\n"
+            "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
+            "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
+            "Draws the chart the Charts page shows, with the same builder, without a display.\n"
+            "Bars: 8-bit inference, 16-bit inference, 16-bit training (and 32-bit training with\n"
+            "--with-fp32) per GPU, relative to the reference GPU (default: your settings), sorted by\n"
+            "--metric (default fp16-training). perf-per-dollar divides by the total cost of ownership\n"
+            "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
+            "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
+            "what the number of GPUs needs. CSV holds exactly the plotted numbers.\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
+                                                     {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},
+                                                     {"top"}, {"price-rule"}, {"reference"}, {"highlight"},
+                                                     {"width"}, {"height"}, {"scale"}, {"theme"}}));
+            }};
+}
+
+} // namespace advisor::cli

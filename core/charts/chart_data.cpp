@@ -1,0 +1,213 @@
+#include "charts/chart_data.h"
+
+#include "common/csv.h"
+#include "common/errors.h"
+#include "common/format.h"
+#include "common/text.h"
+#include "value/value_table.h"
+
+#include <algorithm>
+#include <map>
+
+namespace advisor::charts {
+
+const char* toString(ChartKind k) {
+    return k == ChartKind::PerfPerDollar ? "perf-per-dollar" : "raw";
+}
+
+std::optional<ChartKind> parseChartKind(std::string_view s) {
+    if (s == "raw") {
+        return ChartKind::RawPerformance;
+    }
+    if (s == "perf-per-dollar") {
+        return ChartKind::PerfPerDollar;
+    }
+    return std::nullopt;
+}
+
+std::vector<perf::Metric> defaultChartMetrics(bool withFp32Training) {
+    std::vector<perf::Metric> m = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference,
+                                   perf::Metric::Fp16Training};
+    if (withFp32Training) {
+        m.push_back(perf::Metric::Fp32Training);
+    }
+    return m;
+}
+
+std::string metricLabel(perf::Metric m) {
+    switch (m) {
+    case perf::Metric::Int8Inference:
+        return "8-bit inference";
+    case perf::Metric::Fp16Inference:
+        return "16-bit inference";
+    case perf::Metric::Fp16Training:
+        return "16-bit training";
+    case perf::Metric::Fp32Training:
+        return "32-bit training";
+    default:
+        return perf::toString(m);
+    }
+}
+
+size_t ChartData::metricIndex(perf::Metric m) const {
+    const auto it = std::find(metrics.begin(), metrics.end(), m);
+    if (it == metrics.end()) {
+        throw AdvisorError(std::string("metric not in the chart: ") + perf::toString(m));
+    }
+    return static_cast<size_t>(it - metrics.begin());
+}
+
+namespace {
+
+std::string priceRuleLabel(PriceRule r) {
+    switch (r) {
+    case PriceRule::Average:
+        return "average of new and used";
+    case PriceRule::NewestNew:
+        return "newest new";
+    case PriceRule::NewestUsed:
+        return "newest used";
+    case PriceRule::Cheapest:
+        return "cheaper of new and used";
+    }
+    return toString(r);
+}
+
+bool passesFilters(const Gpu& g, const ChartOptions& o) {
+    return g.memoryGb + 1e-9 >= o.minMemoryGb && (o.vendor.empty() || text::toLower(g.vendor) == text::toLower(o.vendor));
+}
+
+} // namespace
+
+ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                         const ChartOptions& o) {
+    if (o.metrics.empty()) {
+        throw InputError({"chart", 0, "", "metrics"}, "name at least one metric");
+    }
+    for (const auto m : o.metrics) {
+        if (perf::isLlm(m)) {
+            throw InputError({"chart", 0, "", "metric"},
+                             std::string(perf::toString(m)) + " is in tokens/s; chart it with `perf` instead");
+        }
+    }
+    if (std::find(o.metrics.begin(), o.metrics.end(), o.sortBy) == o.metrics.end()) {
+        throw InputError({"chart", 0, "", "sort"}, std::string("'") + perf::toString(o.sortBy) +
+                                                       "' is not one of the chart's metrics");
+    }
+    if (!(o.minMemoryGb >= 0)) {
+        throw InputError({"chart", 0, "", "min_memory"}, "must be 0 or more");
+    }
+    ChartData d;
+    d.kind = o.kind;
+    d.metrics = o.metrics;
+    d.sortBy = o.sortBy;
+    for (const auto m : o.metrics) {
+        d.seriesNames.push_back(metricLabel(m));
+    }
+
+    // One value table per metric: the cost side is the same, the performance side differs.
+    value::ValueOptions vo;
+    vo.workload = o.workload;
+    vo.includeResale = o.includeResale;
+    vo.settings = o.settings;
+    std::map<std::string, ChartRow> byId;
+    for (size_t i = 0; i < o.metrics.size(); ++i) {
+        vo.metric = o.metrics[i];
+        const auto table = value::computeValueTable(catalog, model, prices, vo);
+        d.reference = table.reference;
+        d.normalisedToReference = table.normalisedToReference;
+        if (!table.note.empty() && o.kind == ChartKind::PerfPerDollar && i == 0) {
+            d.notes.push_back(table.note);
+        }
+        for (const auto& r : table.rows) {
+            ChartRow& row = byId[r.gpu->id];
+            row.gpu = r.gpu;
+            row.values.resize(o.metrics.size());
+            row.price = r.price;
+            row.tcoUsd = r.tco ? std::optional<double>(r.tco->totalUsd) : std::nullopt;
+            row.values[i] = o.kind == ChartKind::RawPerformance ? std::optional<double>(r.relativePerformance)
+                                                                : r.perfPerDollar;
+        }
+    }
+    int filtered = 0, unpriced = 0;
+    for (const auto& g : catalog.gpus()) {
+        ChartRow& row = byId.at(g.id);
+        if (!passesFilters(g, o)) {
+            ++filtered;
+            continue;
+        }
+        if ((o.kind == ChartKind::PerfPerDollar || o.onlyPriced) && !row.price) {
+            ++unpriced;
+            continue;
+        }
+        row.highlighted = std::find(o.highlight.begin(), o.highlight.end(), g.id) != o.highlight.end();
+        d.rows.push_back(row);
+    }
+    const size_t s = d.metricIndex(o.sortBy);
+    std::stable_sort(d.rows.begin(), d.rows.end(), [s](const ChartRow& a, const ChartRow& b) {
+        return a.values[s].value_or(-1) > b.values[s].value_or(-1);
+    });
+    if (o.maxRows > 0 && d.rows.size() > o.maxRows) {
+        d.notes.push_back("showing the best " + std::to_string(o.maxRows) + " of " + std::to_string(d.rows.size()));
+        d.rows.resize(o.maxRows);
+    }
+    if (filtered > 0) {
+        d.notes.push_back(std::to_string(filtered) + " GPUs left out by the memory/vendor filter");
+    }
+    if (unpriced > 0) {
+        d.notes.push_back(std::to_string(unpriced) + " GPUs without a price (" + priceRuleLabel(o.settings.priceRule) +
+                          ") are not shown (add prices on the Prices page)");
+    }
+
+    const std::string refName = d.reference ? d.reference->name : "?";
+    const std::string workload = perf::toString(o.workload);
+    if (o.kind == ChartKind::RawPerformance) {
+        d.title = "Relative deep learning performance (" + workload + ")";
+        d.valueAxisLabel = "Performance relative to " + refName + " (1.0 = " + refName + ")";
+        d.subtitle = "Modelled throughput per GPU; sorted by " + metricLabel(o.sortBy);
+    } else {
+        d.title = "Performance per dollar (" + workload + ")";
+        d.valueAxisLabel = d.normalisedToReference
+                               ? "Performance per dollar relative to " + refName + " (1.0 = " + refName + ")"
+                               : "Performance per dollar relative to the best GPU";
+        d.subtitle = "Throughput / " + format::number(o.settings.years, 0) + "-year cost: GPU (" +
+                     priceRuleLabel(o.settings.priceRule) + " price) + " + format::money(o.settings.desktopBaseCostUsd) +
+                     " desktop + electricity at " + format::money(o.settings.electricityUsdPerKwh) + "/kWh, " +
+                     format::percent(o.settings.utilization, 0) + " utilization; sorted by " + metricLabel(o.sortBy);
+    }
+    return d;
+}
+
+std::string chartCsv(const ChartData& d) {
+    std::string out;
+    std::vector<std::string> header = {"gpu", "gpu_id", "memory_gb", "tdp_w", "price_usd", "price_basis"};
+    if (d.kind == ChartKind::PerfPerDollar) {
+        header.push_back("tco_usd");
+    }
+    for (const auto m : d.metrics) {
+        header.push_back(std::string(d.kind == ChartKind::PerfPerDollar ? "perf_per_dollar_" : "relative_") +
+                         perf::toString(m));
+    }
+    header.push_back("highlighted");
+    csv::appendRow(out, header);
+    for (const auto& r : d.rows) {
+        // Names can be the user's own (custom GPUs): keep spreadsheets from running them.
+        std::vector<std::string> f = {csv::neutralizeFormula(r.gpu->name),
+                                      csv::neutralizeFormula(r.gpu->id),
+                                      text::formatDoubleExact(r.gpu->memoryGb),
+                                      text::formatDoubleExact(r.gpu->tdpW),
+                                      r.price ? text::formatDoubleExact(r.price->usd) : "",
+                                      r.price ? csv::neutralizeFormula(r.price->basis) : ""};
+        if (d.kind == ChartKind::PerfPerDollar) {
+            f.push_back(r.tcoUsd ? text::formatDoubleExact(*r.tcoUsd) : "");
+        }
+        for (const auto& v : r.values) {
+            f.push_back(v ? text::formatDoubleExact(*v) : "");
+        }
+        f.push_back(r.highlighted ? "yes" : "no");
+        csv::appendRow(out, f);
+    }
+    return out;
+}
+
+} // namespace advisor::charts

@@ -1,0 +1,76 @@
+#pragma once
+/// \file
+/// The numbers behind the seed's two central charts - raw performance and performance per
+/// dollar - for the GPUs a user cares about: one row per GPU, one value per metric, sorted by
+/// a chosen metric, normalised to a reference GPU. The window, the headless `chart` command
+/// and the CSV export all draw from this one table, so they cannot disagree.
+
+#include "perf/model.h"
+#include "prices/price.h"
+#include "prices/settings.h"
+#include "value/gpu_price.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::charts {
+
+enum class ChartKind { RawPerformance, PerfPerDollar };
+
+const char* toString(ChartKind k);
+std::optional<ChartKind> parseChartKind(std::string_view s); ///< "raw" or "perf-per-dollar"
+
+/// The seed's chart metrics, in its order: 8-bit inference, 16-bit inference, 16-bit training.
+std::vector<perf::Metric> defaultChartMetrics(bool withFp32Training);
+
+struct ChartOptions {
+    ChartKind kind = ChartKind::RawPerformance;
+    std::vector<perf::Metric> metrics = defaultChartMetrics(false);
+    perf::Metric sortBy = perf::Metric::Fp16Training; ///< must be one of `metrics`
+    perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
+    double minMemoryGb = 0;
+    std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")
+    bool onlyPriced = false; ///< raw chart: leave out GPUs without a price (perf/$ always does)
+    bool includeResale = false;
+    Settings settings;       ///< reference GPU, price rule (new/used basis), electricity, utilization, years
+    std::vector<std::string> highlight; ///< GPU ids to mark (the current recommendation)
+    size_t maxRows = 0;      ///< 0 = all
+};
+
+struct ChartRow {
+    const Gpu* gpu = nullptr;
+    std::vector<std::optional<double>> values; ///< one per metric; nullopt where not computable
+    std::optional<value::ChosenPrice> price;
+    std::optional<double> tcoUsd;              ///< perf/$ chart: the cost it divides by
+    bool highlighted = false;
+};
+
+struct ChartData {
+    ChartKind kind = ChartKind::RawPerformance;
+    std::vector<perf::Metric> metrics;
+    std::vector<std::string> seriesNames; ///< e.g. "8-bit inference"
+    perf::Metric sortBy = perf::Metric::Fp16Training;
+    std::vector<ChartRow> rows;           ///< best first by `sortBy`
+    const Gpu* reference = nullptr;
+    bool normalisedToReference = true;    ///< perf/$: false when the reference has no price
+    std::string title;
+    std::string valueAxisLabel;           ///< readable without the app
+    std::string subtitle;                 ///< workload, price rule and settings the numbers assume
+    std::vector<std::string> notes;       ///< what was left out and why
+
+    size_t metricIndex(perf::Metric m) const; ///< index into values; throws if absent
+};
+
+/// Throws InputError (field named) for an empty metric list, a sortBy not among the metrics,
+/// an LLM metric (tokens/s are charted elsewhere) or a negative memory filter.
+ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
+                         const ChartOptions& options);
+
+/// Human name of a chart metric ("16-bit training").
+std::string metricLabel(perf::Metric m);
+
+/// Exactly the plotted numbers, one row per GPU in chart order (shortest round-trip decimals).
+std::string chartCsv(const ChartData& data);
+
+} // namespace advisor::charts

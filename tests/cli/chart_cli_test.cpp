@@ -1,0 +1,97 @@
+// `gpu-advisor chart` through the real binary: files opened and checked, numbers compared
+// with the `perf` command, errors, and no display needed.
+#include "cli_runner.h"
+
+#include "common/csv.h"
+#include "common/text.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace advisor::testing {
+namespace {
+
+uint32_t bigEndian32(const std::string& s, size_t at) {
+    return (uint32_t(uint8_t(s[at])) << 24) | (uint32_t(uint8_t(s[at + 1])) << 16) |
+           (uint32_t(uint8_t(s[at + 2])) << 8) | uint32_t(uint8_t(s[at + 3]));
+}
+
+TEST(ChartCli, PngAtAnySizeWithoutADisplay) {
+    Cli cli;
+    const std::string out = cli.file("raw.png");
+    // No display at all: neither DISPLAY, WAYLAND_DISPLAY nor QT_QPA_PLATFORM.
+    const auto r = runProcess(GPU_ADVISOR_BIN,
+                              {"--db", cli.db(), "chart", "--out", out, "--width", "700", "--height", "900", "--scale", "1.5"},
+                              {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string png = cli.read("raw.png");
+    ASSERT_GT(png.size(), 24u);
+    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_EQ(png.substr(12, 4), "IHDR");
+    EXPECT_EQ(bigEndian32(png, 16), 1050u);
+    EXPECT_EQ(bigEndian32(png, 20), 1350u);
+}
+
+TEST(ChartCli, VectorPdfAndSvg) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"chart", "--kind", "perf-per-dollar", "--out", cli.file("ppd.pdf")}).exitCode, 0);
+    const std::string pdf = cli.read("ppd.pdf");
+    EXPECT_EQ(pdf.rfind("%PDF-1.", 0), 0u);
+    EXPECT_NE(pdf.find("%%EOF"), std::string::npos);
+    EXPECT_EQ(pdf.find("/Subtype /Image"), std::string::npos);
+    ASSERT_EQ(cli.run({"chart", "--min-memory", "24", "--out", cli.file("raw.svg")}).exitCode, 0);
+    const std::string svg = cli.read("raw.svg");
+    EXPECT_NE(svg.find("<svg"), std::string::npos);
+    EXPECT_NE(svg.find("</svg>"), std::string::npos);
+    EXPECT_NE(svg.find("RTX 3090"), std::string::npos);
+    EXPECT_EQ(svg.find(">RTX 4070 Ti<"), std::string::npos); // 12 GB: filtered out
+}
+
+TEST(ChartCli, CsvNumbersAreTheModelsAndTheFiltersApply) {
+    Cli cli;
+    const auto doc = cli.json({"chart", "--out", cli.file("raw.csv"), "--min-memory", "24", "--vendor", "nvidia",
+                               "--highlight", "RTX 3090", "--with-fp32"});
+    const auto table = csv::read(cli.read("raw.csv"), "raw.csv");
+    ASSERT_EQ(table.rows.size(), doc.at("rows").get<size_t>());
+    ASSERT_EQ(table.header.at(8), "relative_fp16-training");
+    ASSERT_EQ(table.header.at(9), "relative_fp32-training");
+    double previous = 1e9;
+    bool sawHighlight = false;
+    for (const auto& row : table.rows) {
+        EXPECT_GE(text::parseNumber(row.fields[2]).value.value(), 24);
+        const double train = text::parseNumber(row.fields[8]).value.value();
+        EXPECT_LE(train, previous); // sorted by 16-bit training
+        previous = train;
+        sawHighlight |= row.fields[1] == "rtx-3090" && row.fields.back() == "yes";
+        if (row.fields[1] == "rtx-3090") {
+            // The same number through a different path: `perf`.
+            const auto perf = cli.json({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training"});
+            const double expected = perf.at("predictions").at(0).at("relative_to_reference").get<double>();
+            EXPECT_NEAR(train, expected, 1e-12);
+        }
+    }
+    EXPECT_TRUE(sawHighlight);
+    for (const auto& id : doc.at("gpu_ids")) {
+        EXPECT_NE(id.get<std::string>().rfind("rx-", 0), 0u); // vendor filter: no AMD
+    }
+}
+
+TEST(ChartCli, ErrorsNameTheProblemAndWriteNothing) {
+    Cli cli;
+    EXPECT_EQ(cli.run({"chart", "--out", cli.file("c.gif")}).exitCode, 2);
+    EXPECT_EQ(cli.run({"chart", "--kind", "pie", "--out", cli.file("c.png")}).exitCode, 2);
+    EXPECT_EQ(cli.run({"chart", "--metric", "llm-decode", "--out", cli.file("c.png")}).exitCode, 2);
+    const auto ref = cli.run({"chart", "--reference", "RTX 9999", "--out", cli.file("c.png")});
+    EXPECT_EQ(ref.exitCode, 1);
+    EXPECT_NE(ref.err.find("--reference"), std::string::npos) << ref.err;
+    const std::string missing = cli.file("no/such/dir/c.png");
+    const auto bad = cli.run({"chart", "--out", missing});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_NE(bad.err.find(missing + ": cannot write"), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(cli.file("c.png")));
+    EXPECT_FALSE(std::filesystem::exists(cli.file("c.gif")));
+}
+
+} // namespace
+} // namespace advisor::testing

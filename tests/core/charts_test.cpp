@@ -1,0 +1,188 @@
+// Tests for core/charts: the numbers behind the raw performance and perf-per-dollar charts,
+// on a five-GPU fixture catalog and hand-made prices.
+#include "charts/chart_data.h"
+#include "catalog/catalog.h"
+#include "common/csv.h"
+#include "common/errors.h"
+#include "common/text.h"
+#include "value/tco.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace advisor::charts {
+namespace {
+
+const Catalog& fixture() {
+    static const Catalog c = Catalog::fromFile(ADVISOR_FIXTURES_DIR "/catalog_small.json");
+    return c;
+}
+
+Price price(const char* gpu, double usd, Condition c) {
+    Price p;
+    p.gpuId = gpu;
+    p.gpuName = gpu;
+    p.amount = usd;
+    p.condition = c;
+    p.observed = *Date::parse("2025-01");
+    return p;
+}
+
+const std::vector<Price>& prices() {
+    static const std::vector<Price> p = {price("rtx-4090", 1600, Condition::New), price("rtx-3090", 700, Condition::Used),
+                                         price("rtx-4070-ti", 800, Condition::New)};
+    return p;
+}
+
+ChartOptions options(ChartKind kind) {
+    ChartOptions o;
+    o.kind = kind;
+    o.settings.referenceGpu = "rtx-4090";
+    o.settings.priceRule = PriceRule::Cheapest;
+    return o;
+}
+
+TEST(RawChart, EveryGpuRelativeToTheReferenceSortedByTheChosenMetric) {
+    const perf::PerfModel model(fixture());
+    const auto d = buildChartData(fixture(), model, prices(), options(ChartKind::RawPerformance));
+    ASSERT_EQ(d.rows.size(), 5u);
+    ASSERT_EQ(d.seriesNames, (std::vector<std::string>{"8-bit inference", "16-bit inference", "16-bit training"}));
+    const size_t train = d.metricIndex(perf::Metric::Fp16Training);
+    for (size_t i = 1; i < d.rows.size(); ++i) {
+        EXPECT_GE(*d.rows[i - 1].values[train], *d.rows[i].values[train]);
+    }
+    const Gpu& ref = *fixture().findById("rtx-4090");
+    for (const auto& r : d.rows) {
+        for (size_t m = 0; m < d.metrics.size(); ++m) {
+            perf::PerfQuery q;
+            q.metric = d.metrics[m];
+            EXPECT_DOUBLE_EQ(*r.values[m], model.relative(*r.gpu, ref, q)) << r.gpu->name;
+        }
+        if (r.gpu->id == "rtx-4090") {
+            EXPECT_DOUBLE_EQ(*r.values[train], 1.0);
+        }
+    }
+    EXPECT_EQ(d.rows.front().gpu->id, "h100-pcie");
+    EXPECT_EQ(d.valueAxisLabel, "Performance relative to RTX 4090 (1.0 = RTX 4090)");
+    EXPECT_TRUE(d.notes.empty());
+}
+
+TEST(RawChart, FiltersAndHighlight) {
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::RawPerformance);
+    o.minMemoryGb = 20;
+    o.highlight = {"rtx-3090"};
+    auto d = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(d.rows.size(), 4u); // RTX 4070 Ti has 12 GB
+    for (const auto& r : d.rows) {
+        EXPECT_EQ(r.highlighted, r.gpu->id == "rtx-3090");
+    }
+    EXPECT_EQ(d.notes, std::vector<std::string>{"1 GPUs left out by the memory/vendor filter"});
+    o = options(ChartKind::RawPerformance);
+    o.vendor = "amd";
+    d = buildChartData(fixture(), model, prices(), o);
+    ASSERT_EQ(d.rows.size(), 1u);
+    EXPECT_EQ(d.rows[0].gpu->id, "rx-7900-xtx");
+    o = options(ChartKind::RawPerformance);
+    o.onlyPriced = true;
+    EXPECT_EQ(buildChartData(fixture(), model, prices(), o).rows.size(), 3u);
+    o.maxRows = 2;
+    d = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(d.rows.size(), 2u);
+    EXPECT_EQ(d.notes.front(), "showing the best 2 of 3");
+}
+
+TEST(PerfPerDollarChart, ThroughputOverCostOfOwnershipReferenceIsOne) {
+    const perf::PerfModel model(fixture());
+    const auto o = options(ChartKind::PerfPerDollar);
+    const auto d = buildChartData(fixture(), model, prices(), o);
+    ASSERT_EQ(d.rows.size(), 3u); // unpriced H100 PCIe and RX 7900 XTX left out ...
+    EXPECT_EQ(d.notes.back(),       // ... and said so
+              "2 GPUs without a price (cheaper of new and used) are not shown (add prices on the Prices page)");
+    const auto tco = [&](const char* id, double usd) {
+        value::TcoInput in;
+        in.gpuPriceUsd = usd;
+        in.gpuWatts = fixture().findById(id)->tdpW;
+        in.desktopBaseCostUsd = o.settings.desktopBaseCostUsd;
+        in.electricityUsdPerKwh = o.settings.electricityUsdPerKwh;
+        in.utilization = o.settings.utilization;
+        in.years = o.settings.years;
+        return value::totalCostOfOwnership(in).totalUsd;
+    };
+    const size_t train = d.metricIndex(perf::Metric::Fp16Training);
+    std::map<std::string, double> ppd;
+    for (const auto& r : d.rows) {
+        ppd[r.gpu->id] = *r.values[train];
+    }
+    EXPECT_DOUBLE_EQ(ppd["rtx-4090"], 1.0);
+    perf::PerfQuery q;
+    const Gpu& ref = *fixture().findById("rtx-4090");
+    const double expected3090 =
+        (model.relative(*fixture().findById("rtx-3090"), ref, q) / tco("rtx-3090", 700)) / (1.0 / tco("rtx-4090", 1600));
+    EXPECT_NEAR(ppd["rtx-3090"], expected3090, 1e-12);
+}
+
+TEST(PerfPerDollarChart, ElectricityPriceReordersTheChart) {
+    const perf::PerfModel model(fixture());
+    const auto order = [&](double kwh) {
+        auto o = options(ChartKind::PerfPerDollar);
+        o.settings.electricityUsdPerKwh = kwh;
+        o.settings.utilization = 0.5;
+        std::vector<std::string> ids;
+        for (const auto& r : buildChartData(fixture(), model, prices(), o).rows) {
+            ids.push_back(r.gpu->id);
+        }
+        return ids;
+    };
+    // Free power: the used RTX 3090 ($700) is the better buy; at $1/kWh and 50% utilization
+    // the RTX 4070 Ti's 285 W beat the 3090's 350 W over five years.
+    EXPECT_EQ(order(0.0), (std::vector<std::string>{"rtx-4090", "rtx-3090", "rtx-4070-ti"}));
+    EXPECT_EQ(order(1.0), (std::vector<std::string>{"rtx-4090", "rtx-4070-ti", "rtx-3090"}));
+}
+
+TEST(Charts, RejectsOptionsItCannotDraw) {
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::RawPerformance);
+    o.sortBy = perf::Metric::Fp32Training;
+    try {
+        buildChartData(fixture(), model, prices(), o);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "chart: field 'sort': 'fp32-training' is not one of the chart's metrics");
+    }
+    o = options(ChartKind::RawPerformance);
+    o.metrics = {perf::Metric::LlmDecode};
+    o.sortBy = perf::Metric::LlmDecode;
+    EXPECT_THROW(buildChartData(fixture(), model, prices(), o), InputError);
+    o.metrics.clear();
+    EXPECT_THROW(buildChartData(fixture(), model, prices(), o), InputError);
+}
+
+TEST(ChartCsv, HoldsExactlyThePlottedNumbers) {
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::PerfPerDollar);
+    o.metrics = defaultChartMetrics(true);
+    o.highlight = {"rtx-4070-ti"};
+    const auto d = buildChartData(fixture(), model, prices(), o);
+    const auto table = csv::read(chartCsv(d), "chart.csv");
+    EXPECT_EQ(table.header,
+              (std::vector<std::string>{"gpu", "gpu_id", "memory_gb", "tdp_w", "price_usd", "price_basis", "tco_usd",
+                                        "perf_per_dollar_int8-inference", "perf_per_dollar_fp16-inference",
+                                        "perf_per_dollar_fp16-training", "perf_per_dollar_fp32-training",
+                                        "highlighted"}));
+    ASSERT_EQ(table.rows.size(), d.rows.size());
+    for (size_t i = 0; i < d.rows.size(); ++i) {
+        const auto& f = table.rows[i].fields;
+        EXPECT_EQ(f[1], d.rows[i].gpu->id);
+        EXPECT_EQ(text::parseNumber(f[4]).value.value(), d.rows[i].price->usd);
+        EXPECT_EQ(text::parseNumber(f[6]).value.value(), *d.rows[i].tcoUsd);
+        for (size_t m = 0; m < 4; ++m) {
+            EXPECT_EQ(text::parseNumber(f[7 + m]).value.value(), *d.rows[i].values[m]); // bit-exact
+        }
+        EXPECT_EQ(f[11], d.rows[i].gpu->id == "rtx-4070-ti" ? "yes" : "no");
+    }
+}
+
+} // namespace
+} // namespace advisor::charts

@@ -1,0 +1,152 @@
+// The real window, offscreen: pages open and switch (also by keyboard), the window remembers
+// its page, and the Charts page follows settings, undo, filters and highlights at once.
+#include "main_window.h"
+#include "pages/charts_page.h"
+#include "session.h"
+
+#include <qcustomplot.h>
+
+#include <QListWidget>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace advisor;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    std::string dbPath() const { return dir_.filePath(QStringLiteral("prices.sqlite")).toStdString(); }
+
+    static double valueOf(const charts::ChartData& d, const std::string& id) {
+        for (const auto& r : d.rows) {
+            if (r.gpu->id == id) {
+                return *r.values[d.metricIndex(perf::Metric::Fp16Training)];
+            }
+        }
+        return -1;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("gpu-advisor-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("ui-window-test"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+        QSettings().clear();
+    }
+
+    void pagesOpenAndSwitchByListAndKeyboard() {
+        ui::Session session;
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.pageKeys(), (QStringList{"advisor", "charts", "prices", "calculators"}));
+        QCOMPARE(window.currentPageKey(), QStringLiteral("advisor"));
+        for (const auto& key : window.pageKeys()) {
+            QVERIFY(window.showPage(key));
+            QCOMPARE(window.currentPageKey(), key);
+        }
+        QVERIFY(!window.showPage(QStringLiteral("nowhere")));
+        QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+2")));
+        QCOMPARE(window.currentPageKey(), QStringLiteral("charts"));
+        QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+1")));
+        QCOMPARE(window.currentPageKey(), QStringLiteral("advisor"));
+        auto* nav = window.findChild<QListWidget*>();
+        nav->setFocus();
+        QTest::keyClick(nav, Qt::Key_Down);
+        QCOMPARE(window.currentPageKey(), QStringLiteral("charts"));
+    }
+
+    void remembersItsPageAndSize() {
+        {
+            ui::Session session;
+            ui::MainWindow window(session);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.showPage(QStringLiteral("prices"));
+            window.resize(900, 650);
+            window.close();
+        }
+        ui::Session session;
+        ui::MainWindow again(session);
+        QCOMPARE(again.currentPageKey(), QStringLiteral("prices"));
+        QCOMPARE(again.size(), QSize(900, 650));
+    }
+
+    void chartsWaitForTheDatabaseThenDraw() {
+        ui::Session session;
+        ui::MainWindow window(session);
+        window.show();
+        auto* charts = window.chartsPage();
+        QVERIFY(charts->data().rows.empty()); // not opened yet: no blocking work before the first paint
+        window.openDatabaseLater(dbPath());
+        QTRY_VERIFY(session.isOpen());
+        QVERIFY(charts->data().rows.size() > 40);
+        QVERIFY(charts->plot()->plottableCount() == 3);
+    }
+
+    void chartsFollowSettingsAndUndoAtOnce() {
+        ui::Session session;
+        session.open(dbPath());
+        ui::ChartsPage page(session);
+        page.setKind(charts::ChartKind::PerfPerDollar);
+        const double before = valueOf(page.data(), "rtx-3090");
+        QVERIFY(before > 0);
+        Settings s = session.settings();
+        s.electricityUsdPerKwh = 0.60;
+        session.changeSettings(s, QStringLiteral("Change electricity price"));
+        const double after = valueOf(page.data(), "rtx-3090");
+        QVERIFY(after > 0);
+        QVERIFY(std::abs(after - before) > 1e-6);
+        QCOMPARE(session.undoStack()->undoText(), QStringLiteral("Change electricity price"));
+        session.undoStack()->undo();
+        QCOMPARE(valueOf(page.data(), "rtx-3090"), before);
+        QCOMPARE(session.settings().electricityUsdPerKwh, 0.175);
+        session.undoStack()->redo();
+        QCOMPARE(valueOf(page.data(), "rtx-3090"), after);
+        session.undoStack()->undo();
+    }
+
+    void chartsFilterAndHighlight() {
+        ui::Session session;
+        session.open(dbPath());
+        ui::ChartsPage page(session);
+        page.setKind(charts::ChartKind::RawPerformance);
+        page.setMinimumMemory(24);
+        QVERIFY(!page.data().rows.empty());
+        for (const auto& r : page.data().rows) {
+            QVERIFY(r.gpu->memoryGb >= 24);
+        }
+        session.setHighlighted({QStringLiteral("rtx-3090")});
+        bool found = false;
+        for (const auto& r : page.data().rows) {
+            found |= r.highlighted && r.gpu->id == "rtx-3090";
+        }
+        QVERIFY(found);
+        const auto ticks = page.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+        QVERIFY(ticks.values().contains(QStringLiteral("\u2605 RTX 3090")));
+        page.setMinimumMemory(0);
+    }
+
+    void exportsTheChartShown() {
+        ui::Session session;
+        session.open(dbPath());
+        ui::ChartsPage page(session);
+        page.resize(1000, 700);
+        const QString path = dir_.filePath(QStringLiteral("page.png"));
+        page.exportTo(path);
+        QImage image(path);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.height() > 1000); // every GPU gets its row
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

@@ -1,0 +1,256 @@
+#include "pages/charts_page.h"
+
+#include "charts/bar_chart_builder.h"
+#include "charts/chart_export.h"
+#include "common/errors.h"
+#include "pages/settings_panel.h"
+#include "session.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+namespace {
+
+const perf::Metric kSortable[] = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference,
+                                  perf::Metric::Fp16Training, perf::Metric::Fp32Training};
+
+} // namespace
+
+ChartsPage::ChartsPage(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
+    buildControls();
+    restoreViewState();
+    for (auto signal : {&Session::opened, &Session::pricesChanged, &Session::settingsChanged, &Session::catalogChanged,
+                        &Session::highlightedChanged}) {
+        connect(&session_, signal, this, &ChartsPage::refresh);
+    }
+    refresh();
+}
+
+void ChartsPage::buildControls() {
+    kind_ = new QComboBox;
+    kind_->addItem(tr("Raw performance"), QStringLiteral("raw"));
+    kind_->addItem(tr("Performance per dollar"), QStringLiteral("perf-per-dollar"));
+    sortBy_ = new QComboBox;
+    fp32_ = new QCheckBox(tr("Show &32-bit training"));
+    for (const auto m : kSortable) {
+        sortBy_->addItem(QString::fromStdString(charts::metricLabel(m)), QString::fromLatin1(perf::toString(m)));
+    }
+    sortBy_->setCurrentIndex(2);
+    workload_ = new QComboBox;
+    workload_->addItem(tr("Transformers"), QStringLiteral("transformer"));
+    workload_->addItem(tr("CNNs"), QStringLiteral("cnn"));
+    workload_->addItem(tr("RNNs"), QStringLiteral("rnn"));
+    workload_->addItem(tr("Recommender models"), QStringLiteral("recsys"));
+    vendor_ = new QComboBox;
+    vendor_->addItem(tr("All vendors"), QString());
+    for (const char* v : {"NVIDIA", "AMD", "Intel"}) {
+        vendor_->addItem(QString::fromLatin1(v), QString::fromLatin1(v));
+    }
+    minMemory_ = new QDoubleSpinBox;
+    minMemory_->setRange(0, 512);
+    minMemory_->setDecimals(0);
+    minMemory_->setSuffix(tr(" GB"));
+    minMemory_->setSingleStep(4);
+    minMemory_->setToolTip(tr("Leave out GPUs with less memory (seed: 24 GB for transformers)"));
+    onlyPriced_ = new QCheckBox(tr("Only GPUs with a &price"));
+
+    auto* chartBox = new QGroupBox(tr("Chart"));
+    auto* form = new QFormLayout(chartBox);
+    form->addRow(tr("&Chart:"), kind_);
+    form->addRow(tr("&Sort by:"), sortBy_);
+    form->addRow(QString(), fp32_);
+    form->addRow(tr("&Workload:"), workload_);
+    form->addRow(tr("&Vendor:"), vendor_);
+    form->addRow(tr("&Memory at least:"), minMemory_);
+    form->addRow(QString(), onlyPriced_);
+    auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
+    auto* assumptionsLayout = new QVBoxLayout(assumptions);
+    assumptionsLayout->addWidget(new SettingsPanel(session_));
+
+    auto* side = new QVBoxLayout;
+    side->addWidget(chartBox);
+    side->addWidget(assumptions);
+    side->addStretch(1);
+
+    plot_ = new QCustomPlot;
+    plot_->setMouseTracking(true);
+    plot_->setFocusPolicy(Qt::StrongFocus);
+    plot_->setAccessibleName(tr("Chart"));
+    connect(plot_, &QCustomPlot::mouseMove, this, &ChartsPage::showTooltip);
+    scroll_ = new QScrollArea;
+    scroll_->setWidget(plot_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    empty_ = new QLabel;
+    empty_->setWordWrap(true);
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->hide();
+    auto* chartColumn = new QVBoxLayout;
+    chartColumn->addWidget(empty_);
+    chartColumn->addWidget(scroll_, 1);
+
+    auto* sideWidget = new QWidget;
+    sideWidget->setLayout(side);
+    sideWidget->setMaximumWidth(360);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(sideWidget);
+    layout->addLayout(chartColumn, 1);
+
+    const auto changed = [this] {
+        if (!restoring_) {
+            saveViewState();
+            refresh();
+        }
+    };
+    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_}) {
+        connect(c, &QComboBox::currentIndexChanged, this, changed);
+    }
+    connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(fp32_, &QCheckBox::toggled, this, changed);
+    connect(onlyPriced_, &QCheckBox::toggled, this, changed);
+}
+
+charts::ChartOptions ChartsPage::options() const {
+    charts::ChartOptions o;
+    o.kind = charts::parseChartKind(kind_->currentData().toString().toStdString()).value_or(charts::ChartKind::RawPerformance);
+    o.metrics = charts::defaultChartMetrics(fp32_->isChecked());
+    o.sortBy = perf::parseMetric(sortBy_->currentData().toString().toStdString()).value_or(perf::Metric::Fp16Training);
+    if (o.sortBy == perf::Metric::Fp32Training && !fp32_->isChecked()) {
+        o.metrics.push_back(perf::Metric::Fp32Training); // sorting by it shows it
+    }
+    o.workload = perf::parseWorkloadClass(workload_->currentData().toString().toStdString())
+                     .value_or(perf::WorkloadClass::Transformer);
+    o.vendor = vendor_->currentData().toString().toStdString();
+    o.minMemoryGb = minMemory_->value();
+    o.onlyPriced = onlyPriced_->isChecked();
+    o.settings = session_.settings();
+    for (const auto& id : session_.highlighted()) {
+        o.highlight.push_back(id.toStdString());
+    }
+    return o;
+}
+
+void ChartsPage::refresh() {
+    if (!session_.isOpen()) {
+        empty_->setText(tr("Opening the price database…"));
+        empty_->show();
+        scroll_->hide();
+        return;
+    }
+    try {
+        data_ = charts::buildChartData(session_.catalog(), session_.model(), session_.prices(), options());
+    } catch (const AdvisorError& e) {
+        empty_->setText(QString::fromUtf8(e.what()));
+        empty_->show();
+        scroll_->hide();
+        return;
+    }
+    const bool nothing = data_.rows.empty();
+    empty_->setVisible(nothing);
+    scroll_->setVisible(!nothing);
+    if (nothing) {
+        empty_->setText(tr("No GPU matches the filters. %1")
+                            .arg(QString::fromStdString(data_.notes.empty() ? std::string() : data_.notes.back())));
+        return;
+    }
+    plot_->setMinimumHeight(BarChartBuilder::preferredHeight(data_));
+    BarChartBuilder::build(*plot_, data_, ChartStyle::fromPalette(palette(), font()));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartsPage::showTooltip(QMouseEvent* event) {
+    if (const auto text = BarChartBuilder::tooltipAt(*plot_, data_, event->position())) {
+        QToolTip::showText(event->globalPosition().toPoint(), *text, plot_);
+    } else {
+        QToolTip::hideText();
+    }
+}
+
+void ChartsPage::exportTo(const QString& path) {
+    const auto format = exportFormatFor(path);
+    const QSize size(std::max(600, plot_->width()), BarChartBuilder::preferredHeight(data_));
+    // Files for reports use the light style whatever the window's theme.
+    exportChart(data_, ChartStyle::light(), path, size, format == ExportFormat::Png ? 2.0 : 1.0);
+}
+
+void ChartsPage::exportWithDialog() {
+    QSettings settings;
+    const QString last = settings.value(QStringLiteral("charts/exportPath")).toString();
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), last.isEmpty() ? QStringLiteral("chart.png") : last,
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV numbers (*.csv)"), &selected);
+    if (path.isEmpty()) {
+        return;
+    }
+    QString target = path;
+    if (!exportFormatFor(target)) { // no extension typed: take the chosen filter's
+        const auto star = selected.indexOf(QLatin1String("*."));
+        target += selected.mid(star + 1, 4);
+    }
+    try {
+        exportTo(target);
+        settings.setValue(QStringLiteral("charts/exportPath"), target);
+        emit statusMessage(tr("Exported %1").arg(target));
+    } catch (const AdvisorError& e) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
+    }
+}
+
+void ChartsPage::setKind(charts::ChartKind kind) {
+    kind_->setCurrentIndex(kind_->findData(QString::fromLatin1(charts::toString(kind))));
+}
+
+void ChartsPage::setMinimumMemory(double gb) {
+    minMemory_->setValue(gb);
+}
+
+void ChartsPage::saveViewState() const {
+    QSettings s;
+    s.beginGroup(QStringLiteral("charts"));
+    s.setValue(QStringLiteral("kind"), kind_->currentData());
+    s.setValue(QStringLiteral("sortBy"), sortBy_->currentData());
+    s.setValue(QStringLiteral("workload"), workload_->currentData());
+    s.setValue(QStringLiteral("vendor"), vendor_->currentData());
+    s.setValue(QStringLiteral("minMemory"), minMemory_->value());
+    s.setValue(QStringLiteral("fp32"), fp32_->isChecked());
+    s.setValue(QStringLiteral("onlyPriced"), onlyPriced_->isChecked());
+}
+
+void ChartsPage::restoreViewState() {
+    restoring_ = true;
+    QSettings s;
+    s.beginGroup(QStringLiteral("charts"));
+    const auto pick = [&s](QComboBox* box, const char* key) {
+        const int i = box->findData(s.value(QLatin1String(key)));
+        if (i >= 0) {
+            box->setCurrentIndex(i);
+        }
+    };
+    pick(kind_, "kind");
+    pick(sortBy_, "sortBy");
+    pick(workload_, "workload");
+    pick(vendor_, "vendor");
+    minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
+    fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());
+    onlyPriced_->setChecked(s.value(QStringLiteral("onlyPriced"), false).toBool());
+    restoring_ = false;
+}
+
+} // namespace advisor::ui

@@ -1,0 +1,69 @@
+#pragma once
+/// \file
+/// The Charts page: the seed's raw performance and performance-per-dollar charts, computed
+/// live from the model, the user's prices and settings, filtered to what the user needs,
+/// with exact values on hover and export to PNG, PDF, SVG and CSV.
+
+#include "charts/chart_data.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QMouseEvent;
+class QScrollArea;
+
+namespace advisor::ui {
+
+class Session;
+
+class ChartsPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ChartsPage(Session& session, QWidget* parent = nullptr);
+
+    /// The chart's options as the controls and settings set them.
+    charts::ChartOptions options() const;
+    /// What is drawn now.
+    const charts::ChartData& data() const { return data_; }
+    QCustomPlot* plot() const { return plot_; }
+
+    /// Recomputes and replots (called on every change; cheap - see chart_benchmark).
+    void refresh();
+    /// Asks for a file and exports; errors are shown in the window.
+    void exportWithDialog();
+    /// Exports the current chart (the window's size for images). Throws AdvisorError.
+    void exportTo(const QString& path);
+
+    void setKind(charts::ChartKind kind);
+    void setMinimumMemory(double gb);
+
+signals:
+    void statusMessage(const QString& text);
+
+private:
+    void buildControls();
+    void saveViewState() const;
+    void restoreViewState();
+    void showTooltip(QMouseEvent* event);
+
+    Session& session_;
+    charts::ChartData data_;
+    QComboBox* kind_ = nullptr;
+    QComboBox* sortBy_ = nullptr;
+    QComboBox* workload_ = nullptr;
+    QComboBox* vendor_ = nullptr;
+    QDoubleSpinBox* minMemory_ = nullptr;
+    QCheckBox* fp32_ = nullptr;
+    QCheckBox* onlyPriced_ = nullptr;
+    QLabel* empty_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    bool restoring_ = false;
+};
+
+} // namespace advisor::ui
