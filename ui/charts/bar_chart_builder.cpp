@@ -168,7 +168,7 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     plot.legend->setBrush(QBrush(style.background));
     plot.legend->setBorderPen(Qt::NoPen);
     plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot.legend->setWrap(0);
+    plot.legend->setWrap(0); // one line
     plot.legend->setMargins(QMargins(10, 0, 10, 0));
     if (rect->insetLayout()->elementCount() > 0 && rect->insetLayout()->elementAt(0) == plot.legend) {
         rect->insetLayout()->take(plot.legend);

@@ -20,6 +20,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -105,12 +106,26 @@ void ChartsPage::buildControls() {
     chartColumn->addWidget(empty_);
     chartColumn->addWidget(scroll_, 1);
 
+    // Options | chart, resizable; the options scroll when the window is short.
     auto* sideWidget = new QWidget;
     sideWidget->setLayout(side);
-    sideWidget->setMaximumWidth(360);
+    auto* sideScroll = new QScrollArea;
+    sideScroll->setWidget(sideWidget);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setMinimumWidth(sideWidget->sizeHint().width() + 8); // drag the splitter to hide it
+    auto* chartWidget = new QWidget;
+    chartWidget->setLayout(chartColumn);
+    splitter_ = new QSplitter(Qt::Horizontal);
+    splitter_->addWidget(sideScroll);
+    splitter_->addWidget(chartWidget);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({std::min(340, sideWidget->sizeHint().width()), 900});
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(sideWidget);
-    layout->addLayout(chartColumn, 1);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter_);
+    connect(splitter_, &QSplitter::splitterMoved, this, [this] { saveViewState(); });
 
     const auto changed = [this] {
         if (!restoring_) {
@@ -170,8 +185,16 @@ void ChartsPage::refresh() {
         return;
     }
     plot_->setMinimumHeight(BarChartBuilder::preferredHeight(data_));
+    plot_->setBufferDevicePixelRatio(plot_->devicePixelRatioF()); // crisp on high-DPI screens, also after moving
     BarChartBuilder::build(*plot_, data_, ChartStyle::fromPalette(palette(), font()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartsPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        refresh();
+    }
 }
 
 void ChartsPage::showTooltip(QMouseEvent* event) {
@@ -231,6 +254,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("minMemory"), minMemory_->value());
     s.setValue(QStringLiteral("fp32"), fp32_->isChecked());
     s.setValue(QStringLiteral("onlyPriced"), onlyPriced_->isChecked());
+    s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
 
 void ChartsPage::restoreViewState() {
@@ -250,6 +274,7 @@ void ChartsPage::restoreViewState() {
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
     fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());
     onlyPriced_->setChecked(s.value(QStringLiteral("onlyPriced"), false).toBool());
+    splitter_->restoreState(s.value(QStringLiteral("splitter")).toByteArray());
     restoring_ = false;
 }
 

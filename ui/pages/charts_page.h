@@ -15,6 +15,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QMouseEvent;
 class QScrollArea;
+class QSplitter;
 
 namespace advisor::ui {
 
@@ -45,6 +46,9 @@ public:
 signals:
     void statusMessage(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override; ///< light/dark palette switches restyle the chart
+
 private:
     void buildControls();
     void saveViewState() const;
@@ -63,6 +67,7 @@ private:
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;
+    QSplitter* splitter_ = nullptr;
     bool restoring_ = false;
 };
 
