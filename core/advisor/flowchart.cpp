@@ -241,6 +241,15 @@ bool FlowchartSession::back() {
     return true;
 }
 
+bool FlowchartSession::rewindTo(size_t step) {
+    if (step >= path_.size()) {
+        return false;
+    }
+    current_ = path_[step].nodeId;
+    path_.resize(step);
+    return true;
+}
+
 void FlowchartSession::restart() {
     path_.clear();
     current_ = chart_.start();

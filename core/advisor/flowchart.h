@@ -90,6 +90,9 @@ public:
     void answerAutomatically();
     /// Steps back over the last answer (automatic answers are undone with it); false at the start.
     bool back();
+    /// Goes back to the question of path step `step` (0-based), dropping it and later answers -
+    /// how the user overrides an automatic budget answer. False when there is no such step.
+    bool rewindTo(size_t step);
     void restart();
     void setBudget(std::optional<double> budgetUsd) { budget_ = budgetUsd; }
     std::optional<double> budget() const { return budget_; }

@@ -458,21 +458,39 @@ void PriceDb::updatePrice(std::int64_t id, const PriceInput& in, const InputLoca
 }
 
 Price PriceDb::removePrice(std::int64_t id) {
-    std::optional<Price> removed;
+    return removePrices({id}).front();
+}
+
+std::vector<Price> PriceDb::removePrices(const std::vector<std::int64_t>& ids) {
+    std::vector<Price> removed;
     withWriteTransaction([&] {
-        removed = price(id);
-        if (!removed) {
-            throw InputError({"", 0, "", "id"}, "no price with id " + std::to_string(id));
+        removed.clear();
+        SQLite::Statement del(*db_, "DELETE FROM prices WHERE id = ?");
+        for (const auto id : ids) {
+            auto p = price(id);
+            if (!p) {
+                throw InputError({"", 0, "", "id"}, "no price with id " + std::to_string(id));
+            }
+            del.bind(1, id);
+            del.exec();
+            del.reset();
+            removed.push_back(std::move(*p));
         }
-        SQLite::Statement q(*db_, "DELETE FROM prices WHERE id = ?");
-        q.bind(1, id);
-        q.exec();
     });
-    return *removed;
+    return removed;
 }
 
 void PriceDb::restorePrice(const Price& p) {
-    withWriteTransaction([&] { insert(p, p.id > 0 ? std::optional<std::int64_t>(p.id) : std::nullopt); });
+    restorePrices({p});
+}
+
+void PriceDb::restorePrices(const std::vector<Price>& prices) {
+    withWriteTransaction([&] {
+        SQLite::Statement ins(*db_, kInsertPrice);
+        for (const auto& p : prices) {
+            bindAndRun(ins, p, p.id > 0 ? std::optional<std::int64_t>(p.id) : std::nullopt);
+        }
+    });
 }
 
 ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
@@ -509,6 +527,7 @@ ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
             }
             bindAndRun(ins, valid[i], std::nullopt);
             ++outcome.added;
+            outcome.addedIds.push_back(db_->getLastInsertRowid());
             if (progress && i % 1000 == 0 && !progress(rows.size() / 2 + i / 2, rows.size())) {
                 throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");
             }

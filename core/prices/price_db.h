@@ -32,6 +32,7 @@ struct LocatedPriceInput {
 struct ImportOutcome {
     size_t added = 0;
     size_t duplicates = 0; ///< rows identical to a stored price (or to an earlier row), skipped
+    std::vector<std::int64_t> addedIds; ///< in file order (undo removes them)
 };
 
 class PriceDb {
@@ -68,8 +69,12 @@ public:
     void updatePrice(std::int64_t id, const PriceInput& in, const InputLocation& where = {"", 0, "", ""});
     /// Removes a price; returns what was removed (for undo). Throws InputError for an unknown id.
     Price removePrice(std::int64_t id);
+    /// Removes several prices in one transaction (all or none); returns them for undo.
+    std::vector<Price> removePrices(const std::vector<std::int64_t>& ids);
     /// Re-inserts a removed price under its old id (undo of removePrice).
     void restorePrice(const Price& p);
+    /// Re-inserts several removed prices in one transaction.
+    void restorePrices(const std::vector<Price>& prices);
     /// All-or-nothing import: validates every row first; if any row is bad, throws one
     /// InputError listing every bad row and changes nothing.
     ImportOutcome importPrices(const std::vector<LocatedPriceInput>& rows,

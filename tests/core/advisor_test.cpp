@@ -2,6 +2,7 @@
 // and the cross-check of the two with 2023-era prices.
 #include "advisor/flowchart.h"
 #include "advisor/recommender.h"
+#include "advisor/chart_path_input.h"
 #include "catalog/catalog.h"
 #include "prices/price_io.h"
 #include "common/embedded_resources.h"
@@ -182,6 +183,16 @@ TEST(FlowchartSession, BudgetQuestionsAreAnsweredFromPricesAndCanBeOverridden) {
     s.answer("yes");
     EXPECT_EQ(s.current().id, "leaf_4090");
     EXPECT_FALSE(s.path().back().automatic);
+    // Or rewind to an automatic answer and give another.
+    s.restart();
+    walk(s, {"no", "yes", "yes"});
+    s.answerAutomatically();
+    ASSERT_TRUE(s.rewindTo(4)); // "RTX 3090 within budget?" answered yes automatically
+    EXPECT_EQ(s.current().id, "budget_3090_train");
+    EXPECT_EQ(s.path().size(), 4u);
+    s.answer("no");
+    EXPECT_EQ(s.current().id, "leaf_sorry");
+    EXPECT_FALSE(s.rewindTo(9));
     // No price, no automatic answer.
     FlowchartSession none(chart, prices, 1000.0);
     walk(none, {"no", "yes", "no"});
@@ -433,46 +444,6 @@ struct CrossCheckRow {
     std::string why;     ///< the figures behind the verdict
 };
 
-// The recommender's input for a path through the chart: what the questions on the path tell.
-RecommendInput inputForPath(const std::function<bool(const char*, const char*)>& answered) {
-    RecommendInput in;
-    in.settings.referenceGpu = "rtx-4090";
-    in.shortlistSize = 100;
-    in.organization = answered("organization", "yes");
-    if (in.organization) {
-        in.task = Task::Train;
-        in.maxGpus = 8;
-        const bool rich = answered("org_llm_rich", "yes") || answered("org_rich", "yes");
-        in.rankBy = rich ? RankBy::Speed : RankBy::PerfPerDollar;
-        if (answered("org_large_llm", "yes")) {
-            // "13B parameters or more": full training of 13B with Adam, from the memory calculator.
-            in.domain = Domain::Llm;
-            calc::MemoryInput m;
-            m.paramsBillion = 13;
-            m.mode = calc::MemoryMode::FullTraining;
-            m.shardGpus = 8;
-            in.memoryGb = calc::estimateMemory(m).totalGb;
-            in.budgetUsd = rich ? 300000 : answered("org_llm_not_poor", "yes") ? 100000 : 20000;
-        } else {
-            in.domain = Domain::Transformers;
-            in.memoryGb = 48; // a research server: the seed's server picks all have >= 48 GB
-            in.budgetUsd = rich ? 300000 : 60000;
-        }
-        in.settings.utilization = 0.6; // seed: company-wide cluster > 60%
-    } else if (answered("train_models", "yes")) {
-        in.task = Task::Train;
-        // Seed: >= 24 GB for transformers; 10-12 GB is enough for other models (CNNs).
-        in.domain = answered("train_transformers", "yes") ? Domain::Transformers : Domain::Cnn;
-        in.memoryGb = in.domain == Domain::Transformers ? 24 : 10;
-    } else {
-        in.task = Task::Inference;
-        in.eightBit = true;
-        in.domain = answered("use_llms", "yes") ? Domain::Llm : Domain::Cnn;
-        in.memoryGb = in.domain == Domain::Llm ? 24 : 10;
-    }
-    return in;
-}
-
 std::vector<CrossCheckRow> crossCheck() {
     const auto chart = Flowchart::dettmers2023(cat());
     // Individuals: prices up to the post (2023-01-30). Server GPU prices were first reported
@@ -493,15 +464,22 @@ std::vector<CrossCheckRow> crossCheck() {
             }
             return;
         }
-        const auto answered = [&](const char* node, const char* a) {
-            for (const auto& [pid, pa] : path) {
-                if (pid == node) {
-                    return pa == a;
-                }
-            }
-            return false;
-        };
-        RecommendInput in = inputForPath(answered);
+        std::vector<Step> steps;
+        for (const auto& [pid, pa] : path) {
+            steps.push_back({pid, chart.node(pid).text, pa, false, ""});
+        }
+        Settings settings;
+        settings.referenceGpu = "rtx-4090";
+        RecommendInput in = recommendInputForDettmers2023(steps, settings);
+        in.shortlistSize = 100;
+        if (in.organization) { // the chart's "Are you rich?" as budgets
+            const bool rich = in.rankBy == RankBy::Speed;
+            const auto answered = [&](const char* node, const char* a) {
+                return std::any_of(steps.begin(), steps.end(), [&](const Step& st) { return st.nodeId == node && st.answer == a; });
+            };
+            in.budgetUsd = in.domain == Domain::Llm ? (rich ? 300000 : answered("org_llm_not_poor", "yes") ? 100000 : 20000)
+                                                    : (rich ? 300000 : 60000);
+        }
         const auto& prices = in.organization ? orgPrices : individualPrices;
         std::map<std::string, std::vector<Price>> byGpu;
         for (const auto& p : prices) {
