@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "common/errors.h"
+#include "pages/advisor_page.h"
 #include "pages/charts_page.h"
 #include "session.h"
 
@@ -45,7 +46,12 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
 
     charts_ = new ChartsPage(session_);
     connect(charts_, &ChartsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    addPage(QStringLiteral("advisor"), tr("Advisor"), placeholder(tr("The recommendation flowchart.")));
+    advisor_ = new AdvisorPage(session_);
+    connect(advisor_, &AdvisorPage::showInCharts, this, [this](const QStringList& ids) {
+        session_.setHighlighted(ids);
+        showPage(QStringLiteral("charts"));
+    });
+    addPage(QStringLiteral("advisor"), tr("Advisor"), advisor_);
     addPage(QStringLiteral("charts"), tr("Charts"), charts_);
     addPage(QStringLiteral("prices"), tr("Prices"), placeholder(tr("Your price database.")));
     addPage(QStringLiteral("calculators"), tr("Calculators"),

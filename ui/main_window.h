@@ -11,6 +11,7 @@ class QStackedWidget;
 
 namespace advisor::ui {
 
+class AdvisorPage;
 class ChartsPage;
 class Session;
 
@@ -25,6 +26,7 @@ public:
     QString currentPageKey() const;
     QStringList pageKeys() const;
     ChartsPage* chartsPage() const { return charts_; }
+    AdvisorPage* advisorPage() const { return advisor_; }
 
     /// Opens the database after the first paint; a failure is shown in the window.
     void openDatabaseLater(const std::string& path);
@@ -43,6 +45,7 @@ private:
     QListWidget* navigation_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     ChartsPage* charts_ = nullptr;
+    AdvisorPage* advisor_ = nullptr;
     QStringList keys_;
 };
 

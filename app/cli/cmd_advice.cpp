@@ -15,23 +15,6 @@
 namespace advisor::cli {
 namespace {
 
-/// Newest price of a GPU in a condition from the database (USD).
-advice::PriceLookup priceLookup(const std::vector<Price>& prices, PriceRule fallback) {
-    auto byGpu = std::make_shared<std::map<std::string, std::vector<Price>>>();
-    for (const auto& p : prices) {
-        (*byGpu)[p.gpuId].push_back(p);
-    }
-    return [byGpu, fallback](const std::string& id, std::optional<Condition> c) -> std::optional<double> {
-        const auto it = byGpu->find(id);
-        if (it == byGpu->end()) {
-            return std::nullopt;
-        }
-        const PriceRule rule = !c ? fallback : (*c == Condition::New ? PriceRule::NewestNew : PriceRule::NewestUsed);
-        const auto chosen = value::choosePrice(it->second, rule);
-        return chosen ? std::optional<double>(chosen->usd) : std::nullopt;
-    };
-}
-
 nlohmann::json nodeJson(const advice::Node& n, const Catalog& catalog, const advice::PriceLookup& prices) {
     nlohmann::json j = {{"id", n.id}, {"text", n.text}, {"why", n.why}};
     nlohmann::json gpus = nlohmann::json::array();
@@ -67,7 +50,7 @@ int flowchart(Context& ctx, const Args& args) {
     const auto budget = args.number("budget");
     advice::PriceLookup prices;
     if (budget || args.has("prices")) {
-        prices = priceLookup(ctx.db().prices(), ctx.db().settings().priceRule);
+        prices = advice::priceLookupFrom(ctx.db().prices(), ctx.db().settings().priceRule);
     }
     advice::FlowchartSession session(chart, prices, budget);
     std::vector<std::string> answers;

@@ -4,7 +4,9 @@
 #include "cli/cli.h"
 #include "cli/context.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "main_window.h"
+#include "pages/advisor_page.h"
 #include "session.h"
 
 #include <QApplication>
@@ -34,6 +36,17 @@ int screenshot(Context& ctx, const Args& args) {
     if (!window.showPage(page)) {
         throw UsageError("--page must be one of: " + window.pageKeys().join(QStringLiteral(", ")).toStdString());
     }
+    if (const auto b = args.number("budget")) {
+        window.advisorPage()->setBudget(*b > 0 ? std::optional<double>(*b) : std::nullopt);
+    }
+    if (const auto answers = args.value("answers")) {
+        for (const auto& a : text::split(*answers, ',')) {
+            if (!window.advisorPage()->answer(QString::fromStdString(std::string(text::trim(a))))) {
+                throw UsageError("--answers: '" + std::string(text::trim(a)) + "' does not answer \"" +
+                                 window.advisorPage()->walk().current().text + "\"");
+            }
+        }
+    }
     window.resize(width, height);
     window.show();
     // Let layouts settle and queued replots run.
@@ -62,11 +75,12 @@ int screenshot(Context& ctx, const Args& args) {
 Command screenshotCommand() {
     return {"screenshot", "render a page of the window to a PNG (no display needed)",
             "Usage: gpu-advisor screenshot --out FILE.png [--page advisor|charts|prices|calculators]\n"
-            "                              [--width PX] [--height PX]\n\n"
+            "                              [--width PX] [--height PX] [--answers yes,no,...] [--budget USD]\n\n"
             "Opens the real window offscreen on your database, shows the page, saves what it\n"
-            "draws and exits. The window's remembered state (chart filters, page) is used.\n",
+            "draws and exits. The window's remembered state (chart filters, page) is used.\n"
+            "--answers and --budget walk the Advisor page's chart first (as clicks would).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return screenshot(ctx, Args::parse(rest, {{"out"}, {"page"}, {"width"}, {"height"}}));
+                return screenshot(ctx, Args::parse(rest, {{"out"}, {"page"}, {"width"}, {"height"}, {"answers"}, {"budget"}}));
             }};
 }
 

@@ -3,9 +3,13 @@
 #include "common/embedded_resources.h"
 #include "common/format.h"
 #include "common/json_fields.h"
+#include "value/gpu_price.h"
 #include "common/text.h"
 
 #include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
 
 #include <algorithm>
 #include <functional>
@@ -62,9 +66,11 @@ Flowchart Flowchart::fromJson(std::string_view textIn, const std::string& fileLa
                 const JsonFields g((*gpus)[i], {fileLabel, 0, "node '" + id + "'", field});
                 GpuChoice c;
                 c.gpuId = g.requireString("id");
-                if (catalog.findById(c.gpuId) == nullptr) {
+                const Gpu* gpu = catalog.findById(c.gpuId);
+                if (gpu == nullptr) {
                     f.fail(field + ".id", "'" + c.gpuId + "' is not a GPU in the catalog");
                 }
+                c.gpuName = gpu->name;
                 if (const auto cond = g.optionalString("condition")) {
                     c.condition = parseCondition(*cond);
                     if (!c.condition) {
@@ -202,7 +208,7 @@ std::optional<Step> FlowchartSession::suggestion() const {
         if (const auto p = prices_(g.gpuId, g.condition)) {
             if (!cheapest || *p < *cheapest) {
                 cheapest = *p;
-                which = g.gpuId + (g.condition ? std::string(" ") + toString(*g.condition) : "");
+                which = g.gpuName + (g.condition ? std::string(" ") + toString(*g.condition) : "");
             }
         }
     }
@@ -214,14 +220,18 @@ std::optional<Step> FlowchartSession::suggestion() const {
                 which + " " + format::money(*cheapest) + (yes ? " <= " : " > ") + "budget " + format::money(*budget_)};
 }
 
+bool FlowchartSession::answerSuggestion() {
+    const auto s = finished() ? std::nullopt : suggestion();
+    if (!s) {
+        return false;
+    }
+    current_ = *current().next(s->answer);
+    path_.push_back(*s);
+    return true;
+}
+
 void FlowchartSession::answerAutomatically() {
-    while (!finished()) {
-        const auto s = suggestion();
-        if (!s) {
-            return;
-        }
-        path_.push_back(*s);
-        current_ = *current().next(s->answer);
+    while (answerSuggestion()) {
     }
 }
 
@@ -239,6 +249,22 @@ bool FlowchartSession::back() {
         path_.pop_back();
     }
     return true;
+}
+
+PriceLookup priceLookupFrom(const std::vector<Price>& prices, PriceRule fallback) {
+    auto byGpu = std::make_shared<std::map<std::string, std::vector<Price>>>();
+    for (const auto& p : prices) {
+        (*byGpu)[p.gpuId].push_back(p);
+    }
+    return [byGpu, fallback](const std::string& id, std::optional<Condition> c) -> std::optional<double> {
+        const auto it = byGpu->find(id);
+        if (it == byGpu->end()) {
+            return std::nullopt;
+        }
+        const PriceRule rule = !c ? fallback : (*c == Condition::New ? PriceRule::NewestNew : PriceRule::NewestUsed);
+        const auto chosen = value::choosePrice(it->second, rule);
+        return chosen ? std::optional<double>(chosen->usd) : std::nullopt;
+    };
 }
 
 bool FlowchartSession::rewindTo(size_t step) {

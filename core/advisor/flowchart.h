@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "prices/price.h"
+#include "prices/settings.h"
 
 #include <functional>
 #include <map>
@@ -18,6 +19,7 @@ namespace advisor::advice {
 
 struct GpuChoice {
     std::string gpuId;
+    std::string gpuName;                ///< the catalog's name, for messages
     std::optional<Condition> condition; ///< new/used when the chart says so
     double share = 1.0;                 ///< part of a mixed purchase (e.g. 0.8 / 0.2)
 };
@@ -64,6 +66,10 @@ private:
 /// The price of a GPU in a condition (USD), if known: how budget questions are answered.
 using PriceLookup = std::function<std::optional<double>(const std::string& gpuId, std::optional<Condition>)>;
 
+/// A lookup over a price history: the newest price of the condition asked for, or by
+/// `fallback` when the chart does not say new or used.
+PriceLookup priceLookupFrom(const std::vector<Price>& prices, PriceRule fallback);
+
 struct Step {
     std::string nodeId;
     std::string question;
@@ -86,6 +92,8 @@ public:
     void answer(const std::string& choice);
     /// The automatic answer for the current question, if it is a budget question with known prices.
     std::optional<Step> suggestion() const;
+    /// Applies the current question's suggestion, if there is one.
+    bool answerSuggestion();
     /// Applies suggestions until a question needs the user (or a leaf is reached).
     void answerAutomatically();
     /// Steps back over the last answer (automatic answers are undone with it); false at the start.

@@ -87,29 +87,8 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
     return q;
 }
 
-namespace {
-
-struct Offer {
-    const Gpu* gpu = nullptr;
-    Condition condition = Condition::New;
-    value::ChosenPrice price;
-};
-
-// The price a buyer pays: newest new, or the cheaper of newest new and newest used.
-std::optional<Offer> buyerPrice(const Gpu& g, const std::vector<Price>& history, bool usedOk) {
-    const auto newest = value::choosePrice(history, PriceRule::NewestNew);
-    const auto used = usedOk ? value::choosePrice(history, PriceRule::NewestUsed) : std::nullopt;
-    if (used && (!newest || used->usd < newest->usd)) {
-        return Offer{&g, Condition::Used, *used};
-    }
-    if (newest) {
-        return Offer{&g, Condition::New, *newest};
-    }
-    return std::nullopt;
-}
-
-std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const Offer& o, int count,
-                                    const RecommendInput& in, const Date& newestPriceDate) {
+std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpecs& s, int count,
+                                         const RecommendInput& in) {
     std::vector<std::string> c;
     if (g.slotWidth && *g.slotWidth >= 3) {
         c.push_back(std::to_string(*g.slotWidth) + "-slot card: " +
@@ -142,14 +121,41 @@ std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s,
     if (g.connectors.hpwr16Pin > 0) {
         c.push_back("12VHPWR/12V-2x6 power plug: insert it fully until it clicks (seed)");
     }
+    if (s.estimated) {
+        c.push_back("some specifications are estimated: " + s.notes.front());
+    }
+    return c;
+}
+
+namespace {
+
+struct Offer {
+    const Gpu* gpu = nullptr;
+    Condition condition = Condition::New;
+    value::ChosenPrice price;
+};
+
+// The price a buyer pays: newest new, or the cheaper of newest new and newest used.
+std::optional<Offer> buyerPrice(const Gpu& g, const std::vector<Price>& history, bool usedOk) {
+    const auto newest = value::choosePrice(history, PriceRule::NewestNew);
+    const auto used = usedOk ? value::choosePrice(history, PriceRule::NewestUsed) : std::nullopt;
+    if (used && (!newest || used->usd < newest->usd)) {
+        return Offer{&g, Condition::Used, *used};
+    }
+    if (newest) {
+        return Offer{&g, Condition::New, *newest};
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const Offer& o, int count,
+                                    const RecommendInput& in, const Date& newestPriceDate) {
+    std::vector<std::string> c = hardwareCaveats(g, s, count, in);
     if (o.condition == Condition::Used) {
         c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");
     } else if (o.price.newestNew && newestPriceDate.year > 0 &&
                o.price.newestNew->observed.daysSinceEpoch() + 365 < newestPriceDate.daysSinceEpoch()) {
         c.push_back("newest price is from " + o.price.newestNew->observed.toString() + ": check today's market");
-    }
-    if (s.estimated) {
-        c.push_back("some specifications are estimated: " + s.notes.front());
     }
     return c;
 }

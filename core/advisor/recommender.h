@@ -83,6 +83,11 @@ struct Recommendation {
 Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                          const std::vector<CloudOffer>& offers, const RecommendInput& in);
 
+/// What to know about a GPU before buying it for this use: width, vendor, tensor cores,
+/// half-rate accumulate, FP8, server-only forms, power plug, estimated specs.
+std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpecs& specs, int count,
+                                         const RecommendInput& in);
+
 /// The metric and workload class a task/domain/precision is ranked by.
 perf::PerfQuery queryFor(const RecommendInput& in);
 

@@ -66,6 +66,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         }
         table.note = table.reference->name + " has no price; performance per dollar is relative to the best GPU";
     }
+    table.scale = base;
     for (auto& r : table.rows) {
         if (r.tco && r.tco->totalUsd > 0 && base > 0) {
             r.perfPerDollar = (r.relativePerformance / r.tco->totalUsd) / base;
@@ -81,6 +82,20 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         return a.relativePerformance > b.relativePerformance;
     });
     return table;
+}
+
+std::optional<double> perfPerDollarAt(const ValueTable& table, const Gpu& gpu, double gpuPriceUsd,
+                                      const ValueOptions& options) {
+    if (!(table.scale > 0)) {
+        return std::nullopt;
+    }
+    for (const auto& r : table.rows) {
+        if (r.gpu == &gpu || r.gpu->id == gpu.id) {
+            const double tco = totalCostOfOwnership(tcoInputFor(gpu, gpuPriceUsd, options, std::nullopt)).totalUsd;
+            return tco > 0 ? std::optional<double>(r.relativePerformance / tco / table.scale) : std::nullopt;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace advisor::value

@@ -35,6 +35,7 @@ struct ValueRow {
 
 struct ValueTable {
     std::vector<ValueRow> rows; ///< every catalog GPU, best perf/$ first, unpriced last
+    double scale = 0;           ///< (relative performance / TCO) that counts as 1
     const Gpu* reference = nullptr;
     bool normalisedToReference = true; ///< false: the reference is unpriced; best row = 1
     std::string note;
@@ -43,6 +44,11 @@ struct ValueTable {
 /// Computes the table. `pricesByGpu(gpuId)` returns that GPU's price history.
 ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                              const ValueOptions& options);
+
+/// Performance per dollar of a table's GPU at another price (e.g. its used price), on the
+/// table's scale. nullopt when the table has no scale (nothing priced) or the GPU is absent.
+std::optional<double> perfPerDollarAt(const ValueTable& table, const Gpu& gpu, double gpuPriceUsd,
+                                      const ValueOptions& options);
 
 /// TCO input for one GPU from the settings (the GPU's TDP as its power draw).
 TcoInput tcoInputFor(const Gpu& g, double gpuPriceUsd, const ValueOptions& options,

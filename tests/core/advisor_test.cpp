@@ -169,12 +169,12 @@ TEST(FlowchartSession, BudgetQuestionsAreAnsweredFromPricesAndCanBeOverridden) {
     walk(s, {"no", "yes", "yes"});
     ASSERT_TRUE(s.suggestion());
     EXPECT_EQ(s.suggestion()->answer, "no");
-    EXPECT_EQ(s.suggestion()->reason, "rtx-4090 new $1,599 > budget $1,000");
+    EXPECT_EQ(s.suggestion()->reason, "RTX 4090 new $1,599 > budget $1,000");
     s.answerAutomatically();
     EXPECT_EQ(s.current().id, "leaf_3090");
     ASSERT_EQ(s.path().size(), 5u);
     EXPECT_TRUE(s.path()[3].automatic);
-    EXPECT_EQ(s.path()[4].reason, "rtx-3090 used $800 <= budget $1,000");
+    EXPECT_EQ(s.path()[4].reason, "RTX 3090 used $800 <= budget $1,000");
     // Back undoes the automatic answers together with the user's last answer.
     ASSERT_TRUE(s.back());
     EXPECT_EQ(s.current().id, "train_transformers");

@@ -108,6 +108,14 @@ TEST(ValueTable, UnpricedGpusAreUnpricedNotFree) {
     EXPECT_NEAR(*r3090->perfPerDollar, (r3090->relativePerformance / r3090->tco->totalUsd) * r4090->tco->totalUsd, 1e-9);
     // Priced rows come first, best first; unpriced last.
     EXPECT_TRUE(t.rows.front().perfPerDollar.has_value());
+    // The same GPU at another price, on the same scale: its own price gives its own value, a
+    // cheaper one more, and an unpriced GPU can be valued at a price the user has in mind.
+    EXPECT_NEAR(*value::perfPerDollarAt(t, *r3090->gpu, 700, o), *r3090->perfPerDollar, 1e-12);
+    EXPECT_GT(*value::perfPerDollarAt(t, *r3090->gpu, 500, o), *r3090->perfPerDollar);
+    EXPECT_NEAR(*value::perfPerDollarAt(t, *h100->gpu, 30000, o),
+                h100->relativePerformance / value::totalCostOfOwnership(value::tcoInputFor(*h100->gpu, 30000, o, {})).totalUsd *
+                    r4090->tco->totalUsd,
+                1e-12);
     EXPECT_FALSE(t.rows.back().perfPerDollar.has_value());
 }
 

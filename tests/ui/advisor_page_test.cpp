@@ -1,0 +1,111 @@
+// The Advisor page offscreen on a real database: the wizard reaches the chart's leaves by
+// button clicks, budget answers come from the prices and can be overridden, the live shortlist
+// fits the budget, and the recommendation is highlighted for the charts.
+#include "pages/advisor_page.h"
+#include "session.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace advisor;
+
+class AdvisorPageTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<ui::Session> session_;
+
+    static void click(ui::AdvisorPage& page, const char* choice) {
+        auto* button = page.findChild<QPushButton*>(QStringLiteral("answer_") + QLatin1String(choice));
+        QVERIFY2(button, choice);
+        QVERIFY(button->isVisible());
+        QTest::mouseClick(button, Qt::LeftButton);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        session_ = std::make_unique<ui::Session>();
+        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+    }
+
+    void clicksWalkTheChartToItsLeaf() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        for (const char* a : {"no", "yes", "yes", "yes"}) {
+            click(page, a);
+        }
+        QVERIFY(page.walk().finished());
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_4090"));
+        QCOMPARE(page.walk().path().size(), size_t(4));
+        QCOMPARE(session_->highlighted(), QStringList{QStringLiteral("rtx-4090")}); // the current recommendation
+        QSignalSpy spy(&page, &ui::AdvisorPage::showInCharts);
+        for (auto* b : page.findChildren<QPushButton*>()) {
+            if (b->text() == QStringLiteral("Show in &charts")) {
+                QTest::mouseClick(b, Qt::LeftButton);
+            }
+        }
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toStringList(), QStringList{QStringLiteral("rtx-4090")});
+        page.back();
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("budget_4090_train"));
+        page.restart();
+        QVERIFY(page.walk().path().empty());
+        QVERIFY(!page.answer(QStringLiteral("maybe")));
+    }
+
+    void budgetAnswersFromPricesAndTheUserCanOverride() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        page.setBudget(1000); // shipped prices: new RTX 4090 well above, used RTX 3090 below
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_3090"));
+        const auto& path = page.walk().path();
+        QVERIFY(path[3].automatic && path[4].automatic);
+        bool breadcrumbShowsBudget = false;
+        for (auto* label : page.findChildren<QLabel*>()) {
+            breadcrumbShowsBudget |= label->text().contains(QStringLiteral("(budget: RTX 4090 new $"));
+        }
+        QVERIFY(breadcrumbShowsBudget);
+        // The live recommender for the same answers and budget: every pick fits both.
+        const auto& live = page.liveRecommendation();
+        QVERIFY(!live.shortlist.empty());
+        for (const auto& c : live.shortlist) {
+            QVERIFY(c.unitPriceUsd * c.count <= 1000);
+            QVERIFY(c.gpu->memoryGb * c.count >= 24);
+        }
+        auto* shortlist = page.findChild<QTableWidget*>(QStringLiteral("shortlist"));
+        QCOMPARE(shortlist->rowCount(), static_cast<int>(live.shortlist.size()));
+        // Override: revisit the automatic RTX 4090 question and answer yes yourself.
+        page.revisit(3);
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("budget_4090_train"));
+        click(page, "yes");
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_4090"));
+        QVERIFY(!page.walk().path().back().automatic);
+        // A new budget replays the user's answers; the override stays.
+        page.setBudget(500);
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_4090"));
+    }
+
+    void withoutABudgetTheUserAnswersBudgetQuestions() {
+        ui::AdvisorPage page(*session_);
+        page.setBudget(std::nullopt);
+        for (const char* a : {"no", "yes", "no"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("budget_4080"));
+        QVERIFY(!page.walk().suggestion());
+    }
+};
+
+QTEST_MAIN(AdvisorPageTest)
+#include "advisor_page_test.moc"

@@ -1,0 +1,508 @@
+#include "pages/advisor_page.h"
+
+#include "advisor/chart_path_input.h"
+#include "common/errors.h"
+#include "common/format.h"
+#include "session.h"
+#include "value/value_table.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString capitalised(const std::string& s) {
+    QString t = q(s);
+    return t.isEmpty() ? t : t.left(1).toUpper() + t.mid(1);
+}
+
+QTableWidget* table(const QStringList& headers) {
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->verticalHeader()->setVisible(false);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setWordWrap(true);
+    return t;
+}
+
+void setRow(QTableWidget* t, int row, const QStringList& cells, const QString& tooltip = {}) {
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        item->setToolTip(tooltip.isEmpty() ? cells[c] : tooltip);
+        t->setItem(row, c, item);
+    }
+}
+
+} // namespace
+
+AdvisorPage::AdvisorPage(Session& session, QWidget* parent) : QWidget(parent), uiSession_(session) {
+    breadcrumb_ = new QLabel;
+    breadcrumb_->setWordWrap(true);
+    breadcrumb_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    breadcrumb_->setAccessibleName(tr("Answers so far"));
+    connect(breadcrumb_, &QLabel::linkActivated, this, [this](const QString& link) {
+        revisit(link.mid(QStringLiteral("step:").size()).toInt());
+    });
+    budget_ = new QDoubleSpinBox;
+    budget_->setRange(0, 1e7);
+    budget_->setDecimals(0);
+    budget_->setSingleStep(100);
+    budget_->setPrefix(QStringLiteral("$"));
+    budget_->setSpecialValueText(tr("No budget"));
+    budget_->setKeyboardTracking(false);
+    budget_->setToolTip(tr("What you can spend on GPUs. Budget questions are then answered from your prices."));
+    useBudget_ = new QCheckBox(tr("&Answer budget questions from my prices"));
+    useBudget_->setChecked(true);
+    auto* budgetRow = new QHBoxLayout;
+    auto* budgetLabel = new QLabel(tr("&Budget for GPUs:"));
+    budgetLabel->setBuddy(budget_);
+    budgetRow->addWidget(budgetLabel);
+    budgetRow->addWidget(budget_);
+    budgetRow->addWidget(useBudget_);
+    budgetRow->addStretch(1);
+
+    views_ = new QStackedWidget;
+    auto* questionView = new QWidget;
+    auto* resultView = new QWidget;
+    buildQuestionView(questionView);
+    buildResultView(resultView);
+    views_->addWidget(questionView);
+    views_->addWidget(resultView);
+
+    auto* title = new QLabel(tr("<b>Which GPU(s) to get for deep learning</b> - Tim Dettmers' 2023 recommendation "
+                                "chart, answered with your prices"));
+    title->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addLayout(budgetRow);
+    layout->addWidget(breadcrumb_);
+    layout->addWidget(views_, 1);
+
+    connect(budget_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        setBudget(v > 0 ? std::optional<double>(v) : std::nullopt);
+    });
+    connect(useBudget_, &QCheckBox::toggled, this, &AdvisorPage::replay);
+    auto* backShortcut = new QShortcut(QKeySequence(Qt::ALT | Qt::Key_Left), this);
+    connect(backShortcut, &QShortcut::activated, this, &AdvisorPage::back);
+    auto* restartShortcut = new QShortcut(QKeySequence(tr("Ctrl+R")), this);
+    connect(restartShortcut, &QShortcut::activated, this, &AdvisorPage::restart);
+    for (auto signal : {&Session::opened, &Session::pricesChanged, &Session::settingsChanged, &Session::catalogChanged}) {
+        connect(&uiSession_, signal, this, &AdvisorPage::replay);
+    }
+    resetWalk();
+}
+
+void AdvisorPage::buildQuestionView(QWidget* page) {
+    question_ = new QLabel;
+    question_->setWordWrap(true);
+    QFont big = question_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    question_->setFont(big);
+    why_ = new QLabel;
+    why_->setWordWrap(true);
+    suggestion_ = new QLabel;
+    suggestion_->setWordWrap(true);
+    answers_ = new QWidget;
+    answersLayout_ = new QHBoxLayout(answers_);
+    answersLayout_->setContentsMargins(0, 0, 0, 0);
+    backButton_ = new QPushButton(tr("Back"));
+    backButton_->setToolTip(tr("Back to the previous question (Alt+Left)"));
+    auto* restartButton = new QPushButton(tr("Restart"));
+    restartButton->setToolTip(tr("Start over (Ctrl+R)"));
+    connect(backButton_, &QPushButton::clicked, this, &AdvisorPage::back);
+    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(backButton_);
+    nav->addWidget(restartButton);
+    nav->addStretch(1);
+    auto* layout = new QVBoxLayout(page);
+    layout->addSpacing(12);
+    layout->addWidget(question_);
+    layout->addWidget(answers_);
+    layout->addWidget(suggestion_);
+    layout->addSpacing(8);
+    layout->addWidget(why_);
+    layout->addStretch(1);
+    layout->addLayout(nav);
+}
+
+void AdvisorPage::buildResultView(QWidget* page) {
+    leaf_ = new QLabel;
+    leaf_->setWordWrap(true);
+    QFont big = leaf_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    leaf_->setFont(big);
+    leafWhy_ = new QLabel;
+    leafWhy_->setWordWrap(true);
+    leafWhy_->setOpenExternalLinks(true);
+    chartGpus_ = table({tr("GPU"), tr("Memory"), tr("Price"), tr("Perf/$"), tr("Power"), tr("Caveats")});
+    chartGpus_->setObjectName(QStringLiteral("chartGpus"));
+    auto* showChart = new QPushButton(tr("Show in &charts"));
+    connect(showChart, &QPushButton::clicked, this, [this] { emit showInCharts(chartGpuIds()); });
+
+    auto* chartBox = new QGroupBox(tr("The 2023 chart says"));
+    auto* chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->addWidget(leaf_);
+    chartLayout->addWidget(leafWhy_);
+    chartLayout->addWidget(chartGpus_, 1);
+    chartLayout->addWidget(showChart, 0, Qt::AlignLeft);
+
+    liveSummary_ = new QLabel;
+    liveSummary_->setWordWrap(true);
+    liveMemory_ = new QDoubleSpinBox;
+    liveMemory_->setRange(1, 4096);
+    liveMemory_->setDecimals(0);
+    liveMemory_->setSuffix(tr(" GB"));
+    liveMemory_->setKeyboardTracking(false);
+    connect(liveMemory_, &QDoubleSpinBox::valueChanged, this, [this] {
+        liveInput_.memoryGb = liveMemory_->value();
+        updateLive();
+    });
+    shortlist_ = table({tr("#"), tr("GPU"), tr("Condition"), tr("Price"), tr("Perf/$"), tr("Speed"), tr("Spare memory"),
+                        tr("Power")});
+    shortlist_->setObjectName(QStringLiteral("shortlist"));
+    reasons_ = new QTextBrowser;
+    reasons_->setOpenExternalLinks(false);
+    cloud_ = new QLabel;
+    cloud_->setWordWrap(true);
+    connect(shortlist_, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (row < 0 || row >= static_cast<int>(live_.shortlist.size())) {
+            return;
+        }
+        const auto& c = live_.shortlist[static_cast<size_t>(row)];
+        QString html = QStringLiteral("<b>%1</b><ul>").arg(q(c.gpu->name).toHtmlEscaped());
+        for (const auto& r : c.reasons) {
+            html += QStringLiteral("<li>%1</li>").arg(q(r).toHtmlEscaped());
+        }
+        for (const auto& cv : c.caveats) {
+            html += QStringLiteral("<li><i>%1</i></li>").arg(q(cv).toHtmlEscaped());
+        }
+        html += QStringLiteral("</ul>");
+        reasons_->setHtml(html);
+    });
+    auto* showLive = new QPushButton(tr("Show &today's picks in charts"));
+    connect(showLive, &QPushButton::clicked, this, [this] {
+        QStringList ids;
+        for (const auto& c : live_.shortlist) {
+            ids << q(c.gpu->id);
+        }
+        emit showInCharts(ids);
+    });
+    auto* memoryRow = new QFormLayout;
+    memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
+    auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
+    auto* liveLayout = new QVBoxLayout(liveBox);
+    liveLayout->addWidget(liveSummary_);
+    liveLayout->addLayout(memoryRow);
+    liveLayout->addWidget(shortlist_, 2);
+    liveLayout->addWidget(reasons_, 1);
+    liveLayout->addWidget(cloud_);
+    liveLayout->addWidget(showLive, 0, Qt::AlignLeft);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(chartBox);
+    splitter->addWidget(liveBox);
+    splitter->setStretchFactor(1, 1);
+    auto* back = new QPushButton(tr("Back"));
+    auto* restartButton = new QPushButton(tr("Restart"));
+    connect(back, &QPushButton::clicked, this, &AdvisorPage::back);
+    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(back);
+    nav->addWidget(restartButton);
+    nav->addStretch(1);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(nav);
+}
+
+void AdvisorPage::resetWalk() {
+    const Catalog& catalog = uiSession_.catalog();
+    chart_ = std::make_unique<advice::Flowchart>(advice::Flowchart::dettmers2023(catalog));
+    advice::PriceLookup lookup;
+    if (uiSession_.isOpen()) {
+        lookup = advice::priceLookupFrom(uiSession_.prices(), uiSession_.settings().priceRule);
+    }
+    session_ = std::make_unique<advice::FlowchartSession>(*chart_, lookup, std::nullopt);
+    updateView();
+}
+
+bool AdvisorPage::answer(const QString& choice) {
+    try {
+        session_->answer(choice.toStdString());
+    } catch (const InputError&) {
+        return false;
+    }
+    afterAnswer();
+    return true;
+}
+
+void AdvisorPage::afterAnswer() {
+    if (useBudget_->isChecked()) {
+        session_->answerAutomatically();
+    }
+    updateView();
+}
+
+void AdvisorPage::back() {
+    session_->back();
+    updateView();
+}
+
+void AdvisorPage::restart() {
+    session_->restart();
+    if (useBudget_->isChecked()) {
+        session_->answerAutomatically();
+    }
+    updateView();
+}
+
+void AdvisorPage::revisit(int step) {
+    if (step >= 0 && session_->rewindTo(static_cast<size_t>(step))) {
+        updateView(); // no automatic answer here: the user is overriding it
+    }
+}
+
+void AdvisorPage::setBudget(std::optional<double> usd) {
+    {
+        const QSignalBlocker block(budget_);
+        budget_->setValue(usd.value_or(0));
+    }
+    replay();
+}
+
+void AdvisorPage::replay() {
+    // New prices, settings or budget: walk the user's own answers again; automatic ones follow
+    // the new prices. An answer the user gave to a budget question (an override) is kept.
+    const std::vector<advice::Step> path = session_->path();
+    resetWalk();
+    const bool automatic = useBudget_->isChecked() && budget_->value() > 0;
+    session_->setBudget(automatic ? std::optional<double>(budget_->value()) : std::nullopt);
+    for (const auto& step : path) {
+        if (step.automatic) {
+            continue;
+        }
+        while (automatic && !session_->finished() && session_->current().id != step.nodeId &&
+               session_->answerSuggestion()) {
+        }
+        if (session_->finished() || session_->current().id != step.nodeId) {
+            break;
+        }
+        session_->answer(step.answer);
+    }
+    if (automatic) {
+        session_->answerAutomatically();
+    }
+    updateView();
+}
+
+void AdvisorPage::updateView() {
+    updateBreadcrumb();
+    if (session_->finished()) {
+        updateResult();
+        views_->setCurrentIndex(1);
+    } else {
+        updateQuestion();
+        views_->setCurrentIndex(0);
+    }
+}
+
+void AdvisorPage::updateBreadcrumb() {
+    QStringList parts;
+    const auto& path = session_->path();
+    for (size_t i = 0; i < path.size(); ++i) {
+        const auto& s = path[i];
+        parts << QStringLiteral("%1 <a href=\"step:%2\">%3</a>%4")
+                     .arg(q(s.question).toHtmlEscaped())
+                     .arg(i)
+                     .arg(capitalised(s.answer).toHtmlEscaped())
+                     .arg(s.automatic ? QStringLiteral(" <i>(") + tr("budget: %1").arg(q(s.reason).toHtmlEscaped()) +
+                                            QStringLiteral(")</i>")
+                                      : QString());
+    }
+    breadcrumb_->setText(parts.isEmpty() ? tr("Answer the questions below; click an answer here to change it.")
+                                         : parts.join(QStringLiteral(" &rsaquo; ")));
+}
+
+void AdvisorPage::updateQuestion() {
+    const auto& node = session_->current();
+    question_->setText(q(node.text));
+    why_->setText(tr("<b>Why this question:</b> %1").arg(q(node.why).toHtmlEscaped()));
+    while (QLayoutItem* item = answersLayout_->takeAt(0)) {
+        if (QWidget* w = item->widget()) { // may be the button being clicked: delete it later
+            w->hide();
+            w->setObjectName(QString());
+            w->deleteLater();
+        }
+        delete item;
+    }
+    const auto suggestion = session_->suggestion();
+    for (const auto& [choice, target] : node.answers) {
+        auto* button = new QPushButton(QStringLiteral("&") + capitalised(choice));
+        button->setObjectName(QStringLiteral("answer_") + q(choice));
+        button->setMinimumWidth(110);
+        const std::string c = choice;
+        connect(button, &QPushButton::clicked, this, [this, c] { answer(q(c)); });
+        if (suggestion && suggestion->answer == choice) {
+            button->setDefault(true);
+            button->setFocus();
+        }
+        answersLayout_->addWidget(button);
+        button->show();
+    }
+    answersLayout_->addStretch(1);
+    if (suggestion) {
+        suggestion_->setText(tr("Your budget suggests <b>%1</b>: %2")
+                                 .arg(capitalised(suggestion->answer), q(suggestion->reason).toHtmlEscaped()));
+    } else if (node.budgetQuestion && uiSession_.isOpen()) {
+        suggestion_->setText(session_->budget() ? tr("No price for these GPUs in your database: answer yourself.")
+                                                : tr("Set a budget above to answer this from your prices."));
+    } else {
+        suggestion_->clear();
+    }
+    backButton_->setEnabled(!session_->path().empty());
+}
+
+QStringList AdvisorPage::chartGpuIds() const {
+    QStringList ids;
+    for (const auto& g : session_->current().gpus) {
+        ids << q(g.gpuId);
+    }
+    return ids;
+}
+
+void AdvisorPage::updateResult() {
+    const auto& node = session_->current();
+    leaf_->setText(q(node.text));
+    QString why = q(node.why).toHtmlEscaped();
+    if (!node.advice.empty()) {
+        why += QStringLiteral("<p>") + q(node.advice).toHtmlEscaped() + QStringLiteral("</p>");
+    }
+    if (!node.cloud.empty()) {
+        why += QStringLiteral("<p>") + tr("Rent: %1").arg(q(node.cloud).toHtmlEscaped()) + QStringLiteral("</p>");
+    }
+    leafWhy_->setText(why);
+    liveInput_ = advice::recommendInputForDettmers2023(session_->path(), uiSession_.settings());
+    {
+        const QSignalBlocker block(liveMemory_);
+        liveMemory_->setValue(liveInput_.memoryGb);
+    }
+    chartGpus_->setRowCount(0);
+    if (uiSession_.isOpen()) {
+        const auto lookup = advice::priceLookupFrom(uiSession_.prices(), uiSession_.settings().priceRule);
+        const auto query = advice::queryFor(liveInput_);
+        value::ValueOptions vo;
+        vo.metric = query.metric;
+        vo.workload = query.workload;
+        vo.settings = uiSession_.settings();
+        const auto values = value::computeValueTable(uiSession_.catalog(), uiSession_.model(), uiSession_.prices(), vo);
+        for (const auto& choice : node.gpus) {
+            const Gpu* g = uiSession_.catalog().findById(choice.gpuId);
+            if (g == nullptr) {
+                continue;
+            }
+            const auto price = lookup(choice.gpuId, choice.condition);
+            const auto ppd = price ? value::perfPerDollarAt(values, *g, *price, vo) : std::nullopt;
+            QStringList caveats;
+            for (const auto& c : advice::hardwareCaveats(*g, uiSession_.model().specs(*g), 1, liveInput_)) {
+                caveats << q(c);
+            }
+            const int row = chartGpus_->rowCount();
+            chartGpus_->insertRow(row);
+            setRow(chartGpus_, row,
+                   {q(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(q(toString(*choice.condition))) : QString()),
+                    q(format::gigabytes(g->memoryGb)), price ? q(format::money(*price)) : tr("no price"),
+                    ppd ? q(format::number(*ppd, 2)) : tr("-"), q(format::number(g->tdpW, 0)) + QStringLiteral(" W"),
+                    caveats.join(QStringLiteral("; "))},
+                   caveats.join(QStringLiteral("\n")));
+            if (!budget_->value() && price) { // no budget given: today's picks for the chart pick's money
+                liveInput_.budgetUsd = std::max(liveInput_.budgetUsd, *price);
+            }
+        }
+        chartGpus_->resizeColumnsToContents();
+    }
+    if (budget_->value() > 0) {
+        liveInput_.budgetUsd = budget_->value();
+    }
+    uiSession_.setHighlighted(chartGpuIds()); // the current recommendation, marked in the charts
+    updateLive();
+}
+
+void AdvisorPage::updateLive() {
+    shortlist_->setRowCount(0);
+    reasons_->clear();
+    live_ = {};
+    if (!uiSession_.isOpen()) {
+        liveSummary_->setText(tr("Opening the price database…"));
+        return;
+    }
+    if (liveInput_.budgetUsd <= 0) {
+        liveSummary_->setText(tr("Set a budget above to see what it buys today."));
+        cloud_->clear();
+        return;
+    }
+    try {
+        live_ = advice::recommend(uiSession_.catalog(), uiSession_.model(), uiSession_.prices(),
+                                  uiSession_.db().cloudOffers(), liveInput_);
+    } catch (const AdvisorError& e) {
+        liveSummary_->setText(QString::fromUtf8(e.what()));
+        return;
+    }
+    liveSummary_->setText(tr("%1 of memory, budget %2, %3 %4, ranked by %5.")
+                              .arg(q(format::gigabytes(liveInput_.memoryGb)), q(format::money(liveInput_.budgetUsd)),
+                                   q(advice::toString(liveInput_.task)), q(advice::toString(liveInput_.domain)),
+                                   liveInput_.rankBy == advice::RankBy::Speed ? tr("speed") : tr("performance per dollar")));
+    int rank = 0;
+    for (const auto& c : live_.shortlist) {
+        const int row = shortlist_->rowCount();
+        shortlist_->insertRow(row);
+        setRow(shortlist_, row,
+               {QString::number(++rank), (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + q(c.gpu->name),
+                q(toString(c.condition)), q(format::money(c.unitPriceUsd)), q(format::number(c.perfPerDollar, 2)),
+                q(format::ratio(c.relativePerformance)), q(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
+                q(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
+    }
+    shortlist_->resizeColumnsToContents();
+    if (!live_.shortlist.empty()) {
+        shortlist_->selectRow(0);
+    }
+    QString cloud = tr("<b>Cloud:</b> %1 - %2")
+                        .arg(live_.cloud.recommended ? tr("rent") : tr("buy"), q(live_.cloud.reason).toHtmlEscaped());
+    if (!live_.cloud.offer.empty()) {
+        cloud += QStringLiteral(" [") + q(live_.cloud.offer).toHtmlEscaped() + QStringLiteral("]");
+    }
+    QStringList alternatives;
+    for (const auto& a : live_.alternatives) {
+        alternatives << q(a.reasons.front()).toHtmlEscaped();
+    }
+    if (!alternatives.isEmpty()) {
+        cloud += QStringLiteral("<br><b>") + tr("For the same money:") + QStringLiteral("</b> ") +
+                 alternatives.join(QStringLiteral("; "));
+    }
+    cloud_->setText(cloud);
+}
+
+} // namespace advisor::ui

@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// The Advisor page: Dettmers' 2023 chart as a wizard - one question at a time with why it is
+/// asked, Back, Restart and a breadcrumb whose steps can be revisited - with budget questions
+/// answered from the user's prices, and at the end the chart's GPUs beside what the live
+/// recommender picks today from the same answers.
+
+#include "advisor/flowchart.h"
+#include "advisor/recommender.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTableWidget;
+class QTextBrowser;
+class QHBoxLayout;
+
+namespace advisor::ui {
+
+class Session;
+
+class AdvisorPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit AdvisorPage(Session& session, QWidget* parent = nullptr);
+
+    /// Answers the current question (as a click on its button would). False if not a choice.
+    bool answer(const QString& choice);
+    void back();
+    void restart();
+    /// Revisits the question of breadcrumb step `step` (0-based): its answer and later ones go.
+    void revisit(int step);
+    void setBudget(std::optional<double> usd);
+
+    const advice::FlowchartSession& walk() const { return *session_; }
+    /// The live recommendation for the current leaf (empty before a leaf is reached).
+    const advice::Recommendation& liveRecommendation() const { return live_; }
+
+signals:
+    /// The user asked to see these GPUs highlighted in the charts.
+    void showInCharts(const QStringList& gpuIds);
+
+private:
+    void buildQuestionView(QWidget* page);
+    void buildResultView(QWidget* page);
+    void resetWalk();
+    void replay();
+    void afterAnswer();
+    void updateView();
+    void updateBreadcrumb();
+    void updateQuestion();
+    void updateResult();
+    void updateLive();
+    QStringList chartGpuIds() const;
+
+    Session& uiSession_;
+    std::unique_ptr<advice::Flowchart> chart_;
+    std::unique_ptr<advice::FlowchartSession> session_;
+    advice::Recommendation live_;
+    advice::RecommendInput liveInput_;
+
+    QLabel* breadcrumb_ = nullptr;
+    QDoubleSpinBox* budget_ = nullptr;
+    QCheckBox* useBudget_ = nullptr;
+    QStackedWidget* views_ = nullptr;
+    // question view
+    QLabel* question_ = nullptr;
+    QLabel* why_ = nullptr;
+    QLabel* suggestion_ = nullptr;
+    QWidget* answers_ = nullptr;
+    QHBoxLayout* answersLayout_ = nullptr;
+    QPushButton* backButton_ = nullptr;
+    // result view
+    QLabel* leaf_ = nullptr;
+    QLabel* leafWhy_ = nullptr;
+    QTableWidget* chartGpus_ = nullptr;
+    QLabel* liveSummary_ = nullptr;
+    QDoubleSpinBox* liveMemory_ = nullptr;
+    QTableWidget* shortlist_ = nullptr;
+    QTextBrowser* reasons_ = nullptr;
+    QLabel* cloud_ = nullptr;
+};
+
+} // namespace advisor::ui
