@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "pages/advisor_page.h"
 #include "pages/charts_page.h"
+#include "pages/prices_page.h"
 #include "session.h"
 
 #include <QAction>
@@ -53,7 +54,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     });
     addPage(QStringLiteral("advisor"), tr("Advisor"), advisor_);
     addPage(QStringLiteral("charts"), tr("Charts"), charts_);
-    addPage(QStringLiteral("prices"), tr("Prices"), placeholder(tr("Your price database.")));
+    prices_ = new PricesPage(session_);
+    connect(prices_, &PricesPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    addPage(QStringLiteral("prices"), tr("Prices"), prices_);
     addPage(QStringLiteral("calculators"), tr("Calculators"),
             placeholder(tr("Power, PSU, cloud vs desktop, memory and build calculators.")));
 

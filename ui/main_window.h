@@ -13,6 +13,7 @@ namespace advisor::ui {
 
 class AdvisorPage;
 class ChartsPage;
+class PricesPage;
 class Session;
 
 class MainWindow : public QMainWindow {
@@ -27,6 +28,7 @@ public:
     QStringList pageKeys() const;
     ChartsPage* chartsPage() const { return charts_; }
     AdvisorPage* advisorPage() const { return advisor_; }
+    PricesPage* pricesPage() const { return prices_; }
 
     /// Opens the database after the first paint; a failure is shown in the window.
     void openDatabaseLater(const std::string& path);
@@ -46,6 +48,7 @@ private:
     QStackedWidget* pages_ = nullptr;
     ChartsPage* charts_ = nullptr;
     AdvisorPage* advisor_ = nullptr;
+    PricesPage* prices_ = nullptr;
     QStringList keys_;
 };
 

@@ -157,4 +157,17 @@ std::optional<Price> validatePrice(const PriceInput& in, ResolutionCache& names,
     return p;
 }
 
+PriceInput toInput(const Price& p) {
+    PriceInput in;
+    in.gpu = p.gpuId;
+    in.amountText = text::formatDoubleExact(p.amount);
+    in.currency = p.currency;
+    in.conditionText = toString(p.condition);
+    in.source = p.source;
+    in.sourceUrl = p.sourceUrl;
+    in.dateText = p.observed.toString();
+    in.note = p.note;
+    return in;
+}
+
 } // namespace advisor

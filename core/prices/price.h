@@ -49,6 +49,9 @@ struct Price {
     bool sameObservation(const Price& o) const;
 };
 
+/// The input that validates back to `p` (for editing one field of a stored price).
+PriceInput toInput(const Price& p);
+
 /// Field limits (bytes of UTF-8).
 constexpr size_t kMaxSourceBytes = 500;
 constexpr size_t kMaxUrlBytes = 2000;

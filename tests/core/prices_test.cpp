@@ -94,6 +94,23 @@ TEST(PriceDb, AddListRemoveAndRestore) {
     EXPECT_TRUE(db.price(id)->sameObservation(*p));
     EXPECT_EQ(problemsOf([&] { db.removePrice(9999); }),
               std::vector<std::string>{"field 'id': no price with id 9999"});
+    // An edit starts from the stored price's own input, which validates back to it exactly.
+    db.updatePrice(id, toInput(*p));
+    EXPECT_TRUE(db.price(id)->sameObservation(*p));
+}
+
+TEST(PriceDb, BulkRemoveIsAllOrNothingAndRestoresIds) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    const auto a = db.addPrice(input("RTX 4090", "1599"));
+    const auto b = db.addPrice(input("RTX 3090", "700"));
+    EXPECT_THROW(db.removePrices({a, 424242}), InputError);
+    EXPECT_EQ(db.priceCount(), 2u); // the unknown id undid the whole removal
+    const auto removed = db.removePrices({a, b});
+    EXPECT_EQ(db.priceCount(), 0u);
+    db.restorePrices(removed);
+    EXPECT_TRUE(db.price(a) && db.price(b));
+    EXPECT_EQ(db.price(b)->amount, 700);
 }
 
 TEST(PriceDb, EmptyDateMeansToday) {

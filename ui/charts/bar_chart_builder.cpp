@@ -1,6 +1,7 @@
 #include "charts/bar_chart_builder.h"
 
 #include "common/format.h"
+#include "ui_text.h"
 
 #include <qcustomplot.h>
 
@@ -13,10 +14,6 @@ namespace {
 constexpr int kRowHeight = 26;   // px per GPU: three or four bars and a readable label
 constexpr int kChromeHeight = 170; // title, subtitle, two value axes, notes
 constexpr double kGroupWidth = 0.8; // of one row; the rest separates GPUs
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QCPTextElement* textElement(QCustomPlot& plot, const QString& text, const QFont& font, const QColor& color) {
     auto* e = new QCPTextElement(&plot, text, font);
@@ -42,7 +39,7 @@ void styleAxis(QCPAxis* axis, const ChartStyle& style) {
 } // namespace
 
 QString BarChartBuilder::rowLabel(const charts::ChartRow& row) {
-    return (row.highlighted ? QStringLiteral("\u2605 ") : QString()) + q(row.gpu->name);
+    return (row.highlighted ? QStringLiteral("\u2605 ") : QString()) + qs(row.gpu->name);
 }
 
 int BarChartBuilder::preferredHeight(const charts::ChartData& data) {
@@ -97,7 +94,7 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     const int n = static_cast<int>(data.metrics.size());
     for (int m = 0; m < n; ++m) {
         auto* bars = new QCPBars(keyAxis, valueAxis);
-        bars->setName(q(data.seriesNames[static_cast<size_t>(m)]));
+        bars->setName(qs(data.seriesNames[static_cast<size_t>(m)]));
         const QColor c = style.series[m % style.series.size()];
         bars->setBrush(c);
         bars->setPen(QPen(c.darker(130), 0.5));
@@ -116,7 +113,7 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     }
     const double upper = maxValue > 0 ? maxValue * 1.08 : 1.0;
     valueAxis->setRange(0, upper);
-    valueAxis->setLabel(q(data.valueAxisLabel));
+    valueAxis->setLabel(qs(data.valueAxisLabel));
     // The same scale on top, so a tall chart can be read without scrolling to the bottom.
     plot.xAxis2->setVisible(true);
     plot.xAxis2->setRange(0, upper);
@@ -148,13 +145,13 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     QFont smallFont = style.font;
     smallFont.setPointSizeF(std::max(6.0, style.font.pointSizeF() - 1));
     plot.plotLayout()->insertRow(0);
-    plot.plotLayout()->addElement(0, 0, textElement(plot, q(data.title), titleFont, style.text));
+    plot.plotLayout()->addElement(0, 0, textElement(plot, qs(data.title), titleFont, style.text));
     plot.plotLayout()->insertRow(1);
-    plot.plotLayout()->addElement(1, 0, textElement(plot, q(data.subtitle), smallFont, style.text));
+    plot.plotLayout()->addElement(1, 0, textElement(plot, qs(data.subtitle), smallFont, style.text));
     if (!data.notes.empty()) {
         QStringList notes;
         for (const auto& note : data.notes) {
-            notes << q(note);
+            notes << qs(note);
         }
         const int row = plot.plotLayout()->rowCount();
         plot.plotLayout()->insertRow(row);
@@ -210,18 +207,18 @@ std::optional<QString> BarChartBuilder::tooltipAt(QCustomPlot& plot, const chart
         }
         const auto& r = data.rows[row];
         const double value = it->value;
-        QString text = q(r.gpu->name) + QStringLiteral("\n") + q(data.seriesNames[static_cast<size_t>(p)]) +
-                       QStringLiteral(": ") + q(format::number(value, 3)) +
+        QString text = qs(r.gpu->name) + QStringLiteral("\n") + qs(data.seriesNames[static_cast<size_t>(p)]) +
+                       QStringLiteral(": ") + qs(format::number(value, 3)) +
                        (data.reference && (data.kind == charts::ChartKind::RawPerformance || data.normalisedToReference)
-                            ? QStringLiteral(" (") + q(data.reference->name) + QStringLiteral(" = 1)")
+                            ? QStringLiteral(" (") + qs(data.reference->name) + QStringLiteral(" = 1)")
                             : QString());
-        text += QStringLiteral("\n") + (r.price ? QObject::tr("Price: %1 (%2)").arg(q(format::money(r.price->usd)), q(r.price->basis))
+        text += QStringLiteral("\n") + (r.price ? QObject::tr("Price: %1 (%2)").arg(qs(format::money(r.price->usd)), qs(r.price->basis))
                                                 : QObject::tr("Price: none in your database"));
         if (r.tcoUsd) {
-            text += QStringLiteral("\n") + QObject::tr("Cost of ownership: %1").arg(q(format::money(*r.tcoUsd)));
+            text += QStringLiteral("\n") + QObject::tr("Cost of ownership: %1").arg(qs(format::money(*r.tcoUsd)));
         }
         text += QStringLiteral("\n") + QObject::tr("Memory: %1, TDP: %2 W")
-                                           .arg(q(format::gigabytes(r.gpu->memoryGb)), q(format::number(r.gpu->tdpW, 0)));
+                                           .arg(qs(format::gigabytes(r.gpu->memoryGb)), qs(format::number(r.gpu->tdpW, 0)));
         return text;
     }
     return std::nullopt;

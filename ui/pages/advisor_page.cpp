@@ -4,6 +4,7 @@
 #include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
+#include "ui_text.h"
 #include "value/value_table.h"
 
 #include <QCheckBox>
@@ -25,12 +26,8 @@ namespace advisor::ui {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString capitalised(const std::string& s) {
-    QString t = q(s);
+    QString t = qs(s);
     return t.isEmpty() ? t : t.left(1).toUpper() + t.mid(1);
 }
 
@@ -193,12 +190,12 @@ void AdvisorPage::buildResultView(QWidget* page) {
             return;
         }
         const auto& c = live_.shortlist[static_cast<size_t>(row)];
-        QString html = QStringLiteral("<b>%1</b><ul>").arg(q(c.gpu->name).toHtmlEscaped());
+        QString html = QStringLiteral("<b>%1</b><ul>").arg(qs(c.gpu->name).toHtmlEscaped());
         for (const auto& r : c.reasons) {
-            html += QStringLiteral("<li>%1</li>").arg(q(r).toHtmlEscaped());
+            html += QStringLiteral("<li>%1</li>").arg(qs(r).toHtmlEscaped());
         }
         for (const auto& cv : c.caveats) {
-            html += QStringLiteral("<li><i>%1</i></li>").arg(q(cv).toHtmlEscaped());
+            html += QStringLiteral("<li><i>%1</i></li>").arg(qs(cv).toHtmlEscaped());
         }
         html += QStringLiteral("</ul>");
         reasons_->setHtml(html);
@@ -207,7 +204,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     connect(showLive, &QPushButton::clicked, this, [this] {
         QStringList ids;
         for (const auto& c : live_.shortlist) {
-            ids << q(c.gpu->id);
+            ids << qs(c.gpu->id);
         }
         emit showInCharts(ids);
     });
@@ -336,10 +333,10 @@ void AdvisorPage::updateBreadcrumb() {
     for (size_t i = 0; i < path.size(); ++i) {
         const auto& s = path[i];
         parts << QStringLiteral("%1 <a href=\"step:%2\">%3</a>%4")
-                     .arg(q(s.question).toHtmlEscaped())
+                     .arg(qs(s.question).toHtmlEscaped())
                      .arg(i)
                      .arg(capitalised(s.answer).toHtmlEscaped())
-                     .arg(s.automatic ? QStringLiteral(" <i>(") + tr("budget: %1").arg(q(s.reason).toHtmlEscaped()) +
+                     .arg(s.automatic ? QStringLiteral(" <i>(") + tr("budget: %1").arg(qs(s.reason).toHtmlEscaped()) +
                                             QStringLiteral(")</i>")
                                       : QString());
     }
@@ -349,8 +346,8 @@ void AdvisorPage::updateBreadcrumb() {
 
 void AdvisorPage::updateQuestion() {
     const auto& node = session_->current();
-    question_->setText(q(node.text));
-    why_->setText(tr("<b>Why this question:</b> %1").arg(q(node.why).toHtmlEscaped()));
+    question_->setText(qs(node.text));
+    why_->setText(tr("<b>Why this question:</b> %1").arg(qs(node.why).toHtmlEscaped()));
     while (QLayoutItem* item = answersLayout_->takeAt(0)) {
         if (QWidget* w = item->widget()) { // may be the button being clicked: delete it later
             w->hide();
@@ -362,10 +359,10 @@ void AdvisorPage::updateQuestion() {
     const auto suggestion = session_->suggestion();
     for (const auto& [choice, target] : node.answers) {
         auto* button = new QPushButton(QStringLiteral("&") + capitalised(choice));
-        button->setObjectName(QStringLiteral("answer_") + q(choice));
+        button->setObjectName(QStringLiteral("answer_") + qs(choice));
         button->setMinimumWidth(110);
         const std::string c = choice;
-        connect(button, &QPushButton::clicked, this, [this, c] { answer(q(c)); });
+        connect(button, &QPushButton::clicked, this, [this, c] { answer(qs(c)); });
         if (suggestion && suggestion->answer == choice) {
             button->setDefault(true);
             button->setFocus();
@@ -376,7 +373,7 @@ void AdvisorPage::updateQuestion() {
     answersLayout_->addStretch(1);
     if (suggestion) {
         suggestion_->setText(tr("Your budget suggests <b>%1</b>: %2")
-                                 .arg(capitalised(suggestion->answer), q(suggestion->reason).toHtmlEscaped()));
+                                 .arg(capitalised(suggestion->answer), qs(suggestion->reason).toHtmlEscaped()));
     } else if (node.budgetQuestion && uiSession_.isOpen()) {
         suggestion_->setText(session_->budget() ? tr("No price for these GPUs in your database: answer yourself.")
                                                 : tr("Set a budget above to answer this from your prices."));
@@ -389,20 +386,20 @@ void AdvisorPage::updateQuestion() {
 QStringList AdvisorPage::chartGpuIds() const {
     QStringList ids;
     for (const auto& g : session_->current().gpus) {
-        ids << q(g.gpuId);
+        ids << qs(g.gpuId);
     }
     return ids;
 }
 
 void AdvisorPage::updateResult() {
     const auto& node = session_->current();
-    leaf_->setText(q(node.text));
-    QString why = q(node.why).toHtmlEscaped();
+    leaf_->setText(qs(node.text));
+    QString why = qs(node.why).toHtmlEscaped();
     if (!node.advice.empty()) {
-        why += QStringLiteral("<p>") + q(node.advice).toHtmlEscaped() + QStringLiteral("</p>");
+        why += QStringLiteral("<p>") + qs(node.advice).toHtmlEscaped() + QStringLiteral("</p>");
     }
     if (!node.cloud.empty()) {
-        why += QStringLiteral("<p>") + tr("Rent: %1").arg(q(node.cloud).toHtmlEscaped()) + QStringLiteral("</p>");
+        why += QStringLiteral("<p>") + tr("Rent: %1").arg(qs(node.cloud).toHtmlEscaped()) + QStringLiteral("</p>");
     }
     leafWhy_->setText(why);
     liveInput_ = advice::recommendInputForDettmers2023(session_->path(), uiSession_.settings());
@@ -428,14 +425,14 @@ void AdvisorPage::updateResult() {
             const auto ppd = price ? value::perfPerDollarAt(values, *g, *price, vo) : std::nullopt;
             QStringList caveats;
             for (const auto& c : advice::hardwareCaveats(*g, uiSession_.model().specs(*g), 1, liveInput_)) {
-                caveats << q(c);
+                caveats << qs(c);
             }
             const int row = chartGpus_->rowCount();
             chartGpus_->insertRow(row);
             setRow(chartGpus_, row,
-                   {q(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(q(toString(*choice.condition))) : QString()),
-                    q(format::gigabytes(g->memoryGb)), price ? q(format::money(*price)) : tr("no price"),
-                    ppd ? q(format::number(*ppd, 2)) : tr("-"), q(format::number(g->tdpW, 0)) + QStringLiteral(" W"),
+                   {qs(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(qs(toString(*choice.condition))) : QString()),
+                    qs(format::gigabytes(g->memoryGb)), price ? qs(format::money(*price)) : tr("no price"),
+                    ppd ? qs(format::number(*ppd, 2)) : tr("-"), qs(format::number(g->tdpW, 0)) + QStringLiteral(" W"),
                     caveats.join(QStringLiteral("; "))},
                    caveats.join(QStringLiteral("\n")));
             if (!budget_->value() && price) { // no budget given: today's picks for the chart pick's money
@@ -472,31 +469,31 @@ void AdvisorPage::updateLive() {
         return;
     }
     liveSummary_->setText(tr("%1 of memory, budget %2, %3 %4, ranked by %5.")
-                              .arg(q(format::gigabytes(liveInput_.memoryGb)), q(format::money(liveInput_.budgetUsd)),
-                                   q(advice::toString(liveInput_.task)), q(advice::toString(liveInput_.domain)),
+                              .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
+                                   qs(advice::toString(liveInput_.task)), qs(advice::toString(liveInput_.domain)),
                                    liveInput_.rankBy == advice::RankBy::Speed ? tr("speed") : tr("performance per dollar")));
     int rank = 0;
     for (const auto& c : live_.shortlist) {
         const int row = shortlist_->rowCount();
         shortlist_->insertRow(row);
         setRow(shortlist_, row,
-               {QString::number(++rank), (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + q(c.gpu->name),
-                q(toString(c.condition)), q(format::money(c.unitPriceUsd)), q(format::number(c.perfPerDollar, 2)),
-                q(format::ratio(c.relativePerformance)), q(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
-                q(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
+               {QString::number(++rank), (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + qs(c.gpu->name),
+                qs(toString(c.condition)), qs(format::money(c.unitPriceUsd)), qs(format::number(c.perfPerDollar, 2)),
+                qs(format::ratio(c.relativePerformance)), qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
+                qs(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
     }
     shortlist_->resizeColumnsToContents();
     if (!live_.shortlist.empty()) {
         shortlist_->selectRow(0);
     }
     QString cloud = tr("<b>Cloud:</b> %1 - %2")
-                        .arg(live_.cloud.recommended ? tr("rent") : tr("buy"), q(live_.cloud.reason).toHtmlEscaped());
+                        .arg(live_.cloud.recommended ? tr("rent") : tr("buy"), qs(live_.cloud.reason).toHtmlEscaped());
     if (!live_.cloud.offer.empty()) {
-        cloud += QStringLiteral(" [") + q(live_.cloud.offer).toHtmlEscaped() + QStringLiteral("]");
+        cloud += QStringLiteral(" [") + qs(live_.cloud.offer).toHtmlEscaped() + QStringLiteral("]");
     }
     QStringList alternatives;
     for (const auto& a : live_.alternatives) {
-        alternatives << q(a.reasons.front()).toHtmlEscaped();
+        alternatives << qs(a.reasons.front()).toHtmlEscaped();
     }
     if (!alternatives.isEmpty()) {
         cloud += QStringLiteral("<br><b>") + tr("For the same money:") + QStringLiteral("</b> ") +

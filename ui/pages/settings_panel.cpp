@@ -1,5 +1,6 @@
 #include "pages/settings_panel.h"
 
+#include "prices/currency.h"
 #include "session.h"
 
 #include <QComboBox>
@@ -44,6 +45,12 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
           std::pair{PriceRule::Cheapest, tr("Cheaper of new and used")}}) {
         priceRule_->addItem(label, QString::fromLatin1(toString(rule)));
     }
+    currency_ = new QComboBox;
+    for (const auto c : knownCurrencies()) {
+        currency_->addItem(QString::fromLatin1(c.data(), static_cast<int>(c.size())));
+    }
+    currency_->setToolTip(tr("The currency new prices are entered in. Charts and perf/$ use USD prices: "
+                             "no exchange rates are kept, so other currencies are stored but not compared."));
     form->addRow(tr("&Electricity:"), electricity_);
     form->addRow(tr("&Utilization:"), utilization_);
     form->addRow(tr("&Years of use:"), years_);
@@ -52,6 +59,7 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     form->addRow(tr("&Grid carbon:"), grid_);
     form->addRow(tr("&Reference GPU:"), reference_);
     form->addRow(tr("&Price basis:"), priceRule_);
+    form->addRow(tr("Currenc&y of new prices:"), currency_);
 
     const auto onNumber = [this](QDoubleSpinBox* box, const QString& what) {
         connect(box, &QDoubleSpinBox::valueChanged, this, [this, what] { commit(what); });
@@ -64,6 +72,7 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     onNumber(grid_, tr("Change grid carbon intensity"));
     connect(reference_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change reference GPU")); });
     connect(priceRule_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change price basis")); });
+    connect(currency_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change currency")); });
     connect(&session_, &Session::settingsChanged, this, &SettingsPanel::reload);
     connect(&session_, &Session::opened, this, &SettingsPanel::reload);
     connect(&session_, &Session::catalogChanged, this, &SettingsPanel::reload);
@@ -92,6 +101,7 @@ void SettingsPanel::reload() {
     }
     reference_->setCurrentIndex(reference_->findData(QString::fromStdString(s.referenceGpu)));
     priceRule_->setCurrentIndex(priceRule_->findData(QString::fromLatin1(toString(s.priceRule))));
+    currency_->setCurrentText(QString::fromStdString(s.currency));
     loading_ = false;
 }
 
@@ -107,6 +117,7 @@ void SettingsPanel::commit(const QString& description) {
     s.cpuWatts = cpuWatts_->value();
     s.gridKgCo2ePerKwh = grid_->value();
     s.referenceGpu = reference_->currentData().toString().toStdString();
+    s.currency = currency_->currentText().toStdString();
     if (const auto rule = parsePriceRule(priceRule_->currentData().toString().toStdString())) {
         s.priceRule = *rule;
     }

@@ -33,6 +33,7 @@ private:
     QDoubleSpinBox* grid_ = nullptr;
     QComboBox* reference_ = nullptr;
     QComboBox* priceRule_ = nullptr;
+    QComboBox* currency_ = nullptr;
 };
 
 } // namespace advisor::ui
