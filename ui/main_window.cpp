@@ -2,6 +2,7 @@
 
 #include "common/errors.h"
 #include "pages/advisor_page.h"
+#include "pages/calculators_page.h"
 #include "pages/charts_page.h"
 #include "pages/prices_page.h"
 #include "session.h"
@@ -22,23 +23,13 @@
 
 namespace advisor::ui {
 
-namespace {
-
-QWidget* placeholder(const QString& text) {
-    auto* label = new QLabel(text);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    return label;
-}
-
-} // namespace
-
 MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent), session_(session) {
     setWindowTitle(tr("GPU Advisor"));
     auto* central = new QWidget(this);
     auto* layout = new QHBoxLayout(central);
     navigation_ = new QListWidget(central);
     navigation_->setMaximumWidth(170);
+    navigation_->setMinimumWidth(120);
     navigation_->setAccessibleName(tr("Pages"));
     pages_ = new QStackedWidget(central);
     layout->addWidget(navigation_);
@@ -57,8 +48,8 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     prices_ = new PricesPage(session_);
     connect(prices_, &PricesPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     addPage(QStringLiteral("prices"), tr("Prices"), prices_);
-    addPage(QStringLiteral("calculators"), tr("Calculators"),
-            placeholder(tr("Power, PSU, cloud vs desktop, memory and build calculators.")));
+    calculators_ = new CalculatorsPage(session_);
+    addPage(QStringLiteral("calculators"), tr("Calculators"), calculators_);
 
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     navigation_->setCurrentRow(0);

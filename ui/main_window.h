@@ -12,6 +12,7 @@ class QStackedWidget;
 namespace advisor::ui {
 
 class AdvisorPage;
+class CalculatorsPage;
 class ChartsPage;
 class PricesPage;
 class Session;
@@ -29,6 +30,7 @@ public:
     ChartsPage* chartsPage() const { return charts_; }
     AdvisorPage* advisorPage() const { return advisor_; }
     PricesPage* pricesPage() const { return prices_; }
+    CalculatorsPage* calculatorsPage() const { return calculators_; }
 
     /// Opens the database after the first paint; a failure is shown in the window.
     void openDatabaseLater(const std::string& path);
@@ -49,6 +51,7 @@ private:
     ChartsPage* charts_ = nullptr;
     AdvisorPage* advisor_ = nullptr;
     PricesPage* prices_ = nullptr;
+    CalculatorsPage* calculators_ = nullptr;
     QStringList keys_;
 };
 

@@ -176,7 +176,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
         q.metric = perf::parseMetric(args.value("metric").value_or("fp16-training")).value_or(perf::Metric::Fp16Training);
         q.workload = perf::parseWorkloadClass(args.value("workload").value_or("transformer"))
                          .value_or(perf::WorkloadClass::Transformer);
-        speedRatio = model.throughput(*desktopGpu, q) / model.throughput(cloudGpu, q);
+        speedRatio = calc::workRatio(model, *desktopGpu, 1, cloudGpu, 1, q);
         speedBasis = "performance model, " + std::string(perf::toString(q.metric)) + " " + perf::toString(q.workload) +
                      ": one " + desktopGpu->name + " does the work of " + format::number(speedRatio, 2) + " " +
                      cloudGpu.name;

@@ -33,8 +33,7 @@ int powerLimit(Context& ctx, const Args& args) {
     q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
     q.gpus = 1;
     const perf::PerfModel model(ctx.catalog());
-    const perf::Prediction p = model.explain(g, q);
-    in.clockBoundShare = p.computeShare + p.vectorShare;
+    in.clockBoundShare = calc::clockBoundShare(model, g, q);
     const auto r = calc::powerLimit(g, in);
     if (ctx.json()) {
         nlohmann::json curve = nlohmann::json::array();

@@ -7,6 +7,7 @@
 #include "common/text.h"
 #include "main_window.h"
 #include "pages/advisor_page.h"
+#include "pages/calculators_page.h"
 #include "session.h"
 
 #include <QApplication>
@@ -47,6 +48,11 @@ int screenshot(Context& ctx, const Args& args) {
             }
         }
     }
+    if (const auto tab = args.value("tab")) {
+        if (!window.calculatorsPage()->showTab(QString::fromStdString(*tab))) {
+            throw UsageError("--tab must be power, psu, build, memory or cloud");
+        }
+    }
     window.resize(width, height);
     window.show();
     // Let layouts settle and queued replots run.
@@ -75,12 +81,14 @@ int screenshot(Context& ctx, const Args& args) {
 Command screenshotCommand() {
     return {"screenshot", "render a page of the window to a PNG (no display needed)",
             "Usage: gpu-advisor screenshot --out FILE.png [--page advisor|charts|prices|calculators]\n"
-            "                              [--width PX] [--height PX] [--answers yes,no,...] [--budget USD]\n\n"
+            "                              [--width PX] [--height PX] [--answers yes,no,...] [--budget USD]\n"
+            "                              [--tab power|psu|build|memory|cloud]\n\n"
             "Opens the real window offscreen on your database, shows the page, saves what it\n"
             "draws and exits. The window's remembered state (chart filters, page) is used.\n"
-            "--answers and --budget walk the Advisor page's chart first (as clicks would).\n",
+            "--answers and --budget walk the Advisor page's chart first (as clicks would); --tab picks\n"
+            "the calculator shown on the Calculators page.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return screenshot(ctx, Args::parse(rest, {{"out"}, {"page"}, {"width"}, {"height"}, {"answers"}, {"budget"}}));
+                return screenshot(ctx, Args::parse(rest, {{"out"}, {"page"}, {"width"}, {"height"}, {"answers"}, {"budget"}, {"tab"}}));
             }};
 }
 

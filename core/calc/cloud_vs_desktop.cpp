@@ -66,4 +66,13 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
     return r;
 }
 
+double workRatio(const perf::PerfModel& model, const Gpu& desktop, int desktopCount, const Gpu& cloud, int cloudCount,
+                 perf::PerfQuery query) {
+    // GPU-hours of independent work (jobs, sweeps): per-GPU speed times the GPU counts.
+    query.gpus = 1;
+    const double here = model.throughput(desktop, query);
+    const double there = model.throughput(cloud, query);
+    return there > 0 && cloudCount > 0 ? here / there * desktopCount / cloudCount : 1.0;
+}
+
 } // namespace advisor::calc

@@ -4,6 +4,8 @@
 /// with an RTX 3090 (350 W) and a 100 W CPU at $0.12/kWh and 15% utilization uses 591 kWh
 /// ($71) a year; against AWS at $2.14/h it breaks even after about 300 days.
 
+#include "perf/model.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,5 +48,11 @@ struct CloudVsDesktop {
 /// Throws InputError naming the field for negative prices or watts, utilization outside 0..1,
 /// years <= 0, or resale outside 0..1.
 CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in);
+
+/// workRatio for a desktop of `desktopCount` x `desktop` against a cloud instance of
+/// `cloudCount` x `cloud`: the model's per-GPU speed ratio (same workload and metric) times
+/// the GPU counts - independent jobs, no multi-GPU scaling losses on either side.
+double workRatio(const perf::PerfModel& model, const Gpu& desktop, int desktopCount, const Gpu& cloud, int cloudCount,
+                 perf::PerfQuery query);
 
 } // namespace advisor::calc

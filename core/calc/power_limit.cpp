@@ -64,4 +64,11 @@ std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, in
     return out;
 }
 
+double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query) {
+    perf::PerfQuery one = query;
+    one.gpus = 1;
+    const perf::Prediction p = model.explain(g, one);
+    return p.computeShare + p.vectorShare;
+}
+
 } // namespace advisor::calc

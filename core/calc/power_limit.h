@@ -8,6 +8,7 @@
 /// worst case, taken as fully clock-bound) about 7% slower: (200/250)^(1/3) = 0.928.
 
 #include "catalog/gpu.h"
+#include "perf/model.h"
 #include "common/errors.h"
 
 #include <vector>
@@ -63,5 +64,9 @@ struct PowerCurvePoint {
 
 /// Performance from the minimum limit to the TDP, `points` samples.
 std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, int points = 25);
+
+/// How much of a GPU's time in this work scales with its clock (tensor and CUDA-core compute,
+/// from the performance model's time shares); memory-bound time does not slow down.
+double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query);
 
 } // namespace advisor::calc

@@ -1,0 +1,151 @@
+// The Calculators page offscreen on a real database: each tab recomputes as its inputs change,
+// shows core's numbers (checked against core directly and against the seed's figures), draws
+// its chart, and shows a refusal in the tab.
+#include "calc/cloud_vs_desktop.h"
+#include "calc/memory.h"
+#include "calc/power_limit.h"
+#include "calc/psu.h"
+#include "common/format.h"
+#include "pages/calculators/build_tab.h"
+#include "pages/calculators/cloud_tab.h"
+#include "pages/calculators/memory_tab.h"
+#include "pages/calculators/power_limit_tab.h"
+#include "pages/calculators/psu_tab.h"
+#include "pages/calculators_page.h"
+#include "session.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace advisor;
+
+namespace {
+
+void pick(QComboBox* box, const char* data) {
+    const int i = box->findData(QString::fromLatin1(data));
+    QVERIFY2(i >= 0, data);
+    box->setCurrentIndex(i);
+}
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+class CalculatorsPageTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<ui::Session> session_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        session_ = std::make_unique<ui::Session>();
+        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+    }
+
+    void pageHasEveryCalculator() {
+        ui::CalculatorsPage page(*session_);
+        QCOMPARE(page.tabs()->count(), 5);
+        for (const char* key : {"power", "psu", "build", "memory", "cloud"}) {
+            QVERIFY(page.showTab(QLatin1String(key)));
+            QCOMPARE(page.tabs()->currentWidget()->objectName(), QLatin1String(key));
+        }
+        QVERIFY(!page.showTab(QStringLiteral("nope")));
+    }
+
+    void powerLimitFollowsTheSeedAndDrawsTheCurve() {
+        ui::PowerLimitTab tab(*session_);
+        pick(tab.gpuField(), "rtx-2080-ti");
+        tab.limitField()->setValue(200); // -50 W from 250 W
+        const Gpu& g = *session_->catalog().findById("rtx-2080-ti");
+        calc::PowerLimitInput in;
+        in.limitWatts = 200;
+        const auto r = calc::powerLimit(g, in);
+        QVERIFY(std::abs(1 - r.worstCaseRelativePerformance - 0.07) < 0.01); // the seed: about -7%
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Worst case, fully clock-bound work: ") +
+                                           q(format::percent(r.worstCaseRelativePerformance, 1))),
+                 qPrintable(tab.resultText()));
+        QCOMPARE(tab.plot()->graphCount(), 2);
+        QCOMPARE(tab.plot()->graph(1)->data()->at(0)->key, 200.0); // the chosen point
+        QVERIFY(tab.error().isEmpty());
+    }
+
+    void psuFollowsTheGuide() {
+        ui::PsuTab tab(*session_);
+        pick(tab.gpuField(), "rtx-3090");
+        tab.countField()->setValue(4);
+        calc::PsuInput in;
+        in.gpu = session_->catalog().findById("rtx-3090");
+        in.gpuWatts = in.gpu->tdpW;
+        in.gpuCount = 4;
+        in.cpuWatts = 150;
+        const auto r = calc::sizePsu(in);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("A %1 W power supply").arg(r.recommendedPsuWatts, 0, 'f', 0)) ||
+                     r.recommendedPsuWatts == 0,
+                 qPrintable(tab.resultText()));
+        QCOMPARE(tab.circuits()->rowCount(), static_cast<int>(r.circuits.size()));
+    }
+
+    void buildCheckListsFindingsThatFollowTheInputs() {
+        ui::BuildTab tab(*session_);
+        pick(tab.gpuField(), "rtx-4090");
+        tab.countField()->setValue(4);
+        QVERIFY(tab.findingsText().contains(QStringLiteral("critical")));
+        const int four = tab.findingCount();
+        tab.countField()->setValue(1);
+        QVERIFY(!tab.findingsText().contains(QStringLiteral("critical")));
+        QVERIFY(tab.findingCount() < four);
+    }
+
+    void memoryMatchesCoreAndListsTheGpusThatFit() {
+        ui::MemoryTab tab(*session_);
+        tab.paramsField()->setValue(7);
+        pick(tab.modeField(), "full-training");
+        calc::MemoryInput in;
+        in.paramsBillion = 7;
+        in.mode = calc::MemoryMode::FullTraining;
+        const auto m = calc::estimateMemory(in);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(m.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        QCOMPARE(tab.fits()->rowCount(), static_cast<int>(calc::gpusThatFit(session_->catalog(), in).size()));
+        QVERIFY(tab.plot()->plottableCount() >= 3); // weights, gradients, optimizer states, ...
+        pick(tab.modeField(), "qlora"); // switches the weights to 4-bit
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+    }
+
+    void cloudVsDesktopReproducesTheSeedsExample() {
+        Settings s = session_->settings();
+        s.electricityUsdPerKwh = 0.12; // the seed's example
+        session_->changeSettings(s, QStringLiteral("seed electricity"));
+        ui::CloudTab tab(*session_);
+        tab.offerField()->setCurrentIndex(0); // enter a price
+        tab.desktopCostField()->setValue(2200);
+        tab.hourlyField()->setValue(2.14);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("591 kWh")), qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 293 days")), qPrintable(tab.resultText()));
+        QCOMPARE(tab.plot()->graphCount(), 2);
+        // A setting change recomputes at once: free electricity moves break-even earlier.
+        s.electricityUsdPerKwh = 0.0;
+        session_->changeSettings(s, QStringLiteral("free electricity"));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 286 days")), qPrintable(tab.resultText()));
+        session_->undoStack()->undo();
+        session_->undoStack()->undo();
+    }
+};
+
+QTEST_MAIN(CalculatorsPageTest)
+#include "calculators_page_test.moc"

@@ -1,0 +1,91 @@
+#include "pages/calculators/build_tab.h"
+
+#include "calc/build_check.h"
+#include "common/format.h"
+#include "session.h"
+#include "ui_text.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+BuildTab::BuildTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
+    gpu_ = addGpuPicker(tr("&GPU:"), "rtx-4090");
+    count_ = addCount(tr("&Number of GPUs:"), 1, 16, 4);
+    blower_ = new QCheckBox(tr("&Blower or water cooled"));
+    extenders_ = new QCheckBox(tr("PCIe &extenders / risers"));
+    inputs()->addRow(QString(), blower_);
+    inputs()->addRow(QString(), extenders_);
+    watch(blower_);
+    watch(extenders_);
+    threads_ = addCount(tr("CPU &threads:"), 0, 512, 0);
+    threads_->setSpecialValueText(tr("not given"));
+    ram_ = addNumber(tr("&RAM:"), 0, 8192, 0, 0, tr(" GB"), tr("not given"));
+    limit_ = addNumber(tr("GPU power &limit:"), 0, 2000, 0, 0, tr(" W"), tr("none (TDP)"));
+    psu_ = addNumber(tr("&PSU you have:"), 0, 10000, 0, 0, tr(" W"), tr("not chosen"));
+    machines_ = addCount(tr("&Machines:"), 1, 1024, 1);
+    network_ = addNumber(tr("&Network between machines:"), 0, 3200, 0, 0, tr(" Gbit/s"), tr("not given"));
+    summary_ = addResultLabel();
+    findings_ = new QTextBrowser;
+    findings_->setOpenLinks(false);
+    results()->addWidget(findings_, 1);
+    ready();
+}
+
+QString BuildTab::findingsText() const {
+    return findings_->toPlainText();
+}
+
+void BuildTab::compute() {
+    const Gpu* g = gpuOf(gpu_);
+    if (g == nullptr) {
+        return;
+    }
+    calc::BuildInput in;
+    in.gpu = g;
+    in.count = count_->value();
+    in.blowerOrWaterCooled = blower_->isChecked();
+    in.extenders = extenders_->isChecked();
+    in.cpuThreads = threads_->value() > 0 ? std::optional<int>(threads_->value()) : std::nullopt;
+    in.ramGb = ram_->value() > 0 ? std::optional<double>(ram_->value()) : std::nullopt;
+    in.powerLimitWatts = limit_->value() > 0 ? std::optional<double>(limit_->value()) : std::nullopt;
+    in.psuWatts = psu_->value() > 0 ? std::optional<double>(psu_->value()) : std::nullopt;
+    in.machines = machines_->value();
+    in.networkGbps = network_->value() > 0 ? std::optional<double>(network_->value()) : std::nullopt;
+    in.cpuWatts = session().settings().cpuWatts;
+    const auto r = calc::checkBuild(in, session().model());
+    int critical = 0, warnings = 0;
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='4' width='100%'>");
+    for (const auto& f : r.findings) {
+        const bool isCritical = f.severity == calc::Severity::Critical;
+        const bool isWarning = f.severity == calc::Severity::Warning;
+        critical += isCritical ? 1 : 0;
+        warnings += isWarning ? 1 : 0;
+        const QString colour = isCritical ? QStringLiteral("#c0392b") : isWarning ? QStringLiteral("#b9770e")
+                                                                                  : QStringLiteral("#2471a3");
+        html += QStringLiteral("<tr><td valign='top' style='color:%1'><b>%2</b></td><td valign='top'>%3<br><small>%4</small></td></tr>")
+                    .arg(colour, isCritical ? tr("critical") : isWarning ? tr("warning") : tr("info"),
+                         qs(f.message).toHtmlEscaped(), qs(f.reason).toHtmlEscaped());
+    }
+    findings_->setHtml(html + QStringLiteral("</table>"));
+    findingCount_ = static_cast<int>(r.findings.size());
+    summary_->setText(tr("<p style='font-size:large'><b>%1</b></p><p>%2 critical, %3 warnings. Modelled speed: %4 "
+                         "(data-parallel efficiency %5); power supply: %6.</p>")
+                          .arg(critical > 0 ? tr("This build needs changes") : warnings > 0 ? tr("Workable, with care")
+                                                                                            : tr("Looks good"))
+                          .arg(critical)
+                          .arg(warnings)
+                          .arg(qs(format::number(r.throughput, 2)) + tr(" x a V100 (fp16 transformer training)"),
+                               qs(format::percent(r.efficiency, 0)),
+                               r.psu.recommendedPsuWatts > 0 ? tr("%1 W").arg(r.psu.recommendedPsuWatts, 0, 'f', 0)
+                                                             : tr("more than one PSU")));
+}
+
+} // namespace advisor::ui

@@ -1,0 +1,154 @@
+#include "pages/calculators/calculator_tab.h"
+
+#include "common/errors.h"
+#include "session.h"
+#include "ui_text.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace advisor::ui {
+
+CalculatorTab::CalculatorTab(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
+    auto* inputBox = new QWidget;
+    inputs_ = new QFormLayout(inputBox);
+    auto* inputScroll = new QScrollArea;
+    inputScroll->setWidget(inputBox);
+    inputScroll->setWidgetResizable(true);
+    inputScroll->setFrameShape(QFrame::NoFrame);
+    inputScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    inputScroll->setMaximumWidth(460);
+    inputScroll_ = inputScroll;
+    auto* resultBox = new QWidget;
+    results_ = new QVBoxLayout(resultBox);
+    error_ = new QLabel;
+    error_->setWordWrap(true);
+    error_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    error_->hide();
+    results_->addWidget(error_);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(inputScroll);
+    layout->addWidget(resultBox, 1);
+    connect(&session_, &Session::catalogChanged, this, &CalculatorTab::refillPickers);
+    connect(&session_, &Session::opened, this, &CalculatorTab::refillPickers);
+    connect(&session_, &Session::settingsChanged, this, &CalculatorTab::recompute);
+}
+
+void CalculatorTab::ready() {
+    // All inputs are in: the column is as wide as they need (plus a scroll bar).
+    inputScroll_->setMinimumWidth(inputScroll_->widget()->sizeHint().width() + 20);
+    ready_ = true;
+    recompute();
+}
+
+void CalculatorTab::recompute() {
+    if (computing_ || !ready_ || !session_.isOpen()) {
+        return;
+    }
+    computing_ = true;
+    try {
+        compute();
+        error_->hide();
+        error_->clear();
+    } catch (const InputError& e) {
+        error_->setText(describeProblems(e));
+        error_->show();
+    } catch (const AdvisorError& e) {
+        error_->setText(QString::fromUtf8(e.what()));
+        error_->show();
+    }
+    computing_ = false;
+}
+
+QString CalculatorTab::error() const {
+    return error_->isHidden() ? QString() : error_->text();
+}
+
+QComboBox* CalculatorTab::addGpuPicker(const QString& label, const char* defaultGpuId) {
+    auto* picker = new QComboBox;
+    picker->setProperty("defaultGpu", QString::fromLatin1(defaultGpuId));
+    pickers_ << picker;
+    inputs_->addRow(label, picker);
+    refillPickers();
+    watch(picker);
+    return picker;
+}
+
+void CalculatorTab::refillPickers() {
+    std::vector<const Gpu*> gpus;
+    for (const auto& g : session_.catalog().gpus()) {
+        gpus.push_back(&g);
+    }
+    std::sort(gpus.begin(), gpus.end(), [](const Gpu* a, const Gpu* b) { return a->name < b->name; });
+    for (QComboBox* picker : pickers_) {
+        const QString current = picker->count() > 0 ? picker->currentData().toString()
+                                                    : picker->property("defaultGpu").toString();
+        const QSignalBlocker block(picker);
+        picker->clear();
+        for (const Gpu* g : gpus) {
+            picker->addItem(qs(g->name), qs(g->id));
+        }
+        const int i = picker->findData(current);
+        picker->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    recompute();
+}
+
+const Gpu* CalculatorTab::gpuOf(QComboBox* picker) const {
+    return session_.catalog().findById(picker->currentData().toString().toStdString());
+}
+
+QSpinBox* CalculatorTab::addCount(const QString& label, int min, int max, int value) {
+    auto* box = new QSpinBox;
+    box->setRange(min, max);
+    box->setValue(value);
+    inputs_->addRow(label, box);
+    watch(box);
+    return box;
+}
+
+QDoubleSpinBox* CalculatorTab::addNumber(const QString& label, double min, double max, double value, int decimals,
+                                         const QString& suffix, const QString& zeroText) {
+    auto* box = new QDoubleSpinBox;
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setValue(value);
+    box->setSuffix(suffix);
+    if (!zeroText.isEmpty()) {
+        box->setSpecialValueText(zeroText);
+    }
+    inputs_->addRow(label, box);
+    watch(box);
+    return box;
+}
+
+void CalculatorTab::watch(QWidget* w) {
+    if (auto* s = qobject_cast<QSpinBox*>(w)) {
+        connect(s, &QSpinBox::valueChanged, this, &CalculatorTab::recompute);
+    } else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) {
+        connect(d, &QDoubleSpinBox::valueChanged, this, &CalculatorTab::recompute);
+    } else if (auto* c = qobject_cast<QComboBox*>(w)) {
+        connect(c, &QComboBox::currentIndexChanged, this, &CalculatorTab::recompute);
+    } else if (auto* b = qobject_cast<QCheckBox*>(w)) {
+        connect(b, &QCheckBox::toggled, this, &CalculatorTab::recompute);
+    }
+}
+
+QLabel* CalculatorTab::addResultLabel() {
+    auto* label = new QLabel;
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    results_->addWidget(label);
+    return label;
+}
+
+} // namespace advisor::ui

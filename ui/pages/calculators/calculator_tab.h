@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// What every calculator tab shares: inputs on the left that recompute the results on every
+/// change, results on the right, a GPU picker over the catalog (including the user's GPUs),
+/// and refusals from core shown in the tab rather than swallowed.
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QScrollArea;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace advisor {
+struct Gpu;
+}
+
+namespace advisor::ui {
+
+class Session;
+
+class CalculatorTab : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit CalculatorTab(Session& session, QWidget* parent = nullptr);
+
+    /// Recomputes from the inputs (every input change calls it).
+    void recompute();
+    /// The refusal shown, empty when the inputs are valid.
+    QString error() const;
+
+protected:
+    virtual void compute() = 0;
+    /// Called at the end of the derived constructor: from now on, changes recompute.
+    void ready();
+
+    QFormLayout* inputs() const { return inputs_; }
+    QVBoxLayout* results() const { return results_; }
+    Session& session() const { return session_; }
+
+    QComboBox* addGpuPicker(const QString& label, const char* defaultGpuId);
+    const Gpu* gpuOf(QComboBox* picker) const;
+    QSpinBox* addCount(const QString& label, int min, int max, int value);
+    QDoubleSpinBox* addNumber(const QString& label, double min, double max, double value, int decimals,
+                              const QString& suffix, const QString& zeroText = {});
+    /// Recompute when `w` (a spin box, combo or check box) changes.
+    void watch(QWidget* w);
+    QLabel* addResultLabel();
+
+private:
+    void refillPickers();
+
+    Session& session_;
+    QFormLayout* inputs_ = nullptr;
+    QScrollArea* inputScroll_ = nullptr;
+    QVBoxLayout* results_ = nullptr;
+    QLabel* error_ = nullptr;
+    QList<QComboBox*> pickers_;
+    bool computing_ = false;
+    bool ready_ = false;
+};
+
+} // namespace advisor::ui

@@ -1,0 +1,159 @@
+#include "pages/calculators/cloud_tab.h"
+
+#include "calc/cloud_vs_desktop.h"
+#include "common/format.h"
+#include "session.h"
+#include "ui_text.h"
+#include "value/gpu_price.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
+    gpu_ = addGpuPicker(tr("Desktop &GPU:"), "rtx-3090");
+    count_ = addCount(tr("&Number of GPUs:"), 1, 16, 1);
+    desktopCost_ = addNumber(tr("&Desktop cost:"), 0, 10000000, 2200, 0, tr(" $"));
+    desktopCost_->setToolTip(tr("Filled from the GPU's price and your desktop base cost; edit it freely"));
+    offer_ = new QComboBox;
+    offer_->setToolTip(tr("Cloud offers in your database (newest observation of each)"));
+    inputs()->addRow(tr("Cloud &offer:"), offer_);
+    hourly_ = addNumber(tr("Cloud &price:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
+    result_ = addResultLabel();
+    plot_ = new QCustomPlot;
+    plot_->setMinimumHeight(280);
+    plot_->xAxis->setLabel(tr("Days of ownership"));
+    plot_->yAxis->setLabel(tr("Cumulative cost (USD)"));
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    results()->addWidget(plot_, 1);
+    connect(gpu_, &QComboBox::currentIndexChanged, this, &CloudTab::fillDesktopCost);
+    connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);
+    connect(offer_, &QComboBox::currentIndexChanged, this, [this] {
+        const double hourly = offer_->currentData(Qt::UserRole + 1).toDouble();
+        if (hourly > 0) {
+            hourly_->setValue(hourly); // recomputes
+        }
+    });
+    connect(&session, &Session::opened, this, &CloudTab::fillOffers);
+    connect(&session, &Session::opened, this, &CloudTab::fillDesktopCost);
+    connect(&session, &Session::pricesChanged, this, &CloudTab::fillDesktopCost);
+    fillOffers();
+    ready();
+    fillDesktopCost();
+}
+
+QString CloudTab::resultText() const {
+    return result_->text();
+}
+
+void CloudTab::fillOffers() {
+    if (!session().isOpen()) {
+        return;
+    }
+    const QSignalBlocker block(offer_);
+    offer_->clear();
+    offer_->addItem(tr("Enter a price"), QString());
+    for (const auto& o : currentOffers(session().db().cloudOffers())) {
+        offer_->addItem(QStringLiteral("%1 %2 (%3 x%4, %5/h, %6)")
+                            .arg(qs(o.provider), qs(o.instance), qs(o.gpuName))
+                            .arg(o.gpuCount)
+                            .arg(qs(format::money(o.onDemandUsdPerHour)), qs(o.observed.toString())),
+                        qs(o.gpuId.value_or("")));
+        offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
+        offer_->setItemData(offer_->count() - 1, o.gpuCount, Qt::UserRole + 2);
+    }
+}
+
+void CloudTab::fillDesktopCost() {
+    const Gpu* g = gpuOf(gpu_);
+    if (g == nullptr || !session().isOpen()) {
+        return;
+    }
+    std::vector<Price> history;
+    for (const auto& p : session().prices()) {
+        if (p.gpuId == g->id) {
+            history.push_back(p);
+        }
+    }
+    const Settings s = session().settings();
+    if (const auto price = value::choosePrice(history, s.priceRule)) {
+        desktopCost_->setValue(s.desktopBaseCostUsd + price->usd * count_->value()); // recomputes
+    }
+}
+
+void CloudTab::compute() {
+    const Gpu* g = gpuOf(gpu_);
+    if (g == nullptr) {
+        return;
+    }
+    const Settings s = session().settings();
+    calc::CloudVsDesktopInput in;
+    in.desktopCostUsd = desktopCost_->value();
+    in.gpuWatts = g->tdpW * count_->value();
+    in.cpuWatts = s.cpuWatts;
+    in.utilization = s.utilization;
+    in.kwhPriceUsd = s.electricityUsdPerKwh;
+    in.cloudHourlyUsd = hourly_->value();
+    in.years = s.years;
+    in.gridKgCo2PerKwh = s.gridKgCo2ePerKwh;
+    QString speed = tr("the same work per hour assumed");
+    const Gpu* cloudGpu = session().catalog().findById(offer_->currentData().toString().toStdString());
+    if (cloudGpu != nullptr && offer_->currentIndex() > 0) {
+        const int cloudCount = offer_->currentData(Qt::UserRole + 2).toInt();
+        in.workRatio = calc::workRatio(session().model(), *g, count_->value(), *cloudGpu, cloudCount, {});
+        speed = tr("the desktop does %1x the work of this instance per hour (performance model)")
+                    .arg(qs(format::number(in.workRatio, 2)));
+    }
+    const auto r = calc::compareCloudAndDesktop(in);
+    result_->setText(
+        tr("<p style='font-size:large'><b>%1</b></p><p>Desktop: %2 kWh and %3 of electricity a year (%4 kg CO₂e); "
+           "the cloud costs %5 a day for the same work (%6). Over %7 years: desktop %8, cloud %9.</p>")
+            .arg(r.breakEvenDays ? tr("Buying pays off after %1 days").arg(qs(format::number(*r.breakEvenDays, 0)))
+                                 : tr("Buying never pays off: the cloud costs less per day than the electricity"),
+                 qs(format::number(r.desktopKwhPerYear, 0)), qs(format::money(r.desktopElectricityPerYearUsd)),
+                 qs(format::number(r.desktopKgCo2PerYear, 0)), qs(format::money(r.cloudPerDayUsd)), speed,
+                 qs(format::number(in.years, 0)),
+                 qs(format::money(r.curve.empty() ? 0 : r.curve.back().desktopUsd)),
+                 qs(format::money(r.curve.empty() ? 0 : r.curve.back().cloudUsd))));
+    plot_->clearGraphs();
+    plot_->clearItems();
+    QVector<double> days, desktop, cloud;
+    for (const auto& p : r.curve) {
+        days << p.day;
+        desktop << p.desktopUsd;
+        cloud << p.cloudUsd;
+    }
+    QCPGraph* d = plot_->addGraph();
+    d->setName(tr("Desktop (purchase + electricity)"));
+    d->setData(days, desktop);
+    d->setPen(QPen(QColor(0, 114, 178), 2));
+    QCPGraph* c = plot_->addGraph();
+    c->setName(tr("Cloud"));
+    c->setData(days, cloud);
+    c->setPen(QPen(QColor(230, 159, 0), 2));
+    if (r.breakEvenDays) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(*r.breakEvenDays, 0);
+        line->point2->setCoords(*r.breakEvenDays, 1);
+        line->setPen(QPen(QColor(213, 94, 0), 1, Qt::DashLine));
+        auto* label = new QCPItemText(plot_);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(*r.breakEvenDays, 0);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(6, 0, 0, 6));
+        label->setText(tr("break-even: day %1").arg(qs(format::number(*r.breakEvenDays, 0))));
+    }
+    plot_->rescaleAxes();
+    plot_->yAxis->setRangeLower(0);
+    plot_->replot();
+}
+
+} // namespace advisor::ui

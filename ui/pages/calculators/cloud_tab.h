@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// Cloud vs desktop: both cumulative costs over the years of use and the day buying breaks even
+/// (seed: a $2,200 RTX 3090 desktop against AWS at $2.14/h breaks even after ~300 days at 15%).
+
+#include "pages/calculators/calculator_tab.h"
+
+class QCustomPlot;
+
+namespace advisor::ui {
+
+class CloudTab : public CalculatorTab {
+    Q_OBJECT
+
+public:
+    explicit CloudTab(Session& session, QWidget* parent = nullptr);
+    QDoubleSpinBox* desktopCostField() const { return desktopCost_; }
+    QDoubleSpinBox* hourlyField() const { return hourly_; }
+    QComboBox* offerField() const { return offer_; }
+    QString resultText() const;
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    void compute() override;
+
+private:
+    void fillOffers();
+    void fillDesktopCost();
+
+    QComboBox* gpu_ = nullptr;
+    QSpinBox* count_ = nullptr;
+    QDoubleSpinBox* desktopCost_ = nullptr;
+    QComboBox* offer_ = nullptr;
+    QDoubleSpinBox* hourly_ = nullptr;
+    QLabel* result_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+};
+
+} // namespace advisor::ui

@@ -1,0 +1,164 @@
+#include "pages/calculators/memory_tab.h"
+
+#include "calc/memory.h"
+#include "common/format.h"
+#include "session.h"
+#include "ui_text.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
+    params_ = addNumber(tr("&Parameters:"), 0.01, 2000, 7, 2, tr(" billion"));
+    mode_ = new QComboBox;
+    for (const auto& [mode, label] : {std::pair{calc::MemoryMode::Inference, tr("Inference")},
+                                      std::pair{calc::MemoryMode::Lora, tr("LoRA fine-tuning")},
+                                      std::pair{calc::MemoryMode::Qlora, tr("QLoRA fine-tuning")},
+                                      std::pair{calc::MemoryMode::FullTraining, tr("Full training")}}) {
+        mode_->addItem(label, QString::fromLatin1(calc::toString(mode)));
+    }
+    inputs()->addRow(tr("&Work:"), mode_);
+    weights_ = new QComboBox;
+    weights_->addItem(tr("16-bit (fp16/bf16)"), QStringLiteral("fp16"));
+    weights_->addItem(tr("8-bit"), QStringLiteral("int8"));
+    weights_->addItem(tr("4-bit"), QStringLiteral("int4"));
+    inputs()->addRow(tr("&Weights:"), weights_);
+    // QLoRA trains on 4-bit weights, full training on 16-bit: follow the work, then recompute.
+    connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
+        const QString mode = mode_->currentData().toString();
+        const QSignalBlocker block(weights_);
+        if (mode == QLatin1String("qlora")) {
+            weights_->setCurrentIndex(weights_->findData(QStringLiteral("int4")));
+        } else if (mode == QLatin1String("full-training") || mode == QLatin1String("lora")) {
+            weights_->setCurrentIndex(weights_->findData(QStringLiteral("fp16")));
+        }
+    });
+    watch(mode_);
+    watch(weights_);
+    context_ = addCount(tr("&Context:"), 0, 1048576, 0);
+    context_->setSpecialValueText(tr("default"));
+    context_->setSuffix(tr(" tokens"));
+    batch_ = addCount(tr("&Batch:"), 1, 4096, 1);
+    optimizer_ = new QComboBox;
+    optimizer_->addItem(tr("Adam"), QStringLiteral("adam"));
+    optimizer_->addItem(tr("8-bit Adam"), QStringLiteral("adam8bit"));
+    optimizer_->addItem(tr("SGD with momentum"), QStringLiteral("sgd"));
+    inputs()->addRow(tr("&Optimizer:"), optimizer_);
+    watch(optimizer_);
+    checkpointing_ = new QComboBox;
+    checkpointing_->addItem(tr("Default for the work"), QString());
+    checkpointing_->addItem(tr("On"), QStringLiteral("on"));
+    checkpointing_->addItem(tr("Off"), QStringLiteral("off"));
+    inputs()->addRow(tr("Gradient check&pointing:"), checkpointing_);
+    watch(checkpointing_);
+    shards_ = addCount(tr("&Shard over GPUs (FSDP/ZeRO-3):"), 1, 1024, 1);
+    offload_ = new QCheckBox(tr("Optimizer states in CPU &RAM"));
+    inputs()->addRow(QString(), offload_);
+    watch(offload_);
+    result_ = addResultLabel();
+    plot_ = new QCustomPlot;
+    plot_->setMinimumHeight(150);
+    plot_->setMaximumHeight(220);
+    plot_->yAxis->setVisible(false);
+    plot_->xAxis->setLabel(tr("GB per GPU"));
+    plot_->legend->setVisible(true);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    results()->addWidget(plot_);
+    fits_ = new QTableWidget(0, 3);
+    fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Cards"), tr("Free per card")});
+    fits_->verticalHeader()->setVisible(false);
+    fits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    fits_->horizontalHeader()->setStretchLastSection(true);
+    results()->addWidget(fits_, 1);
+    ready();
+}
+
+QString MemoryTab::resultText() const {
+    return result_->text();
+}
+
+void MemoryTab::compute() {
+    calc::MemoryInput in;
+    in.paramsBillion = params_->value();
+    in.mode = calc::parseMemoryMode(mode_->currentData().toString().toStdString()).value_or(calc::MemoryMode::Inference);
+    in.weights = perf::parsePrecision(weights_->currentData().toString().toStdString()).value_or(perf::Precision::Fp16);
+    if (context_->value() > 0) {
+        in.contextTokens = context_->value();
+    }
+    in.batch = batch_->value();
+    in.optimizer = calc::parseOptimizer(optimizer_->currentData().toString().toStdString()).value_or(calc::Optimizer::Adam);
+    const QString cp = checkpointing_->currentData().toString();
+    if (!cp.isEmpty()) {
+        in.gradientCheckpointing = cp == QLatin1String("on");
+    }
+    in.shardGpus = shards_->value();
+    in.cpuOffload = offload_->isChecked();
+    const auto m = calc::estimateMemory(in);
+    QStringList notes;
+    for (const auto& n : m.notes) {
+        notes << qs(n).toHtmlEscaped();
+    }
+    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%3 layers, hidden size %4, %5 KV heads, "
+                        "%6 tokens of context.%7</p>%8")
+                         .arg(qs(format::gigabytes(m.perGpuGb)),
+                              in.shardGpus > 1 ? tr(" (%1 on all %2 GPUs)").arg(qs(format::gigabytes(m.totalGb))).arg(in.shardGpus)
+                                               : QString())
+                         .arg(m.layers)
+                         .arg(m.hidden)
+                         .arg(m.kvHeads)
+                         .arg(m.contextTokens)
+                         .arg(m.cpuRamGb > 0 ? tr(" %1 of CPU RAM for offloaded states.").arg(qs(format::gigabytes(m.cpuRamGb)))
+                                             : QString(),
+                              notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
+                                                                QStringLiteral("</li></ul>")));
+    // One stacked bar: weights, gradients, optimizer states, activations, KV cache, overhead.
+    plot_->clearPlottables();
+    const QColor palette[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(213, 94, 0),
+                              QColor(204, 121, 167), QColor(86, 180, 233), QColor(240, 228, 66), QColor(120, 120, 120)};
+    QCPBars* below = nullptr;
+    int i = 0;
+    for (const auto& item : m.items) {
+        if (item.gb <= 0) {
+            continue;
+        }
+        auto* bars = new QCPBars(plot_->yAxis, plot_->xAxis);
+        bars->setName(QStringLiteral("%1 %2").arg(qs(item.name), qs(format::gigabytes(item.gb))));
+        const QColor c = palette[i++ % 8];
+        bars->setBrush(c);
+        bars->setPen(QPen(c.darker(130)));
+        bars->setWidth(0.6);
+        bars->setData({1.0}, {item.gb});
+        if (below != nullptr) {
+            bars->moveAbove(below);
+        }
+        below = bars;
+    }
+    plot_->yAxis->setRange(0.4, 1.6);
+    plot_->xAxis->setRange(0, std::max(1.0, m.perGpuGb * 1.05));
+    plot_->replot();
+
+    fits_->setRowCount(0);
+    for (const auto& f : calc::gpusThatFit(session().catalog(), in)) {
+        const int row = fits_->rowCount();
+        fits_->insertRow(row);
+        fits_->setItem(row, 0, new QTableWidgetItem(qs(f.gpu->name)));
+        fits_->setItem(row, 1, new QTableWidgetItem(QString::number(f.gpusNeeded)));
+        fits_->setItem(row, 2, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
+    }
+    fits_->resizeColumnsToContents();
+}
+
+} // namespace advisor::ui

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Memory needs: how much GPU memory a model needs for inference, LoRA/QLoRA fine-tuning or
+/// full training - itemised as a stacked bar - and which GPUs hold it on 1, 2, 4 or 8 cards.
+
+#include "pages/calculators/calculator_tab.h"
+
+class QCheckBox;
+class QCustomPlot;
+class QTableWidget;
+
+namespace advisor::ui {
+
+class MemoryTab : public CalculatorTab {
+    Q_OBJECT
+
+public:
+    explicit MemoryTab(Session& session, QWidget* parent = nullptr);
+    QDoubleSpinBox* paramsField() const { return params_; }
+    QComboBox* modeField() const { return mode_; }
+    QString resultText() const;
+    QCustomPlot* plot() const { return plot_; }
+    QTableWidget* fits() const { return fits_; }
+
+protected:
+    void compute() override;
+
+private:
+    QDoubleSpinBox* params_ = nullptr;
+    QComboBox* mode_ = nullptr;
+    QComboBox* weights_ = nullptr;
+    QSpinBox* context_ = nullptr;
+    QSpinBox* batch_ = nullptr;
+    QComboBox* optimizer_ = nullptr;
+    QComboBox* checkpointing_ = nullptr;
+    QSpinBox* shards_ = nullptr;
+    QCheckBox* offload_ = nullptr;
+    QLabel* result_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QTableWidget* fits_ = nullptr;
+};
+
+} // namespace advisor::ui

@@ -1,0 +1,102 @@
+#include "pages/calculators/power_limit_tab.h"
+
+#include "calc/power_limit.h"
+#include "common/format.h"
+#include "session.h"
+#include "ui_text.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+PowerLimitTab::PowerLimitTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
+    gpu_ = addGpuPicker(tr("&GPU:"), "rtx-3090");
+    count_ = addCount(tr("&Number of GPUs:"), 1, 64, 4);
+    limit_ = addNumber(tr("Power &limit per GPU:"), 50, 2000, 300, 0, tr(" W"));
+    limit_->setToolTip(tr("nvidia-smi -pl WATTS; the range is 30% of the TDP up to the TDP"));
+    workload_ = new QComboBox;
+    workload_->addItem(tr("Transformers"), QStringLiteral("transformer"));
+    workload_->addItem(tr("CNNs"), QStringLiteral("cnn"));
+    inputs()->addRow(tr("&Work:"), workload_);
+    watch(workload_);
+    result_ = addResultLabel();
+    plot_ = new QCustomPlot;
+    plot_->setMinimumHeight(280);
+    plot_->xAxis->setLabel(tr("Power limit per GPU (W)"));
+    plot_->yAxis->setLabel(tr("Speed relative to the full TDP"));
+    results()->addWidget(plot_, 1);
+    ready();
+}
+
+QString PowerLimitTab::resultText() const {
+    return result_->text();
+}
+
+void PowerLimitTab::compute() {
+    const Gpu* g = gpuOf(gpu_);
+    if (g == nullptr) {
+        return;
+    }
+    const auto range = calc::powerLimitRange(*g);
+    if (lastGpu_ != gpu_->currentData().toString()) { // a new GPU: its own range, its TDP as the start
+        lastGpu_ = gpu_->currentData().toString();
+        const QSignalBlocker block(limit_);
+        limit_->setRange(range.minimumWatts, range.maximumWatts);
+        limit_->setValue(std::max(range.minimumWatts, range.maximumWatts - 50));
+    }
+    const Settings s = session().settings();
+    perf::PerfQuery q;
+    q.workload = perf::parseWorkloadClass(workload_->currentData().toString().toStdString())
+                     .value_or(perf::WorkloadClass::Transformer);
+    calc::PowerLimitInput in;
+    in.limitWatts = limit_->value();
+    in.count = count_->value();
+    in.clockBoundShare = calc::clockBoundShare(session().model(), *g, q);
+    in.utilization = s.utilization;
+    in.kwhPriceUsd = s.electricityUsdPerKwh;
+    const auto r = calc::powerLimit(*g, in);
+    result_->setText(
+        tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
+           "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
+           "%5 of this work's time scales with the clock; the rest waits on memory.</p>"
+           "<p>Saves %6 W for the %7 GPU(s): %8 kWh and %9 a year at %10 utilization and %11/kWh. "
+           "Performance per watt: %12 of running at the TDP.</p>")
+            .arg(qs(format::percent(r.relativePerformance, 1)), qs(format::number(in.limitWatts, 0)),
+                 qs(format::percent(r.slowdownPct / 100.0, 1)), qs(format::percent(r.worstCaseRelativePerformance, 1)),
+                 qs(format::percent(in.clockBoundShare, 0)), qs(format::number(r.savedWatts, 0)))
+            .arg(in.count)
+            .arg(qs(format::number(r.savedKwhPerYear, 0)), qs(format::money(r.savedUsdPerYear)),
+                 qs(format::percent(in.utilization, 0)), qs(format::money(in.kwhPriceUsd)),
+                 qs(format::ratio(r.perfPerWattGain))));
+    plot_->clearGraphs();
+    plot_->clearItems();
+    QVector<double> xs, ys;
+    for (const auto& p : calc::powerCurve(*g, in.clockBoundShare, 40)) {
+        xs << p.watts;
+        ys << p.relativePerformance;
+    }
+    QCPGraph* curve = plot_->addGraph();
+    curve->setData(xs, ys);
+    curve->setPen(QPen(QColor(0, 114, 178), 2));
+    QCPGraph* point = plot_->addGraph();
+    point->setData({in.limitWatts}, {r.relativePerformance});
+    point->setLineStyle(QCPGraph::lsNone);
+    point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(213, 94, 0), QColor(213, 94, 0), 10));
+    auto* label = new QCPItemText(plot_);
+    label->position->setCoords(in.limitWatts, r.relativePerformance);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setPadding(QMargins(8, 4, 0, 0));
+    label->setText(QStringLiteral("%1 W: %2").arg(in.limitWatts, 0, 'f', 0).arg(qs(format::percent(r.relativePerformance, 1))));
+    plot_->xAxis->setRange(range.minimumWatts - 10, range.maximumWatts + 10);
+    plot_->yAxis->setRange(std::max(0.0, ys.isEmpty() ? 0.0 : ys.front() - 0.05), 1.02);
+    plot_->replot();
+}
+
+} // namespace advisor::ui

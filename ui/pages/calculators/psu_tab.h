@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// PSU and wall circuit: the power supply a build needs (the guide: GPUs + CPU + 100 W, plus
+/// 10%), its cables, and whether a household circuit carries it continuously.
+
+#include "pages/calculators/calculator_tab.h"
+
+class QTableWidget;
+
+namespace advisor::ui {
+
+class PsuTab : public CalculatorTab {
+    Q_OBJECT
+
+public:
+    explicit PsuTab(Session& session, QWidget* parent = nullptr);
+    QString resultText() const;
+    QSpinBox* countField() const { return count_; }
+    QComboBox* gpuField() const { return gpu_; }
+    QTableWidget* circuits() const { return circuits_; }
+
+protected:
+    void compute() override;
+
+private:
+    QComboBox* gpu_ = nullptr;
+    QSpinBox* count_ = nullptr;
+    QDoubleSpinBox* cpu_ = nullptr;
+    QDoubleSpinBox* limit_ = nullptr;
+    QLabel* result_ = nullptr;
+    QTableWidget* circuits_ = nullptr;
+};
+
+} // namespace advisor::ui
