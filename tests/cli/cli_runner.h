@@ -20,7 +20,10 @@ public:
     /// gpu-advisor --db <temp> args...
     ProcessResult run(std::vector<std::string> args) const {
         args.insert(args.begin(), {"--db", db()});
-        return runProcess(GPU_ADVISOR_BIN, args, {"LC_ALL=C.UTF-8", "QT_QPA_PLATFORM=offscreen"});
+        // Private settings and data directories: nothing of the user's is read or written.
+        return runProcess(GPU_ADVISOR_BIN, args,
+                          {"LC_ALL=C.UTF-8", "QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + dir_.file("config"),
+                           "XDG_DATA_HOME=" + dir_.file("data")});
     }
     /// Runs with --json and parses stdout.
     nlohmann::json json(std::vector<std::string> args) const {
