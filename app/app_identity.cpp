@@ -1,6 +1,7 @@
 #include "app_identity.h"
 
 #include <QApplication>
+#include <QIcon>
 
 
 namespace advisor::app {
@@ -10,7 +11,8 @@ void setApplicationIdentity() {
     QCoreApplication::setApplicationName(QStringLiteral("gpu-advisor"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ADVISOR_VERSION));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("GPU Advisor"));
-    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.gpu_advisor.GpuAdvisor"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.gpuadvisor.GpuAdvisor"));
+    QGuiApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.gpuadvisor.GpuAdvisor")));
 }
 
 } // namespace advisor::app
