@@ -27,14 +27,9 @@ std::optional<std::string> Node::next(std::string_view choice) const {
 }
 
 Flowchart Flowchart::fromJson(std::string_view textIn, const std::string& fileLabel, const Catalog& catalog) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(textIn);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError({fileLabel, 0, "", ""}, std::string("not valid JSON: ") + e.what());
-    }
+    const nlohmann::json doc = parseJsonDocument(textIn, fileLabel);
     // Answers are offered in the file's order; the plain parser sorts object keys.
-    const auto ordered = nlohmann::ordered_json::parse(textIn);
+    const auto ordered = parseJsonDocument<nlohmann::ordered_json>(textIn, fileLabel);
     const JsonFields top(doc, {fileLabel, 0, "", ""});
     Flowchart chart;
     chart.id_ = top.requireString("id");

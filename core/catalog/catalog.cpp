@@ -1,5 +1,7 @@
 #include "catalog/catalog.h"
 
+#include "common/json_fields.h"
+
 #include "catalog/gpu_json.h"
 #include "common/embedded_resources.h"
 #include "common/file_io.h"
@@ -71,12 +73,7 @@ std::string Resolution::message() const {
 }
 
 Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(textIn);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError({fileLabel, 0, "", ""}, std::string("not valid JSON: ") + e.what());
-    }
+    const nlohmann::json doc = parseJsonDocument(textIn, fileLabel);
     if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) {
         throw InputError({fileLabel, 0, "", "gpus"}, "expected an object with a 'gpus' list");
     }

@@ -1,5 +1,7 @@
 #include "common/json_fields.h"
 
+#include <algorithm>
+
 #include "common/text.h"
 
 #include <cmath>
@@ -160,5 +162,23 @@ std::vector<std::string> JsonFields::optionalStringArray(std::string_view path) 
     }
     return out;
 }
+
+namespace detail {
+
+void throwJsonError(std::string_view text, const std::string& fileLabel, const nlohmann::json::exception& e) {
+    int line = 0;
+    if (const auto* pe = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
+        // byte is the 1-based offset of the error: turn it into a line.
+        const size_t upTo = std::min(text.size(), pe->byte > 0 ? static_cast<size_t>(pe->byte - 1) : 0);
+        line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upTo), '\n'));
+    }
+    std::string what = e.what();
+    if (const auto pos = what.find("] "); pos != std::string::npos) { // drop "[json.exception.x.101] "
+        what = what.substr(pos + 2);
+    }
+    throw InputError({fileLabel, line, "", ""}, "not valid JSON: " + what);
+}
+
+} // namespace detail
 
 } // namespace advisor

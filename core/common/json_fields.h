@@ -15,6 +15,11 @@
 
 namespace advisor {
 
+/// Parses a JSON document from outside. Any failure - bad syntax, a number out of range, bad
+/// UTF-8 - becomes an InputError naming the file and, where known, the line.
+template <typename Json = nlohmann::json>
+Json parseJsonDocument(std::string_view text, const std::string& fileLabel);
+
 class JsonFields {
 public:
     JsonFields(const nlohmann::json& object, InputLocation where);
@@ -43,5 +48,18 @@ private:
     const nlohmann::json& object_;
     InputLocation where_;
 };
+
+namespace detail {
+[[noreturn]] void throwJsonError(std::string_view text, const std::string& fileLabel, const nlohmann::json::exception& e);
+}
+
+template <typename Json>
+Json parseJsonDocument(std::string_view text, const std::string& fileLabel) {
+    try {
+        return Json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        detail::throwJsonError(text, fileLabel, e);
+    }
+}
 
 } // namespace advisor

@@ -1,5 +1,7 @@
 #include "prices/price_io.h"
 
+#include "common/json_fields.h"
+
 #include "common/csv.h"
 #include "common/file_io.h"
 #include "common/text.h"
@@ -233,19 +235,7 @@ std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::str
     if (text::trim(textIn).empty()) {
         throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a JSON document");
     }
-    json doc;
-    try {
-        doc = json::parse(textIn);
-    } catch (const json::parse_error& e) {
-        // e.byte is the 1-based offset of the error: turn it into a line.
-        const size_t upTo = std::min(textIn.size(), e.byte > 0 ? static_cast<size_t>(e.byte - 1) : 0);
-        const int line = 1 + static_cast<int>(std::count(textIn.begin(), textIn.begin() + static_cast<long>(upTo), '\n'));
-        std::string what = e.what();
-        if (const auto pos = what.find("parse error"); pos != std::string::npos) {
-            what = what.substr(pos);
-        }
-        throw InputError({fileLabel, line, "", ""}, "not valid JSON: " + what);
-    }
+    const json doc = parseJsonDocument(textIn, fileLabel);
     const json* list = nullptr;
     if (doc.is_array()) {
         list = &doc;

@@ -82,6 +82,9 @@ TEST(PriceJson, ErrorsPointAtLineAndField) {
     const auto syntax = parseErrors([] { priceio::parseJson("{\"prices\": [\n {\"gpu\": \"A\",,}\n]}", "p.json"); });
     ASSERT_EQ(syntax.size(), 1u);
     EXPECT_EQ(syntax[0].rfind("p.json:2: not valid JSON: parse error", 0), 0u) << syntax[0];
+    // Found by fuzzing: a number beyond a double's range is a clear refusal, not an escaped exception.
+    EXPECT_EQ(parseErrors([] { priceio::parseJson("[{\"gpu\": \"A100\", \"price\": 1e309}]", "p.json"); }),
+              std::vector<std::string>{"p.json: not valid JSON: number overflow parsing '1e309'"});
     EXPECT_EQ(parseErrors([] { priceio::parseJson("", "p.json"); }),
               std::vector<std::string>{"p.json: file is empty; expected a JSON document"});
     EXPECT_EQ(parseErrors([] { priceio::parseJson("{\"x\": 1}", "p.json"); }),
