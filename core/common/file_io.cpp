@@ -79,6 +79,19 @@ void writeAtomically(const std::string& path, std::string_view content) {
     }
 }
 
+void syncToDisk(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw AdvisorError("cannot open " + path + ": " + std::strerror(errno));
+    }
+    const bool ok = ::fsync(fd) == 0;
+    const std::string reason = ok ? "" : std::strerror(errno);
+    ::close(fd);
+    if (!ok) {
+        throw AdvisorError("cannot write " + path + " to disk: " + reason);
+    }
+}
+
 std::string extension(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
     return ext.empty() ? "" : text::toLower(ext.substr(1));

@@ -17,6 +17,10 @@ std::string readAll(const std::string& path, size_t maxBytes = 256 * 1024 * 1024
 /// Throws AdvisorError naming the file on failure; the previous file is left intact.
 void writeAtomically(const std::string& path, std::string_view content);
 
+/// Flushes a finished file's contents to the disk (fsync), so a power cut cannot leave a
+/// copy that looks complete but is not. Throws AdvisorError naming the file.
+void syncToDisk(const std::string& path);
+
 /// Lower-case extension without the dot ("csv" for "a/b.CSV"), empty when none.
 std::string extension(const std::string& path);
 

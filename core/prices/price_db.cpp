@@ -60,13 +60,13 @@ bool isBusy(const SQLite::Exception& e) {
     return code == SQLITE_BUSY || code == SQLITE_LOCKED;
 }
 
-std::string describeOpenFailure(const std::string& path, const SQLite::Exception& e) {
+[[noreturn]] void throwOpenFailure(const std::string& path, const SQLite::Exception& e) {
     const int code = e.getErrorCode() & 0xFF;
     if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
-        return path + " is not a GPU Advisor database (the file is damaged or not SQLite: " +
-               e.what() + ")";
+        throw DatabaseUnusable(DatabaseUnusable::Reason::Damaged, path,
+                               path + " is damaged or not a database (" + e.what() + "); nothing was written to it");
     }
-    return "cannot open the price database " + path + ": " + e.what();
+    throw AdvisorError("cannot open the price database " + path + ": " + e.what());
 }
 
 } // namespace
@@ -82,6 +82,9 @@ PriceDb::PriceDb(const std::string& path, const Catalog& builtin, Options option
     try {
         db_ = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
                                                  options.busyTimeoutMs);
+        // Until the checks below pass, closing must not checkpoint a leftover WAL into the file:
+        // a damaged or foreign database is left exactly as it was found.
+        sqlite3_db_config(db_->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         db_->exec("PRAGMA foreign_keys = ON");
         // Reading the schema is the first real access: it fails here for non-SQLite files.
         const int version = db_->execAndGet("PRAGMA user_version").getInt();
@@ -89,14 +92,26 @@ PriceDb::PriceDb(const std::string& path, const Catalog& builtin, Options option
         const int tables =
             db_->execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt();
         if (appId != schema::kApplicationId && (tables > 0 || version > 0)) {
-            throw AdvisorError(path + " is a SQLite database of another application; GPU Advisor "
-                                      "will not modify it");
+            throw DatabaseUnusable(DatabaseUnusable::Reason::Foreign, path,
+                                   path + " is a SQLite database of another application; GPU Advisor "
+                                          "will not modify it");
         }
         if (version > schema::currentVersion()) {
-            throw AdvisorError(path + " was written by a newer GPU Advisor (schema version " +
-                               std::to_string(version) + "; this version knows up to " +
-                               std::to_string(schema::currentVersion()) + ")");
+            throw DatabaseUnusable(DatabaseUnusable::Reason::Newer, path,
+                                   path + " was written by a newer GPU Advisor (schema version " +
+                                       std::to_string(version) + "; this version knows up to " +
+                                       std::to_string(schema::currentVersion()) + ")");
         }
+        // Damaged pages: find them before anything is written (quick_check reads every page).
+        if (tables > 0) {
+            const std::string check = db_->execAndGet("PRAGMA quick_check").getString();
+            if (check != "ok") {
+                throw DatabaseUnusable(DatabaseUnusable::Reason::Damaged, path,
+                                       path + " is damaged (integrity check: " + check.substr(0, 200) +
+                                           "); nothing was written to it");
+            }
+        }
+        sqlite3_db_config(db_->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
         db_->exec("PRAGMA journal_mode = WAL");
         db_->exec("PRAGMA synchronous = FULL");
         migrate();
@@ -107,7 +122,7 @@ PriceDb::PriceDb(const std::string& path, const Catalog& builtin, Options option
             seedCloudOffersIfNew();
         }
     } catch (const SQLite::Exception& e) {
-        throw AdvisorError(describeOpenFailure(path, e));
+        throwOpenFailure(path, e);
     }
 }
 

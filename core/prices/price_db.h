@@ -35,6 +35,24 @@ struct ImportOutcome {
     std::vector<std::int64_t> addedIds; ///< in file order (undo removes them)
 };
 
+/// The file at the database path cannot be used as it is. Nothing was written to it.
+class DatabaseUnusable : public AdvisorError {
+public:
+    enum class Reason {
+        Damaged, ///< not SQLite, or SQLite with damaged pages (integrity check failed)
+        Foreign, ///< another application's SQLite database
+        Newer,   ///< written by a newer GPU Advisor (schema version too high)
+    };
+    DatabaseUnusable(Reason reason, std::string path, const std::string& message)
+        : AdvisorError(message), reason_(reason), path_(std::move(path)) {}
+    Reason reason() const { return reason_; }
+    const std::string& path() const { return path_; }
+
+private:
+    Reason reason_;
+    std::string path_;
+};
+
 class PriceDb {
 public:
     struct Options {
@@ -43,9 +61,10 @@ public:
         int busyTimeoutMs = 10000;      ///< wait this long for another writer
     };
 
-    /// Opens (creating if needed) the database at `path`. Throws AdvisorError naming the
-    /// file if it is not a SQLite database, belongs to another application, or was made
-    /// by a newer version of GPU Advisor.
+    /// Opens (creating if needed) the database at `path`. Throws DatabaseUnusable naming the
+    /// file - before writing anything to it - if it is damaged or not SQLite, belongs to
+    /// another application, or was made by a newer version of GPU Advisor; AdvisorError for
+    /// other failures (permissions, disk).
     PriceDb(const std::string& path, const Catalog& builtin, Options options);
     PriceDb(const std::string& path, const Catalog& builtin);
     ~PriceDb();

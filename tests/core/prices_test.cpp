@@ -269,8 +269,10 @@ TEST(PriceDb, RefusesFilesThatAreNotOurs) {
     try {
         PriceDb db(dir.file("junk.sqlite"), Catalog::builtin(), unseeded());
         FAIL();
-    } catch (const AdvisorError& e) {
-        EXPECT_NE(std::string(e.what()).find("junk.sqlite is not a GPU Advisor database"), std::string::npos)
+    } catch (const DatabaseUnusable& e) {
+        EXPECT_EQ(e.reason(), DatabaseUnusable::Reason::Damaged);
+        EXPECT_EQ(e.path(), dir.file("junk.sqlite"));
+        EXPECT_NE(std::string(e.what()).find("junk.sqlite is damaged or not a database"), std::string::npos)
             << e.what();
     }
     {
@@ -280,7 +282,8 @@ TEST(PriceDb, RefusesFilesThatAreNotOurs) {
     try {
         PriceDb db(dir.file("other.sqlite"), Catalog::builtin(), unseeded());
         FAIL();
-    } catch (const AdvisorError& e) {
+    } catch (const DatabaseUnusable& e) {
+        EXPECT_EQ(e.reason(), DatabaseUnusable::Reason::Foreign);
         EXPECT_NE(std::string(e.what()).find("of another application"), std::string::npos) << e.what();
     }
     SQLite::Database untouched(dir.file("other.sqlite"));
@@ -294,7 +297,13 @@ TEST(PriceDb, RefusesADatabaseFromANewerVersion) {
         SQLite::Database raw(dir.file("p.sqlite"), SQLite::OPEN_READWRITE);
         raw.exec("PRAGMA user_version = 999");
     }
-    EXPECT_THROW(PriceDb(dir.file("p.sqlite"), Catalog::builtin(), unseeded()), AdvisorError);
+    try {
+        PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+        FAIL();
+    } catch (const DatabaseUnusable& e) {
+        EXPECT_EQ(e.reason(), DatabaseUnusable::Reason::Newer);
+        EXPECT_NE(std::string(e.what()).find("schema version 999"), std::string::npos) << e.what();
+    }
 }
 
 TEST(PriceDb, ForeignKeysProtectPrices) {
