@@ -14,7 +14,7 @@ namespace {
 std::vector<Command> commands() {
     return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
             powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
-            recommendCommand(), chartCommand(), screenshotCommand()};
+            recommendCommand(), chartCommand(), screenshotCommand(), dbCommand()};
 }
 
 struct GlobalOptions {

@@ -42,5 +42,6 @@ Command flowchartCommand();
 Command recommendCommand();
 Command chartCommand();
 Command screenshotCommand();
+Command dbCommand();
 
 } // namespace advisor::cli

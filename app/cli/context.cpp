@@ -1,5 +1,7 @@
 #include "cli/context.h"
 
+#include "prices/db_recovery.h"
+
 #include "app_identity.h"
 
 #include <QApplication>
@@ -24,6 +26,9 @@ const Catalog& Context::catalog() {
         triedDb_ = true;
         try {
             return db().catalog();
+        } catch (const DatabaseUnusable&) {
+            err_ << "warning: your own GPUs are not available: the price database cannot be used "
+                    "(see 'gpu-advisor db check')\n";
         } catch (const std::exception& e) {
             err_ << "warning: your GPUs in " << dbPath_ << " are not available: " << e.what() << '\n';
         }
@@ -37,9 +42,32 @@ const Catalog& Context::catalog() {
 PriceDb& Context::db() {
     if (!db_) {
         const Catalog& base = catalog();
-        db_ = std::make_unique<PriceDb>(dbPath_, base);
+        try {
+            db_ = std::make_unique<PriceDb>(dbPath_, base);
+        } catch (const DatabaseUnusable& e) {
+            if (e.reason() == DatabaseUnusable::Reason::Newer) {
+                throw DatabaseUnusable(e.reason(), e.path(),
+                                       std::string(e.what()) + "; update GPU Advisor, or give another file with --db");
+            }
+            throw DatabaseUnusable(e.reason(), e.path(),
+                               std::string(e.what()) +
+                               "\nRun 'gpu-advisor db restore' to keep it aside and continue with the "
+                               "newest good backup (or a fresh database).");
+        }
+        // The daily rolling backup; a failure to back up must not stop the command.
+        try {
+            if (autoBackup_) {
+                DbBackups(dbPath_).makeIfDue(*db_);
+            }
+        } catch (const std::exception& e) {
+            err_ << "warning: " << e.what() << '\n';
+        }
     }
     return *db_;
+}
+
+void Context::closeDb() {
+    db_.reset();
 }
 
 QApplication& Context::gui() {

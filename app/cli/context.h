@@ -32,6 +32,10 @@ public:
     /// Opens the database on first use (creating and seeding it if new).
     PriceDb& db();
     const std::string& dbPath() const { return dbPath_; }
+    /// Closes the database (before its file is replaced by a restore).
+    void closeDb();
+    /// Opening the database makes the day's backup; commands that manage backups turn that off.
+    void suppressAutomaticBackup() { autoBackup_ = false; }
 
     /// A QApplication for commands that draw (chart, screenshot): the offscreen platform
     /// unless QT_QPA_PLATFORM says otherwise, so no display is needed. Lives as long as the
@@ -50,6 +54,7 @@ private:
     std::optional<Catalog> baseCatalog_;
     std::unique_ptr<PriceDb> db_;
     bool triedDb_ = false;
+    bool autoBackup_ = true;
     std::unique_ptr<QApplication> gui_;
 };
 

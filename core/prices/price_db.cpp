@@ -651,6 +651,15 @@ std::int64_t PriceDb::externalChangeCounter() const {
     return db_->execAndGet("PRAGMA data_version").getInt64();
 }
 
+std::string PriceDb::integrityCheck() const {
+    SQLite::Statement q(*db_, "PRAGMA integrity_check(20)");
+    std::string out;
+    while (q.executeStep()) {
+        out += (out.empty() ? "" : "; ") + q.getColumn(0).getString();
+    }
+    return out;
+}
+
 void PriceDb::backupTo(const std::string& target) const {
     std::error_code ec;
     std::filesystem::remove(target, ec);

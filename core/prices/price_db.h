@@ -122,6 +122,9 @@ public:
     /// Changes whenever another connection (another process) commits; poll to notice them.
     std::int64_t externalChangeCounter() const;
 
+    /// SQLite's full integrity check: "ok", or the first problems it found.
+    std::string integrityCheck() const;
+
     /// Writes a consistent copy of the database to `target` (online; safe while in use).
     void backupTo(const std::string& target) const;
 

@@ -1,0 +1,102 @@
+// `gpu-advisor db ...` and what every command does with a database it cannot use:
+// a clear error naming the file, the file untouched, and a way back through `db restore`.
+#include "cli_runner.h"
+
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace advisor::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kJunk(4096, 'x');
+
+TEST(DbCli, CheckReportsAHealthyDatabase) {
+    Cli cli;
+    const auto doc = cli.json({"db", "check"});
+    EXPECT_EQ(doc.at("ok"), true);
+    EXPECT_EQ(doc.at("path"), cli.db());
+    EXPECT_EQ(doc.at("prices"), 108);
+    EXPECT_TRUE(doc.at("problem").is_null());
+    EXPECT_EQ(doc.at("backups"), 0); // db commands make no automatic backup...
+    ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
+    EXPECT_EQ(cli.json({"db", "check"}).at("backups"), 1); // ...other commands make the day's one
+}
+
+TEST(DbCli, BackupsAreMadeListedAndRestored) {
+    Cli cli;
+    const auto made = cli.json({"db", "backup"}).at("backup").get<std::string>();
+    EXPECT_TRUE(fs::exists(made));
+    ASSERT_EQ(cli.run({"prices", "add", "--gpu", "RTX 4090", "--price", "1234"}).exitCode, 0);
+    const auto listed = cli.json({"db", "backups"});
+    EXPECT_EQ(listed.at("directory"), cli.db() + ".backups");
+    ASSERT_EQ(listed.at("backups").size(), 1u); // the add made none: today's backup exists
+    EXPECT_EQ(listed.at("backups")[0].at("path"), made);
+
+    const auto restored = cli.json({"db", "restore", made});
+    EXPECT_EQ(restored.at("restored_from"), made);
+    const std::string kept = restored.at("replaced_kept_as");
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108); // the added price is gone from the database...
+    SQLite::Database keptDb(kept); // ...but kept beside it
+    EXPECT_EQ(keptDb.execAndGet("SELECT count(*) FROM prices").getInt(), 109);
+}
+
+TEST(DbCli, ADamagedDatabaseIsRefusedByNameUntilRestored) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"db", "backup"}).exitCode, 0);
+    cli.write("prices.sqlite", kJunk);
+    const auto refused = cli.run({"prices", "list"});
+    EXPECT_EQ(refused.exitCode, 1);
+    EXPECT_NE(refused.err.find("error: " + cli.db() + " is damaged or not a database"), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("gpu-advisor db restore"), std::string::npos) << refused.err;
+    EXPECT_EQ(cli.read("prices.sqlite"), kJunk);
+    const auto check = cli.run({"--json", "db", "check"});
+    EXPECT_EQ(check.exitCode, 1);
+    EXPECT_EQ(nlohmann::json::parse(check.out).at("ok"), false);
+
+    const auto r = cli.json({"db", "restore"});
+    const std::string aside = r.at("set_aside");
+    EXPECT_EQ(cli.read(fs::path(aside).filename().string()), kJunk); // kept, byte for byte
+    EXPECT_FALSE(r.at("restored_from").is_null());
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+}
+
+TEST(DbCli, CatalogCommandsStillWorkBesideADamagedDatabase) {
+    Cli cli;
+    cli.write("prices.sqlite", kJunk);
+    const auto r = cli.run({"gpus", "show", "RTX 4090"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: your own GPUs are not available"), std::string::npos) << r.err;
+    EXPECT_EQ(cli.read("prices.sqlite"), kJunk);
+}
+
+TEST(DbCli, RestoreWithoutAnyBackupSaysSoAndChangesNothing) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"db", "check"}).exitCode, 0);
+    ASSERT_FALSE(fs::exists(cli.db() + ".backups"));
+    const auto r = cli.run({"db", "restore"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no good backup of " + cli.db()), std::string::npos) << r.err;
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+}
+
+TEST(DbCli, ADatabaseFromANewerVersionIsNeverSetAside) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"db", "check"}).exitCode, 0);
+    SQLite::Database(cli.db(), SQLite::OPEN_READWRITE).exec("PRAGMA user_version = 99");
+    const auto r = cli.run({"db", "restore"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("newer GPU Advisor"), std::string::npos) << r.err;
+    for (const auto& entry : fs::directory_iterator(fs::path(cli.db()).parent_path())) {
+        EXPECT_EQ(entry.path().string().find(".damaged-"), std::string::npos) << entry.path();
+    }
+    EXPECT_NE(cli.run({"prices", "list"}).err.find("update GPU Advisor, or give another file with --db"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace advisor::testing
