@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "common/errors.h"
+#include "dialogs/restore_backup_dialog.h"
 #include "pages/advisor_page.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
@@ -51,6 +52,13 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     calculators_ = new CalculatorsPage(session_);
     addPage(QStringLiteral("calculators"), tr("Calculators"), calculators_);
 
+    connect(&session_, &Session::recovered, this, [this](const QString& message) {
+        showMessageBox(QMessageBox::Warning, tr("The price database was damaged"), message);
+    });
+    connect(&session_, &Session::warning, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
+    connect(&session_, &Session::externalChangesLoaded, this, [this] {
+        statusBar()->showMessage(tr("Loaded changes another program made to the prices; undo history cleared"), 8000);
+    });
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     navigation_->setCurrentRow(0);
     buildMenus();
@@ -67,6 +75,17 @@ void MainWindow::buildMenus() {
         showPage(QStringLiteral("charts"));
         charts_->exportWithDialog();
     });
+    file->addSeparator();
+    QAction* backup = file->addAction(tr("&Back Up Prices Now"));
+    backup->setStatusTip(tr("Save a copy of the price database in its backup folder"));
+    connect(backup, &QAction::triggered, this, &MainWindow::backUpNow);
+    QAction* restore = file->addAction(tr("&Restore Prices from Backup…"));
+    restore->setStatusTip(tr("Replace the price database by one of its backups; the current one is kept"));
+    connect(restore, &QAction::triggered, this, &MainWindow::restoreFromBackup);
+    for (QAction* a : {backup, restore}) {
+        a->setEnabled(false);
+        connect(&session_, &Session::opened, a, [a] { a->setEnabled(true); });
+    }
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -135,8 +154,37 @@ void MainWindow::openDatabaseLater(const std::string& path) {
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
+    showMessageBox(QMessageBox::Critical, title, text);
+}
+
+void MainWindow::showMessageBox(int icon, const QString& title, const QString& text) {
     statusBar()->showMessage(title);
-    QMessageBox::critical(this, title, text);
+    // Window-modal but not blocking: start-up and the event loop carry on behind it.
+    auto* box = new QMessageBox(static_cast<QMessageBox::Icon>(icon), title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("messageBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+void MainWindow::backUpNow() {
+    try {
+        const std::string path = session_.backUpNow();
+        statusBar()->showMessage(tr("Backed up to %1").arg(QString::fromStdString(path)), 8000);
+    } catch (const std::exception& e) {
+        showError(tr("Backup failed"), QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::restoreFromBackup() {
+    RestoreBackupDialog dialog(session_, this);
+    if (dialog.exec() == QDialog::Accepted) {
+        statusBar()->showMessage(
+            dialog.keptAs().isEmpty()
+                ? tr("Restored the price database from %1").arg(dialog.restoredFrom())
+                : tr("Restored the price database from %1; the replaced one is kept as %2")
+                      .arg(dialog.restoredFrom(), dialog.keptAs()));
+    }
 }
 
 void MainWindow::restoreWindowState() {

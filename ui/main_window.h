@@ -41,6 +41,9 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void backUpNow();
+    void restoreFromBackup();
+    void showMessageBox(int icon, const QString& title, const QString& text);
     void addPage(const QString& key, const QString& title, QWidget* page);
     void buildMenus();
     void restoreWindowState();

@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <map>
 #include <thread>
+
+#include <sys/stat.h>
 #include <unordered_set>
 
 namespace advisor {
@@ -58,6 +60,15 @@ std::string observationKey(const Price& p) {
 bool isBusy(const SQLite::Exception& e) {
     const int code = e.getErrorCode() & 0xFF;
     return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+// Which file is open, so that a rename of it by another process can be noticed.
+std::pair<std::uint64_t, std::uint64_t> identityOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        return {0, 0};
+    }
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
 }
 
 [[noreturn]] void throwOpenFailure(const std::string& path, const SQLite::Exception& e) {
@@ -112,6 +123,7 @@ PriceDb::PriceDb(const std::string& path, const Catalog& builtin, Options option
             }
         }
         sqlite3_db_config(db_->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
+        fileIdentity_ = identityOf(path_);
         db_->exec("PRAGMA journal_mode = WAL");
         db_->exec("PRAGMA synchronous = FULL");
         migrate();
@@ -649,6 +661,10 @@ void PriceDb::saveSettings(const Settings& s) {
 
 std::int64_t PriceDb::externalChangeCounter() const {
     return db_->execAndGet("PRAGMA data_version").getInt64();
+}
+
+bool PriceDb::fileWasReplaced() const {
+    return identityOf(path_) != fileIdentity_;
 }
 
 std::string PriceDb::integrityCheck() const {

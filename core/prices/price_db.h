@@ -122,6 +122,10 @@ public:
     /// Changes whenever another connection (another process) commits; poll to notice them.
     std::int64_t externalChangeCounter() const;
 
+    /// True when the file at path() is no longer the one opened (a restore by another
+    /// process renamed it away): writes would go to the old file, so reopen.
+    bool fileWasReplaced() const;
+
     /// SQLite's full integrity check: "ok", or the first problems it found.
     std::string integrityCheck() const;
 
@@ -139,6 +143,7 @@ private:
     std::int64_t insert(const Price& p, std::optional<std::int64_t> id);
 
     std::string path_;
+    std::pair<std::uint64_t, std::uint64_t> fileIdentity_{0, 0}; ///< device and inode at open
     std::unique_ptr<SQLite::Database> db_;
     Catalog base_;    ///< the shipped catalog this database was opened with
     Catalog catalog_; ///< base_ plus the user's GPUs

@@ -393,6 +393,7 @@ void PricesPage::importFile(const QString& path, bool quiet) {
     const std::string file = path.toStdString();
     // A second connection in the worker: SQLite connections are not shared between threads,
     // and WAL lets the window keep reading while the import writes.
+    session_.beginWorkerWrite();
     importThread_ = QThread::create([state, cancel, dbPath, file] {
         try {
             const auto rows = priceio::parseFile(file);
@@ -428,6 +429,7 @@ void PricesPage::importFile(const QString& path, bool quiet) {
     connect(importThread_, &QThread::finished, this, [this, state, cancel, path, progress, quiet] {
         importThread_->deleteLater();
         importThread_ = nullptr;
+        session_.endWorkerWrite();
         if (progress != nullptr) {
             progress->deleteLater();
         }
