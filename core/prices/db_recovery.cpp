@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <random>
 #include <regex>
 #include <tuple>
 
@@ -145,7 +146,8 @@ std::string DbBackups::make(const PriceDb& db) const {
             (fs::path(dir_) / ("backup-" + stamp + (sequence < 0 ? "" : "-" + std::to_string(sequence + 1)) +
                                ".sqlite"))
                 .string();
-        const std::string tmp = target + ".part";
+        // Private to this call: two processes starting in the same second must not share it.
+        const std::string tmp = target + "." + std::to_string(std::random_device{}()) + ".part";
         db.backupTo(tmp);
         files::syncToDisk(tmp);
         fs::rename(tmp, target);

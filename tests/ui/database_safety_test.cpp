@@ -183,6 +183,36 @@ private slots:
         QVERIFY(!session.checkForExternalChanges()); // nothing new since
     }
 
+    void theWindowAndTheCommandLineWriteAtOnceAndLoseNothing() {
+        const QString path = freshDbPath();
+        const QString csv = QFileInfo(path).path() + QStringLiteral("/big.csv");
+        {
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("gpu,amount,observed_date,currency,condition,source\n");
+            for (int i = 0; i < 4000; ++i) {
+                f.write(QStringLiteral("RTX 4090,%1,2025-07-01,USD,new,cli-import\n").arg(900 + i).toUtf8());
+            }
+        }
+        ui::Session session;
+        session.open(path.toStdString());
+        const size_t before = session.db().priceCount();
+        QProcess cli;
+        cli.start(QStringLiteral(GPU_ADVISOR_BIN), {QStringLiteral("--db"), path, QStringLiteral("prices"),
+                                                    QStringLiteral("import"), csv});
+        QVERIFY(cli.waitForStarted());
+        int added = 0;
+        // The window's own writes while the import holds the write lock: they wait their turn.
+        while (cli.state() != QProcess::NotRunning || added < 3) {
+            session.db().addPrice(price("RTX 3090", std::to_string(700 + added)));
+            ++added;
+            cli.waitForFinished(5);
+        }
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(!cli.readAllStandardError().contains("locked"), "the command line saw a locked database");
+        QCOMPARE(session.db().priceCount(), before + 4000 + size_t(added));
+    }
+
     void ownChangesAreNotMistakenForAnotherProgramsChanges() {
         const QString path = freshDbPath();
         ui::Session session;
