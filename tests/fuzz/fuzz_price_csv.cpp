@@ -1,41 +1,9 @@
-// Fuzz target: the price CSV importer. Any bytes either parse into rows or raise InputError;
-// every row either validates or raises problems; valid prices survive export -> import exactly.
-#include "catalog/catalog.h"
-#include "common/errors.h"
-#include "prices/price_io.h"
-
-#include <cstdint>
-#include <cstdlib>
+// Fuzz target: the price CSV importer (see price_round_trip.h for what must hold).
+#include "price_round_trip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace advisor;
-    const std::string_view text(reinterpret_cast<const char*>(data), size);
-    std::vector<LocatedPriceInput> rows;
-    try {
-        rows = priceio::parseCsv(text, "fuzz.csv");
-    } catch (const InputError&) {
-        return 0;
-    }
-    std::vector<Price> valid;
-    for (const auto& r : rows) {
-        std::vector<InputProblem> problems;
-        if (auto p = validatePrice(r.input, Catalog::builtin(), Date{2026, 11, 22}, r.where, problems)) {
-            valid.push_back(*p);
-        } else if (problems.empty()) {
-            std::abort(); // a refusal must say why
-        }
-    }
-    // The app's own export reads back to the same observations.
-    const auto again = priceio::parseCsv(priceio::toCsv(valid), "export.csv");
-    if (again.size() != valid.size()) {
-        std::abort();
-    }
-    for (std::size_t i = 0; i < valid.size(); ++i) {
-        std::vector<InputProblem> problems;
-        const auto p = validatePrice(again[i].input, Catalog::builtin(), Date{2026, 11, 22}, again[i].where, problems);
-        if (!p || !p->sameObservation(valid[i])) {
-            std::abort();
-        }
-    }
-    return 0;
+    return fuzz::checkPriceImport(
+        data, size, [](std::string_view t, const std::string& label) { return priceio::parseCsv(t, label); },
+        [](const std::vector<Price>& p) { return priceio::toCsv(p); });
 }
