@@ -6,6 +6,7 @@
 #include "eval/evaluate.h"
 #include "eval/least_squares.h"
 #include "eval/stats.h"
+#include "../support/input_problems.h"
 
 #include <gtest/gtest.h>
 
@@ -17,16 +18,7 @@ namespace {
 const std::string kHeader = "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n";
 
 std::vector<std::string> errorsOf(const std::string& text) {
-    try {
-        readBenchmarks(text, "b.csv");
-    } catch (const InputError& e) {
-        std::vector<std::string> out;
-        for (const auto& p : e.problems()) {
-            out.push_back(p.describe());
-        }
-        return out;
-    }
-    return {};
+    return testing::problemsOf([&] { readBenchmarks(text, "b.csv"); });
 }
 
 TEST(BenchmarkCsv, ReadsRowsAndBatches) {

@@ -1,6 +1,7 @@
 // Tests for core/prices/price_io: CSV and JSON price files.
 #include "catalog/catalog.h"
 #include "prices/price_io.h"
+#include "../support/input_problems.h"
 #include "../support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -8,18 +9,7 @@
 namespace advisor {
 namespace {
 
-std::vector<std::string> parseErrors(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const InputError& e) {
-        std::vector<std::string> out;
-        for (const auto& p : e.problems()) {
-            out.push_back(p.describe());
-        }
-        return out;
-    }
-    return {};
-}
+using testing::problemsOf;
 
 TEST(PriceCsv, ReadsColumnsInAnyOrderWithAliases) {
     const auto rows = priceio::parseCsv("Date,Price_USD,GPU,Note\n2023-10,704,RTX 3090,\"eBay, used\"\n", "f.csv");
@@ -38,19 +28,19 @@ TEST(PriceCsv, GpuIdWinsOverTheDisplayName) {
 }
 
 TEST(PriceCsv, HeaderProblemsAreAllReported) {
-    EXPECT_EQ(parseErrors([] { priceio::parseCsv("gpu,colour,price,amount\n", "f.csv"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseCsv("gpu,colour,price,amount\n", "f.csv"); }),
               (std::vector<std::string>{
                   "f.csv:1: field 'colour': unknown column; expected columns: gpu, amount, observed_date, "
                   "currency, condition, source, source_url, note",
                   "f.csv:1: field 'amount': column given twice"}));
-    EXPECT_EQ(parseErrors([] { priceio::parseCsv("name_of_gpu,when\n", "f.csv"); }).size(), 4u);
-    EXPECT_EQ(parseErrors([] { priceio::parseCsv("source,note\n", "f.csv"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseCsv("name_of_gpu,when\n", "f.csv"); }).size(), 4u);
+    EXPECT_EQ(problemsOf([] { priceio::parseCsv("source,note\n", "f.csv"); }),
               (std::vector<std::string>{"f.csv:1: field 'gpu': required column is missing",
                                         "f.csv:1: field 'amount': required column is missing"}));
 }
 
 TEST(PriceCsv, ShortAndLongRowsAreReportedByLine) {
-    EXPECT_EQ(parseErrors([] { priceio::parseCsv("gpu,amount,note\nRTX 4090,1599\nA,1,x,extra\nB,2,ok\n", "f.csv"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseCsv("gpu,amount,note\nRTX 4090,1599\nA,1,x,extra\nB,2,ok\n", "f.csv"); }),
               (std::vector<std::string>{"f.csv:2: has 2 fields; the header has 3",
                                         "f.csv:3: has 4 fields; the header has 3"}));
 }
@@ -71,7 +61,7 @@ TEST(PriceJson, ReadsTheExportFormatAndABareList) {
 }
 
 TEST(PriceJson, ErrorsPointAtLineAndField) {
-    EXPECT_EQ(parseErrors([] {
+    EXPECT_EQ(problemsOf([] {
                   priceio::parseJson("{\"prices\": [\n  {\"gpu\": \"A\", \"amount\": 1},\n  {\"gpu\": \"B\", \"amount\": true, \"shop\": \"x\"},\n  7\n]}",
                                      "p.json");
               }),
@@ -79,15 +69,15 @@ TEST(PriceJson, ErrorsPointAtLineAndField) {
                                         "p.json:3: prices[1]: field 'shop': unknown field; expected: gpu, amount, "
                                         "observed_date, currency, condition, source, source_url, note",
                                         "p.json:4: prices[2]: must be an object"}));
-    const auto syntax = parseErrors([] { priceio::parseJson("{\"prices\": [\n {\"gpu\": \"A\",,}\n]}", "p.json"); });
+    const auto syntax = problemsOf([] { priceio::parseJson("{\"prices\": [\n {\"gpu\": \"A\",,}\n]}", "p.json"); });
     ASSERT_EQ(syntax.size(), 1u);
     EXPECT_EQ(syntax[0].rfind("p.json:2: not valid JSON: parse error", 0), 0u) << syntax[0];
     // Found by fuzzing: a number beyond a double's range is a clear refusal, not an escaped exception.
-    EXPECT_EQ(parseErrors([] { priceio::parseJson("[{\"gpu\": \"A100\", \"price\": 1e309}]", "p.json"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseJson("[{\"gpu\": \"A100\", \"price\": 1e309}]", "p.json"); }),
               std::vector<std::string>{"p.json: not valid JSON: number overflow parsing '1e309'"});
-    EXPECT_EQ(parseErrors([] { priceio::parseJson("", "p.json"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseJson("", "p.json"); }),
               std::vector<std::string>{"p.json: file is empty; expected a JSON document"});
-    EXPECT_EQ(parseErrors([] { priceio::parseJson("{\"x\": 1}", "p.json"); }),
+    EXPECT_EQ(problemsOf([] { priceio::parseJson("{\"x\": 1}", "p.json"); }),
               std::vector<std::string>{"p.json:1: field 'prices': expected an object with a 'prices' list"});
 }
 
@@ -125,7 +115,7 @@ TEST(PriceFiles, ExportThenImportRoundTripsExactly) {
 }
 
 TEST(PriceFiles, UnknownExtensionIsRejected) {
-    EXPECT_EQ(parseErrors([] { priceio::formatForPath("prices.xlsx"); }),
+    EXPECT_EQ(problemsOf([] { priceio::formatForPath("prices.xlsx"); }),
               std::vector<std::string>{"prices.xlsx: unsupported file type '.xlsx'; use .csv or .json"});
 }
 

@@ -3,6 +3,7 @@
 #include "common/file_io.h"
 #include "prices/price_db.h"
 #include "prices/schema.h"
+#include "../support/input_problems.h"
 #include "../support/temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -31,18 +32,7 @@ PriceInput input(const std::string& gpu, const std::string& amount, const std::s
     return in;
 }
 
-std::vector<std::string> problemsOf(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const InputError& e) {
-        std::vector<std::string> out;
-        for (const auto& p : e.problems()) {
-            out.push_back(p.describe());
-        }
-        return out;
-    }
-    return {};
-}
+using testing::problemsOf;
 
 TEST(PriceDb, NewDatabaseIsVersionedWalAndSeededFromResources) {
     testing::TempDir dir;
