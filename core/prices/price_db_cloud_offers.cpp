@@ -1,0 +1,153 @@
+// PriceDb's cloud offers: dated, sourced $/hour offers, seeded from resources/cloud/ and
+// editable like prices.
+#include "prices/price_db.h"
+
+#include "common/embedded_resources.h"
+#include "prices/cloud_offer.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+namespace advisor {
+
+namespace {
+
+constexpr const char* kSelectOffer =
+    "SELECT id, provider, instance, gpu_name, gpu_id, gpu_count, gpu_memory_gb, on_demand_usd_per_hour, "
+    "spot_usd_per_hour, region, observed_date, source_url, note FROM cloud_offers ";
+
+CloudOffer readOffer(SQLite::Statement& q) {
+    CloudOffer o;
+    o.id = q.getColumn(0).getInt64();
+    o.provider = q.getColumn(1).getString();
+    o.instance = q.getColumn(2).getString();
+    o.gpuName = q.getColumn(3).getString();
+    if (!q.getColumn(4).isNull()) {
+        o.gpuId = q.getColumn(4).getString();
+    }
+    o.gpuCount = q.getColumn(5).getInt();
+    if (!q.getColumn(6).isNull()) {
+        o.gpuMemoryGb = q.getColumn(6).getDouble();
+    }
+    o.onDemandUsdPerHour = q.getColumn(7).getDouble();
+    if (!q.getColumn(8).isNull()) {
+        o.spotUsdPerHour = q.getColumn(8).getDouble();
+    }
+    o.region = q.getColumn(9).getString();
+    o.observed = Date::parse(q.getColumn(10).getString()).value_or(Date{});
+    o.sourceUrl = q.getColumn(11).getString();
+    o.note = q.getColumn(12).getString();
+    return o;
+}
+
+} // namespace
+
+std::vector<CloudOffer> PriceDb::cloudOffers(const std::optional<std::string>& gpuId) const {
+    std::vector<CloudOffer> out;
+    SQLite::Statement q(*db_, std::string(kSelectOffer) + (gpuId ? "WHERE gpu_id = ? " : "") +
+                                  "ORDER BY provider COLLATE NOCASE, observed_date DESC, id");
+    if (gpuId) {
+        q.bind(1, *gpuId);
+    }
+    while (q.executeStep()) {
+        out.push_back(readOffer(q));
+    }
+    return out;
+}
+
+std::optional<CloudOffer> PriceDb::cloudOffer(std::int64_t id) const {
+    SQLite::Statement q(*db_, std::string(kSelectOffer) + "WHERE id = ?");
+    q.bind(1, id);
+    if (q.executeStep()) {
+        return readOffer(q);
+    }
+    return std::nullopt;
+}
+
+std::int64_t PriceDb::insertCloudOffer(const CloudOffer& o) {
+    SQLite::Statement q(*db_, "INSERT INTO cloud_offers (provider, instance, gpu_name, gpu_id, gpu_count, gpu_memory_gb, "
+                              "on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date, source_url, note) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, o.provider);
+    q.bind(2, o.instance);
+    q.bind(3, o.gpuName);
+    if (o.gpuId) {
+        q.bind(4, *o.gpuId);
+    } else {
+        q.bind(4);
+    }
+    q.bind(5, o.gpuCount);
+    if (o.gpuMemoryGb) {
+        q.bind(6, *o.gpuMemoryGb);
+    } else {
+        q.bind(6);
+    }
+    q.bind(7, o.onDemandUsdPerHour);
+    if (o.spotUsdPerHour) {
+        q.bind(8, *o.spotUsdPerHour);
+    } else {
+        q.bind(8);
+    }
+    q.bind(9, o.region);
+    q.bind(10, o.observed.toString());
+    q.bind(11, o.sourceUrl);
+    q.bind(12, o.note);
+    q.exec();
+    return db_->getLastInsertRowid();
+}
+
+std::int64_t PriceDb::addCloudOffer(const CloudOfferInput& in, const InputLocation& where) {
+    std::vector<InputProblem> problems;
+    const auto o = validateCloudOffer(in, catalog_, today_, where, problems);
+    if (!o) {
+        throw InputError(std::move(problems));
+    }
+    std::int64_t id = 0;
+    withWriteTransaction([&] { id = insertCloudOffer(*o); });
+    return id;
+}
+
+CloudOffer PriceDb::removeCloudOffer(std::int64_t id) {
+    std::optional<CloudOffer> removed;
+    withWriteTransaction([&] {
+        removed = cloudOffer(id);
+        if (!removed) {
+            throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(id));
+        }
+        SQLite::Statement q(*db_, "DELETE FROM cloud_offers WHERE id = ?");
+        q.bind(1, id);
+        q.exec();
+    });
+    return *removed;
+}
+
+void PriceDb::seedCloudOffersIfNew() {
+    if (db_->execAndGet("SELECT count(*) FROM meta WHERE key = 'seeded_cloud_offers'").getInt() > 0) {
+        return;
+    }
+    const auto data = resources::find("cloud/cloud_offers.csv");
+    if (!data) {
+        return;
+    }
+    const auto rows = parseCloudOffersCsv(*data, "resources/cloud/cloud_offers.csv");
+    std::vector<InputProblem> problems;
+    std::vector<CloudOffer> offers;
+    for (const auto& [where, in] : rows) {
+        if (auto o = validateCloudOffer(in, catalog_, today_, where, problems)) {
+            offers.push_back(std::move(*o));
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    withWriteTransaction([&] {
+        for (const auto& o : offers) {
+            insertCloudOffer(o);
+        }
+        SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_cloud_offers', ?)");
+        q.bind(1, "resources/cloud/cloud_offers.csv (" + std::to_string(offers.size()) + " offers)");
+        q.exec();
+    });
+}
+
+} // namespace advisor
