@@ -155,11 +155,25 @@ std::string DbBackups::make(const PriceDb& db) const {
         for (size_t i = keep_; i < all.size(); ++i) {
             fs::remove(all[i].path);
         }
+        removeAbandonedParts();
         return target;
     } catch (const fs::filesystem_error& e) {
         throw AdvisorError("cannot back up " + dbPath_ + " into " + dir_ + ": " + e.code().message());
     } catch (const std::exception& e) {
         throw AdvisorError("cannot back up " + dbPath_ + " into " + dir_ + ": " + e.what());
+    }
+}
+
+// A process killed while writing a backup leaves its temporary file; one an hour old is
+// nobody's work in progress any more.
+void DbBackups::removeAbandonedParts() const {
+    std::error_code ec;
+    const auto now = fs::file_time_type::clock::now();
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+        std::error_code ignored;
+        if (entry.path().extension() == ".part" && now - entry.last_write_time(ignored) > std::chrono::hours(1)) {
+            fs::remove(entry.path(), ignored);
+        }
     }
 }
 

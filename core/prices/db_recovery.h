@@ -43,6 +43,8 @@ public:
     std::optional<BackupFile> newestUsable() const;
 
 private:
+    void removeAbandonedParts() const;
+
     std::string dbPath_;
     std::string dir_;
     size_t keep_;

@@ -99,6 +99,21 @@ TEST_F(DbRecoveryTest, BackupsAreConsistentCopiesNewestFirstAndPruned) {
     EXPECT_EQ(pricesIn(list[2].path), 8u);
 }
 
+TEST_F(DbRecoveryTest, APartialBackupLeftByAKilledProcessIsCleanedUpWhenOld) {
+    PriceDb db(dbPath, Catalog::builtin(), unseeded());
+    const DbBackups backups(dbPath);
+    fs::create_directories(backups.directory());
+    const std::string oldPart = backups.directory() + "/backup-20261101T000000Z.sqlite.123.part";
+    const std::string freshPart = backups.directory() + "/backup-20261122T000000Z.sqlite.456.part";
+    std::ofstream(oldPart) << "half a backup";
+    std::ofstream(freshPart) << "another process's backup in progress";
+    fs::last_write_time(oldPart, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    backups.make(db);
+    EXPECT_FALSE(fs::exists(oldPart));
+    EXPECT_TRUE(fs::exists(freshPart));
+    EXPECT_EQ(backups.list().size(), 1u); // parts are never listed as backups
+}
+
 TEST_F(DbRecoveryTest, AnAutomaticBackupIsMadeOncePerInterval) {
     PriceDb db(dbPath, Catalog::builtin(), unseeded());
     const DbBackups backups(dbPath);
