@@ -93,6 +93,9 @@ std::vector<BackupFile> Session::backups() const {
 
 std::string Session::restoreFromBackup(const std::string& backupPath) {
     const std::string path = db().path();
+    if (workersWriting_ > 0) {
+        throw AdvisorError("an import is still running; restore when it has finished (nothing was changed)");
+    }
     if (const auto problem = problemWithDatabaseFile(backupPath)) {
         throw AdvisorError("cannot restore from " + *problem + "; nothing was changed");
     }
@@ -122,6 +125,7 @@ bool Session::checkForExternalChanges() {
         // and its own GPUs (the catalog).
         adopt(std::make_unique<PriceDb>(db_->path(), Catalog::builtin()));
     } catch (const std::exception& e) {
+        externalCheck_->stop(); // say it once; the open database stays usable as it was
         emit warning(tr("Could not load changes made by another program: %1").arg(qs(e.what())));
         return false;
     }
