@@ -45,6 +45,9 @@ function(add_advisor_test name)
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 300)
     endif()
+    if(ADVISOR_SANITIZE) # instrumented Debug code runs 5-10x slower
+        math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * 6")
+    endif()
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
         ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
 endfunction()
@@ -66,6 +69,9 @@ function(add_advisor_qt_test name)
     endif()
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 300)
+    endif()
+    if(ADVISOR_SANITIZE) # instrumented Debug code runs 5-10x slower
+        math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * 6")
     endif()
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
         ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen")

@@ -15,4 +15,4 @@ export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
 cmake --preset asan >/dev/null
 cmake --build --preset asan
 # Package tests build .deb files from the instrumented tree: not meaningful here.
-ctest --preset asan --label-exclude 'long|package' "$@"
+ctest --test-dir build-asan -j2 --output-on-failure --label-exclude 'long|package' "$@"
