@@ -50,9 +50,9 @@ PriceDb& Context::db() {
                                        std::string(e.what()) + "; update GPU Advisor, or give another file with --db");
             }
             throw DatabaseUnusable(e.reason(), e.path(),
-                               std::string(e.what()) +
-                               "\nRun 'gpu-advisor db restore' to keep it aside and continue with the "
-                               "newest good backup (or a fresh database).");
+                                   std::string(e.what()) +
+                                       "\nRun 'gpu-advisor db restore' to keep it aside and continue with the "
+                                       "newest good backup (or a fresh database).");
         }
         // The daily rolling backup; a failure to back up must not stop the command.
         try {
