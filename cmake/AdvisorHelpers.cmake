@@ -28,51 +28,45 @@ function(advisor_embed_resources output)
         VERBATIM)
 endfunction()
 
-# add_advisor_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s])
-# One GoogleTest executable registered as one CTest test with labels.
+# _advisor_register_test(<name> <default label> <labels> <timeout> <extra environment>)
+# The part both test kinds share: compile definitions, the CTest entry, labels, a timeout
+# (default 300 s; x6 in sanitizer builds, whose instrumented Debug code runs 5-10x slower)
+# and a fixed locale, time zone and offscreen platform.
+function(_advisor_register_test name default_label labels timeout env)
+    target_compile_definitions(${name} PRIVATE
+        ADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+        ADVISOR_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+    add_test(NAME ${name} COMMAND ${name})
+    if(NOT labels)
+        set(labels ${default_label})
+    endif()
+    if(NOT timeout)
+        set(timeout 300)
+    endif()
+    if(ADVISOR_SANITIZE)
+        math(EXPR timeout "${timeout} * 6")
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout}
+        ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen;${env}")
+endfunction()
+
+# add_advisor_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s] [ENVIRONMENT K=V ...])
+# One GoogleTest executable registered as one CTest test with labels (`unit` by default).
 function(add_advisor_test name)
     cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     advisor_set_warnings(${name})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
-    target_compile_definitions(${name} PRIVATE
-        ADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-        ADVISOR_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
-    add_test(NAME ${name} COMMAND ${name})
-    if(NOT ARG_LABELS)
-        set(ARG_LABELS unit)
-    endif()
-    if(NOT ARG_TIMEOUT)
-        set(ARG_TIMEOUT 300)
-    endif()
-    if(ADVISOR_SANITIZE) # instrumented Debug code runs 5-10x slower
-        math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * 6")
-    endif()
-    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
-        ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
+    _advisor_register_test(${name} unit "${ARG_LABELS}" "${ARG_TIMEOUT}" "${ARG_ENVIRONMENT}")
 endfunction()
 
-# add_advisor_qt_test(<name> SOURCES ... [LIBS ...] [LABELS ...]) - one Qt Test executable
-# (QTEST_MAIN) registered as one CTest test, offscreen, with the `ui` label by default.
+# add_advisor_qt_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s]) - one Qt Test
+# executable (QTEST_MAIN) registered as one CTest test, offscreen, `ui` label by default.
 function(add_advisor_qt_test name)
     cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     set_target_properties(${name} PROPERTIES AUTOMOC ON)
     advisor_set_warnings(${name})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} Qt6::Test)
-    target_compile_definitions(${name} PRIVATE
-        ADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-        ADVISOR_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
-    add_test(NAME ${name} COMMAND ${name})
-    if(NOT ARG_LABELS)
-        set(ARG_LABELS ui)
-    endif()
-    if(NOT ARG_TIMEOUT)
-        set(ARG_TIMEOUT 300)
-    endif()
-    if(ADVISOR_SANITIZE) # instrumented Debug code runs 5-10x slower
-        math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * 6")
-    endif()
-    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
-        ENVIRONMENT "LC_ALL=C.UTF-8;TZ=UTC;QT_QPA_PLATFORM=offscreen")
+    _advisor_register_test(${name} ui "${ARG_LABELS}" "${ARG_TIMEOUT}" "")
 endfunction()
