@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/format.h"
 #include "eval/evaluate.h"
@@ -21,7 +22,7 @@ nlohmann::json summaryJson(const eval::ErrorSummary& s) {
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto rows = eval::readBenchmarkFile(args.required("benchmarks"));
-    const perf::PerfModel model(ctx.catalog());
+    const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const auto ev = eval::evaluate(rows, ctx.catalog(), model, args.value("reference"));
     if (ctx.json()) {
         nlohmann::json list = nlohmann::json::array();
@@ -86,13 +87,15 @@ int run(Context& ctx, const Args& args) {
 
 Command evalModelCommand() {
     return {"eval-model", "compare the performance model with measured benchmarks",
-            "Usage: gpu-advisor eval-model --benchmarks FILE.csv [--reference GPU]\n\n"
+            "Usage: gpu-advisor eval-model --benchmarks FILE.csv [--reference GPU] [--constants FILE.json]\n\n"
             "FILE.csv: gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
             "Each row's relative throughput (to the reference GPU's single-GPU row for the same\n"
             "workload and precision) is compared with the model's. The reference defaults to the\n"
-            "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n",
+            "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n"
+            "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
+            "the shipped one.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"benchmarks"}, {"reference"}}));
+                return run(ctx, Args::parse(rest, {{"benchmarks"}, {"reference"}, {"constants"}}));
             }};
 }
 

@@ -73,7 +73,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
     const Gpu& reference = ctx.catalog().require(args.value("reference").value_or("RTX 4090"), "--reference");
-    const perf::PerfModel model(ctx.catalog());
+    const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const PerfOptions opts = perfOptions(args);
     std::vector<perf::Metric> metrics;
     if (opts.metric) {
@@ -110,14 +110,15 @@ Command perfCommand() {
     return {"perf", "predicted throughput of a GPU setup, with the reasoning",
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
-            "                        [--params-billion P] [--weights fp16|int8|int4] [--context TOKENS]\n\n"
+            "                        [--params-billion P] [--weights fp16|int8|int4] [--context TOKENS]\n"
+            "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys. --batch is the per-GPU batch relative\n"
             "to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
             "relative to --reference (default RTX 4090). Every factor's effect is shown.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}})));
+                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}})));
             }};
 }
 

@@ -1,5 +1,7 @@
 #include "cli/perf_options.h"
 
+#include "common/file_io.h"
+
 namespace advisor::cli {
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra) {
@@ -52,6 +54,13 @@ PerfOptions perfOptions(const Args& args) {
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
     return o;
+}
+
+perf::ModelConstants modelConstants(const Args& args) {
+    if (const auto file = args.value("constants")) {
+        return perf::ModelConstants::fromCalibrationText(files::readAll(*file), *file);
+    }
+    return perf::ModelConstants::builtin();
 }
 
 } // namespace advisor::cli

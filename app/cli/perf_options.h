@@ -23,4 +23,8 @@ std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {});
 /// --params-billion, --weights, --context. Throws UsageError naming a bad option.
 PerfOptions perfOptions(const Args& args);
 
+/// The model constants: --constants FILE (a calibration written by `calibrate --out`), else
+/// the shipped calibration. Throws InputError naming the file and field when it is bad.
+perf::ModelConstants modelConstants(const Args& args);
+
 } // namespace advisor::cli

@@ -6,6 +6,7 @@
 #include "eval/stats.h"
 #include "perf/model.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -228,6 +229,51 @@ void fitSingle(const Data& d, const Catalog& catalog, perf::ModelConstants& c, c
     setShares(c, res.x);
 }
 
+// Logit of a share relative to the overhead share (the parameterisation setShares uses).
+double shareLogit(double share, double overhead) {
+    return std::log(std::max(share, 1e-6) / std::max(overhead, 1e-6));
+}
+
+// Each calibration workload's own profile (shares and batch gain), fitted on its rows and
+// pulled towards its class's shares and the seed's batch gain, so a workload with few rows
+// stays close to what its class says.
+void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const CalibrationOptions& opt) {
+    std::map<std::string, std::vector<const Obs*>> byWorkload;
+    for (const auto& o : d.single) {
+        if (!heldOut(o, opt)) {
+            byWorkload[o.row->workload].push_back(&o);
+        }
+    }
+    c.workloadProfiles.clear();
+    for (const auto& [name, obs] : byWorkload) {
+        const perf::WorkloadClass cls = obs.front()->query.workload;
+        const perf::TimeShares& prior = c.sharesFor(cls);
+        const std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead),
+                                        shareLogit(prior.memory, prior.overhead),
+                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling};
+        const auto apply = [&](perf::ModelConstants& t, const std::vector<double>& x) {
+            const double ec = std::exp(x[0]), em = std::exp(x[1]), ev = std::exp(x[2]);
+            const double sum = ec + em + ev + 1.0;
+            t.workloadProfiles[name] = {cls, {ec / sum, em / sum, ev / sum, 1.0 / sum}, x[3]};
+        };
+        LeastSquaresProblem p;
+        p.parameters = 4;
+        p.lower = {-8.0, -8.0, -8.0, 0.0};
+        p.upper = {8.0, 8.0, 8.0, 1.0};
+        p.softL1Scale = 0.1;
+        p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+            perf::ModelConstants trial = c;
+            apply(trial, x);
+            centredResiduals(obs, trial, r);
+            for (size_t k = 0; k < 3; ++k) {
+                r.push_back(opt.profilePriorWeight * (x[k] - x0[k]) / 4.0);
+            }
+            r.push_back(opt.profilePriorWeight * (x[3] - x0[3]) / 0.1);
+        };
+        apply(c, solveLeastSquares(p, x0).x);
+    }
+}
+
 void fitScaling(const Data& d, const Catalog& catalog, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::vector<const Obs*> obs;
     for (const auto& o : d.scaling) {
@@ -359,6 +405,9 @@ FitOutcome fitPrepared(const Data& d, const Catalog& catalog, const perf::ModelC
     out.constants = priors;
     fitSingle(d, catalog, out.constants, opt);
     solveInferenceOverhead(catalog, out.constants);
+    if (opt.profilePriorWeight > 0) {
+        fitWorkloadProfiles(d, out.constants, opt);
+    }
     fitScaling(d, catalog, out.constants, opt);
     fitLlm(d.decode, out.constants, opt, true, 0);
     fitLlm(d.prefill, out.constants, opt, false, 0);
@@ -391,9 +440,11 @@ ErrorBlock block(const std::vector<double>& errors) {
 }
 
 // Error of each evaluated row's ratios to the comparison rows of its group (geometric mean).
+// `rowsOut` (optional) receives each error with the row it belongs to.
 std::vector<double> pairwiseErrors(const std::vector<Obs>& obs, const std::vector<double>& logPred,
                                    const std::function<bool(const Obs&)>& evaluated,
-                                   const std::function<bool(const Obs&)>& comparable) {
+                                   const std::function<bool(const Obs&)>& comparable,
+                                   std::vector<RowError>* rowsOut = nullptr) {
     std::map<std::string, std::vector<size_t>> groups;
     for (size_t i = 0; i < obs.size(); ++i) {
         groups[obs[i].group].push_back(i);
@@ -414,6 +465,10 @@ std::vector<double> pairwiseErrors(const std::vector<Obs>& obs, const std::vecto
             }
             if (n > 0) {
                 errors.push_back(std::exp(sum / n) - 1.0);
+                if (rowsOut != nullptr) {
+                    rowsOut->push_back({obs[i].gpu->name, obs[i].row->workload, perf::toString(obs[i].row->precision),
+                                        obs[i].row->line, errors.back() * 100.0});
+                }
             }
         }
     }
@@ -511,7 +566,8 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         const auto isTrain = [&](const Obs& o) { return o.gpu->architecture != arch; };
         ArchitectureErrors ae;
         ae.architecture = arch;
-        const auto s = pairwiseErrors(d.single, predictAll(d.single, fit.constants), isHeld, isTrain);
+        const auto s =
+            pairwiseErrors(d.single, predictAll(d.single, fit.constants), isHeld, isTrain, &rep.singleLoaoRows);
         const auto m = scalingErrors(d.scaling, fit.constants, isHeld);
         const auto dd = absoluteErrors(d.decode, fit.constants, isHeld);
         const auto pp = absoluteErrors(d.prefill, fit.constants, isHeld);
@@ -526,6 +582,8 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         rep.byArchitecture.push_back(ae);
     }
     rep.singleLoao = block(single);
+    std::sort(rep.singleLoaoRows.begin(), rep.singleLoaoRows.end(),
+              [](const RowError& a, const RowError& b) { return std::fabs(a.errorPct) > std::fabs(b.errorPct); });
     rep.scalingLoao = block(scaling);
     rep.decodeLoao = block(decode);
     rep.prefillLoao = block(prefill);
@@ -573,6 +631,12 @@ nlohmann::json AccuracyReport::toJson() const {
                         {"llm_decode", blockJson(a.decode)},
                         {"llm_prefill", blockJson(a.prefill)}});
     }
+    nlohmann::json worst = nlohmann::json::array();
+    for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
+        const auto& r = singleLoaoRows[i];
+        worst.push_back({{"gpu", r.gpu}, {"workload", r.workload}, {"precision", r.precision}, {"line", r.line},
+                         {"error_pct", r.errorPct}});
+    }
     return {{"single_gpu",
              {{"in_sample", blockJson(singleInSample)},
               {"leave_one_architecture_out", blockJson(singleLoao)},
@@ -585,6 +649,7 @@ nlohmann::json AccuracyReport::toJson() const {
             {"llm_prefill",
              {{"in_sample", blockJson(prefillInSample)}, {"leave_one_architecture_out", blockJson(prefillLoao)}}},
             {"by_held_out_architecture", arch},
+            {"single_gpu_loao_worst_rows", worst},
             {"seed_checks", seedChecks}};
 }
 
@@ -614,6 +679,14 @@ std::string AccuracyReport::toMarkdown() const {
     for (const auto& a : byArchitecture) {
         o << "| " << a.architecture << " | " << cell(a.single, true) << " | " << cell(a.scaling, true) << " | "
           << cell(a.decode, false) << " | " << cell(a.prefill, false) << " |\n";
+    }
+    o << "\nLargest single-GPU leave-one-architecture-out errors (predicted vs measured ratio to the "
+         "fitted GPUs of the same workload and precision):\n\n| GPU | workload | precision | line | error |\n"
+         "|---|---|---|---|---|\n";
+    for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
+        const auto& r = singleLoaoRows[i];
+        o << "| " << r.gpu << " | " << r.workload << " | " << r.precision << " | " << r.line << " | "
+          << (r.errorPct > 0 ? "+" : "") << format::number(r.errorPct, 1) << "% |\n";
     }
     return o.str();
 }

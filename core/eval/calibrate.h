@@ -23,6 +23,9 @@ struct CalibrationOptions {
     /// SE-ResNeXt101 1.43x, Mask R-CNN 1.47x: NVIDIA data debiased for batch size and GPU count)
     /// used as observations. Dropped when Ampere or Volta is held out.
     double seedWeight = 20.0;
+    /// How strongly each workload's own profile is pulled towards its class's shares and the
+    /// seed's batch gain (residual weight of one prior unit); 0 fits no workload profiles.
+    double profilePriorWeight = 0;
 };
 
 struct FitOutcome {
@@ -45,12 +48,23 @@ struct ArchitectureErrors {
     ErrorBlock single, scaling, decode, prefill;
 };
 
+/// One row's leave-one-architecture-out error, to show where the model misses.
+struct RowError {
+    std::string gpu, workload, precision;
+    int line = 0;          ///< line in the benchmark file
+    double errorPct = 0;   ///< signed: + predicted faster than measured
+};
+
+/// How many of the largest LOAO errors the report lists.
+constexpr size_t kWorstRowsReported = 30;
+
 struct AccuracyReport {
     ErrorBlock singleInSample, singleLoao, singleBandwidthBaseline;
     ErrorBlock scalingInSample, scalingLoao, scalingLinearBaseline;
     ErrorBlock decodeInSample, decodeLoao;
     ErrorBlock prefillInSample, prefillLoao;
     std::vector<ArchitectureErrors> byArchitecture; ///< LOAO, per held-out architecture
+    std::vector<RowError> singleLoaoRows;           ///< every single-GPU LOAO error, largest first
     nlohmann::json seedChecks;                       ///< the seed's figures as the fitted model gives them
 
     nlohmann::json toJson() const;

@@ -15,6 +15,7 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenc
     q.workload = perf::parseWorkloadClass(row.workloadClass).value_or(perf::WorkloadClass::Transformer);
     q.gpus = row.numGpus;
     q.interconnect.nvlinkBridge = nvlink;
+    q.workloadName = row.workload;
     if (row.perGpuBatch() && referenceBatchPerGpu && *referenceBatchPerGpu > 0) {
         q.batchMultiplier = *row.perGpuBatch() / *referenceBatchPerGpu;
     }

@@ -1,6 +1,7 @@
 #include "perf/constants.h"
 
 #include "common/embedded_resources.h"
+#include "common/errors.h"
 #include "common/json_fields.h"
 
 namespace advisor::perf {
@@ -9,6 +10,19 @@ namespace {
 constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, WorkloadClass::Cnn,
                                                    WorkloadClass::Rnn, WorkloadClass::Recsys};
 
+TimeShares readShares(const JsonFields& f, const std::string& base) {
+    TimeShares s;
+    s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
+    s.memory = f.optionalNonNegative(base + ".memory").value_or(0);
+    s.vector = f.optionalNonNegative(base + ".vector").value_or(0);
+    s.overhead = f.optionalNonNegative(base + ".overhead").value_or(0);
+    const double sum = s.compute + s.memory + s.vector + s.overhead;
+    if (sum < 0.99 || sum > 1.01) {
+        f.fail(base, "compute + memory + vector + overhead must add up to 1");
+    }
+    return s;
+}
+
 } // namespace
 
 ModelConstants::ModelConstants() {
@@ -16,6 +30,14 @@ ModelConstants::ModelConstants() {
     for (auto& s : shares) {
         s = TimeShares{};
     }
+}
+
+const WorkloadProfile* ModelConstants::profileFor(const std::string& workloadName) const {
+    if (workloadName.empty() || workloadProfiles.empty()) {
+        return nullptr;
+    }
+    const auto it = workloadProfiles.find(workloadName);
+    return it == workloadProfiles.end() ? nullptr : &it->second;
 }
 
 nlohmann::json ModelConstants::toJson() const {
@@ -28,11 +50,21 @@ nlohmann::json ModelConstants::toJson() const {
         ar[toString(w)] = allReduceCost[static_cast<size_t>(w)];
         cm[toString(w)] = cubeMeshOverhead[static_cast<size_t>(w)];
     }
+    nlohmann::json profiles = nlohmann::json::object();
+    for (const auto& [name, p] : workloadProfiles) {
+        profiles[name] = {{"class", toString(p.workloadClass)},
+                          {"compute", p.shares.compute},
+                          {"memory", p.shares.memory},
+                          {"vector", p.shares.vector},
+                          {"overhead", p.shares.overhead},
+                          {"batch_gain_per_doubling", p.batchGainPerDoubling}};
+    }
     return {{"format", "gpu-advisor-perf-constants"},
             {"version", 1},
             {"provenance", provenance},
             {"single_gpu",
              {{"time_shares", sh},
+              {"workload_profiles", profiles},
               {"no_tensor_core_penalty", noTensorCorePenalty},
               {"async_copy_gain", asyncCopyGain},
               {"tma_eight_bit_gain", tmaEightBitGain},
@@ -62,21 +94,28 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     ModelConstants c;
     c.provenance = f.optionalString("provenance").value_or("");
     for (const auto w : kClasses) {
-        const std::string base = std::string("single_gpu.time_shares.") + toString(w);
-        TimeShares s;
-        s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
-        s.memory = f.optionalNonNegative(base + ".memory").value_or(0);
-        s.vector = f.optionalNonNegative(base + ".vector").value_or(0);
-        s.overhead = f.optionalNonNegative(base + ".overhead").value_or(0);
-        const double sum = s.compute + s.memory + s.vector + s.overhead;
-        if (sum < 0.99 || sum > 1.01) {
-            f.fail(base, "compute + memory + vector + overhead must add up to 1");
-        }
-        c.shares[static_cast<size_t>(w)] = s;
+        c.shares[static_cast<size_t>(w)] = readShares(f, std::string("single_gpu.time_shares.") + toString(w));
         c.allReduceCost[static_cast<size_t>(w)] =
             f.optionalNonNegative(std::string("multi_gpu.all_reduce_cost.") + toString(w)).value_or(0);
         c.cubeMeshOverhead[static_cast<size_t>(w)] =
             f.optionalNonNegative(std::string("multi_gpu.cube_mesh_overhead.") + toString(w)).value_or(0);
+    }
+    if (const auto* profiles = f.find("single_gpu.workload_profiles")) {
+        if (!profiles->is_object()) {
+            f.fail("single_gpu.workload_profiles", "must be an object of workload names");
+        }
+        for (const auto& [name, value] : profiles->items()) {
+            const std::string base = "single_gpu.workload_profiles." + name;
+            WorkloadProfile p;
+            const auto cls = parseWorkloadClass(f.requireString(base + ".class"));
+            if (!cls) {
+                f.fail(base + ".class", "must be transformer, cnn, rnn or recsys");
+            }
+            p.workloadClass = *cls;
+            p.shares = readShares(f, base);
+            p.batchGainPerDoubling = f.optionalNonNegative(base + ".batch_gain_per_doubling").value_or(0);
+            c.workloadProfiles.emplace(name, p);
+        }
     }
     c.noTensorCorePenalty = f.requirePositive("single_gpu.no_tensor_core_penalty");
     c.asyncCopyGain = f.optionalNonNegative("single_gpu.async_copy_gain").value_or(0);
@@ -104,17 +143,22 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     return c;
 }
 
+ModelConstants ModelConstants::fromCalibrationText(std::string_view text, const std::string& fileLabel) {
+    const auto doc = parseJsonDocument(text, fileLabel);
+    if (!doc.is_object() || !doc.contains("constants") || !doc["constants"].is_object()) {
+        throw InputError({fileLabel, 0, "constants", ""},
+                         "not a calibration file: no \"constants\" object (write one with `gpu-advisor calibrate --out`)");
+    }
+    return fromJson(doc["constants"], fileLabel);
+}
+
 const ModelConstants& ModelConstants::builtin() {
     static const ModelConstants c = [] {
         const auto data = resources::find("perf/calibration.json");
         if (!data) {
             return ModelConstants{};
         }
-        const auto doc = nlohmann::json::parse(*data);
-        if (!doc.contains("constants") || doc["constants"].is_null()) {
-            return ModelConstants{};
-        }
-        return fromJson(doc["constants"], "resources/perf/calibration.json");
+        return fromCalibrationText(*data, "resources/perf/calibration.json");
     }();
     return c;
 }

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <map>
 #include <string>
+#include <string_view>
 
 namespace advisor::perf {
 
@@ -22,6 +24,17 @@ struct TimeShares {
     double memory = 0.55;
     double vector = 0.1;
     double overhead = 0.2;
+};
+
+/// A named benchmark workload's own profile, fitted on the calibration data: where its time
+/// goes and how strongly its throughput follows the batch size. Networks of one class differ
+/// (tacotron2's recurrent decoder is latency-bound, so batch size moves it far more than the
+/// hardware; TransformerXL is compute-heavy), and a query naming the workload uses these
+/// instead of its class's shares and the seed's batch gain.
+struct WorkloadProfile {
+    WorkloadClass workloadClass = WorkloadClass::Transformer;
+    TimeShares shares;
+    double batchGainPerDoubling = 0.136;
 };
 
 struct ModelConstants {
@@ -54,6 +67,9 @@ struct ModelConstants {
     /// performance" -> INT8 tensor peak (2x FP16) counts half without FP8 support.
     double int8EfficiencyWithoutFp8 = 0.5;
 
+    /// Fitted profiles of the calibration workloads, by name ("resnet50", "tacotron2", ...).
+    std::map<std::string, WorkloadProfile> workloadProfiles;
+
     // --- multi GPU (data parallel training) --------------------------------------------
     /// All-reduce cost per class: gradient bytes per sample relative to reference compute (fitted).
     std::array<double, 4> allReduceCost{0.004, 0.004, 0.008, 0.006};
@@ -79,11 +95,16 @@ struct ModelConstants {
     std::string provenance = "seed priors (not fitted)";
 
     const TimeShares& sharesFor(WorkloadClass w) const { return shares[static_cast<size_t>(w)]; }
+    /// The named workload's fitted profile, or nullptr (unknown or empty name: use the class).
+    const WorkloadProfile* profileFor(const std::string& workloadName) const;
 
     ModelConstants();
     nlohmann::json toJson() const;
     /// Reads constants written by toJson(); throws InputError naming the field when invalid.
     static ModelConstants fromJson(const nlohmann::json& j, const std::string& fileLabel);
+    /// Reads a calibration file written by `gpu-advisor calibrate --out` (its "constants");
+    /// throws InputError naming the file and field when it is not one.
+    static ModelConstants fromCalibrationText(std::string_view text, const std::string& fileLabel);
     /// The calibration shipped in resources/perf/calibration.json (or the priors if absent).
     static const ModelConstants& builtin();
 };

@@ -14,7 +14,8 @@ struct Times {
 };
 
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    const TimeShares& sh = c.sharesFor(q.workload);
+    const WorkloadProfile* profile = c.profileFor(q.workloadName);
+    const TimeShares& sh = profile != nullptr ? profile->shares : c.sharesFor(q.workload);
     Times t;
     t.compute = sh.compute * c.referenceComputeTflops / std::max(computeRoofTflops(s, q.metric), 1e-9);
     t.memory = sh.memory * bytesMultiplier(q.metric, c) * c.referenceBandwidthGbs /
@@ -81,7 +82,9 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         return tokens;
     }
     const Times t = singleGpuTimes(s, q, c);
-    const double single = batchScaling(q.batchMultiplier, c) / t.total();
+    const WorkloadProfile* profile = c.profileFor(q.workloadName);
+    const double gain = profile != nullptr ? profile->batchGainPerDoubling : c.batchGainPerDoubling;
+    const double single = batchScaling(q.batchMultiplier, gain) / t.total();
     const Link link = linkBandwidth(g, n, q.interconnect);
     const double eff = dataParallelEfficiency(single, n, link, q.workload, q.metric, q.batchMultiplier, c);
     if (out != nullptr) {
@@ -146,8 +149,25 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             "global->shared copies overlap with tensor-core work (seed: ~15%)");
         add("TMA for 8-bit", without([](ModelConstants& c) { c.tmaEightBitGain = 0; }, s),
             "hardware index computation matters most at 8-bit (twice the elements per byte)");
-        add("batch size", without([](ModelConstants& c) { c.batchGainPerDoubling = 0; }, s),
-            "x" + format::number(q.batchMultiplier, 2) + " the typical batch (seed: +13.6% per doubling)");
+        const WorkloadProfile* profile = constants_.profileFor(q.workloadName);
+        add("batch size",
+            without(
+                [](ModelConstants& c) {
+                    c.batchGainPerDoubling = 0;
+                    for (auto& entry : c.workloadProfiles) {
+                        entry.second.batchGainPerDoubling = 0;
+                    }
+                },
+                s),
+            "x" + format::number(q.batchMultiplier, 2) + " the typical batch (" +
+                (profile != nullptr ? q.workloadName + ": +" + format::number(profile->batchGainPerDoubling * 100, 1) +
+                                          "% per doubling, fitted"
+                                    : std::string("seed: +13.6% per doubling")) +
+                ")");
+        if (profile != nullptr) {
+            p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
+                              q.workloadName);
+        }
         if (s.fp16AccumulateHalfRate && q.metric == Metric::Fp16Training) {
             EffectiveSpecs full = s;
             full.fp16TrainTflops = g.tensor.fp16Fp16Acc.value_or(s.fp16TrainTflops);

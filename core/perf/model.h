@@ -31,6 +31,9 @@ struct PerfQuery {
     int gpus = 1;
     Interconnect interconnect;
     double batchMultiplier = 1.0; ///< per-GPU batch relative to the workload's typical batch
+    /// A calibration workload by name ("resnet50"): its fitted profile replaces the class's
+    /// shares and batch gain. Empty or unknown: the class.
+    std::string workloadName;
     // LLM inference only
     double llmParamsBillion = 8.0;
     Precision llmWeights = Precision::Int4;

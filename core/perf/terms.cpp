@@ -53,8 +53,12 @@ double bytesMultiplier(Metric m, const ModelConstants& c) {
 }
 
 double batchScaling(double batchMultiplier, const ModelConstants& c) {
+    return batchScaling(batchMultiplier, c.batchGainPerDoubling);
+}
+
+double batchScaling(double batchMultiplier, double gainPerDoubling) {
     const double m = std::clamp(batchMultiplier, 1.0 / 16.0, 16.0);
-    return std::pow(1.0 + c.batchGainPerDoubling, std::log2(m));
+    return std::pow(1.0 + gainPerDoubling, std::log2(m));
 }
 
 Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic) {

@@ -34,6 +34,8 @@ double bytesMultiplier(Metric m, const ModelConstants& c);
 /// Batch-size scaling: (1 + gain)^log2(multiplier), the seed's +13.6% per doubling.
 /// The multiplier is clamped to [1/16, 16] - the seed's rule is not meant for extremes.
 double batchScaling(double batchMultiplier, const ModelConstants& c);
+/// The same with a given gain per doubling (a workload profile's own).
+double batchScaling(double batchMultiplier, double gainPerDoubling);
 
 /// How GPUs talk to each other in a multi-GPU setup.
 struct Interconnect {
