@@ -1,6 +1,5 @@
 #include "eval/calibrate.h"
 
-#include "common/format.h"
 #include "eval/evaluate.h"
 #include "eval/least_squares.h"
 #include "eval/stats.h"
@@ -12,7 +11,6 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace advisor::eval {
 namespace {
@@ -148,12 +146,16 @@ double logPredict(const Obs& o, const perf::ModelConstants& c) {
 
 constexpr size_t kShareParams = 3; // compute, memory, vector relative to overhead (softmax)
 
+// Shares from logits relative to the overhead share (a softmax, so they add up to 1).
+perf::TimeShares sharesFromLogits(const double* x) {
+    const double ec = std::exp(x[0]), em = std::exp(x[1]), ev = std::exp(x[2]);
+    const double sum = ec + em + ev + 1.0;
+    return {ec / sum, em / sum, ev / sum, 1.0 / sum};
+}
+
 void setShares(perf::ModelConstants& c, const std::vector<double>& x) {
     for (size_t k = 0; k < kClasses.size(); ++k) {
-        const double ec = std::exp(x[kShareParams * k]), em = std::exp(x[kShareParams * k + 1]),
-                     ev = std::exp(x[kShareParams * k + 2]);
-        const double sum = ec + em + ev + 1.0;
-        c.shares[k] = {ec / sum, em / sum, ev / sum, 1.0 / sum};
+        c.shares[k] = sharesFromLogits(&x[kShareParams * k]);
     }
 }
 
@@ -229,7 +231,7 @@ void fitSingle(const Data& d, const Catalog& catalog, perf::ModelConstants& c, c
     setShares(c, res.x);
 }
 
-// Logit of a share relative to the overhead share (the parameterisation setShares uses).
+// Logit of a share relative to the overhead share (the inverse of sharesFromLogits).
 double shareLogit(double share, double overhead) {
     return std::log(std::max(share, 1e-6) / std::max(overhead, 1e-6));
 }
@@ -252,9 +254,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
                                         shareLogit(prior.memory, prior.overhead),
                                         shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling};
         const auto apply = [&](perf::ModelConstants& t, const std::vector<double>& x) {
-            const double ec = std::exp(x[0]), em = std::exp(x[1]), ev = std::exp(x[2]);
-            const double sum = ec + em + ev + 1.0;
-            t.workloadProfiles[name] = {cls, {ec / sum, em / sum, ev / sum, 1.0 / sum}, x[3]};
+            t.workloadProfiles[name] = {cls, sharesFromLogits(x.data()), x[3]};
         };
         LeastSquaresProblem p;
         p.parameters = 4;
@@ -510,18 +510,6 @@ std::vector<double> absoluteErrors(const std::vector<Obs>& obs, const perf::Mode
     return errors;
 }
 
-nlohmann::json blockJson(const ErrorBlock& b) {
-    return {{"rows", b.rows}, {"median_abs_error_pct", b.medianAbsPct}, {"p90_abs_error_pct", b.p90AbsPct}};
-}
-
-std::string blockText(const ErrorBlock& b) {
-    if (b.rows == 0) {
-        return "| - | - | 0 |";
-    }
-    return "| " + format::number(b.medianAbsPct, 1) + "% | " + format::number(b.p90AbsPct, 1) + "% | " +
-           std::to_string(b.rows) + " |";
-}
-
 } // namespace
 
 FitOutcome fitModel(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::ModelConstants& priors,
@@ -622,73 +610,5 @@ nlohmann::json seedChecks(const Catalog& catalog, const perf::ModelConstants& c)
     return j;
 }
 
-nlohmann::json AccuracyReport::toJson() const {
-    nlohmann::json arch = nlohmann::json::array();
-    for (const auto& a : byArchitecture) {
-        arch.push_back({{"architecture", a.architecture},
-                        {"single_gpu", blockJson(a.single)},
-                        {"multi_gpu_scaling", blockJson(a.scaling)},
-                        {"llm_decode", blockJson(a.decode)},
-                        {"llm_prefill", blockJson(a.prefill)}});
-    }
-    nlohmann::json worst = nlohmann::json::array();
-    for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
-        const auto& r = singleLoaoRows[i];
-        worst.push_back({{"gpu", r.gpu}, {"workload", r.workload}, {"precision", r.precision}, {"line", r.line},
-                         {"error_pct", r.errorPct}});
-    }
-    return {{"single_gpu",
-             {{"in_sample", blockJson(singleInSample)},
-              {"leave_one_architecture_out", blockJson(singleLoao)},
-              {"baseline_bandwidth_ratio", blockJson(singleBandwidthBaseline)}}},
-            {"multi_gpu_scaling",
-             {{"in_sample", blockJson(scalingInSample)},
-              {"leave_one_architecture_out", blockJson(scalingLoao)},
-              {"baseline_linear_scaling", blockJson(scalingLinearBaseline)}}},
-            {"llm_decode", {{"in_sample", blockJson(decodeInSample)}, {"leave_one_architecture_out", blockJson(decodeLoao)}}},
-            {"llm_prefill",
-             {{"in_sample", blockJson(prefillInSample)}, {"leave_one_architecture_out", blockJson(prefillLoao)}}},
-            {"by_held_out_architecture", arch},
-            {"single_gpu_loao_worst_rows", worst},
-            {"seed_checks", seedChecks}};
-}
-
-std::string AccuracyReport::toMarkdown() const {
-    std::ostringstream o;
-    o << "| what | median abs error | p90 abs error | rows |\n|---|---|---|---|\n";
-    o << "| single GPU, in-sample " << blockText(singleInSample) << "\n";
-    o << "| single GPU, leave-one-architecture-out " << blockText(singleLoao) << "\n";
-    o << "| single GPU, baseline 'speed ratio = bandwidth ratio' " << blockText(singleBandwidthBaseline) << "\n";
-    o << "| multi-GPU scaling, in-sample " << blockText(scalingInSample) << "\n";
-    o << "| multi-GPU scaling, leave-one-architecture-out " << blockText(scalingLoao) << "\n";
-    o << "| multi-GPU scaling, baseline 'perfectly linear' " << blockText(scalingLinearBaseline) << "\n";
-    o << "| LLM token generation (tokens/s), in-sample " << blockText(decodeInSample) << "\n";
-    o << "| LLM token generation (tokens/s), leave-one-architecture-out " << blockText(decodeLoao) << "\n";
-    o << "| LLM prompt processing (tokens/s), in-sample " << blockText(prefillInSample) << "\n";
-    o << "| LLM prompt processing (tokens/s), leave-one-architecture-out " << blockText(prefillLoao) << "\n";
-    o << "\nLeave-one-architecture-out, by held-out architecture:\n\n"
-         "| held out | single GPU median / p90 (rows) | scaling median / p90 (rows) | LLM decode median (rows) | "
-         "LLM prefill median (rows) |\n|---|---|---|---|---|\n";
-    const auto cell = [](const ErrorBlock& b, bool p90) {
-        if (b.rows == 0) {
-            return std::string("-");
-        }
-        return format::number(b.medianAbsPct, 1) + "%" + (p90 ? " / " + format::number(b.p90AbsPct, 1) + "%" : "") +
-               " (" + std::to_string(b.rows) + ")";
-    };
-    for (const auto& a : byArchitecture) {
-        o << "| " << a.architecture << " | " << cell(a.single, true) << " | " << cell(a.scaling, true) << " | "
-          << cell(a.decode, false) << " | " << cell(a.prefill, false) << " |\n";
-    }
-    o << "\nLargest single-GPU leave-one-architecture-out errors (predicted vs measured ratio to the "
-         "fitted GPUs of the same workload and precision):\n\n| GPU | workload | precision | line | error |\n"
-         "|---|---|---|---|---|\n";
-    for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
-        const auto& r = singleLoaoRows[i];
-        o << "| " << r.gpu << " | " << r.workload << " | " << r.precision << " | " << r.line << " | "
-          << (r.errorPct > 0 ? "+" : "") << format::number(r.errorPct, 1) << "% |\n";
-    }
-    return o.str();
-}
 
 } // namespace advisor::eval
