@@ -16,7 +16,7 @@ double clockRatio(double limitWatts, double tdpWatts) {
     if (tdpWatts <= 0) {
         return 1.0;
     }
-    return std::min(1.0, std::pow(std::max(limitWatts, 0.0) / tdpWatts, 1.0 / kPowerClockExponent));
+    return perf::clockAtPowerRatio(limitWatts / tdpWatts);
 }
 
 double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare) {
@@ -67,8 +67,7 @@ std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, in
 double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query) {
     perf::PerfQuery one = query;
     one.gpus = 1;
-    const perf::Prediction p = model.explain(g, one);
-    return p.computeShare + p.vectorShare;
+    return model.explain(g, one).clockBoundShare;
 }
 
 } // namespace advisor::calc

@@ -2,8 +2,10 @@
 /// \file
 /// Power limiting: how much speed a lower power limit costs. Dynamic power is ~ f x V^2 and,
 /// near the top of the clock range, voltage scales with clock, so power ~ clock^3: the clock
-/// falls with the cube root of the power. Only the clock-bound part of the work slows down;
-/// memory-bound work (limited by the memory clock) loses less.
+/// falls with the cube root of the power. Only the clock-bound part of the work slows down
+/// (the performance model's share: all GPU-side work, but not LLM token generation, which
+/// streams weights at the memory clock, nor GPU-independent overhead). The model applies the
+/// same law to cards whose board power per SM is below their chip's best (perf::EffectiveSpecs).
 /// Seed check: an RTX 2080 Ti (250 W) limited by 50 W runs BERT-large inference (the seed's
 /// worst case, taken as fully clock-bound) about 7% slower: (200/250)^(1/3) = 0.928.
 
@@ -15,8 +17,8 @@
 
 namespace advisor::calc {
 
-/// The exponent of power in clock (P ~ f^3).
-constexpr double kPowerClockExponent = 3.0;
+/// The exponent of power in clock (P ~ f^3): the performance model's own law.
+constexpr double kPowerClockExponent = perf::kPowerClockExponent;
 /// Drivers refuse limits below roughly a third of the board power (e.g. RTX 3090: 100 W of 350 W).
 constexpr double kMinimumLimitFraction = 0.3;
 
@@ -65,8 +67,8 @@ struct PowerCurvePoint {
 /// Performance from the minimum limit to the TDP, `points` samples.
 std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, int points = 25);
 
-/// How much of a GPU's time in this work scales with its clock (tensor and CUDA-core compute,
-/// from the performance model's time shares); memory-bound time does not slow down.
+/// How much of a GPU's time in this work scales with its clock (the performance model's
+/// Prediction::clockBoundShare).
 double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query);
 
 } // namespace advisor::calc

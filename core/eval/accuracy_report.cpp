@@ -40,7 +40,8 @@ nlohmann::json AccuracyReport::toJson() const {
     return {{"single_gpu",
              {{"in_sample", blockJson(singleInSample)},
               {"leave_one_architecture_out", blockJson(singleLoao)},
-              {"baseline_bandwidth_ratio", blockJson(singleBandwidthBaseline)}}},
+              {"baseline_bandwidth_ratio", blockJson(singleBandwidthBaseline)},
+              {"in_sample_floor_free_speed_per_gpu_class_precision", blockJson(singleFreeFactorFloor)}}},
             {"multi_gpu_scaling",
              {{"in_sample", blockJson(scalingInSample)},
               {"leave_one_architecture_out", blockJson(scalingLoao)},
@@ -59,6 +60,8 @@ std::string AccuracyReport::toMarkdown() const {
     o << "| single GPU, in-sample " << blockText(singleInSample) << "\n";
     o << "| single GPU, leave-one-architecture-out " << blockText(singleLoao) << "\n";
     o << "| single GPU, baseline 'speed ratio = bandwidth ratio' " << blockText(singleBandwidthBaseline) << "\n";
+    o << "| single GPU, in-sample floor: a free speed per GPU x class x precision "
+      << blockText(singleFreeFactorFloor) << "\n";
     o << "| multi-GPU scaling, in-sample " << blockText(scalingInSample) << "\n";
     o << "| multi-GPU scaling, leave-one-architecture-out " << blockText(scalingLoao) << "\n";
     o << "| multi-GPU scaling, baseline 'perfectly linear' " << blockText(scalingLinearBaseline) << "\n";

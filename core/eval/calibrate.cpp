@@ -1,5 +1,6 @@
 #include "eval/calibrate.h"
 
+#include "eval/error_floor.h"
 #include "eval/evaluate.h"
 #include "eval/least_squares.h"
 #include "eval/stats.h"
@@ -475,6 +476,17 @@ std::vector<double> pairwiseErrors(const std::vector<Obs>& obs, const std::vecto
     return errors;
 }
 
+// The best any model with one speed per GPU x class x precision could fit (with the batch term).
+std::vector<double> freeFactorFloor(const std::vector<Obs>& obs, const perf::ModelConstants& c) {
+    std::vector<FloorPoint> points;
+    for (const auto& o : obs) {
+        points.push_back({o.group,
+                          o.gpu->id + "|" + perf::toString(o.query.workload) + "|" + perf::toString(o.row->precision),
+                          std::log(o.measured), std::log(perf::batchScaling(o.query.batchMultiplier, c))});
+    }
+    return fitFreeFactors(points);
+}
+
 std::vector<double> predictAll(const std::vector<Obs>& obs, const perf::ModelConstants& c) {
     std::vector<double> out;
     for (const auto& o : obs) {
@@ -530,6 +542,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         bandwidth.push_back(std::log(o.gpu->memoryBandwidthGbs));
     }
     rep.singleBandwidthBaseline = block(pairwiseErrors(d.single, bandwidth, all, all));
+    rep.singleFreeFactorFloor = block(pairwiseErrors(d.single, freeFactorFloor(d.single, priors), all, all));
     rep.scalingInSample = block(scalingErrors(d.scaling, full.constants, all));
     std::vector<double> linear;
     for (const auto& o : d.scaling) {

@@ -60,6 +60,8 @@ constexpr size_t kWorstRowsReported = 30;
 
 struct AccuracyReport {
     ErrorBlock singleInSample, singleLoao, singleBandwidthBaseline;
+    /// In-sample floor: one free speed per GPU x workload class x precision (see error_floor.h).
+    ErrorBlock singleFreeFactorFloor;
     ErrorBlock scalingInSample, scalingLoao, scalingLinearBaseline;
     ErrorBlock decodeInSample, decodeLoao;
     ErrorBlock prefillInSample, prefillLoao;

@@ -74,7 +74,8 @@ nlohmann::json ModelConstants::toJson() const {
               {"fp32_bytes_multiplier", fp32BytesMultiplier},
               {"batch_gain_per_doubling", batchGainPerDoubling},
               {"inference_overhead_factor", inferenceOverheadFactor},
-              {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8}}},
+              {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8},
+              {"fp16_without_tensor_cores_as_fp32", fp16WithoutTensorCoresAsFp32}}},
             {"multi_gpu", {{"all_reduce_cost", ar}, {"sync_latency", syncLatency}, {"cube_mesh_overhead", cm}}},
             {"llm",
              {{"decode_bandwidth_efficiency", decodeBandwidthEfficiency},
@@ -130,6 +131,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.batchGainPerDoubling = f.optionalNonNegative("single_gpu.batch_gain_per_doubling").value_or(0);
     c.inferenceOverheadFactor = f.optionalNonNegative("single_gpu.inference_overhead_factor").value_or(1);
     c.int8EfficiencyWithoutFp8 = f.requirePositive("single_gpu.int8_efficiency_without_fp8");
+    c.fp16WithoutTensorCoresAsFp32 = f.optionalBool("single_gpu.fp16_without_tensor_cores_as_fp32", true);
     c.syncLatency = f.optionalNonNegative("multi_gpu.sync_latency").value_or(0);
     c.decodeBandwidthEfficiency = f.requirePositive("llm.decode_bandwidth_efficiency");
     c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);

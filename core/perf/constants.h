@@ -66,6 +66,9 @@ struct ModelConstants {
     /// Seed: "For old GPUs, Int8 inference performance is close to the 16-bit inference
     /// performance" -> INT8 tensor peak (2x FP16) counts half without FP8 support.
     double int8EfficiencyWithoutFp8 = 0.5;
+    /// Mixed-precision training on a GPU without tensor cores runs as fp32 training (see
+    /// perf::metricRunOn); false restores "fp16 saves memory traffic" (for comparison only).
+    bool fp16WithoutTensorCoresAsFp32 = true;
 
     /// Fitted profiles of the calibration workloads, by name ("resnet50", "tacotron2", ...).
     std::map<std::string, WorkloadProfile> workloadProfiles;

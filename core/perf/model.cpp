@@ -16,14 +16,19 @@ struct Times {
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
     const WorkloadProfile* profile = c.profileFor(q.workloadName);
     const TimeShares& sh = profile != nullptr ? profile->shares : c.sharesFor(q.workload);
+    const Metric m = metricRunOn(s, q.metric, c);
     Times t;
-    t.compute = sh.compute * c.referenceComputeTflops / std::max(computeRoofTflops(s, q.metric), 1e-9);
-    t.memory = sh.memory * bytesMultiplier(q.metric, c) * c.referenceBandwidthGbs /
-               std::max(effectiveBandwidthGbs(s, q.metric, c), 1e-9);
+    // All GPU-side work runs at the sustained clock: the SMs, and with them the L2 cache and the
+    // rate at which memory requests are issued (A100 PCIe at 250 W: 0.92x the 400 W SXM4 module
+    // in Lambda's 2020-21 runs, more than its compute share alone would lose).
+    const double clock = s.sustainedClock;
+    t.compute = sh.compute * c.referenceComputeTflops / std::max(computeRoofTflops(s, m) * clock, 1e-9);
+    t.memory = sh.memory * bytesMultiplier(m, c) * c.referenceBandwidthGbs /
+               std::max(effectiveBandwidthGbs(s, m, c) * clock, 1e-9);
     // Inference runs no optimizer and fuses elementwise work into matmul epilogues, so both
     // the CUDA-core work and the fixed overhead shrink by the same factor.
-    const double inference = isTraining(q.metric) ? 1.0 : c.inferenceOverheadFactor;
-    t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops, 1e-9);
+    const double inference = isTraining(m) ? 1.0 : c.inferenceOverheadFactor;
+    t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops * clock, 1e-9);
     t.overhead = sh.overhead * inference;
     return t;
 }
@@ -71,12 +76,14 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = q.llmWeights == Precision::Fp16 || q.llmWeights == Precision::Bf16 ? 0 : 1;
         const double flops = 2.0 * q.llmParamsBillion * 1e9;
-        const double computeSeconds = flops / (s.fp16InferTflops * 1e12 * c.prefillComputeEfficiency[k]);
+        const double computeSeconds =
+            flops / (s.fp16InferTflops * s.sustainedClock * 1e12 * c.prefillComputeEfficiency[k]);
         const double overheadSeconds = c.prefillOverheadUs[k] / 1e6;
         const double tokens = 1.0 / (computeSeconds + overheadSeconds);
         if (out != nullptr) {
             out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
             out->overheadShare = 1.0 - out->computeShare;
+            out->clockBoundShare = out->computeShare;
             out->singleGpu = tokens;
         }
         return tokens;
@@ -94,6 +101,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         out->memoryShare = t.memory / t.total();
         out->vectorShare = t.vector / t.total();
         out->overheadShare = t.overhead / t.total();
+        out->clockBoundShare = 1.0 - out->overheadShare;
     }
     return single * n * eff;
 }
@@ -118,8 +126,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.throughput = modelThroughput(s, g, q, constants_, &p);
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
-    p.computeRoofTflops = computeRoofTflops(s, q.metric);
-    p.effectiveBandwidthGbs = isLlm(q.metric) ? s.bandwidthGbs : effectiveBandwidthGbs(s, q.metric, constants_);
+    const Metric runs = metricRunOn(s, q.metric, constants_);
+    p.computeRoofTflops = computeRoofTflops(s, runs) * s.sustainedClock;
+    p.effectiveBandwidthGbs = isLlm(q.metric) ? s.bandwidthGbs : effectiveBandwidthGbs(s, runs, constants_);
     const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
     if (p.memoryShare == top) {
         p.bound = "memory bandwidth";
@@ -167,6 +176,17 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         if (profile != nullptr) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
                               q.workloadName);
+        }
+        if (s.sustainedClock < 1.0) {
+            EffectiveSpecs full = s;
+            full.sustainedClock = 1.0;
+            add("board power", without([](ModelConstants&) {}, full), s.sustainedClockDetail);
+        }
+        if (metricRunOn(s, q.metric, constants_) != q.metric) {
+            add("mixed precision without tensor cores",
+                without([](ModelConstants& c) { c.fp16WithoutTensorCoresAsFp32 = false; }, s),
+                "no tensor cores: fp16 matmuls run on the CUDA cores in FP32 and casts and loss scaling use up the "
+                "memory saved, so fp16 training runs at the fp32 speed (GTX 1080 Ti measured: 1.2x, V100: 2.1x)");
         }
         if (s.fp16AccumulateHalfRate && q.metric == Metric::Fp16Training) {
             EffectiveSpecs full = s;

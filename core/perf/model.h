@@ -54,7 +54,10 @@ struct Prediction {
     double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
     std::string bound;      ///< "memory bandwidth", "compute", or "overhead"
     double computeShare = 0, memoryShare = 0, vectorShare = 0, overheadShare = 0; ///< of one GPU's time
-    double computeRoofTflops = 0;
+    /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
+    /// GPU-side work, but not LLM token generation, which streams weights at the memory clock.
+    double clockBoundShare = 0;
+    double computeRoofTflops = 0;     ///< the metric's tensor/CUDA-core rate at the sustained clock
     double effectiveBandwidthGbs = 0;
     std::vector<Factor> factors;
     std::vector<std::string> notes; ///< substitutes for unpublished figures, caveats

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "common/format.h"
+#include "perf/terms.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,50 @@ const Gpu* chipPeer(const Gpu& g, const Catalog* peers) {
         }
     }
     return best;
+}
+
+// Board power and clock per SM: what the sustained-clock term compares within a chip.
+struct PerSm {
+    double watts = 0, clock = 0; ///< clock as FP32 TFLOPS per SM (same chip: proportional to GHz)
+};
+std::optional<PerSm> perSm(const Gpu& g) {
+    if (!g.computeUnits || *g.computeUnits <= 0 || !g.fp32Tflops || *g.fp32Tflops <= 0 || g.tdpW <= 0) {
+        return std::nullopt;
+    }
+    return PerSm{g.tdpW / *g.computeUnits, *g.fp32Tflops / *g.computeUnits};
+}
+
+// Seed power law (power ~ clock^3), anchored at the card of the same chip with the most board
+// power per SM, taken to hold its published boost clock: a card with less power per SM
+// sustains top clock x (its W per SM / top's)^(1/3), which may be below its own boost clock
+// (A100 PCIe 250 W vs SXM4 400 W, A10 150 W vs RTX 3090 Ti 450 W, RTX 6000 Ada vs RTX 4090).
+void deriveSustainedClock(const Gpu& g, const Catalog* peers, EffectiveSpecs& s) {
+    const auto own = perSm(g);
+    if (peers == nullptr || g.chip.empty() || !own) {
+        return;
+    }
+    const Gpu* top = nullptr;
+    PerSm best;
+    for (const auto& p : peers->gpus()) {
+        const auto ps = perSm(p);
+        if (p.vendor == g.vendor && p.chip == g.chip && ps && ps->watts > best.watts) {
+            best = *ps;
+            top = &p;
+        }
+    }
+    if (top == nullptr || top->id == g.id) {
+        return;
+    }
+    const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts);
+    if (clock >= 0.995) {
+        return;
+    }
+    s.sustainedClock = clock;
+    s.sustainedClockDetail = format::number(g.tdpW, 0) + " W for " + std::to_string(*g.computeUnits) + " " +
+                             (g.computeUnitName.empty() ? "SM" : g.computeUnitName) + "s vs " + top->name + "'s " +
+                             format::number(top->tdpW, 0) + " W for " + std::to_string(*top->computeUnits) +
+                             " on the same " + g.chip + ": sustained clock " + format::percent(clock, 0) +
+                             " of the boost clock (seed: clock ~ power^(1/3), RTX 2080 Ti -50 W ~ -7%)";
 }
 
 std::optional<double> scaled(const std::optional<double>& v, double k) {
@@ -133,6 +178,8 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.estimated = true;
         s.notes.push_back("FP32 rate not published; assumed 1/8 of the tensor rate");
     }
+
+    deriveSustainedClock(g, peers, s);
 
     if (g.l2CacheMb) {
         s.l2Mb = *g.l2CacheMb;

@@ -31,6 +31,11 @@ struct EffectiveSpecs {
     double l2Mb = 0;
     bool asyncCopy = false;
     bool tma = false;
+    /// Clock the chip sustains under load, relative to the boost clock its published rates
+    /// assume: below 1 when the board's power per SM is less than that of the best-fed card
+    /// with the same chip (seed power law: clock ~ power^(1/3)). Scales all GPU-side time.
+    double sustainedClock = 1.0;
+    std::string sustainedClockDetail; ///< how it was derived, in words (empty when 1)
     std::vector<std::string> notes; ///< every substitute used, in words
     bool estimated = false;         ///< at least one roof is a substitute, not a published figure
 };

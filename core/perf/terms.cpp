@@ -52,6 +52,17 @@ double bytesMultiplier(Metric m, const ModelConstants& c) {
     }
 }
 
+Metric metricRunOn(const EffectiveSpecs& s, Metric m, const ModelConstants& c) {
+    if (m == Metric::Fp16Training && !s.tensorCores && c.fp16WithoutTensorCoresAsFp32) {
+        return Metric::Fp32Training;
+    }
+    return m;
+}
+
+double clockAtPowerRatio(double powerRatio) {
+    return std::min(1.0, std::pow(std::max(powerRatio, 0.0), 1.0 / kPowerClockExponent));
+}
+
 double batchScaling(double batchMultiplier, const ModelConstants& c) {
     return batchScaling(batchMultiplier, c.batchGainPerDoubling);
 }

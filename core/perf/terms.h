@@ -31,6 +31,21 @@ double effectiveBandwidthGbs(const EffectiveSpecs& s, Metric m, const ModelConst
 /// Bytes moved per sample relative to 16-bit training: fp32 x fp32BytesMultiplier, 8-bit x 0.5.
 double bytesMultiplier(Metric m, const ModelConstants& c);
 
+/// The metric a GPU really runs: mixed-precision (fp16) training needs tensor cores to pay off.
+/// Without them autocast's fp16 matmuls run on the CUDA cores in FP32 anyway, and the casts and
+/// loss scaling use up the memory saved (GTX 1080 Ti, Lambda 2020-21: fp16 1.2x its fp32 speed
+/// where a V100 gains 2.1x), so fp16 training is modelled as fp32 training there.
+Metric metricRunOn(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
+
+/// The exponent of power in clock: dynamic power ~ f x V^2 with V rising with f near the top of
+/// the range, so power ~ clock^3. Seed check: an RTX 2080 Ti limited by 50 W (250 -> 200 W) is
+/// about 7% slower in fully clock-bound work: (200/250)^(1/3) = 0.928.
+constexpr double kPowerClockExponent = 3.0;
+
+/// Clock (relative to the clock at full power) when a chip gets `powerRatio` of that power;
+/// 1 at or above full power.
+double clockAtPowerRatio(double powerRatio);
+
 /// Batch-size scaling: (1 + gain)^log2(multiplier), the seed's +13.6% per doubling.
 /// The multiplier is clamped to [1/16, 16] - the seed's rule is not meant for extremes.
 double batchScaling(double batchMultiplier, const ModelConstants& c);

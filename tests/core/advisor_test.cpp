@@ -580,21 +580,24 @@ TEST(CrossCheck, LiveRecommenderAgainstThe2023ChartWith2023Prices) {
     using enum Verdict;
     const std::vector<Expected> expected = {
         // Organisations, large LLMs: the chart rents; at 60% utilization (seed: a company cluster
-        // runs > 60%) buying 48 GB workstation cards breaks even in 1-1.5 years of the 5.
-        {"yes,yes,yes", "leaf_azure", "rtx-6000-ada", BuyInstead},
+        // runs > 60%) buying a server of H100 PCIe (rich: ranked by speed) or 48 GB workstation
+        // cards breaks even within the 5 years.
+        {"yes,yes,yes", "leaf_azure", "h100-pcie", BuyInstead},
         {"yes,yes,no,yes", "leaf_aws", "rtx-a6000", BuyInstead},
         {"yes,yes,no,no", "leaf_something_else", "cloud", Agree}, // $20k holds no 13B training run
         // H100 SXM had no public price in 2023; the fastest priced card is its PCIe sibling.
         {"yes,no,yes", "leaf_h100_sxm", "h100-pcie", ChartGpuUnpriced},
-        {"yes,no,no", "leaf_org_mix", "rtx-6000-ada", Agree},
+        // The RTX 6000 Ada runs 300 W for 142 SMs (RTX 4090: 450 W for 128), so below its boost
+        // clock; at 2.15x the A6000's price it gives less per dollar (Lambda 2023 measured 1.3x).
+        {"yes,no,no", "leaf_org_mix", "rtx-a6000", CheaperPerformance},
         // Individuals who train transformers: the chart's picks exactly.
         {"no,yes,yes,yes", "leaf_4090", "rtx-4090", Agree},
         {"no,yes,yes,no,yes", "leaf_3090", "rtx-3090", Agree},
         {"no,yes,yes,no,no", "leaf_sorry", "cloud", Agree},
-        // Other models (10 GB): a used RTX 2080 Ti at $390 beats the new Ada cards per dollar;
+        // Other models (10 GB): a used RTX 3080 at $588 beats the new Ada cards per dollar;
         // the chart prefers new cards where they are affordable.
-        {"no,yes,no,yes", "leaf_4080", "rtx-2080-ti", CheaperPerformance},
-        {"no,yes,no,no,yes", "leaf_4070ti", "rtx-2080-ti", CheaperPerformance},
+        {"no,yes,no,yes", "leaf_4080", "rtx-3080-10gb", CheaperPerformance},
+        {"no,yes,no,no,yes", "leaf_4070ti", "rtx-3080-10gb", CheaperPerformance},
         {"no,yes,no,no,no,yes", "leaf_2080ti", "rtx-2080-ti", Agree},
         {"no,yes,no,no,no,no,yes", "leaf_3060", "rtx-3060-12gb", Agree},
         {"no,yes,no,no,no,no,no,yes", "leaf_cloud", "cloud", Agree},
@@ -626,7 +629,7 @@ TEST(CrossCheck, LiveRecommenderAgainstThe2023ChartWith2023Prices) {
         EXPECT_EQ(r.verdict == Agree, r.why.empty()); // every difference carries its figures
         agree += r.verdict == Agree ? 1 : 0;
     }
-    EXPECT_EQ(agree, 16);
+    EXPECT_EQ(agree, 15);
     if (std::getenv("GPU_ADVISOR_PRINT_CROSSCHECK") != nullptr) { // the table in docs/recommender-crosscheck.md
         for (const auto& r : rows) {
             std::cout << "| " << r.answers << " | " << r.leaf << " | " << r.live << " | " << toString(r.verdict)

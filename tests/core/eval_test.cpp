@@ -138,6 +138,12 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     EXPECT_LE(report.decodeLoao.medianAbsPct, 10.0);
     EXPECT_LE(report.prefillLoao.medianAbsPct, 10.0);
     EXPECT_LE(report.singleInSample.medianAbsPct, report.singleLoao.medianAbsPct);
+    // The floor (a free speed per GPU x class x precision, in-sample) is below what the model
+    // reaches in-sample with its dozen constants, and above zero: workloads of one class differ.
+    EXPECT_EQ(report.singleFreeFactorFloor.rows, report.singleInSample.rows);
+    EXPECT_LT(report.singleFreeFactorFloor.medianAbsPct, report.singleInSample.medianAbsPct);
+    EXPECT_LT(report.singleFreeFactorFloor.p90AbsPct, report.singleInSample.p90AbsPct);
+    EXPECT_GT(report.singleFreeFactorFloor.p90AbsPct, 10.0);
 }
 
 TEST(Calibration, ShippedConstantsAreWhatTheFitterProduces) {
@@ -161,14 +167,14 @@ namespace {
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 15.6% median / 42.9% p90 for single GPUs; guard against drift.
+    // docs/performance-model.md reports 13.6% median / 37.7% p90 for single GPUs; guard against drift.
     const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) +
                                         "/validation/lambda-pytorch-train-2023-fp16.csv");
     const perf::PerfModel model(Catalog::builtin());
     const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("A100 80GB SXM4"));
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 17.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 45.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 14.5);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 40.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.9);
 }
 

@@ -2,12 +2,15 @@
 // and that every catalog GPU gets a sane prediction.
 #include "catalog/catalog.h"
 #include "common/file_io.h"
+#include "eval/benchmarks.h"
+#include "eval/stats.h"
 #include "perf/model.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
 
 namespace advisor::perf {
 namespace {
@@ -90,6 +93,54 @@ TEST(Measurements, LlmPromptProcessingIsComputeBound) {
     EXPECT_EQ(model().explain(cat().require("RTX 4090"), q).bound, "memory bandwidth");
 }
 
+// Median over the shipped benchmarks' workloads and precisions of GPU a's single-GPU
+// throughput over GPU b's (names as the benchmark files spell them).
+double measuredMedianRatio(const std::string& a, const std::string& b) {
+    std::map<std::string, double> ta, tb;
+    for (const auto& r : eval::builtinBenchmarks()) {
+        if (r.numGpus == 1 && (r.gpu == a || r.gpu == b)) {
+            (r.gpu == a ? ta : tb)[r.workload + "|" + toString(r.precision)] = r.throughput;
+        }
+    }
+    std::vector<double> ratios;
+    for (const auto& [k, v] : ta) {
+        if (tb.count(k) != 0 && tb[k] > 0) {
+            ratios.push_back(v / tb[k]);
+        }
+    }
+    return eval::median(ratios);
+}
+
+TEST(Measurements, PcieBoardPowerCostsTheA100WhatLambdaMeasured) {
+    // Same chip, SMs, memory and published rates; 250 W instead of 400 W. Lambda 2020-21:
+    // the PCIe card runs at a median 0.91 of the SXM4 module over 22 workload/precision pairs.
+    const double measured = measuredMedianRatio("A100 40GB PCIe", "A100 40GB SXM4");
+    EXPECT_NEAR(measured, 0.91, 0.02);
+    std::vector<double> predicted;
+    for (const auto w : {WorkloadClass::Transformer, WorkloadClass::Cnn, WorkloadClass::Rnn, WorkloadClass::Recsys}) {
+        for (const auto m : {Metric::Fp16Training, Metric::Fp32Training}) {
+            predicted.push_back(speed("A100 40GB PCIe", m, w) / speed("A100 40GB SXM4", m, w));
+        }
+    }
+    expectNear(eval::median(predicted), measured, 0.04, "A100 PCIe / SXM4");
+}
+
+TEST(Measurements, WithoutTensorCoresMixedPrecisionGainsLittle) {
+    // Lambda 2020-21: fp16 over fp32 throughput, median over workloads: GTX 1080 Ti ~1.2x, V100 ~2.1x.
+    const auto fp16OverFp32 = [](const char* gpu) {
+        return speed(gpu, Metric::Fp16Training) / speed(gpu, Metric::Fp32Training);
+    };
+    EXPECT_DOUBLE_EQ(fp16OverFp32("GTX 1080 Ti"), 1.0);
+    EXPECT_GT(fp16OverFp32("V100 SXM2 32GB"), 1.5);
+    PerfQuery q;
+    const Prediction p = model().explain(cat().require("GTX 1080 Ti"), q);
+    bool named = false;
+    for (const auto& f : p.factors) {
+        named = named || (f.name == "mixed precision without tensor cores" && f.effect < 1.0);
+    }
+    EXPECT_TRUE(named);
+}
+
 TEST(Explanation, NamesTheBoundAndEveryFactor) {
     PerfQuery q;
     q.metric = Metric::Int8Inference;
@@ -115,6 +166,12 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
 
     const Prediction pascal = model().explain(cat().require("GTX 1080 Ti"), q);
     EXPECT_LT(has(pascal, "no tensor cores for this precision"), 1.0);
+
+    // A card fed less power per SM than its chip's best names the term and what it cost.
+    const Prediction pcie = model().explain(cat().require("A100 40GB PCIe"), q);
+    EXPECT_LT(has(pcie, "board power"), 1.0);
+    EXPECT_GT(has(pcie, "board power"), std::cbrt(250.0 / 400.0) - 1e-9); // only clock-bound time slows
+    EXPECT_EQ(has(model().explain(cat().require("A100 40GB SXM4"), q), "board power"), 0.0);
 
     q.gpus = 4;
     q.batchMultiplier = 2;

@@ -110,6 +110,40 @@ TEST(BytesMoved, Fp32MovesMoreAndEightBitHalf) {
     EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Int8Inference, c), 0.5);
 }
 
+TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {
+    // Seed: an RTX 2080 Ti limited by 50 W (250 -> 200 W) runs about 7% slower.
+    EXPECT_NEAR(clockAtPowerRatio(200.0 / 250.0), 0.928, 0.001);
+    EXPECT_DOUBLE_EQ(clockAtPowerRatio(1.5), 1.0);
+    // A100 PCIe (250 W) and SXM4 (400 W): same chip, SMs and published boost clock.
+    EXPECT_NEAR(specs("A100 40GB PCIe").sustainedClock, std::cbrt(250.0 / 400.0), 1e-9);
+    EXPECT_DOUBLE_EQ(specs("A100 40GB SXM4").sustainedClock, 1.0);
+    // A10: GA102 at 150 W for 72 SMs against the RTX 3090 Ti's 450 W for 84, and a lower boost
+    // clock already in its published rates: top clock x (2.08 / 5.36 W per SM)^(1/3).
+    const double a10 = (40.0 / 84) / (31.2 / 72) * std::cbrt((150.0 / 72) / (450.0 / 84));
+    EXPECT_NEAR(specs("A10").sustainedClock, a10, 1e-9);
+    EXPECT_NEAR(a10, 0.80, 0.01);
+    const auto ada6000 = specs("RTX 6000 Ada"); // 300 W for 142 SMs vs RTX 4090's 450 W for 128
+    EXPECT_LT(ada6000.sustainedClock, 0.9);
+    EXPECT_NE(ada6000.sustainedClockDetail.find("RTX 4090"), std::string::npos);
+    // The best-fed card of its chip, or a chip with one card: the published clock.
+    EXPECT_DOUBLE_EQ(specs("RTX 4090").sustainedClock, 1.0);
+    EXPECT_DOUBLE_EQ(specs("H100 SXM5").sustainedClock, 1.0);
+    EXPECT_DOUBLE_EQ(specs("GTX 1080 Ti").sustainedClock, 1.0);
+    EXPECT_TRUE(specs("GTX 1080 Ti").sustainedClockDetail.empty());
+    // Without peers (a custom GPU outside the catalog) nothing is assumed.
+    EXPECT_DOUBLE_EQ(deriveSpecs(cat().require("A10"), consts(), nullptr).sustainedClock, 1.0);
+}
+
+TEST(MixedPrecision, NeedsTensorCoresToPayOff) {
+    const ModelConstants& c = consts();
+    EXPECT_EQ(metricRunOn(specs("GTX 1080 Ti"), Metric::Fp16Training, c), Metric::Fp32Training);
+    EXPECT_EQ(metricRunOn(specs("GTX 1080 Ti"), Metric::Fp16Inference, c), Metric::Fp16Inference);
+    EXPECT_EQ(metricRunOn(specs("V100 SXM2 32GB"), Metric::Fp16Training, c), Metric::Fp16Training);
+    ModelConstants off = c;
+    off.fp16WithoutTensorCoresAsFp32 = false;
+    EXPECT_EQ(metricRunOn(specs("GTX 1080 Ti"), Metric::Fp16Training, off), Metric::Fp16Training);
+}
+
 TEST(BatchScaling, IsThirteenPointSixPercentPerDoubling) {
     ModelConstants c;
     EXPECT_DOUBLE_EQ(batchScaling(1, c), 1.0);
