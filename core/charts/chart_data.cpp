@@ -141,6 +141,12 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             continue;
         }
         row.highlighted = std::find(o.highlight.begin(), o.highlight.end(), g.id) != o.highlight.end();
+        for (const auto m : o.metrics) {
+            perf::PerfQuery q;
+            q.metric = m;
+            q.workload = o.workload;
+            row.why.push_back(perf::explanationSummary(model.explain(g, q)));
+        }
         d.rows.push_back(row);
     }
     const size_t s = d.metricIndex(o.sortBy);

@@ -41,6 +41,7 @@ struct ChartOptions {
 struct ChartRow {
     const Gpu* gpu = nullptr;
     std::vector<std::optional<double>> values; ///< one per metric; nullopt where not computable
+    std::vector<std::string> why;              ///< one per metric: the model's explanation in a line
     std::optional<value::ChosenPrice> price;
     std::optional<double> tcoUsd;              ///< perf/$ chart: the cost it divides by
     bool highlighted = false;

@@ -42,6 +42,25 @@ double kvBytesPerContextToken(double paramsBillion) {
 
 } // namespace
 
+std::string explanationSummary(const Prediction& p, size_t maxFactors) {
+    const double share = p.bound == "memory bandwidth" ? p.memoryShare
+                         : p.bound == "compute"         ? p.computeShare
+                         : p.bound == "overhead"        ? p.overheadShare
+                                                        : p.vectorShare;
+    std::string text = "bound by " + p.bound + " (" + format::percent(share, 0) + " of the time)";
+    std::vector<const Factor*> order;
+    for (const auto& f : p.factors) {
+        order.push_back(&f);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const Factor* a, const Factor* b) {
+        return std::fabs(std::log(a->effect)) > std::fabs(std::log(b->effect));
+    });
+    for (size_t i = 0; i < order.size() && i < maxFactors; ++i) {
+        text += (i == 0 ? "; " : ", ") + order[i]->name + " x" + format::number(order[i]->effect, 2);
+    }
+    return text;
+}
+
 PerfModel::PerfModel(const Catalog& catalog, ModelConstants constants)
     : catalog_(catalog), constants_(std::move(constants)) {
     for (const auto& g : catalog_.gpus()) {

@@ -63,6 +63,11 @@ struct Prediction {
     std::vector<std::string> notes; ///< substitutes for unpublished figures, caveats
 };
 
+/// One line for a tooltip: the bound with its share of the time, then the factors that moved
+/// the prediction most (largest first), e.g. "bound by memory bandwidth (61% of the time);
+/// L2 cache x1.31, board power x0.89".
+std::string explanationSummary(const Prediction& p, size_t maxFactors = 4);
+
 /// The model's arithmetic for given roofs and constants (what PerfModel and the fitter use).
 /// Fills `out` (time shares, single-GPU throughput, efficiency) when not null.
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,

@@ -64,6 +64,16 @@ TEST(RawChart, EveryGpuRelativeToTheReferenceSortedByTheChosenMetric) {
         }
     }
     EXPECT_EQ(d.rows.front().gpu->id, "h100-pcie");
+    // Every bar carries the model's reasons: its bound and the terms that moved it most.
+    for (const auto& r : d.rows) {
+        ASSERT_EQ(r.why.size(), d.metrics.size());
+        for (size_t m = 0; m < d.metrics.size(); ++m) {
+            perf::PerfQuery q;
+            q.metric = d.metrics[m];
+            EXPECT_EQ(r.why[m], perf::explanationSummary(model.explain(*r.gpu, q))) << r.gpu->name;
+            EXPECT_EQ(r.why[m].rfind("bound by ", 0), 0u) << r.why[m];
+        }
+    }
     EXPECT_EQ(d.valueAxisLabel, "Performance relative to RTX 4090 (1.0 = RTX 4090)");
     EXPECT_TRUE(d.notes.empty());
 }

@@ -185,6 +185,25 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
     EXPECT_NEAR(four.throughput, four.singleGpu * 4 * four.efficiency, 1e-9);
 }
 
+TEST(Explanation, SummaryLineNamesTheBoundThenTheLargestFactorsFirst) {
+    PerfQuery q;
+    const Prediction p = model().explain(cat().require("A100 40GB PCIe"), q);
+    const std::string line = explanationSummary(p);
+    EXPECT_EQ(line.rfind("bound by " + p.bound + " (", 0), 0u) << line;
+    EXPECT_NE(line.find("board power x0.8"), std::string::npos) << line;
+    // Factors appear largest effect first (by |log effect|), at most the number asked for.
+    double last = 1e9;
+    size_t listed = 0;
+    for (size_t at = line.find(" x"); at != std::string::npos; at = line.find(" x", at + 2)) {
+        const double effect = std::stod(line.substr(at + 2));
+        EXPECT_LE(std::fabs(std::log(effect)), last + 0.006) << line; // printed to 2 decimals
+        last = std::fabs(std::log(effect));
+        ++listed;
+    }
+    EXPECT_EQ(listed, std::min<size_t>(4, p.factors.size()));
+    EXPECT_EQ(explanationSummary(p, 0).find(';'), std::string::npos);
+}
+
 TEST(MultiGpu, FourLanesCostFiveToTenPercentInAFourGpuSetup) {
     // Seed: 4 GPUs on x4 lanes instead of x8 "decrease performance by around 5-10%".
     for (const auto w : {WorkloadClass::Transformer, WorkloadClass::Cnn}) {

@@ -136,6 +136,9 @@ private slots:
         QVERIFY(text->contains(QString::fromStdString(format::money(r.price->usd))));
         QVERIFY(text->contains(QStringLiteral("Memory: ") + QString::fromStdString(format::gigabytes(r.gpu->memoryGb))));
         QVERIFY(text->contains(QStringLiteral("TDP: %1 W").arg(r.gpu->tdpW)));
+        // The model's reasons for this bar: the bound and the terms that moved it.
+        QVERIFY2(text->contains(QStringLiteral("Why: bound by ")), qPrintable(*text));
+        QVERIFY2(text->contains(QString::fromStdString(r.why[2])), qPrintable(*text));
         QVERIFY(!ui::BarChartBuilder::tooltipAt(plot, data, QPointF(2, 2))); // the title, no bar
     }
 

@@ -219,6 +219,9 @@ std::optional<QString> BarChartBuilder::tooltipAt(QCustomPlot& plot, const chart
         }
         text += QStringLiteral("\n") + QObject::tr("Memory: %1, TDP: %2 W")
                                            .arg(qs(format::gigabytes(r.gpu->memoryGb)), qs(format::number(r.gpu->tdpW, 0)));
+        if (static_cast<size_t>(p) < r.why.size()) {
+            text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[static_cast<size_t>(p)]));
+        }
         return text;
     }
     return std::nullopt;
