@@ -39,8 +39,8 @@ std::optional<PerSm> perSm(const Gpu& g) {
     return PerSm{g.tdpW / *g.computeUnits, *g.fp32Tflops / *g.computeUnits};
 }
 
-// Seed power law (power ~ clock^3), anchored at the card of the same chip with the most board
-// power per SM, taken to hold its published boost clock: a card with less power per SM
+// Seed power law (power ~ clock^3), anchored at the shipped card of the same chip with the most
+// board power per SM, taken to hold its published boost clock: a card with less power per SM
 // sustains top clock x (its W per SM / top's)^(1/3), which may be below its own boost clock
 // (A100 PCIe 250 W vs SXM4 400 W, A10 150 W vs RTX 3090 Ti 450 W, RTX 6000 Ada vs RTX 4090).
 void deriveSustainedClock(const Gpu& g, const Catalog* peers, EffectiveSpecs& s) {
@@ -52,7 +52,8 @@ void deriveSustainedClock(const Gpu& g, const Catalog* peers, EffectiveSpecs& s)
     PerSm best;
     for (const auto& p : peers->gpus()) {
         const auto ps = perSm(p);
-        if (p.vendor == g.vendor && p.chip == g.chip && ps && ps->watts > best.watts) {
+        // Only shipped cards anchor a chip: a GPU the user defines must not move the others.
+        if (!p.custom && p.vendor == g.vendor && p.chip == g.chip && ps && ps->watts > best.watts) {
             best = *ps;
             top = &p;
         }

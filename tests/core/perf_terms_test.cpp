@@ -132,6 +132,24 @@ TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {
     EXPECT_TRUE(specs("GTX 1080 Ti").sustainedClockDetail.empty());
     // Without peers (a custom GPU outside the catalog) nothing is assumed.
     EXPECT_DOUBLE_EQ(deriveSpecs(cat().require("A10"), consts(), nullptr).sustainedClock, 1.0);
+    // A GPU the user defines on a shipped chip is compared with the shipped cards but never
+    // becomes their anchor, however much power it claims.
+    Catalog withCustom = cat();
+    Gpu mine = cat().require("A100 40GB SXM4");
+    mine.id = "my-a100";
+    mine.name = "My A100";
+    mine.aliases.clear();
+    mine.custom = true;
+    mine.tdpW = 1000;
+    withCustom.add(mine);
+    EXPECT_DOUBLE_EQ(deriveSpecs(*withCustom.findById("a100-40gb-sxm4"), consts(), &withCustom).sustainedClock, 1.0);
+    EXPECT_DOUBLE_EQ(deriveSpecs(*withCustom.findById("my-a100"), consts(), &withCustom).sustainedClock, 1.0);
+    mine.id = "my-a100-200w";
+    mine.name = "My A100 at 200 W";
+    mine.tdpW = 200;
+    withCustom.add(mine);
+    EXPECT_NEAR(deriveSpecs(*withCustom.findById("my-a100-200w"), consts(), &withCustom).sustainedClock,
+                std::cbrt(200.0 / 400.0), 1e-9);
 }
 
 TEST(MixedPrecision, NeedsTensorCoresToPayOff) {
