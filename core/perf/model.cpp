@@ -43,10 +43,8 @@ double kvBytesPerContextToken(double paramsBillion) {
 } // namespace
 
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
-    const double share = p.bound == "memory bandwidth" ? p.memoryShare
-                         : p.bound == "compute"         ? p.computeShare
-                         : p.bound == "overhead"        ? p.overheadShare
-                                                        : p.vectorShare;
+    // The bound is the largest share (PerfModel::explain).
+    const double share = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
     std::string text = "bound by " + p.bound + " (" + format::percent(share, 0) + " of the time)";
     std::vector<const Factor*> order;
     for (const auto& f : p.factors) {
@@ -201,7 +199,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             full.sustainedClock = 1.0;
             add("board power", without([](ModelConstants&) {}, full), s.sustainedClockDetail);
         }
-        if (metricRunOn(s, q.metric, constants_) != q.metric) {
+        if (runs != q.metric) {
             add("mixed precision without tensor cores",
                 without([](ModelConstants& c) { c.fp16WithoutTensorCoresAsFp32 = false; }, s),
                 "no tensor cores: fp16 matmuls run on the CUDA cores in FP32 and casts and loss scaling use up the "

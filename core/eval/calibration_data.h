@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// Internal to core/eval: the benchmark rows prepared for fitting (resolved GPUs, derived
+/// specs, queries with per-GPU batch multipliers), shared by the fitter (calibrate.cpp) and
+/// the accuracy report (cross_validate.cpp).
+
+#include "eval/calibrate.h"
+#include "perf/model.h"
+
+#include <string>
+#include <vector>
+
+namespace advisor::eval {
+
+/// One measurement as the model sees it.
+struct Obs {
+    const BenchmarkRow* row = nullptr;
+    const Gpu* gpu = nullptr;
+    perf::EffectiveSpecs specs;
+    perf::PerfQuery query;
+    std::string group;   ///< workload | precision
+    double measured = 0; ///< throughput, or scaling efficiency for scaling observations
+};
+
+struct Data {
+    std::vector<Obs> single, scaling, decode, prefill;
+    std::vector<std::string> notes;
+};
+
+Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::ModelConstants& priors);
+bool heldOut(const Obs& o, const CalibrationOptions& opt);
+double logPredict(const Obs& o, const perf::ModelConstants& c);
+FitOutcome fitPrepared(const Data& d, const Catalog& catalog, const perf::ModelConstants& priors,
+                       const CalibrationOptions& opt);
+
+} // namespace advisor::eval
