@@ -28,6 +28,23 @@ TEST(BuiltinCatalog, HasAtLeastSixtyValidGpusFromPascalToBlackwell) {
     }
 }
 
+TEST(BuiltinCatalog, TheSxm2V100sDifferOnlyInMemorySize) {
+    // Lambda's "Tesla V100 16GB" is the 300 W SXM2 module with NVLink, not the 250 W PCIe card:
+    // resolving it to the PCIe card would give its 8-GPU servers a PCIe link and a lower clock.
+    const Gpu& small = cat().require("Tesla V100 16GB");
+    const Gpu& large = cat().require("V100 SXM2 32GB");
+    EXPECT_EQ(small.id, "v100-sxm2-16gb");
+    EXPECT_EQ(small.memoryGb, 16);
+    EXPECT_EQ(large.memoryGb, 32);
+    EXPECT_EQ(small.tdpW, large.tdpW);
+    EXPECT_EQ(small.form, large.form);
+    EXPECT_EQ(small.interconnectGbs, large.interconnectGbs);
+    EXPECT_EQ(small.memoryBandwidthGbs, large.memoryBandwidthGbs);
+    EXPECT_EQ(small.fp32Tflops, large.fp32Tflops);
+    EXPECT_EQ(small.tensor.fp16Fp32Acc, large.tensor.fp16Fp32Acc);
+    EXPECT_EQ(cat().require("V100 PCIe 16GB").tdpW, 250);
+}
+
 TEST(BuiltinCatalog, CarriesTheSeedsKeyFigures) {
     // "The A100 GPU has 1,555 GB/s memory bandwidth vs the 900 GB/s of the V100."
     EXPECT_EQ(cat().require("A100 40GB SXM4").memoryBandwidthGbs, 1555);
@@ -89,8 +106,9 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"NVIDIA H100 80GB SXM5", "h100-sxm5"}, NameCase{"h100-sxm5", "h100-sxm5"},
                       NameCase{"H100 80 GB PCIe", "h100-pcie"}, NameCase{"H100 NVL", "h100-nvl"},
                       NameCase{"A100 80GB SXM", "a100-80gb-sxm4"}, NameCase{"NVIDIA A100-SXM4-80GB", "a100-80gb-sxm4"},
-                      NameCase{"A100 40GB PCIe", "a100-40gb-pcie"}, NameCase{"Tesla V100 16GB", "v100-pcie-16gb"},
-                      NameCase{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"}, NameCase{"RTX 3080", "rtx-3080-10gb"},
+                      NameCase{"A100 40GB PCIe", "a100-40gb-pcie"}, NameCase{"Tesla V100 16GB", "v100-sxm2-16gb"},
+                      NameCase{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+                      NameCase{"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"}, NameCase{"V100 PCIe 16GB", "v100-pcie-16gb"}, NameCase{"RTX 3080", "rtx-3080-10gb"},
                       NameCase{"RTX 3080 Ti", "rtx-3080-ti"}, NameCase{"RTX 3060", "rtx-3060-12gb"},
                       NameCase{"AMD Radeon RX 7900 XTX", "rx-7900-xtx"}, NameCase{"AMD Instinct MI300X", "mi300x"},
                       NameCase{"L40S", "l40s"}, NameCase{"L40", "l40"}, NameCase{"A10", "a10"},

@@ -42,7 +42,9 @@ ALIASES = {
     "Titan RTX": ["RTX Titan", "TITAN RTX"],
     # Lambda's benchmark label; its 8-GPU V100 32GB servers are SXM2 (NVLink) machines.
     "V100 SXM2 32GB": ["Tesla V100 32GB", "V100 32GB"],
-    "V100 PCIe 16GB": ["Tesla V100 16GB", "V100 16GB"],
+    # Lambda's cloud V100 ("LambdaCloud V100 16GB", 300 W) is the SXM2 module; the "V100 SXM2 16GB"
+    # entry was added to gpus.json by hand (same module as the 32 GB, per the Ampere blog's V100 column).
+    "V100 SXM2 16GB": ["Tesla V100 16GB", "V100 16GB"],
     "RTX 6000 Ada": ["A6000 Ada", "RTX A6000 Ada", "RTX 6000 Ada Generation"],
     "H100 SXM5": ["H100 SXM", "H100 SMX"],
     "Radeon PRO W7900": ["W7900"],
