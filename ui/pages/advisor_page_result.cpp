@@ -1,0 +1,260 @@
+// The advisor page's result view: the chart's recommendation with its GPUs, and the live
+// shortlist the recommender computes from the user's needs, prices and settings.
+#include "pages/advisor_page.h"
+
+#include "advisor/chart_path_input.h"
+#include "common/errors.h"
+#include "common/format.h"
+#include "session.h"
+#include "ui_text.h"
+#include "value/value_table.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace advisor::ui {
+
+namespace {
+
+QTableWidget* table(const QStringList& headers) {
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->verticalHeader()->setVisible(false);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setWordWrap(true);
+    return t;
+}
+
+void setRow(QTableWidget* t, int row, const QStringList& cells, const QString& tooltip = {}) {
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        item->setToolTip(tooltip.isEmpty() ? cells[c] : tooltip);
+        t->setItem(row, c, item);
+    }
+}
+
+} // namespace
+
+void AdvisorPage::buildResultView(QWidget* page) {
+    leaf_ = new QLabel;
+    leaf_->setWordWrap(true);
+    QFont big = leaf_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    leaf_->setFont(big);
+    leafWhy_ = new QLabel;
+    leafWhy_->setWordWrap(true);
+    leafWhy_->setOpenExternalLinks(true);
+    chartGpus_ = table({tr("GPU"), tr("Memory"), tr("Price"), tr("Perf/$"), tr("Power"), tr("Caveats")});
+    chartGpus_->setObjectName(QStringLiteral("chartGpus"));
+    auto* showChart = new QPushButton(tr("Show in &charts"));
+    connect(showChart, &QPushButton::clicked, this, [this] { emit showInCharts(chartGpuIds()); });
+
+    auto* chartBox = new QGroupBox(tr("The 2023 chart says"));
+    auto* chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->addWidget(leaf_);
+    chartLayout->addWidget(leafWhy_);
+    chartLayout->addWidget(chartGpus_, 1);
+    chartLayout->addWidget(showChart, 0, Qt::AlignLeft);
+
+    liveSummary_ = new QLabel;
+    liveSummary_->setWordWrap(true);
+    liveMemory_ = new QDoubleSpinBox;
+    liveMemory_->setRange(1, 4096);
+    liveMemory_->setDecimals(0);
+    liveMemory_->setSuffix(tr(" GB"));
+    liveMemory_->setKeyboardTracking(false);
+    connect(liveMemory_, &QDoubleSpinBox::valueChanged, this, [this] {
+        liveInput_.memoryGb = liveMemory_->value();
+        updateLive();
+    });
+    shortlist_ = table({tr("#"), tr("GPU"), tr("Condition"), tr("Price"), tr("Perf/$"), tr("Speed"), tr("Spare memory"),
+                        tr("Power")});
+    shortlist_->setObjectName(QStringLiteral("shortlist"));
+    reasons_ = new QTextBrowser;
+    reasons_->setOpenExternalLinks(false);
+    cloud_ = new QLabel;
+    cloud_->setWordWrap(true);
+    connect(shortlist_, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (row < 0 || row >= static_cast<int>(live_.shortlist.size())) {
+            return;
+        }
+        const auto& c = live_.shortlist[static_cast<size_t>(row)];
+        QString html = QStringLiteral("<b>%1</b><ul>").arg(qs(c.gpu->name).toHtmlEscaped());
+        for (const auto& r : c.reasons) {
+            html += QStringLiteral("<li>%1</li>").arg(qs(r).toHtmlEscaped());
+        }
+        for (const auto& cv : c.caveats) {
+            html += QStringLiteral("<li><i>%1</i></li>").arg(qs(cv).toHtmlEscaped());
+        }
+        html += QStringLiteral("</ul>");
+        reasons_->setHtml(html);
+    });
+    auto* showLive = new QPushButton(tr("Show &today's picks in charts"));
+    connect(showLive, &QPushButton::clicked, this, [this] {
+        QStringList ids;
+        for (const auto& c : live_.shortlist) {
+            ids << qs(c.gpu->id);
+        }
+        emit showInCharts(ids);
+    });
+    auto* memoryRow = new QFormLayout;
+    memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
+    auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
+    auto* liveLayout = new QVBoxLayout(liveBox);
+    liveLayout->addWidget(liveSummary_);
+    liveLayout->addLayout(memoryRow);
+    liveLayout->addWidget(shortlist_, 2);
+    liveLayout->addWidget(reasons_, 1);
+    liveLayout->addWidget(cloud_);
+    liveLayout->addWidget(showLive, 0, Qt::AlignLeft);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(chartBox);
+    splitter->addWidget(liveBox);
+    splitter->setStretchFactor(1, 1);
+    auto* back = new QPushButton(tr("Back"));
+    auto* restartButton = new QPushButton(tr("Restart"));
+    connect(back, &QPushButton::clicked, this, &AdvisorPage::back);
+    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(back);
+    nav->addWidget(restartButton);
+    nav->addStretch(1);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(nav);
+}
+
+QStringList AdvisorPage::chartGpuIds() const {
+    QStringList ids;
+    for (const auto& g : session_->current().gpus) {
+        ids << qs(g.gpuId);
+    }
+    return ids;
+}
+
+void AdvisorPage::updateResult() {
+    const auto& node = session_->current();
+    leaf_->setText(qs(node.text));
+    QString why = qs(node.why).toHtmlEscaped();
+    if (!node.advice.empty()) {
+        why += QStringLiteral("<p>") + qs(node.advice).toHtmlEscaped() + QStringLiteral("</p>");
+    }
+    if (!node.cloud.empty()) {
+        why += QStringLiteral("<p>") + tr("Rent: %1").arg(qs(node.cloud).toHtmlEscaped()) + QStringLiteral("</p>");
+    }
+    leafWhy_->setText(why);
+    liveInput_ = advice::recommendInputForDettmers2023(session_->path(), uiSession_.settings());
+    {
+        const QSignalBlocker block(liveMemory_);
+        liveMemory_->setValue(liveInput_.memoryGb);
+    }
+    chartGpus_->setRowCount(0);
+    if (uiSession_.isOpen()) {
+        const auto lookup = advice::priceLookupFrom(uiSession_.prices(), uiSession_.settings().priceRule);
+        const auto query = advice::queryFor(liveInput_);
+        value::ValueOptions vo;
+        vo.metric = query.metric;
+        vo.workload = query.workload;
+        vo.settings = uiSession_.settings();
+        const auto values = value::computeValueTable(uiSession_.catalog(), uiSession_.model(), uiSession_.prices(), vo);
+        for (const auto& choice : node.gpus) {
+            const Gpu* g = uiSession_.catalog().findById(choice.gpuId);
+            if (g == nullptr) {
+                continue;
+            }
+            const auto price = lookup(choice.gpuId, choice.condition);
+            const auto ppd = price ? value::perfPerDollarAt(values, *g, *price, vo) : std::nullopt;
+            QStringList caveats;
+            for (const auto& c : advice::hardwareCaveats(*g, uiSession_.model().specs(*g), 1, liveInput_)) {
+                caveats << qs(c);
+            }
+            const int row = chartGpus_->rowCount();
+            chartGpus_->insertRow(row);
+            setRow(chartGpus_, row,
+                   {qs(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(qs(toString(*choice.condition))) : QString()),
+                    qs(format::gigabytes(g->memoryGb)), price ? qs(format::money(*price)) : tr("no price"),
+                    ppd ? qs(format::number(*ppd, 2)) : tr("-"), qs(format::number(g->tdpW, 0)) + QStringLiteral(" W"),
+                    caveats.join(QStringLiteral("; "))},
+                   caveats.join(QStringLiteral("\n")));
+            if (!budget_->value() && price) { // no budget given: today's picks for the chart pick's money
+                liveInput_.budgetUsd = std::max(liveInput_.budgetUsd, *price);
+            }
+        }
+        chartGpus_->resizeColumnsToContents();
+    }
+    if (budget_->value() > 0) {
+        liveInput_.budgetUsd = budget_->value();
+    }
+    uiSession_.setHighlighted(chartGpuIds()); // the current recommendation, marked in the charts
+    updateLive();
+}
+
+void AdvisorPage::updateLive() {
+    shortlist_->setRowCount(0);
+    reasons_->clear();
+    live_ = {};
+    if (!uiSession_.isOpen()) {
+        liveSummary_->setText(tr("Opening the price database…"));
+        return;
+    }
+    if (liveInput_.budgetUsd <= 0) {
+        liveSummary_->setText(tr("Set a budget above to see what it buys today."));
+        cloud_->clear();
+        return;
+    }
+    try {
+        live_ = advice::recommend(uiSession_.catalog(), uiSession_.model(), uiSession_.prices(),
+                                  uiSession_.db().cloudOffers(), liveInput_);
+    } catch (const AdvisorError& e) {
+        liveSummary_->setText(QString::fromUtf8(e.what()));
+        return;
+    }
+    liveSummary_->setText(tr("%1 of memory, budget %2, %3 %4, ranked by %5.")
+                              .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
+                                   qs(advice::toString(liveInput_.task)), qs(advice::toString(liveInput_.domain)),
+                                   liveInput_.rankBy == advice::RankBy::Speed ? tr("speed") : tr("performance per dollar")));
+    int rank = 0;
+    for (const auto& c : live_.shortlist) {
+        const int row = shortlist_->rowCount();
+        shortlist_->insertRow(row);
+        setRow(shortlist_, row,
+               {QString::number(++rank), (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + qs(c.gpu->name),
+                qs(toString(c.condition)), qs(format::money(c.unitPriceUsd)), qs(format::number(c.perfPerDollar, 2)),
+                qs(format::ratio(c.relativePerformance)), qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
+                qs(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
+    }
+    shortlist_->resizeColumnsToContents();
+    if (!live_.shortlist.empty()) {
+        shortlist_->selectRow(0);
+    }
+    QString cloud = tr("<b>Cloud:</b> %1 - %2")
+                        .arg(live_.cloud.recommended ? tr("rent") : tr("buy"), qs(live_.cloud.reason).toHtmlEscaped());
+    if (!live_.cloud.offer.empty()) {
+        cloud += QStringLiteral(" [") + qs(live_.cloud.offer).toHtmlEscaped() + QStringLiteral("]");
+    }
+    QStringList alternatives;
+    for (const auto& a : live_.alternatives) {
+        alternatives << qs(a.reasons.front()).toHtmlEscaped();
+    }
+    if (!alternatives.isEmpty()) {
+        cloud += QStringLiteral("<br><b>") + tr("For the same money:") + QStringLiteral("</b> ") +
+                 alternatives.join(QStringLiteral("; "));
+    }
+    cloud_->setText(cloud);
+}
+
+} // namespace advisor::ui
