@@ -42,6 +42,7 @@ nlohmann::json AccuracyReport::toJson() const {
               {"leave_one_architecture_out", blockJson(singleLoao)},
               {"baseline_bandwidth_ratio", blockJson(singleBandwidthBaseline)},
               {"in_sample_floor_free_speed_per_gpu_class_precision", blockJson(singleFreeFactorFloor)}}},
+            {"repeat_measurements_spread", blockJson(repeatMeasurements)},
             {"multi_gpu_scaling",
              {{"in_sample", blockJson(scalingInSample)},
               {"leave_one_architecture_out", blockJson(scalingLoao)},
@@ -62,6 +63,8 @@ std::string AccuracyReport::toMarkdown() const {
     o << "| single GPU, baseline 'speed ratio = bandwidth ratio' " << blockText(singleBandwidthBaseline) << "\n";
     o << "| single GPU, in-sample floor: a free speed per GPU x class x precision "
       << blockText(singleFreeFactorFloor) << "\n";
+    o << "| measurement noise: spread between repeated runs of one configuration (rows: configurations) "
+      << blockText(repeatMeasurements) << "\n";
     o << "| multi-GPU scaling, in-sample " << blockText(scalingInSample) << "\n";
     o << "| multi-GPU scaling, leave-one-architecture-out " << blockText(scalingLoao) << "\n";
     o << "| multi-GPU scaling, baseline 'perfectly linear' " << blockText(scalingLinearBaseline) << "\n";

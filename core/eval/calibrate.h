@@ -62,6 +62,8 @@ struct AccuracyReport {
     ErrorBlock singleInSample, singleLoao, singleBandwidthBaseline;
     /// In-sample floor: one free speed per GPU x workload class x precision (see error_floor.h).
     ErrorBlock singleFreeFactorFloor;
+    /// Spread between repeated runs of one configuration (rows = configurations run twice or more).
+    ErrorBlock repeatMeasurements;
     ErrorBlock scalingInSample, scalingLoao, scalingLinearBaseline;
     ErrorBlock decodeInSample, decodeLoao;
     ErrorBlock prefillInSample, prefillLoao;

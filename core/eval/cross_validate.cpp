@@ -125,6 +125,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
     }
     rep.singleBandwidthBaseline = block(pairwiseErrors(d.single, bandwidth, all, all));
     rep.singleFreeFactorFloor = block(pairwiseErrors(d.single, freeFactorFloor(d.single, priors), all, all));
+    rep.repeatMeasurements = block(repeatMeasurementSpreads(rows));
     rep.scalingInSample = block(scalingErrors(d.scaling, full.constants, all));
     std::vector<double> linear;
     for (const auto& o : d.scaling) {

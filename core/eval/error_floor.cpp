@@ -2,7 +2,9 @@
 
 #include "eval/least_squares.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace advisor::eval {
 
@@ -39,6 +41,24 @@ std::vector<double> fitFreeFactors(const std::vector<FloorPoint>& points) {
         out[i] = predict(x, i);
     }
     return out;
+}
+
+std::vector<double> repeatMeasurementSpreads(const std::vector<BenchmarkRow>& rows) {
+    using Key = std::tuple<std::string, int, std::string, perf::Precision, double>;
+    std::map<Key, std::vector<double>> runs;
+    for (const auto& r : rows) {
+        if (r.throughput > 0) {
+            runs[{r.gpu, r.numGpus, r.workload, r.precision, r.batchSize.value_or(0.0)}].push_back(r.throughput);
+        }
+    }
+    std::vector<double> spreads;
+    for (const auto& [key, t] : runs) {
+        if (t.size() > 1) {
+            const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+            spreads.push_back(*hi / *lo - 1.0);
+        }
+    }
+    return spreads;
 }
 
 } // namespace advisor::eval

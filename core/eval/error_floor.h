@@ -6,6 +6,8 @@
 /// on one GPU (software versions, batch conventions) that no spec-based class model can
 /// predict, so it bounds the accuracy targets worth setting for such a model.
 
+#include "eval/benchmarks.h"
+
 #include <string>
 #include <vector>
 
@@ -21,5 +23,10 @@ struct FloorPoint {
 /// Fits one log-speed per cell (robust soft-L1, centred within each group, like the model's
 /// calibration) and returns each point's fitted log throughput.
 std::vector<double> fitFreeFactors(const std::vector<FloorPoint>& points);
+
+/// Measurement noise: for every configuration measured more than once (same GPU name, GPU
+/// count, workload, precision and batch size), the spread between its runs, max / min - 1.
+/// No model can predict a row closer than its own re-runs agree.
+std::vector<double> repeatMeasurementSpreads(const std::vector<BenchmarkRow>& rows);
 
 } // namespace advisor::eval
