@@ -172,11 +172,23 @@ Resolution Catalog::resolve(std::string_view name) const {
     }
     // 2. Otherwise every GPU of that model whose variant matches what the name says.
     std::set<size_t> matches = exact;
-    if (matches.empty()) {
+    const auto sameModel = [&](const std::vector<std::string>& model) {
         for (const auto& k : keys_) {
-            if (k.key.model == q.model && variantsMatch(q, gpus_[k.gpuIndex])) {
+            if (k.key.model == model && variantsMatch(q, gpus_[k.gpuIndex])) {
                 matches.insert(k.gpuIndex);
             }
+        }
+    };
+    if (matches.empty()) {
+        sameModel(q.model);
+    }
+    // 2b. A GeForce number without its series ("4090 24GB", "1080 Ti"): RTX or GTX.
+    if (matches.empty() && isBareGeForceNumber(q)) {
+        for (const char* series : {"rtx", "gtx"}) {
+            std::vector<std::string> model = q.model;
+            model.emplace_back(series);
+            std::sort(model.begin(), model.end());
+            sameModel(model);
         }
     }
     if (matches.size() == 1) {

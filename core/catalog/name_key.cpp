@@ -74,6 +74,18 @@ void splitAlnumRuns(const std::string& w, std::vector<std::string>& out) {
     }
 }
 
+// "Gen5" in "H100 80GB PCIe Gen5" (Lambda's tables): the host interface's generation is a
+// property of the card, not a variant.
+bool isPcieGeneration(std::string_view w) {
+    return w.size() == 4 && w.substr(0, 3) == "gen" && w[3] >= '3' && w[3] <= '6';
+}
+
+// Words a benchmark table puts before the card for where it ran ("LambdaCloud A10",
+// "Lambda Cloud A100 40GB PCIe"); no GPU's name contains them.
+bool isHostWord(std::string_view w) {
+    return w == "lambdacloud" || w == "lambda" || w == "cloud";
+}
+
 } // namespace
 
 bool isOptionalBrandWord(std::string_view w) {
@@ -90,13 +102,16 @@ NameKey parseNameKey(std::string_view name) {
         if (allDigits(ws[i]) && i + 1 < ws.size() && ws[i + 1] == "gb") {
             merged.push_back(ws[i] + "gb");
             ++i;
+        } else if (ws[i] == "gen" && i + 1 < ws.size() && allDigits(ws[i + 1])) {
+            merged.push_back(ws[i] + ws[i + 1]); // "PCIe Gen 5" is "PCIe Gen5"
+            ++i;
         } else {
             merged.push_back(ws[i]);
         }
     }
     NameKey key;
     for (const auto& w : merged) {
-        if (isOptionalBrandWord(w)) {
+        if (isOptionalBrandWord(w) || isPcieGeneration(w) || isHostWord(w)) {
             continue;
         }
         if (isMemorySize(w)) {
@@ -113,6 +128,20 @@ NameKey parseNameKey(std::string_view name) {
     }
     std::sort(key.model.begin(), key.model.end());
     return key;
+}
+
+bool isBareGeForceNumber(const NameKey& key) {
+    // GeForce model numbers: 1050 ... 5090 (series 1-5, tier x50-x90); Quadro/pro numbers
+    // such as 4000, 6000 or 8000 end in 00 and are not matched.
+    const auto number = std::find_if(key.model.begin(), key.model.end(), [](const std::string& t) {
+        return t.size() == 4 && allDigits(t) && t[0] >= '1' && t[0] <= '5' && t[2] >= '5' && t[3] == '0';
+    });
+    if (number == key.model.end()) {
+        return false;
+    }
+    return std::all_of(key.model.begin(), key.model.end(), [&](const std::string& t) {
+        return &t == &*number || t == "ti" || t == "super";
+    });
 }
 
 } // namespace advisor

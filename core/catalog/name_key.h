@@ -5,7 +5,8 @@
 ///   "NVIDIA H100 80GB SXM5" -> model {h, 100}, memory 80 GB, form sxm5
 ///   "GeForce RTX4090"       -> model {rtx, 4090}
 /// Variant tokens (memory size, form, memory type, "NVLink") select among variants
-/// of one model; model tokens must match exactly.
+/// of one model; model tokens must match exactly. A PCIe generation ("Gen5") and a
+/// benchmark table's host prefix ("LambdaCloud") are ignored.
 
 #include <optional>
 #include <string>
@@ -28,5 +29,9 @@ struct NameKey {
 bool isOptionalBrandWord(std::string_view lowerWord);
 
 NameKey parseNameKey(std::string_view name);
+
+/// True for a GeForce model number written without its series: "4090", "3080 Ti 12GB",
+/// "4070 Ti Super" (as in llama.cpp benchmark tables).
+bool isBareGeForceNumber(const NameKey& key);
 
 } // namespace advisor

@@ -114,7 +114,16 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"L40S", "l40s"}, NameCase{"L40", "l40"}, NameCase{"A10", "a10"},
                       NameCase{"Quadro RTX 8000 NVLink", "quadro-rtx-8000"}, NameCase{"A6000 Ada", "rtx-6000-ada"},
                       NameCase{"RTX Titan", "titan-rtx"}, NameCase{"Intel Arc A770", "arc-a770-16gb"},
-                      NameCase{"GB200", "gb200"}, NameCase{"B200", "b200"}, NameCase{"H100 HBM3", "h100-sxm5"}));
+                      NameCase{"GB200", "gb200"}, NameCase{"B200", "b200"}, NameCase{"H100 HBM3", "h100-sxm5"},
+                      // Lambda's 2022-23 tables: PCIe generation and host prefix are not part of the name.
+                      NameCase{"H100 80GB PCIe Gen5", "h100-pcie"},
+                      NameCase{"LambdaCloud H100 80GB PCIe Gen5", "h100-pcie"}, NameCase{"H100 PCIe Gen 5", "h100-pcie"},
+                      NameCase{"LambdaCloud A10", "a10"}, NameCase{"Lambda Cloud A100 40GB PCIe", "a100-40gb-pcie"},
+                      NameCase{"LambdaCloud V100 16GB", "v100-sxm2-16gb"}, NameCase{"A6000", "rtx-a6000"},
+                      // llama.cpp tables write GeForce cards by number and memory.
+                      NameCase{"4090 24GB", "rtx-4090"}, NameCase{"3080 Ti 12GB", "rtx-3080-ti"},
+                      NameCase{"4070 Ti Super", "rtx-4070-ti-super"}, NameCase{"1080 Ti", "gtx-1080-ti"},
+                      NameCase{"3070 8GB", "rtx-3070"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -127,6 +136,15 @@ TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     EXPECT_EQ(cat().resolve("A100 80GB").candidates.size(), 2u);
     EXPECT_EQ(cat().resolve("V100").status, ResolveStatus::Ambiguous);
     EXPECT_EQ(cat().resolve("V100 PCIe").status, ResolveStatus::Ambiguous);
+}
+
+TEST(NameResolution, BareNumbersOnlyStandForGeForceCards) {
+    // Workstation numbers (4000, 6000) name several cards; a bare one is never guessed.
+    EXPECT_EQ(cat().resolve("6000").status, ResolveStatus::NotFound);
+    EXPECT_EQ(cat().resolve("4000").status, ResolveStatus::NotFound);
+    // A GeForce number with a memory size the card does not have is not silently another card.
+    EXPECT_EQ(cat().resolve("4060 Ti 8GB").status, ResolveStatus::NotFound);
+    EXPECT_EQ(cat().resolve("3080 20GB").status, ResolveStatus::NotFound);
 }
 
 TEST(NameResolution, UnknownNamesSuggestNeighbours) {

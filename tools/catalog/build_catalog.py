@@ -46,6 +46,9 @@ ALIASES = {
     # entry was added to gpus.json by hand (same module as the 32 GB, per the Ampere blog's V100 column).
     "V100 SXM2 16GB": ["Tesla V100 16GB", "V100 16GB"],
     "RTX 6000 Ada": ["A6000 Ada", "RTX A6000 Ada", "RTX 6000 Ada Generation"],
+    "RTX A6000": ["A6000"],
+    "RTX A5000": ["A5000"],
+    "RTX A4000": ["A4000"],
     "H100 SXM5": ["H100 SXM", "H100 SMX"],
     "Radeon PRO W7900": ["W7900"],
     "RTX PRO 6000 Blackwell": ["RTX PRO 6000"],
