@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
                       // llama.cpp tables write GeForce cards by number and memory.
                       NameCase{"4090 24GB", "rtx-4090"}, NameCase{"3080 Ti 12GB", "rtx-3080-ti"},
                       NameCase{"4070 Ti Super", "rtx-4070-ti-super"}, NameCase{"1080 Ti", "gtx-1080-ti"},
-                      NameCase{"3070 8GB", "rtx-3070"}));
+                      NameCase{"3070 8GB", "rtx-3070"}, NameCase{"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
