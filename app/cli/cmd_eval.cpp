@@ -92,6 +92,9 @@ Command evalModelCommand() {
             "Each row's relative throughput (to the reference GPU's single-GPU row for the same\n"
             "workload and precision) is compared with the model's. The reference defaults to the\n"
             "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n"
+            "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
+            "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
+            "precision.\n"
             "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
             "the shipped one.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

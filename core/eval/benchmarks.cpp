@@ -24,7 +24,9 @@ perf::Metric BenchmarkRow::metric() const {
     if (workloadClass == "llm-prefill") {
         return perf::Metric::LlmPrefill;
     }
-    return perf::trainingMetricFor(precision).value_or(perf::Metric::Fp16Training);
+    // Nobody trains in int8 or int4: an 8-bit (or 4-bit) row of a network class measures
+    // 8-bit inference (FP8 where the GPU has it, INT8 otherwise), the seed's chart metric.
+    return perf::trainingMetricFor(precision).value_or(perf::Metric::Int8Inference);
 }
 
 std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::string& fileLabel) {

@@ -2,7 +2,8 @@
 /// \file
 /// The benchmark CSV format (DESIGN.md): measured throughput per GPU setup.
 ///   gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source
-/// workload_class: transformer, cnn, rnn, recsys (training) or llm-decode, llm-prefill;
+/// workload_class: transformer, cnn, rnn, recsys (training in fp32/fp16/bf16, 8-bit inference
+/// in int8/fp8/int4) or llm-decode, llm-prefill (weights in the given precision);
 /// precision: fp32, fp16, bf16, int8, fp8, int4; batch_size: total over GPUs, may be empty.
 
 #include "perf/workload.h"
@@ -30,7 +31,8 @@ struct BenchmarkRow {
     bool isLlm() const { return workloadClass == "llm-decode" || workloadClass == "llm-prefill"; }
     /// Batch per GPU, when known.
     std::optional<double> perGpuBatch() const;
-    /// The metric the row measures (training metric by precision, or an LLM metric).
+    /// The metric the row measures: an LLM metric, training (fp32, fp16, bf16) or 8-bit
+    /// inference (int8, fp8, int4).
     perf::Metric metric() const;
 };
 

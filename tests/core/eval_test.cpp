@@ -36,6 +36,30 @@ TEST(BenchmarkCsv, ReadsRowsAndBatches) {
     EXPECT_EQ(rows[2].metric(), perf::Metric::Fp32Training);
 }
 
+TEST(BenchmarkCsv, PrecisionSaysWhatARowMeasures) {
+    const auto rows = readBenchmarks(kHeader + "H100 SXM5,1,bert,transformer,bf16,,1,x\n"
+                                               "H100 SXM5,1,bert,transformer,fp8,,1,x\n"
+                                               "H100 SXM5,1,resnet,cnn,int8,,1,x\n"
+                                               "H100 SXM5,1,llama,llm-decode,int8,1,1,x\n",
+                                     "b.csv");
+    EXPECT_EQ(rows[0].metric(), perf::Metric::Fp16Training);
+    EXPECT_EQ(rows[1].metric(), perf::Metric::Int8Inference);
+    EXPECT_EQ(rows[2].metric(), perf::Metric::Int8Inference);
+    EXPECT_EQ(rows[3].metric(), perf::Metric::LlmDecode);
+}
+
+TEST(EvalModel, EightBitRowsAreScoredAsEightBitInference) {
+    // Seed: "the RTX 4090 is about 0.33x of an H100 SXM for 8-bit inference". Read as training,
+    // the same rows would give the 16-bit training ratio (0.57x) and a 73% error.
+    const auto rows = readBenchmarks(kHeader + "H100 SXM5,1,bert_large,transformer,fp8,,100,x\n"
+                                               "RTX 4090,1,bert_large,transformer,fp8,,33,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("H100 SXM5"));
+    ASSERT_EQ(ev.singleGpu.rows, 1u);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 3.0);
+}
+
 TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
     EXPECT_EQ(errorsOf(kHeader + "RTX 3090,0,bert,transformer,fp16,8,1,x\n"
                                  "RTX 3090,1,bert,vision,fp64,8,-1,x\n"),
