@@ -76,16 +76,17 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
         if (b.workload.empty()) {
             bad("workload", "must not be empty");
         }
-        b.workloadClass = cell(r, "workload_class");
+        b.workloadClass = text::toLower(cell(r, "workload_class"));
         if (!perf::parseWorkloadClass(b.workloadClass) && b.workloadClass != "llm-decode" &&
             b.workloadClass != "llm-prefill") {
             bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode or llm-prefill, got " +
                                       text::quoteForMessage(b.workloadClass));
         }
-        if (const auto p = perf::parsePrecision(cell(r, "precision"))) {
-            b.precision = *p;
+        const std::string precision = text::toLower(cell(r, "precision"));
+        if (const auto p = perf::parsePrecision(precision == "tf32" ? "fp32" : precision)) {
+            b.precision = *p; // TF32 is how Ampere and later run fp32 training
         } else {
-            bad("precision", "must be fp32, fp16, bf16, int8, fp8 or int4, got " +
+            bad("precision", "must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got " +
                                  text::quoteForMessage(cell(r, "precision")));
         }
         const std::string batch = cell(r, "batch_size");
@@ -102,8 +103,8 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
         const auto t = text::parseNumber(cell(r, "throughput"));
         if (!t.value) {
             bad("throughput", text::describeNumberError(t.error, cell(r, "throughput")));
-        } else if (*t.value <= 0) {
-            bad("throughput", "must be greater than zero");
+        } else if (*t.value < 0) {
+            bad("throughput", "must be zero (not run) or greater");
         } else {
             b.throughput = *t.value;
         }

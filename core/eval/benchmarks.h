@@ -4,7 +4,8 @@
 ///   gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source
 /// workload_class: transformer, cnn, rnn, recsys (training in fp32/fp16/bf16, 8-bit inference
 /// in int8/fp8/int4) or llm-decode, llm-prefill (weights in the given precision);
-/// precision: fp32, fp16, bf16, int8, fp8, int4; batch_size: total over GPUs, may be empty.
+/// precision: fp32 (or tf32), fp16, bf16, int8, fp8, int4, in any case; batch_size: total over
+/// GPUs, may be empty; throughput: 0 means not run.
 
 #include "perf/workload.h"
 
@@ -25,10 +26,11 @@ struct BenchmarkRow {
     perf::Precision precision = perf::Precision::Fp16;
     std::optional<double> batchSize; ///< total across GPUs; nullopt when empty or 0
     bool zeroBatch = false;          ///< the file says 0: the run did not fit in memory
-    double throughput = 0;
+    double throughput = 0;           ///< 0: not run (a table's empty cell); such rows are skipped
     std::string source;
 
     bool isLlm() const { return workloadClass == "llm-decode" || workloadClass == "llm-prefill"; }
+    bool measured() const { return throughput > 0; }
     /// Batch per GPU, when known.
     std::optional<double> perGpuBatch() const;
     /// The metric the row measures: an LLM metric, training (fp32, fp16, bf16) or 8-bit

@@ -72,7 +72,7 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
     }
     std::map<std::string, size_t> singleRow; // gpu|group -> index of its single-GPU row
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] == nullptr) {
+        if (gpu[i] == nullptr || !rows[i].measured()) {
             continue;
         }
         Obs o;

@@ -56,7 +56,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         if (r.status == ResolveStatus::Found) {
             gpuOf[i] = r.gpu;
             nvlinkOf[i] = r.nvlinkRequested;
-            if (rows[i].numGpus == 1 && !r.nvlinkRequested) {
+            if (rows[i].numGpus == 1 && !r.nvlinkRequested && rows[i].measured()) {
                 ++singleCounts[r.gpu->id];
             }
         } else {
@@ -85,7 +85,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     // The reference's single-GPU row for each (workload, precision).
     std::map<std::pair<std::string, int>, size_t> refRow;
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpuOf[i] == ref && rows[i].numGpus == 1 && !nvlinkOf[i]) {
+        if (gpuOf[i] == ref && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured()) {
             refRow.emplace(std::make_pair(rows[i].workload, static_cast<int>(rows[i].precision)), i);
         }
     }
@@ -98,6 +98,11 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             continue;
         }
         e.gpuId = gpuOf[i]->id;
+        if (!rows[i].measured()) {
+            e.skipReason = "not run (throughput 0)";
+            ev.rows.push_back(std::move(e));
+            continue;
+        }
         const auto it = refRow.find({rows[i].workload, static_cast<int>(rows[i].precision)});
         if (it == refRow.end()) {
             e.skipReason = "the reference GPU has no single-GPU row for this workload and precision";

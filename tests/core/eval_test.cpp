@@ -48,6 +48,23 @@ TEST(BenchmarkCsv, PrecisionSaysWhatARowMeasures) {
     EXPECT_EQ(rows[3].metric(), perf::Metric::LlmDecode);
 }
 
+TEST(BenchmarkCsv, TablesAreReadAsTheyAreWritten) {
+    // Upper case, TF32 for fp32, and 0 for a cell that was not run (Lambda's tables).
+    const auto rows = readBenchmarks(kHeader + "A100 40GB PCIe,1,bert,Transformer,TF32,32,100,x\n"
+                                               "H100 SXM5,1,bert,transformer,FP32,32,0,x\n"
+                                               "H100 PCIe,1,bert,transformer,fp32,32,180,x\n",
+                                     "b.csv");
+    EXPECT_EQ(rows[0].workloadClass, "transformer");
+    EXPECT_EQ(rows[0].metric(), perf::Metric::Fp32Training);
+    EXPECT_FALSE(rows[1].measured());
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("A100 40GB PCIe"));
+    EXPECT_EQ(ev.singleGpu.rows, 1u); // the H100 PCIe; the row that was not run is listed, not scored
+    ASSERT_EQ(ev.rows.size(), 3u);
+    EXPECT_EQ(ev.rows[1].skipReason, "not run (throughput 0)");
+    EXPECT_FALSE(ev.rows[1].evaluated);
+}
+
 TEST(EvalModel, EightBitRowsAreScoredAsEightBitInference) {
     // Seed: "the RTX 4090 is about 0.33x of an H100 SXM for 8-bit inference". Read as training,
     // the same rows would give the 16-bit training ratio (0.57x) and a 73% error.
@@ -67,8 +84,8 @@ TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
                   "b.csv:2: field 'num_gpus': must be a whole number from 1 to 1024, got '0'",
                   "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys, llm-decode or llm-prefill, "
                   "got 'vision'",
-                  "b.csv:3: field 'precision': must be fp32, fp16, bf16, int8, fp8 or int4, got 'fp64'",
-                  "b.csv:3: field 'throughput': must be greater than zero"}));
+                  "b.csv:3: field 'precision': must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got 'fp64'",
+                  "b.csv:3: field 'throughput': must be zero (not run) or greater"}));
     EXPECT_EQ(errorsOf("gpu,throughput\n"),
               (std::vector<std::string>{"b.csv:1: field 'num_gpus': required column is missing",
                                         "b.csv:1: field 'workload': required column is missing",
