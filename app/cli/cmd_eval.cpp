@@ -7,6 +7,8 @@
 #include "common/format.h"
 #include "eval/evaluate.h"
 
+#include <map>
+
 #include <ostream>
 
 namespace advisor::cli {
@@ -73,6 +75,19 @@ int run(Context& ctx, const Args& args) {
     line("all rows", ev.all);
     line("single GPU", ev.singleGpu);
     line("multi GPU", ev.multiGpu);
+    std::map<std::string, int> skipped;
+    for (const auto& r : ev.rows) {
+        if (!r.evaluated) {
+            ++skipped[r.skipReason];
+        }
+    }
+    if (!skipped.empty()) {
+        ctx.out() << "rows skipped:";
+        for (const auto& [reason, count] : skipped) {
+            ctx.out() << ' ' << count << " (" << reason << ')' << (&reason == &skipped.rbegin()->first ? "" : ",");
+        }
+        ctx.out() << '\n';
+    }
     if (!ev.unresolved.empty()) {
         ctx.out() << "unknown GPUs (rows skipped): ";
         for (size_t i = 0; i < ev.unresolved.size(); ++i) {

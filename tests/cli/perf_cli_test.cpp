@@ -76,6 +76,16 @@ TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
     const auto doc = cli.json({"eval-model", "--benchmarks", f});
     EXPECT_EQ(doc.at("unresolved"), nlohmann::json::array({"Voodoo 5 6000"}));
     EXPECT_EQ(doc.at("rows").size(), 2u);
+    // In text, every skipped row is counted by its reason.
+    const auto g = cli.write("g.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                      "RTX 4090,1,bert,transformer,fp16,32,0,x\n"
+                                      "Voodoo 5 6000,1,bert,transformer,fp16,32,1,x\n");
+    const auto human = cli.run({"eval-model", "--benchmarks", g, "--reference", "RTX 3090"});
+    ASSERT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("rows skipped: 1 (not run (throughput 0)), 1 (unknown GPU)"), std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("unknown GPUs (rows skipped): Voodoo 5 6000"), std::string::npos) << human.out;
     const auto bad = cli.write("bad.csv", "gpu,num_gpus\nRTX 3090,one\n");
     const auto r = cli.run({"eval-model", "--benchmarks", bad});
     EXPECT_EQ(r.exitCode, 1);
