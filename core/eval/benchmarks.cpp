@@ -6,6 +6,7 @@
 #include "common/file_io.h"
 #include "common/text.h"
 
+#include <algorithm>
 #include <map>
 
 namespace advisor::eval {
@@ -133,7 +134,9 @@ std::vector<BenchmarkRow> builtinBenchmarks() {
 }
 
 std::optional<double> llmParamsBillion(std::string_view workload) {
-    const std::string w = text::toLower(workload);
+    std::string w = text::toLower(workload);
+    std::replace(w.begin(), w.end(), '_', '-'); // "Llama_3_70B_Q4_K_M" is "llama-3-70b-q4-k-m"
+    std::replace(w.begin(), w.end(), ' ', '-');
     if (text::startsWith(w, "llama3-8b") || text::startsWith(w, "llama-3-8b")) {
         return 8.03;
     }

@@ -99,6 +99,8 @@ TEST(BenchmarkCsv, ShippedFilesParseAndNameTheirModelSizes) {
     EXPECT_DOUBLE_EQ(*llmParamsBillion("llama3-8b-q4km-tg512"), 8.03);
     EXPECT_DOUBLE_EQ(*llmParamsBillion("mistral-7b-q8"), 7.0);
     EXPECT_FALSE(llmParamsBillion("resnet50"));
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("Llama_3_70B_Q4_K_M"), 70.0);
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("Llama 3 70B tg128"), 70.0);
 }
 
 TEST(Stats, MedianPercentileSpearman) {
