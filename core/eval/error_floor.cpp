@@ -44,11 +44,14 @@ std::vector<double> fitFreeFactors(const std::vector<FloorPoint>& points) {
 }
 
 std::vector<double> repeatMeasurementSpreads(const std::vector<BenchmarkRow>& rows) {
-    using Key = std::tuple<std::string, int, std::string, perf::Precision, double>;
+    // Repeats within one file (one measurement campaign); the same setup in another file ran
+    // other software, which is not measurement noise.
+    using Key = std::tuple<std::string, std::string, int, std::string, perf::Precision, double>;
     std::map<Key, std::vector<double>> runs;
     for (const auto& r : rows) {
-        if (r.throughput > 0) {
-            runs[{r.gpu, r.numGpus, r.workload, r.precision, r.batchSize.value_or(0.0)}].push_back(r.throughput);
+        if (r.measured()) {
+            runs[{r.file, r.gpu, r.numGpus, r.workload, r.precision, r.batchSize.value_or(0.0)}].push_back(
+                r.throughput);
         }
     }
     std::vector<double> spreads;

@@ -24,8 +24,8 @@ struct FloorPoint {
 /// calibration) and returns each point's fitted log throughput.
 std::vector<double> fitFreeFactors(const std::vector<FloorPoint>& points);
 
-/// Measurement noise: for every configuration measured more than once (same GPU name, GPU
-/// count, workload, precision and batch size), the spread between its runs, max / min - 1.
+/// Measurement noise: for every configuration measured more than once in one file (same GPU
+/// name, GPU count, workload, precision and batch size), the spread between its runs, max / min - 1.
 /// No model can predict a row closer than its own re-runs agree.
 std::vector<double> repeatMeasurementSpreads(const std::vector<BenchmarkRow>& rows);
 
