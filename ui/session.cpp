@@ -63,6 +63,9 @@ void Session::open(const std::string& databasePath) {
                                                 "was started."));
     }
     adopt(std::move(db));
+    for (const auto& note : db_->openNotes()) {
+        emit warning(qs(note));
+    }
     try {
         DbBackups(databasePath).makeIfDue(*db_);
     } catch (const std::exception& e) {

@@ -8,7 +8,6 @@
 #include "eval/evaluate.h"
 
 #include <map>
-
 #include <ostream>
 
 namespace advisor::cli {
@@ -82,9 +81,10 @@ int run(Context& ctx, const Args& args) {
         }
     }
     if (!skipped.empty()) {
-        ctx.out() << "rows skipped:";
+        const char* separator = "rows skipped: ";
         for (const auto& [reason, count] : skipped) {
-            ctx.out() << ' ' << count << " (" << reason << ')' << (&reason == &skipped.rbegin()->first ? "" : ",");
+            ctx.out() << separator << count << " (" << reason << ')';
+            separator = ", ";
         }
         ctx.out() << '\n';
     }

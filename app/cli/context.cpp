@@ -33,6 +33,10 @@ const Catalog& Context::catalog() {
             err_ << "warning: your GPUs in " << dbPath_ << " are not available: " << e.what() << '\n';
         }
     }
+    return baseCatalog();
+}
+
+const Catalog& Context::baseCatalog() {
     if (!baseCatalog_) {
         baseCatalog_ = catalogPath_ ? Catalog::fromFile(*catalogPath_) : Catalog::builtin();
     }
@@ -41,7 +45,9 @@ const Catalog& Context::catalog() {
 
 PriceDb& Context::db() {
     if (!db_) {
-        const Catalog& base = catalog();
+        // The shipped (or --catalog) GPUs: the database adds the user's own to them. Not
+        // catalog(), which may already hold them from this very database.
+        const Catalog& base = baseCatalog();
         try {
             db_ = std::make_unique<PriceDb>(dbPath_, base);
         } catch (const DatabaseUnusable& e) {
@@ -53,6 +59,9 @@ PriceDb& Context::db() {
                                    std::string(e.what()) +
                                        "\nRun 'gpu-advisor db restore' to keep it aside and continue with the "
                                        "newest good backup (or a fresh database).");
+        }
+        for (const auto& note : db_->openNotes()) {
+            err_ << "warning: " << note << '\n';
         }
         // The daily rolling backup; a failure to back up must not stop the command.
         try {

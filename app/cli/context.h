@@ -46,6 +46,8 @@ public:
     void printJson(const nlohmann::json& doc) const;
 
 private:
+    const Catalog& baseCatalog(); ///< shipped or --catalog GPUs, without the user's
+
     std::ostream& out_;
     std::ostream& err_;
     bool json_;

@@ -109,6 +109,9 @@ public:
 
     // --- user-defined GPUs ------------------------------------------------------
     std::vector<Gpu> customGpus() const;
+    /// What opening had to adjust for the user to read: a user's GPU whose name a catalog
+    /// update gave to a built-in GPU is kept (with its prices) under "NAME (yours)".
+    const std::vector<std::string>& openNotes() const { return openNotes_; }
     /// Stores a user-defined GPU. Its id gets the prefix "custom-". Throws InputError on
     /// a clash with a catalog name/alias or invalid fields.
     std::string addCustomGpu(Gpu gpu);
@@ -147,6 +150,7 @@ private:
     std::unique_ptr<SQLite::Database> db_;
     Catalog base_;    ///< the shipped catalog this database was opened with
     Catalog catalog_; ///< base_ plus the user's GPUs
+    std::vector<std::string> openNotes_;
     Date today_;
     Options options_;
 };

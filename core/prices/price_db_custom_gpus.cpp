@@ -23,7 +23,19 @@ void PriceDb::loadCustomGpus() {
         }
         Gpu g = gpuFromJson(j, where);
         g.custom = true;
-        catalog_.add(std::move(g), path_);
+        try {
+            catalog_.add(g, path_);
+        } catch (const InputError&) {
+            // A catalog update gave a built-in GPU this GPU's name or alias (say the user
+            // defined "RTX 5000 Ada" before the catalog had it): keep the user's GPU and its
+            // prices under a name that says whose it is, rather than refusing the database.
+            const std::string original = g.name;
+            g.name += " (yours)";
+            g.aliases.clear();
+            catalog_.add(g, path_);
+            openNotes_.push_back("your GPU '" + original + "' now has the name of a catalog GPU; it is listed as '" +
+                                 g.name + "'");
+        }
     }
 }
 

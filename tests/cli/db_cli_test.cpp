@@ -2,7 +2,11 @@
 // a clear error naming the file, the file untouched, and a way back through `db restore`.
 #include "cli_runner.h"
 
+#include "catalog/catalog.h"
+#include "prices/price_db.h"
+
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,6 +28,40 @@ TEST(DbCli, CheckReportsAHealthyDatabase) {
     EXPECT_EQ(doc.at("backups"), 0); // db commands make no automatic backup...
     ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
     EXPECT_EQ(cli.json({"db", "check"}).at("backups"), 1); // ...other commands make the day's one
+}
+
+TEST(DbCli, YourOwnGpusWorkEverywhereAndSurviveACatalogThatTakesTheirName) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
+    {
+        PriceDb db(cli.db(), Catalog::builtin());
+        Gpu g = Catalog::builtin().require("RTX 4000 Ada");
+        g.id.clear();
+        g.name = "Foo X1";
+        g.aliases.clear();
+        db.addCustomGpu(g);
+    }
+    // Every command opens the database once; a user's GPU was once loaded twice.
+    const auto listed = cli.run({"prices", "list"});
+    EXPECT_EQ(listed.exitCode, 0) << listed.err;
+    EXPECT_EQ(cli.run({"gpus", "show", "Foo X1"}).exitCode, 0);
+
+    // A later catalog adds a GPU of that name: the user's GPU stays, renamed, with a warning.
+    {
+        SQLite::Database raw(cli.db(), SQLite::OPEN_READWRITE);
+        SQLite::Statement q(raw, "UPDATE gpus SET name = 'RTX 5000 Ada', spec_json = replace(spec_json, "
+                                 "'\"Foo X1\"', '\"RTX 5000 Ada\"') WHERE origin = 'custom'");
+        ASSERT_EQ(q.exec(), 1);
+    }
+    const auto after = cli.run({"prices", "list"});
+    EXPECT_EQ(after.exitCode, 0) << after.err;
+    EXPECT_NE(after.err.find("warning: your GPU 'RTX 5000 Ada' now has the name of a catalog GPU; it is listed as "
+                             "'RTX 5000 Ada (yours)'"),
+              std::string::npos)
+        << after.err;
+    const auto mine = cli.run({"gpus", "show", "RTX 5000 Ada (yours)"});
+    EXPECT_EQ(mine.exitCode, 0) << mine.err;
+    EXPECT_NE(mine.out.find("20 GB"), std::string::npos) << mine.out; // the user's card, not the catalog's 32 GB
 }
 
 TEST(DbCli, BackupsAreMadeListedAndRestored) {
