@@ -146,7 +146,9 @@ void MainWindow::openDatabaseLater(const std::string& path) {
     QTimer::singleShot(0, this, [this, path] {
         try {
             session_.open(path);
-            statusBar()->showMessage(tr("Price database: %1").arg(QString::fromStdString(path)), 5000);
+            if (statusBar()->currentMessage().isEmpty()) { // a warning from opening stays readable
+                statusBar()->showMessage(tr("Price database: %1").arg(QString::fromStdString(path)), 5000);
+            }
         } catch (const AdvisorError& e) {
             showError(tr("Cannot open the price database"), QString::fromUtf8(e.what()));
         }

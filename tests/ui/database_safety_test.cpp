@@ -95,6 +95,32 @@ private slots:
         box->close();
     }
 
+    void aGpuOfYoursThatTheCatalogNowNamesIsKeptAndTheStatusBarSaysSo() {
+        const QString path = freshDbPath();
+        {
+            ui::Session s;
+            s.open(path.toStdString());
+            Gpu g = Catalog::builtin().require("RTX 4000 Ada");
+            g.id.clear();
+            g.name = "Foo X1";
+            g.aliases.clear();
+            s.db().addCustomGpu(g);
+        }
+        { // as if a later catalog had added a GPU of that name
+            SQLite::Database raw(path.toStdString(), SQLite::OPEN_READWRITE);
+            raw.exec("UPDATE gpus SET name = 'RTX 5000 Ada', spec_json = replace(spec_json, '\"Foo X1\"', "
+                     "'\"RTX 5000 Ada\"') WHERE origin = 'custom'");
+        }
+        ui::Session session;
+        ui::MainWindow window(session);
+        window.show();
+        window.openDatabaseLater(path.toStdString());
+        QTRY_VERIFY(session.isOpen());
+        QVERIFY(session.db().catalog().resolve("RTX 5000 Ada (yours)").status == ResolveStatus::Found);
+        const QString shown = window.statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QStringLiteral("it is listed as 'RTX 5000 Ada (yours)'")), qPrintable(shown));
+    }
+
     void anotherApplicationsDatabaseIsRefusedAndLeftWhereItIs() {
         const QString path = freshDbPath();
         {
