@@ -3,13 +3,37 @@
 #include "cli/cli.h"
 #include "cli/context.h"
 #include "cli/perf_options.h"
+#include "common/file_io.h"
 #include "common/format.h"
+#include "perf/accuracy.h"
 #include "perf/model.h"
 
 #include <ostream>
 
 namespace advisor::cli {
 namespace {
+
+// How far such predictions were off for an architecture the fit never saw.
+nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band) {
+    if (!band) {
+        return nullptr;
+    }
+    return {{"basis", "leave-one-architecture-out error on the calibration data"},
+            {"median_abs_error_pct", band->medianPct},
+            {"p90_abs_error_pct", band->p90Pct},
+            {"rows", band->rows}};
+}
+
+void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, perf::Metric m) {
+    if (!band) {
+        return;
+    }
+    o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
+      << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
+      << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements"
+      << (m == perf::Metric::Int8Inference || m == perf::Metric::Fp16Inference ? " (no inference ones exist)" : "")
+      << '\n';
+}
 
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,
                               const Gpu& reference) {
@@ -74,6 +98,10 @@ int run(Context& ctx, const Args& args) {
     const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
     const Gpu& reference = ctx.catalog().require(args.value("reference").value_or("RTX 4090"), "--reference");
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
+    const auto constantsFile = args.value("constants");
+    const perf::ModelAccuracy accuracy =
+        constantsFile ? perf::accuracyFromCalibrationText(files::readAll(*constantsFile), *constantsFile)
+                      : perf::shippedAccuracy();
     const PerfOptions opts = perfOptions(args);
     std::vector<perf::Metric> metrics;
     if (opts.metric) {
@@ -92,9 +120,20 @@ int run(Context& ctx, const Args& args) {
         const perf::Prediction p = model.explain(g, q);
         const double relative = perf::isLlm(m) ? 0.0 : model.relative(g, reference, q);
         if (ctx.json()) {
-            list.push_back(predictionJson(p, q, relative, reference));
+            auto j = predictionJson(p, q, relative, reference);
+            j["expected_error"] = accuracyJson(accuracy.forMetric(m));
+            if (q.gpus > 1 && !perf::isLlm(m)) {
+                j["expected_scaling_error"] = accuracyJson(accuracy.scaling);
+            }
+            list.push_back(std::move(j));
         } else {
             printPrediction(ctx.out(), p, q, relative, reference);
+            printAccuracy(ctx.out(), accuracy.forMetric(m), m);
+            if (q.gpus > 1 && !perf::isLlm(m) && accuracy.scaling) {
+                ctx.out() << "  expected error of the " << q.gpus << "-GPU scaling: about "
+                          << format::number(accuracy.scaling->medianPct, 0) << "% (median), "
+                          << format::number(accuracy.scaling->p90Pct, 0) << "% or more for 1 in 10\n";
+            }
         }
     }
     if (ctx.json()) {
@@ -116,7 +155,8 @@ Command perfCommand() {
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys. --batch is the per-GPU batch relative\n"
             "to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
-            "relative to --reference (default RTX 4090). Every factor's effect is shown.\n",
+            "relative to --reference (default RTX 4090). Every factor's effect is shown, and how far\n"
+            "such predictions were off for architectures the calibration never saw.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}})));
             }};

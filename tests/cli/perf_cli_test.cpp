@@ -1,6 +1,9 @@
 // `gpu-advisor perf`, `eval-model` and `calibrate` through the real binary.
 #include "cli_runner.h"
 
+#include "common/file_io.h"
+#include "common/format.h"
+
 #include <gtest/gtest.h>
 
 namespace advisor::testing {
@@ -38,6 +41,45 @@ TEST(PerfCli, DefaultsToTheFourChartMetricsAndReadsLlmOptions) {
     const auto human = cli.run({"perf", "--gpu", "GTX 1080 Ti", "--metric", "fp16-training"});
     EXPECT_EQ(human.exitCode, 0);
     EXPECT_NE(human.out.find("no tensor cores for this precision"), std::string::npos) << human.out;
+}
+
+TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
+    // The figures come from the calibration's leave-one-architecture-out report.
+    const auto calibration = nlohmann::json::parse(
+        advisor::files::readAll(std::string(ADVISOR_SOURCE_DIR) + "/resources/perf/calibration.json"));
+    const auto& acc = calibration.at("fit").at("accuracy");
+    const auto loao = [&](const char* kind, const char* which) {
+        return acc.at(kind).at("leave_one_architecture_out").at(which).get<double>();
+    };
+    Cli cli;
+    const auto doc = cli.json({"perf", "--gpu", "RTX 4090", "--gpus", "4", "--metric", "fp16-training"});
+    const auto& p = doc.at("predictions").at(0);
+    EXPECT_DOUBLE_EQ(p.at("expected_error").at("median_abs_error_pct").get<double>(),
+                     loao("single_gpu", "median_abs_error_pct"));
+    EXPECT_DOUBLE_EQ(p.at("expected_error").at("p90_abs_error_pct").get<double>(),
+                     loao("single_gpu", "p90_abs_error_pct"));
+    EXPECT_DOUBLE_EQ(p.at("expected_scaling_error").at("median_abs_error_pct").get<double>(),
+                     loao("multi_gpu_scaling", "median_abs_error_pct"));
+    const auto llm = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode"});
+    EXPECT_DOUBLE_EQ(llm.at("predictions").at(0).at("expected_error").at("median_abs_error_pct").get<double>(),
+                     loao("llm_decode", "median_abs_error_pct"));
+
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "int8-inference"});
+    const std::string line = "expected error: about " +
+                             advisor::format::number(loao("single_gpu", "median_abs_error_pct"), 0) +
+                             "% (median), " + advisor::format::number(loao("single_gpu", "p90_abs_error_pct"), 0) +
+                             "% or more for 1 in 10 - leave-one-architecture-out on training measurements "
+                             "(no inference ones exist)";
+    EXPECT_NE(human.out.find(line), std::string::npos) << human.out;
+
+    // A calibration without its report (hand-written constants) claims no accuracy.
+    auto bare = calibration;
+    bare.erase("fit");
+    const auto file = cli.write("bare.json", bare.dump());
+    const auto none = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--constants", file});
+    EXPECT_TRUE(none.at("predictions").at(0).at("expected_error").is_null());
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--constants", file}).out.find("expected error"),
+              std::string::npos);
 }
 
 TEST(PerfCli, BadOptionsAreUsageErrors) {

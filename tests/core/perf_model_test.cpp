@@ -4,6 +4,8 @@
 #include "common/file_io.h"
 #include "eval/benchmarks.h"
 #include "eval/stats.h"
+#include "common/errors.h"
+#include "perf/accuracy.h"
 #include "perf/model.h"
 
 #include <gtest/gtest.h>
@@ -251,6 +253,22 @@ TEST(Ordering, NewerFlagshipsBeatOlderOnes) {
     // FP8 makes 8-bit inference a big step on Ada over Ampere (seed's raw-performance chart).
     EXPECT_GT(speed("RTX 4090", Metric::Int8Inference) / speed("RTX 3090", Metric::Int8Inference),
               speed("RTX 4090", Metric::Fp16Training) / speed("RTX 3090", Metric::Fp16Training));
+}
+
+TEST(Accuracy, EachKindOfPredictionGetsItsOwnLeaveOneArchitectureOutBand) {
+    const std::string doc = R"({"constants": {}, "fit": {"accuracy": {
+        "single_gpu": {"leave_one_architecture_out": {"median_abs_error_pct": 12.5, "p90_abs_error_pct": 30, "rows": 9}},
+        "llm_decode": {"leave_one_architecture_out": {"median_abs_error_pct": 7, "p90_abs_error_pct": 11, "rows": 4}},
+        "llm_prefill": {"in_sample": {"median_abs_error_pct": 1, "p90_abs_error_pct": 2, "rows": 4}}}}})";
+    const auto a = accuracyFromCalibrationText(doc, "c.json");
+    ASSERT_TRUE(a.forMetric(Metric::Int8Inference));
+    EXPECT_DOUBLE_EQ(a.forMetric(Metric::Fp32Training)->medianPct, 12.5);
+    EXPECT_EQ(a.forMetric(Metric::Fp16Training)->rows, 9);
+    EXPECT_DOUBLE_EQ(a.forMetric(Metric::LlmDecode)->p90Pct, 11);
+    EXPECT_FALSE(a.forMetric(Metric::LlmPrefill)); // only in-sample figures: no claim
+    EXPECT_FALSE(a.scaling);
+    EXPECT_FALSE(accuracyFromCalibrationText(R"({"constants": {}})", "c.json").singleGpu);
+    EXPECT_THROW(accuracyFromCalibrationText("{", "c.json"), advisor::InputError);
 }
 
 TEST(Pinned, PredictionsMatchTheLastReviewedRun) {

@@ -1,0 +1,58 @@
+#include "perf/accuracy.h"
+
+#include "common/embedded_resources.h"
+#include "common/json_fields.h"
+
+namespace advisor::perf {
+namespace {
+
+std::optional<ErrorBand> bandAt(const nlohmann::json& accuracy, const char* kind) {
+    if (!accuracy.contains(kind) || !accuracy[kind].contains("leave_one_architecture_out")) {
+        return std::nullopt;
+    }
+    const auto& b = accuracy[kind]["leave_one_architecture_out"];
+    if (!b.is_object() || !b.value("median_abs_error_pct", nlohmann::json()).is_number() ||
+        !b.value("p90_abs_error_pct", nlohmann::json()).is_number()) {
+        return std::nullopt;
+    }
+    return ErrorBand{b["median_abs_error_pct"].get<double>(), b["p90_abs_error_pct"].get<double>(),
+                     b.value("rows", 0)};
+}
+
+} // namespace
+
+std::optional<ErrorBand> ModelAccuracy::forMetric(Metric m) const {
+    switch (m) {
+    case Metric::LlmDecode:
+        return decode;
+    case Metric::LlmPrefill:
+        return prefill;
+    default:
+        return singleGpu;
+    }
+}
+
+ModelAccuracy accuracyFromCalibrationText(std::string_view text, const std::string& fileLabel) {
+    const auto doc = parseJsonDocument(text, fileLabel);
+    ModelAccuracy a;
+    if (!doc.is_object() || !doc.contains("fit") || !doc["fit"].is_object() || !doc["fit"].contains("accuracy") ||
+        !doc["fit"]["accuracy"].is_object()) {
+        return a;
+    }
+    const auto& acc = doc["fit"]["accuracy"];
+    a.singleGpu = bandAt(acc, "single_gpu");
+    a.scaling = bandAt(acc, "multi_gpu_scaling");
+    a.decode = bandAt(acc, "llm_decode");
+    a.prefill = bandAt(acc, "llm_prefill");
+    return a;
+}
+
+const ModelAccuracy& shippedAccuracy() {
+    static const ModelAccuracy a = [] {
+        const auto data = resources::find("perf/calibration.json");
+        return data ? accuracyFromCalibrationText(*data, "resources/perf/calibration.json") : ModelAccuracy{};
+    }();
+    return a;
+}
+
+} // namespace advisor::perf
