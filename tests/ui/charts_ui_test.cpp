@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "common/errors.h"
 #include "common/format.h"
+#include "perf/accuracy.h"
 
 #include <qcustomplot.h>
 
@@ -139,6 +140,13 @@ private slots:
         // The model's reasons for this bar: the bound and the terms that moved it.
         QVERIFY2(text->contains(QStringLiteral("Why: bound by ")), qPrintable(*text));
         QVERIFY2(text->contains(QString::fromStdString(r.why[2])), qPrintable(*text));
+        // And how far such estimates were off for architectures the calibration never saw.
+        const auto band = perf::shippedAccuracy().forMetric(perf::Metric::Fp16Training);
+        QVERIFY(band);
+        QVERIFY2(text->contains(QStringLiteral("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
+                                    .arg(QString::fromStdString(format::number(band->medianPct, 0)),
+                                         QString::fromStdString(format::number(band->p90Pct, 0)))),
+                 qPrintable(*text));
         QVERIFY(!ui::BarChartBuilder::tooltipAt(plot, data, QPointF(2, 2))); // the title, no bar
     }
 

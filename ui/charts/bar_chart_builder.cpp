@@ -1,6 +1,7 @@
 #include "charts/bar_chart_builder.h"
 
 #include "common/format.h"
+#include "perf/accuracy.h"
 #include "ui_text.h"
 
 #include <qcustomplot.h>
@@ -221,6 +222,11 @@ std::optional<QString> BarChartBuilder::tooltipAt(QCustomPlot& plot, const chart
                                            .arg(qs(format::gigabytes(r.gpu->memoryGb)), qs(format::number(r.gpu->tdpW, 0)));
         if (static_cast<size_t>(p) < r.why.size()) {
             text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[static_cast<size_t>(p)]));
+        }
+        if (const auto band = perf::shippedAccuracy().forMetric(data.metrics[static_cast<size_t>(p)])) {
+            text += QStringLiteral("\n") +
+                    QObject::tr("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
+                        .arg(qs(format::number(band->medianPct, 0)), qs(format::number(band->p90Pct, 0)));
         }
         return text;
     }
