@@ -3,9 +3,7 @@
 #include "cli/cli.h"
 #include "cli/context.h"
 #include "cli/perf_options.h"
-#include "common/file_io.h"
 #include "common/format.h"
-#include "perf/accuracy.h"
 #include "perf/model.h"
 
 #include <ostream>
@@ -97,11 +95,9 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
     const Gpu& reference = ctx.catalog().require(args.value("reference").value_or("RTX 4090"), "--reference");
-    const perf::PerfModel model(ctx.catalog(), modelConstants(args));
-    const auto constantsFile = args.value("constants");
-    const perf::ModelAccuracy accuracy =
-        constantsFile ? perf::accuracyFromCalibrationText(files::readAll(*constantsFile), *constantsFile)
-                      : perf::shippedAccuracy();
+    const Calibration cal = calibration(args);
+    const perf::PerfModel model(ctx.catalog(), cal.constants);
+    const perf::ModelAccuracy& accuracy = cal.accuracy;
     const PerfOptions opts = perfOptions(args);
     std::vector<perf::Metric> metrics;
     if (opts.metric) {

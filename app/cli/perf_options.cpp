@@ -63,4 +63,12 @@ perf::ModelConstants modelConstants(const Args& args) {
     return perf::ModelConstants::builtin();
 }
 
+Calibration calibration(const Args& args) {
+    if (const auto file = args.value("constants")) {
+        const std::string text = files::readAll(*file);
+        return {perf::ModelConstants::fromCalibrationText(text, *file), perf::accuracyFromCalibrationText(text, *file)};
+    }
+    return {perf::ModelConstants::builtin(), perf::shippedAccuracy()};
+}
+
 } // namespace advisor::cli

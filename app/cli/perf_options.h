@@ -4,6 +4,7 @@
 /// that run the model (perf, value, chart, recommend).
 
 #include "cli/args.h"
+#include "perf/accuracy.h"
 #include "perf/model.h"
 
 #include <optional>
@@ -26,5 +27,13 @@ PerfOptions perfOptions(const Args& args);
 /// The model constants: --constants FILE (a calibration written by `calibrate --out`), else
 /// the shipped calibration. Throws InputError naming the file and field when it is bad.
 perf::ModelConstants modelConstants(const Args& args);
+
+/// The same calibration with its leave-one-architecture-out accuracy (empty for a file
+/// without the report), from one reading of the file.
+struct Calibration {
+    perf::ModelConstants constants;
+    perf::ModelAccuracy accuracy;
+};
+Calibration calibration(const Args& args);
 
 } // namespace advisor::cli

@@ -19,6 +19,13 @@ namespace {
 
 const std::string kHeader = "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n";
 
+// A file of tests/fixtures/validation, relative to the A100 80GB SXM4 as in the docs.
+Evaluation evaluateValidation(const std::string& file) {
+    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
+    const perf::PerfModel model(Catalog::builtin());
+    return evaluate(rows, Catalog::builtin(), model, std::string("A100 80GB SXM4"));
+}
+
 std::vector<std::string> errorsOf(const std::string& text) {
     return testing::problemsOf([&] { readBenchmarks(text, "b.csv"); });
 }
@@ -201,10 +208,7 @@ TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
     // docs/performance-model.md: 8.1% / 26.0% single GPU (the bandwidth rule: 15.6% / 73.2%),
     // 14.7% / 37.7% for 2-8 GPUs.
-    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) +
-                                        "/validation/lambda-pytorch-train-2023-fp32.csv");
-    const perf::PerfModel model(Catalog::builtin());
-    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("A100 80GB SXM4"));
+    const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
@@ -257,10 +261,7 @@ TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
     // docs/performance-model.md reports 13.6% / 37.8% (median / p90) for single GPUs and 18.8% / 50.4%
     // for 2-8 GPUs; guard against drift.
-    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) +
-                                        "/validation/lambda-pytorch-train-2023-fp16.csv");
-    const perf::PerfModel model(Catalog::builtin());
-    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("A100 80GB SXM4"));
+    const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp16.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 14.5);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 40.0);

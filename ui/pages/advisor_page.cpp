@@ -83,13 +83,18 @@ AdvisorPage::AdvisorPage(Session& session, QWidget* parent) : QWidget(parent), u
     resetWalk();
 }
 
-void AdvisorPage::buildQuestionView(QWidget* page) {
-    question_ = new QLabel;
-    question_->setWordWrap(true);
-    QFont big = question_->font();
+QLabel* AdvisorPage::headingLabel() {
+    auto* label = new QLabel;
+    label->setWordWrap(true);
+    QFont big = label->font();
     big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
-    question_->setFont(big);
+    label->setFont(big);
+    return label;
+}
+
+void AdvisorPage::buildQuestionView(QWidget* page) {
+    question_ = headingLabel();
     why_ = new QLabel;
     why_->setWordWrap(true);
     suggestion_ = new QLabel;

@@ -51,6 +51,8 @@ signals:
 private:
     void buildQuestionView(QWidget* page);
     void buildResultView(QWidget* page);
+    /// The large bold line that heads both views (the question, the chart's answer).
+    static QLabel* headingLabel();
     void resetWalk();
     void replay();
     void afterAnswer();

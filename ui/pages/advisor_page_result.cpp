@@ -48,12 +48,7 @@ void setRow(QTableWidget* t, int row, const QStringList& cells, const QString& t
 } // namespace
 
 void AdvisorPage::buildResultView(QWidget* page) {
-    leaf_ = new QLabel;
-    leaf_->setWordWrap(true);
-    QFont big = leaf_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.6);
-    big.setBold(true);
-    leaf_->setFont(big);
+    leaf_ = headingLabel();
     leafWhy_ = new QLabel;
     leafWhy_->setWordWrap(true);
     leafWhy_->setOpenExternalLinks(true);
