@@ -207,6 +207,7 @@ int recommend(Context& ctx, const Args& args) {
                        {"memory_gb", in.memoryGb},
                        {"budget_usd", in.budgetUsd},
                        {"rank_by", toString(in.rankBy)},
+                       {"perf_per_dollar_anchor", rec.perDollarAnchor},
                        {"candidates", candidates},
                        {"runner_up", rec.shortlist.size() > 1 ? candidateJson(rec.shortlist[1]) : nlohmann::json(nullptr)},
                        {"alternatives", alternatives},
@@ -222,7 +223,8 @@ int recommend(Context& ctx, const Args& args) {
     auto& o = ctx.out();
     o << "Needs " << format::gigabytes(in.memoryGb) << ", budget " << format::money(in.budgetUsd) << ", ranked by "
       << (in.rankBy == advice::RankBy::Speed ? "speed in " + std::string(perf::toString(rec.metric))
-                                             : std::string(perf::toString(rec.metric)) + " per dollar")
+                                             : std::string(perf::toString(rec.metric)) + " per dollar (" +
+                                                   rec.perDollarAnchor + ")")
       << '\n';
     int rank = 0;
     for (const auto& c : rec.shortlist) {

@@ -1,5 +1,7 @@
 #include "advisor/recommender.h"
 
+#include "advisor/buyer_value.h"
+
 #include "calc/cloud_vs_desktop.h"
 #include "calc/psu.h"
 #include "common/format.h"
@@ -129,26 +131,7 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
 
 namespace {
 
-struct Offer {
-    const Gpu* gpu = nullptr;
-    Condition condition = Condition::New;
-    value::ChosenPrice price;
-};
-
-// The price a buyer pays: newest new, or the cheaper of newest new and newest used.
-std::optional<Offer> buyerPrice(const Gpu& g, const std::vector<Price>& history, bool usedOk) {
-    const auto newest = value::choosePrice(history, PriceRule::NewestNew);
-    const auto used = usedOk ? value::choosePrice(history, PriceRule::NewestUsed) : std::nullopt;
-    if (used && (!newest || used->usd < newest->usd)) {
-        return Offer{&g, Condition::Used, *used};
-    }
-    if (newest) {
-        return Offer{&g, Condition::New, *newest};
-    }
-    return std::nullopt;
-}
-
-std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const Offer& o, int count,
+std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,
                                     const RecommendInput& in, const Date& newestPriceDate) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
     if (o.condition == Condition::Used) {
@@ -190,45 +173,35 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         rec.notes.push_back("8-bit training is not modelled (neither in the seed): ranked by 16-bit training");
     }
 
-    std::map<std::string, std::vector<Price>> byGpu;
+    const PricesByGpu byGpu = pricesByGpu(prices);
     Date newestPriceDate{};
     for (const auto& p : prices) {
-        byGpu[p.gpuId].push_back(p);
         newestPriceDate = std::max(newestPriceDate, p.observed);
     }
     const Gpu* reference = catalog.findById(in.settings.referenceGpu);
     if (reference == nullptr) {
         reference = &catalog.gpus().front();
     }
-    const bool usedOk = in.usedOk && !in.organization;
     perf::PerfQuery one = base;
     one.gpus = 1;
     const double refThroughput = model.throughput(*reference, one);
-    // perf/$ of the reference (one GPU at its own buyer price) anchors the scale at 1.
-    double refPerDollar = 0;
-    if (const auto ro = buyerPrice(*reference, byGpu[reference->id], usedOk)) {
-        value::TcoInput t;
-        t.gpuPriceUsd = ro->price.usd;
-        t.gpuWatts = reference->tdpW;
-        t.desktopBaseCostUsd = in.settings.desktopBaseCostUsd;
-        t.electricityUsdPerKwh = in.settings.electricityUsdPerKwh;
-        t.utilization = in.settings.utilization;
-        t.years = in.settings.years;
-        refPerDollar = 1.0 / value::totalCostOfOwnership(t).totalUsd;
+    const PerDollarAnchor anchor = perDollarAnchor(catalog, model, byGpu, in);
+    rec.perDollarAnchor = anchor.label();
+    if (anchor.gpu != nullptr && !anchor.isReference) {
+        rec.notes.push_back(reference->name + " has no price: performance per dollar is relative to the best-value GPU, " +
+                            anchor.label());
     }
 
     int unpriced = 0, tooSmall = 0, overBudget = 0, modules = 0, geforce = 0;
     std::vector<Candidate> all;
     for (const auto& g : catalog.gpus()) {
-        if (!in.organization && g.form != FormFactor::Pcie) {
-            ++modules;
+        const std::string excluded = notConsideredBecause(g, in);
+        if (!excluded.empty()) {
+            ++(excluded == "GeForce" ? geforce : modules);
             continue;
         }
-        if (in.organization && g.segment == Segment::Consumer) {
-            ++geforce;
-            continue;
-        }
-        const auto offer = buyerPrice(g, byGpu[g.id], usedOk);
+        const auto history = byGpu.find(g.id);
+        const auto offer = history == byGpu.end() ? std::nullopt : buyerPrice(history->second, in);
         if (!offer) {
             ++unpriced;
             continue;
@@ -253,24 +226,15 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         q.gpus = count;
         c.throughput = model.throughput(g, q);
         c.relativePerformance = c.throughput / refThroughput;
-        value::TcoInput t;
-        t.gpuPriceUsd = c.unitPriceUsd;
-        t.gpuCount = count;
-        t.gpuWatts = g.tdpW;
-        t.desktopBaseCostUsd = in.settings.desktopBaseCostUsd;
-        t.electricityUsdPerKwh = in.settings.electricityUsdPerKwh;
-        t.utilization = in.settings.utilization;
-        t.years = in.settings.years;
-        c.tco = value::totalCostOfOwnership(t);
-        const double perDollar = c.relativePerformance / c.tco.totalUsd;
-        c.perfPerDollar = refPerDollar > 0 ? perDollar / refPerDollar : perDollar;
+        c.tco = ownershipCost(g, c.unitPriceUsd, count, in.settings);
+        c.perfPerDollar = perfPerDollarOf(anchor, model, in, g, c.unitPriceUsd, count).value_or(0.0);
         c.memoryHeadroomGb = g.memoryGb - in.memoryGb / count;
         const auto specs = model.specs(g);
         c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
                             " for the " + format::gigabytes(in.memoryGb) + " you need (" +
                             format::gigabytes(std::max(0.0, c.memoryHeadroomGb)) + " to spare per GPU)");
-        c.reasons.push_back("performance per dollar " + format::number(c.perfPerDollar, 2) + " (" + reference->name +
-                            " = 1): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
+        c.reasons.push_back("performance per dollar " + format::number(c.perfPerDollar, 2) + " (" +
+                            anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::number(in.settings.years, 0) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
         c.reasons.push_back(std::string(perf::isLlm(base.metric) ? "speed " + format::number(c.throughput, 0) + " tokens/s"

@@ -77,6 +77,7 @@ struct Recommendation {
     std::vector<Candidate> alternatives; ///< multi-card setups within the budget, fastest first
     CloudAdvice cloud;
     std::vector<std::string> notes;      ///< what was excluded and why, modelling caveats
+    std::string perDollarAnchor;         ///< what perf/$ 1 is: "RTX 4090 at $1,704 used = 1"
 };
 
 /// Throws InputError naming the field for memory <= 0, a negative budget, or maxGpus outside 1..16.

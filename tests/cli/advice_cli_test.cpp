@@ -79,6 +79,24 @@ TEST(RecommendCli, ShortlistWithinMemoryAndBudget) {
     EXPECT_FALSE(doc.at("alternatives").empty());
 }
 
+TEST(RecommendCli, AnUnpricedReferenceGpuStillGivesAPerfPerDollarScale) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"settings", "set", "reference_gpu", "H100 SXM5"}).exitCode, 0); // no shipped price
+    const auto doc = cli.json({"recommend", "--memory-gb", "16", "--budget", "2000"});
+    const auto& candidates = doc.at("candidates");
+    ASSERT_FALSE(candidates.empty());
+    EXPECT_DOUBLE_EQ(candidates.at(0).at("perf_per_dollar").get<double>(), 1.0);
+    for (const auto& c : candidates) {
+        EXPECT_GT(c.at("perf_per_dollar").get<double>(), 0.2) << c.at("gpu"); // was 0.0002: no scale at all
+    }
+    const std::string anchor = doc.at("perf_per_dollar_anchor");
+    EXPECT_EQ(anchor.rfind(candidates.at(0).at("gpu").get<std::string>() + " at $", 0), 0u) << anchor;
+    const auto text = cli.run({"recommend", "--memory-gb", "16", "--budget", "2000"});
+    EXPECT_NE(text.out.find("per dollar (" + anchor + ")"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("note: H100 SXM5 has no price"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("0.00 (H100 SXM5 = 1)"), std::string::npos) << text.out;
+}
+
 TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
     Cli cli;
     const auto org = cli.json({"recommend", "--memory-gb", "48", "--budget", "50000", "--organization", "--rank", "speed"});

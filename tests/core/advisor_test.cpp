@@ -2,6 +2,7 @@
 // (their cross-check with 2023-era prices is in advisor_crosscheck_test.cpp).
 #include "advisor/flowchart.h"
 #include "advisor/recommender.h"
+#include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
 #include "catalog/catalog.h"
 #include "prices/price_io.h"
@@ -241,6 +242,69 @@ TEST(Recommender, FiltersByMemoryAndBudgetAndRanksByPerfPerDollar) {
         EXPECT_NE(c.gpu->id, "rtx-5090");
     }
     EXPECT_EQ(rec.metric, perf::Metric::Fp16Training);
+}
+
+TEST(Recommender, PerfPerDollarIsOneForTheReferenceAtItsBuyerPrice) {
+    const perf::PerfModel model(cat());
+    const auto rec = recommend(cat(), model, samplePrices(), {}, input(20, 2000));
+    const Candidate* rtx4090 = nullptr;
+    const Candidate* rtx3090 = nullptr;
+    for (const auto& c : rec.shortlist) {
+        if (c.gpu->id == "rtx-4090") {
+            rtx4090 = &c;
+        } else if (c.gpu->id == "rtx-3090") {
+            rtx3090 = &c;
+        }
+    }
+    ASSERT_NE(rtx4090, nullptr);
+    ASSERT_NE(rtx3090, nullptr);
+    EXPECT_DOUBLE_EQ(rtx4090->perfPerDollar, 1.0);
+    // perf/$ is throughput per dollar of ownership, relative to the reference's.
+    EXPECT_NEAR(rtx3090->perfPerDollar,
+                (rtx3090->throughput / rtx3090->tco.totalUsd) / (rtx4090->throughput / rtx4090->tco.totalUsd), 1e-12);
+    EXPECT_EQ(rec.perDollarAnchor, "RTX 4090 at $1,600 new = 1");
+    EXPECT_NE(rtx3090->reasons[1].find("(RTX 4090 at $1,600 new = 1)"), std::string::npos) << rtx3090->reasons[1];
+}
+
+TEST(Recommender, WithoutAReferencePriceTheBestValueGpuCountsAsOne) {
+    // The user's reference GPU has no price: perf/$ used to be divided by nothing and printed as
+    // "0.00 (H100 PCIe = 1)" for every GPU.
+    const perf::PerfModel model(cat());
+    auto in = input(20, 2000);
+    in.settings.referenceGpu = "h100-pcie";
+    const auto rec = recommend(cat(), model, samplePrices(), {}, in);
+    ASSERT_GE(rec.shortlist.size(), 2u);
+    EXPECT_DOUBLE_EQ(rec.shortlist.front().perfPerDollar, 1.0);
+    for (const auto& c : rec.shortlist) {
+        EXPECT_GT(c.perfPerDollar, 0.3);
+        EXPECT_LE(c.perfPerDollar, 1.0);
+    }
+    EXPECT_EQ(rec.perDollarAnchor.rfind(rec.shortlist.front().gpu->name + " at $", 0), 0u) << rec.perDollarAnchor;
+    bool noted = false;
+    for (const auto& n : rec.notes) {
+        noted = noted || n.find("H100 PCIe has no price") != std::string::npos;
+    }
+    EXPECT_TRUE(noted);
+    // The anchor is the best value among all GPUs an individual considers, not only those in budget:
+    // with a small budget the cheap picks are measured against the same GPU.
+    auto small = in;
+    small.budgetUsd = 800;
+    const auto smallRec = recommend(cat(), model, samplePrices(), {}, small);
+    EXPECT_EQ(smallRec.perDollarAnchor, rec.perDollarAnchor);
+}
+
+TEST(Recommender, GpusShownBesideTheShortlistGetTheShortlistsPerfPerDollar) {
+    const perf::PerfModel model(cat());
+    const auto in = input(20, 2000);
+    const auto rec = recommend(cat(), model, samplePrices(), {}, in);
+    const auto anchor = perDollarAnchor(cat(), model, pricesByGpu(samplePrices()), in);
+    ASSERT_EQ(anchor.gpu, cat().findById("rtx-4090"));
+    for (const auto& c : rec.shortlist) {
+        const auto ppd = perfPerDollarOf(anchor, model, in, *c.gpu, c.unitPriceUsd, c.count);
+        ASSERT_TRUE(ppd);
+        EXPECT_DOUBLE_EQ(*ppd, c.perfPerDollar) << c.gpu->name;
+    }
+    EXPECT_FALSE(perfPerDollarOf(PerDollarAnchor{}, model, in, *cat().findById("rtx-3090"), 700));
 }
 
 TEST(Recommender, OffersMultiCardAlternativesForTheSameMoney) {

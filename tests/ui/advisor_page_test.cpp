@@ -96,6 +96,37 @@ private slots:
         QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_4090"));
     }
 
+    void theChartsPicksAndTheShortlistShowOnePerfPerDollar() {
+        // Both tables on the page said "Perf/$" for the used RTX 3090 at the same price, but one
+        // was scaled to the reference at the price rule's average and the other to the reference's
+        // buyer price (1.29 vs 1.04 on the shipped prices).
+        ui::AdvisorPage page(*session_);
+        page.setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_3090"));
+        auto* chart = page.findChild<QTableWidget*>(QStringLiteral("chartGpus"));
+        auto* shortlist = page.findChild<QTableWidget*>(QStringLiteral("shortlist"));
+        QString fromChart, fromShortlist;
+        for (int r = 0; r < chart->rowCount(); ++r) {
+            if (chart->item(r, 0)->text() == QStringLiteral("RTX 3090 (used)")) {
+                fromChart = chart->item(r, 3)->text();
+            }
+        }
+        for (int r = 0; r < shortlist->rowCount(); ++r) {
+            if (shortlist->item(r, 1)->text() == QStringLiteral("RTX 3090") &&
+                shortlist->item(r, 2)->text() == QStringLiteral("used")) {
+                fromShortlist = shortlist->item(r, 4)->text();
+            }
+        }
+        QVERIFY(!fromChart.isEmpty());
+        QVERIFY(!fromShortlist.isEmpty());
+        QCOMPARE(fromChart, fromShortlist);
+        QVERIFY(chart->horizontalHeaderItem(3)->toolTip().contains(
+            QString::fromStdString(page.liveRecommendation().perDollarAnchor)));
+    }
+
     void withoutABudgetTheUserAnswersBudgetQuestions() {
         ui::AdvisorPage page(*session_);
         page.setBudget(std::nullopt);

@@ -2,12 +2,12 @@
 // shortlist the recommender computes from the user's needs, prices and settings.
 #include "pages/advisor_page.h"
 
+#include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
 #include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
-#include "value/value_table.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -119,7 +119,9 @@ void AdvisorPage::buildResultView(QWidget* page) {
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(chartBox);
     splitter->addWidget(liveBox);
-    splitter->setStretchFactor(1, 1);
+    // Both views hold a table; give the chart's picks room for their price and perf/$ columns.
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     auto* back = new QPushButton(tr("Back"));
     auto* restartButton = new QPushButton(tr("Restart"));
     connect(back, &QPushButton::clicked, this, &AdvisorPage::back);
@@ -160,19 +162,20 @@ void AdvisorPage::updateResult() {
     chartGpus_->setRowCount(0);
     if (uiSession_.isOpen()) {
         const auto lookup = advice::priceLookupFrom(uiSession_.prices(), uiSession_.settings().priceRule);
-        const auto query = advice::queryFor(liveInput_);
-        value::ValueOptions vo;
-        vo.metric = query.metric;
-        vo.workload = query.workload;
-        vo.settings = uiSession_.settings();
-        const auto values = value::computeValueTable(uiSession_.catalog(), uiSession_.model(), uiSession_.prices(), vo);
+        // The shortlist's scale, so one GPU at one price has one perf/$ figure on this page.
+        const auto anchor = advice::perDollarAnchor(uiSession_.catalog(), uiSession_.model(),
+                                                    advice::pricesByGpu(uiSession_.prices()), liveInput_);
+        chartGpus_->horizontalHeaderItem(3)->setToolTip(tr("Performance per dollar over %1 years (%2)")
+                                                            .arg(liveInput_.settings.years)
+                                                            .arg(qs(anchor.label())));
         for (const auto& choice : node.gpus) {
             const Gpu* g = uiSession_.catalog().findById(choice.gpuId);
             if (g == nullptr) {
                 continue;
             }
             const auto price = lookup(choice.gpuId, choice.condition);
-            const auto ppd = price ? value::perfPerDollarAt(values, *g, *price, vo) : std::nullopt;
+            const auto ppd =
+                price ? advice::perfPerDollarOf(anchor, uiSession_.model(), liveInput_, *g, *price) : std::nullopt;
             QStringList caveats;
             for (const auto& c : advice::hardwareCaveats(*g, uiSession_.model().specs(*g), 1, liveInput_)) {
                 caveats << qs(c);
@@ -221,7 +224,9 @@ void AdvisorPage::updateLive() {
     liveSummary_->setText(tr("%1 of memory, budget %2, %3 %4, ranked by %5.")
                               .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
                                    qs(advice::toString(liveInput_.task)), qs(advice::toString(liveInput_.domain)),
-                                   liveInput_.rankBy == advice::RankBy::Speed ? tr("speed") : tr("performance per dollar")));
+                                   liveInput_.rankBy == advice::RankBy::Speed
+                                       ? tr("speed")
+                                       : tr("performance per dollar (%1)").arg(qs(live_.perDollarAnchor))));
     int rank = 0;
     for (const auto& c : live_.shortlist) {
         const int row = shortlist_->rowCount();

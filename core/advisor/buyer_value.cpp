@@ -1,0 +1,107 @@
+#include "advisor/buyer_value.h"
+
+#include "common/format.h"
+
+namespace advisor::advice {
+
+PricesByGpu pricesByGpu(const std::vector<Price>& prices) {
+    PricesByGpu byGpu;
+    for (const auto& p : prices) {
+        byGpu[p.gpuId].push_back(p);
+    }
+    return byGpu;
+}
+
+std::optional<BuyerOffer> buyerPrice(const std::vector<Price>& history, const RecommendInput& in) {
+    const bool usedOk = in.usedOk && !in.organization;
+    const auto newest = value::choosePrice(history, PriceRule::NewestNew);
+    const auto used = usedOk ? value::choosePrice(history, PriceRule::NewestUsed) : std::nullopt;
+    if (used && (!newest || used->usd < newest->usd)) {
+        return BuyerOffer{Condition::Used, *used};
+    }
+    if (newest) {
+        return BuyerOffer{Condition::New, *newest};
+    }
+    return std::nullopt;
+}
+
+std::string notConsideredBecause(const Gpu& g, const RecommendInput& in) {
+    if (!in.organization && g.form != FormFactor::Pcie) {
+        return "server module";
+    }
+    if (in.organization && g.segment == Segment::Consumer) {
+        return "GeForce";
+    }
+    return {};
+}
+
+value::Tco ownershipCost(const Gpu& g, double unitPriceUsd, int count, const Settings& s) {
+    value::TcoInput t;
+    t.gpuPriceUsd = unitPriceUsd;
+    t.gpuCount = count;
+    t.gpuWatts = g.tdpW;
+    t.desktopBaseCostUsd = s.desktopBaseCostUsd;
+    t.electricityUsdPerKwh = s.electricityUsdPerKwh;
+    t.utilization = s.utilization;
+    t.years = s.years;
+    return value::totalCostOfOwnership(t);
+}
+
+std::string PerDollarAnchor::label() const {
+    if (gpu == nullptr) {
+        return "no GPU with a price";
+    }
+    return gpu->name + " at " + format::money(unitPriceUsd) + " " + toString(condition) + " = 1";
+}
+
+namespace {
+
+double throughputPerUsd(const perf::PerfModel& model, const RecommendInput& in, const Gpu& g, double unitPriceUsd,
+                        int count) {
+    perf::PerfQuery q = queryFor(in);
+    q.gpus = count;
+    const double tco = ownershipCost(g, unitPriceUsd, count, in.settings).totalUsd;
+    return tco > 0 ? model.throughput(g, q) / tco : 0.0;
+}
+
+} // namespace
+
+PerDollarAnchor perDollarAnchor(const Catalog& catalog, const perf::PerfModel& model, const PricesByGpu& prices,
+                                const RecommendInput& in) {
+    const auto offerOf = [&](const Gpu& g) {
+        const auto it = prices.find(g.id);
+        return it == prices.end() ? std::nullopt : buyerPrice(it->second, in);
+    };
+    PerDollarAnchor anchor;
+    const auto consider = [&](const Gpu& g, bool isReference) {
+        const auto offer = offerOf(g);
+        if (!offer) {
+            return;
+        }
+        const double perUsd = throughputPerUsd(model, in, g, offer->price.usd, 1);
+        if (perUsd > anchor.throughputPerUsd) {
+            anchor = {&g, perUsd, offer->price.usd, offer->condition, isReference};
+        }
+    };
+    if (const Gpu* reference = catalog.findById(in.settings.referenceGpu)) {
+        consider(*reference, true);
+    }
+    if (anchor.gpu == nullptr) {
+        for (const auto& g : catalog.gpus()) {
+            if (notConsideredBecause(g, in).empty()) {
+                consider(g, false);
+            }
+        }
+    }
+    return anchor;
+}
+
+std::optional<double> perfPerDollarOf(const PerDollarAnchor& anchor, const perf::PerfModel& model,
+                                      const RecommendInput& in, const Gpu& g, double unitPriceUsd, int count) {
+    if (anchor.gpu == nullptr || !(anchor.throughputPerUsd > 0)) {
+        return std::nullopt;
+    }
+    return throughputPerUsd(model, in, g, unitPriceUsd, count) / anchor.throughputPerUsd;
+}
+
+} // namespace advisor::advice
