@@ -111,7 +111,7 @@ void MemoryTab::compute() {
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();
     }
-    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%3 layers, hidden size %4, %5 KV heads, "
+    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>Llama-like shape for the size: %3 layers, hidden size %4, %5 KV heads, "
                         "%6 tokens of context.%7</p>%8")
                          .arg(qs(format::gigabytes(m.perGpuGb)),
                               in.shardGpus > 1 ? tr(" (%1 on all %2 GPUs)").arg(qs(format::gigabytes(m.totalGb))).arg(in.shardGpus)
