@@ -86,6 +86,13 @@ bool isHostWord(std::string_view w) {
     return w == "lambdacloud" || w == "lambda" || w == "cloud";
 }
 
+// Words vendors' tools add to a product name: nvidia-smi's "NVIDIA RTX 4000 Ada Generation" and
+// "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", OpenCL's "Intel(R) Arc(TM) A770 Graphics".
+// Variants keep their distinguishing word ("Max-Q", "Server Edition" still do not match).
+bool isProductDecoration(std::string_view w) {
+    return w == "generation" || w == "graphics" || w == "tm" || w == "r" || w == "edition" || w == "workstation";
+}
+
 } // namespace
 
 bool isOptionalBrandWord(std::string_view w) {
@@ -111,7 +118,7 @@ NameKey parseNameKey(std::string_view name) {
     }
     NameKey key;
     for (const auto& w : merged) {
-        if (isOptionalBrandWord(w) || isPcieGeneration(w) || isHostWord(w)) {
+        if (isOptionalBrandWord(w) || isPcieGeneration(w) || isHostWord(w) || isProductDecoration(w)) {
             continue;
         }
         if (isMemorySize(w)) {

@@ -123,7 +123,12 @@ INSTANTIATE_TEST_SUITE_P(
                       // llama.cpp tables write GeForce cards by number and memory.
                       NameCase{"4090 24GB", "rtx-4090"}, NameCase{"3080 Ti 12GB", "rtx-3080-ti"},
                       NameCase{"4070 Ti Super", "rtx-4070-ti-super"}, NameCase{"1080 Ti", "gtx-1080-ti"},
-                      NameCase{"3070 8GB", "rtx-3070"}, NameCase{"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"}));
+                      NameCase{"3070 8GB", "rtx-3070"}, NameCase{"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"},
+                      // nvidia-smi and OpenCL device names.
+                      NameCase{"NVIDIA RTX 4000 Ada Generation", "rtx-4000-ada"},
+                      NameCase{"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-blackwell"},
+                      NameCase{"Intel(R) Arc(TM) B580 Graphics", "arc-b580"}, NameCase{"Tesla T4", "t4"},
+                      NameCase{"NVIDIA H100 80GB HBM3", "h100-sxm5"}, NameCase{"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -156,6 +161,8 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     EXPECT_EQ(cat().resolve("NVIDIA").status, ResolveStatus::NotFound);
     EXPECT_EQ(cat().resolve("RTX 4090 48GB").status, ResolveStatus::NotFound); // no such variant
     EXPECT_EQ(cat().resolve("RTX 4090 NVLink").status, ResolveStatus::NotFound); // no NVLink on Ada GeForce
+    // Vendor decorations are ignored, variant words are not: the 300 W Max-Q is not the 600 W card.
+    EXPECT_EQ(cat().resolve("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition").status, ResolveStatus::NotFound);
 }
 
 TEST(NameResolution, NvlinkTokenIsReported) {
