@@ -25,14 +25,14 @@ std::optional<BuyerOffer> buyerPrice(const std::vector<Price>& history, const Re
     return std::nullopt;
 }
 
-std::string notConsideredBecause(const Gpu& g, const RecommendInput& in) {
+Exclusion exclusionFor(const Gpu& g, const RecommendInput& in) {
     if (!in.organization && g.form != FormFactor::Pcie) {
-        return "server module";
+        return Exclusion::ServerModule;
     }
     if (in.organization && g.segment == Segment::Consumer) {
-        return "GeForce";
+        return Exclusion::GeForceInAnOrganisation;
     }
-    return {};
+    return Exclusion::None;
 }
 
 value::Tco ownershipCost(const Gpu& g, double unitPriceUsd, int count, const Settings& s) {
@@ -88,7 +88,7 @@ PerDollarAnchor perDollarAnchor(const Catalog& catalog, const perf::PerfModel& m
     }
     if (anchor.gpu == nullptr) {
         for (const auto& g : catalog.gpus()) {
-            if (notConsideredBecause(g, in).empty()) {
+            if (exclusionFor(g, in) == Exclusion::None) {
                 consider(g, false);
             }
         }

@@ -27,10 +27,11 @@ struct BuyerOffer {
 /// buy new only (warranty, invoices).
 std::optional<BuyerOffer> buyerPrice(const std::vector<Price>& history, const RecommendInput& in);
 
-/// Why a buyer like `in` does not consider `g` at all, or an empty string when they do.
-/// Individuals buy PCIe cards (server modules need an HGX/OAM baseboard); organisations leave out
-/// GeForce cards (NVIDIA's GeForce driver licence does not allow data-center deployment).
-std::string notConsideredBecause(const Gpu& g, const RecommendInput& in);
+/// Why a buyer like `in` does not consider a GPU at all. Individuals buy PCIe cards (server
+/// modules need an HGX/OAM baseboard); organisations leave out GeForce cards (NVIDIA's GeForce
+/// driver licence does not allow data-center deployment).
+enum class Exclusion { None, ServerModule, GeForceInAnOrganisation };
+Exclusion exclusionFor(const Gpu& g, const RecommendInput& in);
 
 /// Five-year (settings.years) cost of `count` x `g` at `unitPriceUsd`, with the user's settings.
 value::Tco ownershipCost(const Gpu& g, double unitPriceUsd, int count, const Settings& s);

@@ -1,7 +1,6 @@
 #include "advisor/recommender.h"
 
 #include "advisor/buyer_value.h"
-
 #include "calc/cloud_vs_desktop.h"
 #include "calc/psu.h"
 #include "common/format.h"
@@ -9,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace advisor::advice {
 
@@ -195,9 +193,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     int unpriced = 0, tooSmall = 0, overBudget = 0, modules = 0, geforce = 0;
     std::vector<Candidate> all;
     for (const auto& g : catalog.gpus()) {
-        const std::string excluded = notConsideredBecause(g, in);
-        if (!excluded.empty()) {
-            ++(excluded == "GeForce" ? geforce : modules);
+        const Exclusion excluded = exclusionFor(g, in);
+        if (excluded != Exclusion::None) {
+            ++(excluded == Exclusion::GeForceInAnOrganisation ? geforce : modules);
             continue;
         }
         const auto history = byGpu.find(g.id);
