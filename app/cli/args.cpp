@@ -104,6 +104,16 @@ std::optional<int> Args::integer(const std::string& name, int min, int max) cons
     return static_cast<int>(*n);
 }
 
+std::optional<int> gpuCount(const Args& args, int max) {
+    const auto count = args.integer("count", 1, max);
+    const auto gpus = args.integer("gpus", 1, max);
+    if (count && gpus && *count != *gpus) {
+        throw UsageError("--count and --gpus both give the number of GPUs; give one (got " + std::to_string(*count) +
+                         " and " + std::to_string(*gpus) + ")");
+    }
+    return count ? count : gpus;
+}
+
 void Args::expectPositionals(size_t count, const std::string& what) const {
     if (positionals_.size() < count) {
         throw UsageError("missing " + what);

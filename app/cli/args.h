@@ -48,4 +48,8 @@ private:
     std::set<std::string> flags_;
 };
 
+/// The number of GPUs of a calculator: --count N, or --gpus N, the name `perf`, `value` and
+/// `recommend` use for it. UsageError when both are given and differ.
+std::optional<int> gpuCount(const Args& args, int max);
+
 } // namespace advisor::cli

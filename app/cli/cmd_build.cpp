@@ -14,7 +14,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     calc::BuildInput in;
     in.gpu = &ctx.catalog().require(args.required("gpu"), "--gpu");
-    in.count = args.integer("count", 1, 16).value_or(1);
+    in.count = gpuCount(args, 16).value_or(1);
     if (const auto extra = args.value("extra-gpu")) {
         in.extraGpu = &ctx.catalog().require(*extra, "--extra-gpu");
         in.extraCount = args.integer("extra-count", 1, 15).value_or(1);
@@ -68,14 +68,14 @@ int run(Context& ctx, const Args& args) {
 
 Command buildCommand() {
     return {"build", "check a (multi-)GPU build: fit, cooling, PCIe, CPU, RAM, power, network",
-            "Usage: gpu-advisor build --gpu NAME [--count N] [--extra-gpu NAME --extra-count M]\n"
+            "Usage: gpu-advisor build --gpu NAME [--count N | --gpus N] [--extra-gpu NAME --extra-count M]\n"
             "                         [--pcie-lanes L] [--slot-spacing S] [--blower|--water] [--extenders]\n"
             "                         [--cpu-threads T] [--ram-gb R] [--cpu-watts W] [--limit-watts W]\n"
             "                         [--psu-watts W] [--machines M] [--network-gbps G]\n\n"
             "Each finding has a severity (critical, warning, info) and the reason from the seed or the\n"
             "hardware guide.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"gpu"},           {"count"},        {"extra-gpu"},
+                return run(ctx, Args::parse(rest, {{"gpu"},           {"count"},        {"gpus"},         {"extra-gpu"},
                                                    {"extra-count"},   {"pcie-lanes"},   {"slot-spacing"},
                                                    {"blower", false}, {"water", false}, {"extenders", false},
                                                    {"cpu-threads"},   {"ram-gb"},       {"machines"},

@@ -24,11 +24,11 @@ int powerLimit(Context& ctx, const Args& args) {
     const Settings s = currentSettings(ctx);
     calc::PowerLimitInput in;
     in.limitWatts = args.requiredNumber("limit-watts");
-    in.count = args.integer("count", 1, 64).value_or(1);
+    in.count = gpuCount(args, 64).value_or(1);
     in.utilization = args.number("utilization").value_or(s.utilization);
     in.kwhPriceUsd = args.number("kwh-price").value_or(s.electricityUsdPerKwh);
     // The clock-bound share of the chosen workload, from the performance model's time shares.
-    const PerfOptions perf = perfOptions(args);
+    const PerfOptions perf = perfOptions(args, GpuSetup::One); // the clock-bound share of one GPU
     perf::PerfQuery q = perf.query;
     q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
     q.gpus = 1;
@@ -102,7 +102,7 @@ int psu(Context& ctx, const Args& args) {
         }
         in.gpuWatts = *limit;
     }
-    in.gpuCount = args.integer("count", 1, 64).value_or(1);
+    in.gpuCount = gpuCount(args, 64).value_or(1);
     in.cpuWatts = args.requiredNumber("cpu-watts");
     in.otherWatts = args.number("other-watts").value_or(100);
     in.bufferPct = args.number("buffer-pct").value_or(10);
@@ -172,28 +172,29 @@ int psu(Context& ctx, const Args& args) {
 
 Command powerLimitCommand() {
     return {"power-limit", "speed, watts and money of a GPU power limit",
-            "Usage: gpu-advisor power-limit --gpu NAME --limit-watts W [--count N] [--metric M] [--workload W]\n"
+            "Usage: gpu-advisor power-limit --gpu NAME --limit-watts W [--count N | --gpus N] [--metric M] [--workload W]\n"
             "                               [--utilization F] [--kwh-price USD]\n\n"
             "Power ~ clock^3, so the clock falls with the cube root of the limit; only the clock-bound\n"
             "part of the workload (from the performance model) slows down. The worst case - fully\n"
             "clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W, about -7%) - is\n"
             "shown too. Limits above the TDP or below about 30% of it are rejected with the valid range.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"},
-                                                                          {"utilization"}, {"kwh-price"}})));
+                return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
+                                                                          {"utilization"}, {"kwh-price"}},
+                                                                         GpuSetup::One)));
             }};
 }
 
 Command psuCommand() {
     return {"psu", "PSU size, power cables and the wall circuit for a build",
-            "Usage: gpu-advisor psu (--gpu NAME | --gpu-watts W) --count N --cpu-watts W [--other-watts W]\n"
+            "Usage: gpu-advisor psu (--gpu NAME | --gpu-watts W) --count N|--gpus N --cpu-watts W [--other-watts W]\n"
             "                       [--limit-watts W] [--buffer-pct P] [--psu-efficiency F] [--psu-watts W]\n\n"
             "Hardware guide: GPUs + CPU + other parts (100 W), plus 10%, rounded up to a standard PSU size\n"
             "(4 x 250 W + 150 W + 100 W = 1250 W, +10% = 1375 W, buy 1400 W). Also the PCIe power cables\n"
             "and whether the build fits US 15 A / 20 A (80% continuous) and EU 16 A circuits.\n"
             "With --psu-watts, exits 1 when that PSU is too small.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return psu(ctx, Args::parse(rest, {{"gpu"}, {"gpu-watts"}, {"count"}, {"cpu-watts"}, {"other-watts"},
+                return psu(ctx, Args::parse(rest, {{"gpu"}, {"gpu-watts"}, {"count"}, {"gpus"}, {"cpu-watts"}, {"other-watts"},
                                                    {"limit-watts"}, {"buffer-pct"}, {"psu-efficiency"}, {"psu-watts"}}));
             }};
 }

@@ -4,15 +4,16 @@
 
 namespace advisor::cli {
 
-std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra) {
-    std::vector<OptionSpec> specs = {{"metric"},    {"workload"},       {"gpus"},    {"batch"},
-                                     {"pcie-gen"},  {"pcie-lanes"},     {"nvlink", false},
-                                     {"params-billion"}, {"weights"},   {"context"}};
+std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
+    std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"weights"}, {"context"}};
+    if (setup == GpuSetup::Several) {
+        specs.insert(specs.end(), {{"gpus"}, {"pcie-gen"}, {"pcie-lanes"}, {"nvlink", false}});
+    }
     specs.insert(specs.end(), extra.begin(), extra.end());
     return specs;
 }
 
-PerfOptions perfOptions(const Args& args) {
+PerfOptions perfOptions(const Args& args, GpuSetup setup) {
     PerfOptions o;
     if (const auto m = args.value("metric")) {
         o.metric = perf::parseMetric(*m);
@@ -29,16 +30,18 @@ PerfOptions perfOptions(const Args& args) {
         }
         o.query.workload = *parsed;
     }
-    o.query.gpus = args.integer("gpus", 1, 8).value_or(1);
+    if (setup == GpuSetup::Several) {
+        o.query.gpus = args.integer("gpus", 1, 8).value_or(1);
+        o.query.interconnect.pcieGen = args.integer("pcie-gen", 1, 6).value_or(0);
+        o.query.interconnect.pcieLanes = args.integer("pcie-lanes", 1, 16).value_or(0);
+        o.query.interconnect.nvlinkBridge = args.has("nvlink");
+    }
     if (const auto b = args.number("batch")) {
         if (*b <= 0 || *b > 64) {
             throw UsageError("--batch is the per-GPU batch relative to the typical one; give a value in (0, 64]");
         }
         o.query.batchMultiplier = *b;
     }
-    o.query.interconnect.pcieGen = args.integer("pcie-gen", 1, 6).value_or(0);
-    o.query.interconnect.pcieLanes = args.integer("pcie-lanes", 1, 16).value_or(0);
-    o.query.interconnect.nvlinkBridge = args.has("nvlink");
     if (const auto p = args.number("params-billion")) {
         if (*p <= 0 || *p > 10000) {
             throw UsageError("--params-billion must be between 0 and 10000");

@@ -17,12 +17,15 @@ struct PerfOptions {
     std::optional<perf::Metric> metric; ///< --metric, when given
 };
 
-/// The options perfOptions() reads, plus `extra`.
-std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {});
+/// Whether the command predicts several GPUs (--gpus and the interconnect options) or one.
+enum class GpuSetup { Several, One };
 
-/// Reads --metric, --workload, --gpus, --batch, --pcie-gen, --pcie-lanes, --nvlink,
-/// --params-billion, --weights, --context. Throws UsageError naming a bad option.
-PerfOptions perfOptions(const Args& args);
+/// The options perfOptions() reads, plus `extra`.
+std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
+
+/// Reads --metric, --workload, --batch, --params-billion, --weights, --context, and for several
+/// GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. Throws UsageError naming a bad option.
+PerfOptions perfOptions(const Args& args, GpuSetup setup = GpuSetup::Several);
 
 /// The model constants: --constants FILE (a calibration written by `calibrate --out`), else
 /// the shipped calibration. Throws InputError naming the file and field when it is bad.

@@ -21,6 +21,27 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
                        "for RTX 4090: 135-450 W\n");
 }
 
+TEST(CalculatorCli, GpusIsASynonymOfCountAndNothingIsSilentlyIgnored) {
+    // power-limit accepted --gpus 4 (and the interconnect options) and answered for one GPU.
+    Cli cli;
+    const auto byGpus = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--gpus", "4"});
+    EXPECT_EQ(byGpus.at("count"), 4);
+    EXPECT_DOUBLE_EQ(byGpus.at("saved_watts").get<double>(), 200); // 4 x (350 - 300) W, the seed's 4x RTX 3090
+    const auto byCount = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--count", "4"});
+    EXPECT_EQ(byGpus.dump(), byCount.dump());
+    const auto both = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--gpus", "4", "--count", "2"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_NE(both.err.find("--count and --gpus both give the number of GPUs"), std::string::npos) << both.err;
+    const auto interconnect = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--pcie-gen", "4"});
+    EXPECT_EQ(interconnect.exitCode, 2);
+    EXPECT_NE(interconnect.err.find("unknown option '--pcie-gen'"), std::string::npos) << interconnect.err;
+
+    const auto psu = cli.json({"psu", "--gpu-watts", "250", "--gpus", "4", "--cpu-watts", "150"});
+    EXPECT_DOUBLE_EQ(psu.at("required_watts").get<double>(), 1250); // the hardware guide's example
+    const auto build = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "4"});
+    EXPECT_EQ(build.dump(), cli.json({"build", "--gpu", "RTX 4090", "--count", "4"}).dump());
+}
+
 TEST(PsuCli, GuideExampleAndFourRtx3090s) {
     Cli cli;
     const auto guide = cli.json({"psu", "--gpu-watts", "250", "--count", "4", "--cpu-watts", "150"});
