@@ -40,6 +40,13 @@ double kvBytesPerContextToken(double paramsBillion) {
     return 131072.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
 }
 
+// What token generation reads per token: all weights and the KV cache of the context. It is
+// also what must sit in GPU memory.
+double llmBytesPerToken(const PerfQuery& q) {
+    return q.llmParamsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 +
+           kvBytesPerContextToken(q.llmParamsBillion) * q.llmContextTokens;
+}
+
 } // namespace
 
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
@@ -78,8 +85,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
-        const double bytes = q.llmParamsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 +
-                             kvBytesPerContextToken(q.llmParamsBillion) * q.llmContextTokens;
+        const double bytes = llmBytesPerToken(q);
         const double memorySeconds = bytes / (s.bandwidthGbs * 1e9 * c.decodeBandwidthEfficiency);
         const double overheadSeconds = c.decodeOverheadMs / 1000.0;
         const double tokens = 1.0 / (memorySeconds + overheadSeconds);
@@ -235,8 +241,22 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                                                 ", efficiency " + format::percent(p.efficiency)
                                           : "no synchronisation")});
         }
-    } else if (q.gpus > 1) {
-        p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
+    } else {
+        if (q.gpus > 1) {
+            p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
+        }
+        // The speed assumes everything in GPU memory; llama.cpp runs layers left on the CPU at the
+        // CPU's memory speed, many times slower.
+        const double neededGb = llmBytesPerToken(q) / 1e9;
+        const double haveGb = g.memoryGb * std::max(1, q.gpus);
+        if (neededGb > haveGb) {
+            const int n = std::max(1, q.gpus);
+            p.notes.push_back("does not fit: the weights and KV cache alone take " + format::number(neededGb, 1) +
+                              " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
+                              (n > 1 ? " hold " : " holds ") + format::number(haveGb, 0) +
+                              " GB; the speed shown assumes they fit (layers left on the CPU run many times "
+                              "slower); more GPUs or smaller weights would");
+        }
     }
     return p;
 }

@@ -228,6 +228,30 @@ TEST(MultiGpu, InferenceReplicasScaleLinearlyAndLlmSplitsAddMemoryNotSpeed) {
                      speed("RTX 4090", Metric::LlmDecode));
 }
 
+TEST(Explanation, AnLlmThatDoesNotFitInGpuMemorySaysSo) {
+    const auto fitNote = [](const char* gpu, double paramsBillion, Precision weights, int gpus) {
+        PerfQuery q;
+        q.metric = Metric::LlmDecode;
+        q.llmParamsBillion = paramsBillion;
+        q.llmWeights = weights;
+        q.gpus = gpus;
+        for (const auto& n : model().explain(cat().require(gpu), q).notes) {
+            if (n.rfind("does not fit", 0) == 0) {
+                return n;
+            }
+        }
+        return std::string();
+    };
+    // 70B at 4.85 bits per weight (Q4_K_M) is 42.4 GB of weights: not in 24 GB, but in 2 x 24 GB.
+    const std::string one = fitNote("RTX 4090", 70, Precision::Int4, 1);
+    EXPECT_NE(one.find("take 42.6 GB, RTX 4090 holds 24 GB"), std::string::npos) << one;
+    EXPECT_EQ(fitNote("RTX 4090", 70, Precision::Int4, 2), "");
+    // 70B in fp16 (140 GB): not in 4 x 24 GB, but in 2 x 80 GB.
+    EXPECT_NE(fitNote("RTX 4090", 70, Precision::Fp16, 4).find("4 x RTX 4090 hold 96 GB"), std::string::npos);
+    EXPECT_EQ(fitNote("H100 SXM5", 70, Precision::Fp16, 2), "");
+    EXPECT_EQ(fitNote("RTX 4090", 8, Precision::Fp16, 1), ""); // Llama-3-8B in fp16: 16 GB
+}
+
 TEST(Coverage, EveryCatalogGpuMetricAndCountGivesAFinitePositiveThroughput) {
     for (const auto& g : cat().gpus()) {
         for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training,
