@@ -56,6 +56,16 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup) {
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    // An option the chosen metric does not use is refused rather than silently ignored.
+    if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload"))) {
+        throw UsageError("--batch and --workload describe network training and inference; " +
+                         std::string(perf::toString(*o.metric)) + " takes --params-billion, --weights and --context");
+    }
+    if (o.metric && !perf::isLlm(*o.metric) &&
+        (args.has("params-billion") || args.has("weights") || args.has("context"))) {
+        throw UsageError("--params-billion, --weights and --context describe an LLM; they apply to --metric "
+                         "llm-decode and llm-prefill, not " + std::string(perf::toString(*o.metric)));
+    }
     return o;
 }
 

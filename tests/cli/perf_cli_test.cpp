@@ -89,6 +89,16 @@ TEST(PerfCli, BadOptionsAreUsageErrors) {
     const auto amb = cli.run({"perf", "--gpu", "A100"});
     EXPECT_EQ(amb.exitCode, 1);
     EXPECT_NE(amb.err.find("ambiguous"), std::string::npos);
+    // Options the chosen metric does not use are refused, not silently ignored.
+    const auto llmOptionOnTraining = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--params-billion", "7"});
+    EXPECT_EQ(llmOptionOnTraining.exitCode, 2);
+    EXPECT_NE(llmOptionOnTraining.err.find("apply to --metric llm-decode and llm-prefill, not fp16-training"),
+              std::string::npos)
+        << llmOptionOnTraining.err;
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--batch", "2"}).exitCode, 2);
+    EXPECT_EQ(cli.run({"value", "--metric", "llm-decode", "--workload", "cnn"}).exitCode, 2);
+    // Without --metric every metric is shown, so both kinds of option have a use.
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--params-billion", "7", "--batch", "2"}).exitCode, 0);
 }
 
 TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
