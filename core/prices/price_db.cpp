@@ -370,8 +370,17 @@ ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
     valid.reserve(rows.size());
     ResolutionCache names(catalog_); // files repeat the same few GPU names
     for (size_t i = 0; i < rows.size(); ++i) {
+        const size_t before = problems.size();
         if (auto p = validatePrice(rows[i].input, names, today_, rows[i].where, problems)) {
             valid.push_back(std::move(*p));
+        }
+        if (rows[i].columnNames) {
+            for (size_t k = before; k < problems.size(); ++k) {
+                const auto spelled = rows[i].columnNames->find(problems[k].where.field);
+                if (spelled != rows[i].columnNames->end()) {
+                    problems[k].where.field = spelled->second;
+                }
+            }
         }
         if (progress && i % 1000 == 0 && !progress(i / 2, rows.size())) {
             throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");

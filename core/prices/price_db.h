@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ namespace advisor {
 struct LocatedPriceInput {
     InputLocation where;
     PriceInput input;
+    /// The file's own name for a field where it differs ("price" for amount, "date" for
+    /// observed_date), so that errors name the column the user wrote. Shared by a file's rows.
+    std::shared_ptr<const std::map<std::string, std::string>> columnNames = nullptr;
 };
 
 struct ImportOutcome {

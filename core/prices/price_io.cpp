@@ -120,6 +120,13 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
     }
     // A "price_usd" column states the currency.
     const bool usdColumn = table.header[seen["amount"]] == "price_usd";
+    auto spelled = std::make_shared<std::map<std::string, std::string>>();
+    for (const auto& [canon, column] : seen) {
+        if (table.header[column] != canon) {
+            (*spelled)[canon] = table.header[column];
+        }
+    }
+    const std::shared_ptr<const std::map<std::string, std::string>> columnNames = std::move(spelled);
 
     std::vector<LocatedPriceInput> out;
     out.reserve(table.rows.size());
@@ -133,7 +140,7 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
                                     std::to_string(table.header.size())});
             continue;
         }
-        LocatedPriceInput located{{fileLabel, row.line, "", ""}, {}};
+        LocatedPriceInput located{{fileLabel, row.line, "", ""}, {}, columnNames};
         if (usdColumn) {
             located.input.currency = "USD";
         }
@@ -260,7 +267,8 @@ std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::str
             problems.push_back({{fileLabel, line, entry, ""}, "must be an object"});
             continue;
         }
-        LocatedPriceInput located{{fileLabel, line, entry, ""}, {}};
+        LocatedPriceInput located{{fileLabel, line, entry, ""}, {}, nullptr};
+        std::map<std::string, std::string> spelled; // keys written other than the canonical name
         bool ok = true;
         for (const auto& [k, v] : item.items()) {
             const std::string canon = canonicalColumn(text::toLower(k));
@@ -286,7 +294,13 @@ std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::str
             if (k == "price_usd") {
                 located.input.currency = "USD";
             }
+            if (k != canon) {
+                spelled[canon] = k;
+            }
             assign(located.input, canon, value);
+        }
+        if (!spelled.empty()) {
+            located.columnNames = std::make_shared<const std::map<std::string, std::string>>(std::move(spelled));
         }
         if (located.input.gpu.empty() && ok) {
             problems.push_back({{fileLabel, line, entry, "gpu"}, "is missing"});

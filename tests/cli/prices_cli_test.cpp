@@ -155,6 +155,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "or use the full name\n"
                   "error: {F}:4: field 'amount': must be greater than zero, got '-1'\n"
                   "error: {F}:4: field 'observed_date': is not a date: '2024-13-01'; use YYYY-MM-DD or YYYY-MM\n"},
+        // Errors name the column as the file spells it ("price", "date", "name"), not the field's canonical name.
+        BadImport{"column_spelled_price_and_date", "name,price,date\nRTX 3090,-700,2024-13-01\n",
+                  "error: {F}:2: field 'price': must be greater than zero, got '-700'\n"
+                  "error: {F}:2: field 'date': is not a date: '2024-13-01'; use YYYY-MM-DD or YYYY-MM\n"},
+        BadImport{"json_key_spelled_price", "{\"prices\": [\n  {\"name\": \"RTX 9090\", \"price\": 5}\n]}\n",
+                  "error: {F}:2: prices[0]: field 'name': unknown GPU 'RTX 9090'; 'gpu-advisor gpus list' shows the "
+                  "known GPUs\n"},
         BadImport{"json_bad_amount", "{\"prices\": [\n  {\"gpu\": \"RTX 4090\", \"amount\": -1}\n]}\n",
                   "error: {F}:2: prices[0]: field 'amount': must be greater than zero, got '-1'\n"},
         BadImport{"json_syntax", "{\"prices\": [\n  {\"gpu\": \"RTX 4090\" \"amount\": 1}\n]}\n",
