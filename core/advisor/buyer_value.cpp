@@ -56,11 +56,11 @@ std::string PerDollarAnchor::label() const {
 
 namespace {
 
-double throughputPerUsd(const perf::PerfModel& model, const RecommendInput& in, const Gpu& g, double unitPriceUsd,
-                        int count) {
+// One GPU's throughput per dollar of ownership: what an anchor is chosen by.
+double throughputPerUsd(const perf::PerfModel& model, const RecommendInput& in, const Gpu& g, double unitPriceUsd) {
     perf::PerfQuery q = queryFor(in);
-    q.gpus = count;
-    const double tco = ownershipCost(g, unitPriceUsd, count, in.settings).totalUsd;
+    q.gpus = 1;
+    const double tco = ownershipCost(g, unitPriceUsd, 1, in.settings).totalUsd;
     return tco > 0 ? model.throughput(g, q) / tco : 0.0;
 }
 
@@ -78,7 +78,7 @@ PerDollarAnchor perDollarAnchor(const Catalog& catalog, const perf::PerfModel& m
         if (!offer) {
             return;
         }
-        const double perUsd = throughputPerUsd(model, in, g, offer->price.usd, 1);
+        const double perUsd = throughputPerUsd(model, in, g, offer->price.usd);
         if (perUsd > anchor.throughputPerUsd) {
             anchor = {&g, perUsd, offer->price.usd, offer->condition, isReference};
         }
@@ -96,12 +96,19 @@ PerDollarAnchor perDollarAnchor(const Catalog& catalog, const perf::PerfModel& m
     return anchor;
 }
 
-std::optional<double> perfPerDollarOf(const PerDollarAnchor& anchor, const perf::PerfModel& model,
-                                      const RecommendInput& in, const Gpu& g, double unitPriceUsd, int count) {
-    if (anchor.gpu == nullptr || !(anchor.throughputPerUsd > 0)) {
+std::optional<double> perfPerDollarFrom(const PerDollarAnchor& anchor, double throughput, double ownershipCostUsd) {
+    if (anchor.gpu == nullptr || !(anchor.throughputPerUsd > 0) || !(ownershipCostUsd > 0)) {
         return std::nullopt;
     }
-    return throughputPerUsd(model, in, g, unitPriceUsd, count) / anchor.throughputPerUsd;
+    return throughput / ownershipCostUsd / anchor.throughputPerUsd;
+}
+
+std::optional<double> perfPerDollarOf(const PerDollarAnchor& anchor, const perf::PerfModel& model,
+                                      const RecommendInput& in, const Gpu& g, double unitPriceUsd, int count) {
+    perf::PerfQuery q = queryFor(in);
+    q.gpus = count;
+    return perfPerDollarFrom(anchor, model.throughput(g, q),
+                             ownershipCost(g, unitPriceUsd, count, in.settings).totalUsd);
 }
 
 } // namespace advisor::advice

@@ -50,6 +50,10 @@ struct PerDollarAnchor {
 PerDollarAnchor perDollarAnchor(const Catalog& catalog, const perf::PerfModel& model, const PricesByGpu& prices,
                                 const RecommendInput& in);
 
+/// Performance per dollar of a setup whose modelled throughput and ownership cost are known,
+/// on the anchor's scale; nullopt without an anchor or a cost.
+std::optional<double> perfPerDollarFrom(const PerDollarAnchor& anchor, double throughput, double ownershipCostUsd);
+
 /// Performance per dollar of `count` x `g` bought at `unitPriceUsd` for the work `in` describes,
 /// on the anchor's scale; nullopt without an anchor.
 std::optional<double> perfPerDollarOf(const PerDollarAnchor& anchor, const perf::PerfModel& model,

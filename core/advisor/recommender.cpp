@@ -225,7 +225,7 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         c.throughput = model.throughput(g, q);
         c.relativePerformance = c.throughput / refThroughput;
         c.tco = ownershipCost(g, c.unitPriceUsd, count, in.settings);
-        c.perfPerDollar = perfPerDollarOf(anchor, model, in, g, c.unitPriceUsd, count).value_or(0.0);
+        c.perfPerDollar = perfPerDollarFrom(anchor, c.throughput, c.tco.totalUsd).value_or(0.0);
         c.memoryHeadroomGb = g.memoryGb - in.memoryGb / count;
         const auto specs = model.specs(g);
         c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +

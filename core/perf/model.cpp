@@ -247,15 +247,15 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         }
         // The speed assumes everything in GPU memory; llama.cpp runs layers left on the CPU at the
         // CPU's memory speed, many times slower.
+        const int n = std::max(1, q.gpus);
         const double neededGb = llmBytesPerToken(q) / 1e9;
-        const double haveGb = g.memoryGb * std::max(1, q.gpus);
+        const double haveGb = g.memoryGb * n;
         if (neededGb > haveGb) {
-            const int n = std::max(1, q.gpus);
             p.notes.push_back("does not fit: the weights and KV cache alone take " + format::number(neededGb, 1) +
                               " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
                               (n > 1 ? " hold " : " holds ") + format::number(haveGb, 0) +
                               " GB; the speed shown assumes they fit (layers left on the CPU run many times "
-                              "slower); more GPUs or smaller weights would");
+                              "slower); more GPUs or smaller weights would make it fit");
         }
     }
     return p;

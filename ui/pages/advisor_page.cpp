@@ -93,6 +93,19 @@ QLabel* AdvisorPage::headingLabel() {
     return label;
 }
 
+QHBoxLayout* AdvisorPage::navigationRow(QPushButton* back) {
+    back->setToolTip(tr("Back to the previous question (Alt+Left)"));
+    auto* restartButton = new QPushButton(tr("Restart"));
+    restartButton->setToolTip(tr("Start over (Ctrl+R)"));
+    connect(back, &QPushButton::clicked, this, &AdvisorPage::back);
+    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(back);
+    nav->addWidget(restartButton);
+    nav->addStretch(1);
+    return nav;
+}
+
 void AdvisorPage::buildQuestionView(QWidget* page) {
     question_ = headingLabel();
     why_ = new QLabel;
@@ -103,15 +116,7 @@ void AdvisorPage::buildQuestionView(QWidget* page) {
     answersLayout_ = new QHBoxLayout(answers_);
     answersLayout_->setContentsMargins(0, 0, 0, 0);
     backButton_ = new QPushButton(tr("Back"));
-    backButton_->setToolTip(tr("Back to the previous question (Alt+Left)"));
-    auto* restartButton = new QPushButton(tr("Restart"));
-    restartButton->setToolTip(tr("Start over (Ctrl+R)"));
-    connect(backButton_, &QPushButton::clicked, this, &AdvisorPage::back);
-    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
-    auto* nav = new QHBoxLayout;
-    nav->addWidget(backButton_);
-    nav->addWidget(restartButton);
-    nav->addStretch(1);
+    auto* nav = navigationRow(backButton_);
     auto* layout = new QVBoxLayout(page);
     layout->addSpacing(12);
     layout->addWidget(question_);

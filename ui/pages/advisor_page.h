@@ -53,6 +53,8 @@ private:
     void buildResultView(QWidget* page);
     /// The large bold line that heads both views (the question, the chart's answer).
     static QLabel* headingLabel();
+    /// Back (the given button) and Restart, wired to back() and restart(), as both views show them.
+    QHBoxLayout* navigationRow(QPushButton* back);
     void resetWalk();
     void replay();
     void afterAnswer();

@@ -122,14 +122,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     // Both views hold a table; give the chart's picks room for their price and perf/$ columns.
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
-    auto* back = new QPushButton(tr("Back"));
-    auto* restartButton = new QPushButton(tr("Restart"));
-    connect(back, &QPushButton::clicked, this, &AdvisorPage::back);
-    connect(restartButton, &QPushButton::clicked, this, &AdvisorPage::restart);
-    auto* nav = new QHBoxLayout;
-    nav->addWidget(back);
-    nav->addWidget(restartButton);
-    nav->addStretch(1);
+    auto* nav = navigationRow(new QPushButton(tr("Back")));
     auto* layout = new QVBoxLayout(page);
     layout->addWidget(splitter, 1);
     layout->addLayout(nav);
