@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/format.h"
 #include "common/text.h"
@@ -143,9 +144,10 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     int cloudGpus = args.integer("cloud-gpus", 1, 64).value_or(1);
 
     std::string offerText;
+    std::optional<CloudOffer> offer;
     if (const auto offerId = args.value("offer")) {
         const auto id = text::parseInteger(*offerId);
-        const auto offer = id ? ctx.db().cloudOffer(*id) : std::nullopt;
+        offer = id ? ctx.db().cloudOffer(*id) : std::nullopt;
         if (!offer) {
             throw InputError({"--offer", 0, "", ""}, "no cloud offer with id '" + *offerId + "'");
         }
@@ -160,26 +162,48 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
         in.cloudHourlyUsd = args.requiredNumber("cloud-hourly");
     }
 
-    // Different GPUs in the cloud and on the desk: compare per unit of work with the model.
-    double speedRatio = 1.0;
-    std::string speedBasis = "same work per GPU-hour assumed (no --desktop-gpu/--cloud-gpu given)";
-    const auto desktopGpuName = args.value("desktop-gpu");
-    const auto cloudGpuName = args.value("cloud-gpu");
-    const Gpu* desktopGpu = desktopGpuName ? &ctx.catalog().require(*desktopGpuName, "--desktop-gpu") : nullptr;
-    if (desktopGpu != nullptr || cloudGpuName) {
-        if (desktopGpu == nullptr || !cloudGpuName) {
-            throw UsageError("give both --desktop-gpu and --cloud-gpu to compare different GPUs");
+    // With a desktop GPU, the work per hour is compared with the model: against --cloud-gpu,
+    // else the offer's GPU, else the same GPU (so only the GPU counts differ).
+    const PerfOptions perf = perfOptions(args, GpuSetup::One);
+    const Gpu* desktopGpu =
+        args.value("desktop-gpu") ? &ctx.catalog().require(*args.value("desktop-gpu"), "--desktop-gpu") : nullptr;
+    const Gpu* cloudGpu = args.value("cloud-gpu") ? &ctx.catalog().require(*args.value("cloud-gpu"), "--cloud-gpu") : nullptr;
+    const bool speedOptions = perf.metric || args.has("workload") || args.has("batch") || args.has("params-billion") ||
+                              args.has("weights") || args.has("context");
+    if (desktopGpu == nullptr) {
+        if (cloudGpu != nullptr || speedOptions) {
+            throw UsageError("--cloud-gpu, --metric and the workload options compare speeds with the model; "
+                             "give --desktop-gpu too");
         }
-        const Gpu& cloudGpu = ctx.catalog().require(*cloudGpuName, "--cloud-gpu");
+    } else if (!perf.metric && (args.has("params-billion") || args.has("weights") || args.has("context"))) {
+        throw UsageError("--params-billion, --weights and --context describe an LLM; give --metric llm-decode or "
+                         "llm-prefill");
+    }
+    if (desktopGpu != nullptr && cloudGpu == nullptr) {
+        if (!offer) {
+            cloudGpu = desktopGpu;
+        } else if (offer->gpuId) {
+            cloudGpu = ctx.catalog().findById(*offer->gpuId);
+        }
+        if (cloudGpu == nullptr) {
+            throw UsageError("the GPU of offer " + std::to_string(offer->id) + " ('" + offer->gpuName +
+                             "') is not in the catalog; give --cloud-gpu NAME to compare speeds");
+        }
+    }
+    double speedRatio = 1.0;
+    std::string speedBasis = "same work per GPU-hour assumed (no --desktop-gpu given)";
+    if (desktopGpu != nullptr) {
         const perf::PerfModel model(ctx.catalog());
-        perf::PerfQuery q;
-        q.metric = perf::parseMetric(args.value("metric").value_or("fp16-training")).value_or(perf::Metric::Fp16Training);
-        q.workload = perf::parseWorkloadClass(args.value("workload").value_or("transformer"))
-                         .value_or(perf::WorkloadClass::Transformer);
-        speedRatio = calc::workRatio(model, *desktopGpu, 1, cloudGpu, 1, q);
-        speedBasis = "performance model, " + std::string(perf::toString(q.metric)) + " " + perf::toString(q.workload) +
-                     ": one " + desktopGpu->name + " does the work of " + format::number(speedRatio, 2) + " " +
-                     cloudGpu.name;
+        perf::PerfQuery q = perf.query;
+        q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
+        speedRatio = calc::workRatio(model, *desktopGpu, 1, *cloudGpu, 1, q);
+        if (cloudGpu == desktopGpu) {
+            speedBasis = "the same GPU (" + desktopGpu->name + ") on the desk and in the cloud";
+        } else {
+            speedBasis = "performance model, " + std::string(perf::toString(q.metric)) +
+                         (perf::isLlm(q.metric) ? "" : " " + std::string(perf::toString(q.workload))) + ": one " +
+                         desktopGpu->name + " does the work of " + format::number(speedRatio, 2) + " " + cloudGpu->name;
+        }
     }
     if (const auto w = args.number("gpu-watts")) {
         in.gpuWatts = *w;
@@ -203,6 +227,8 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"net_desktop_cost_usd", r.netDesktopCostUsd},
                        {"break_even_days", r.breakEvenDays ? nlohmann::json(*r.breakEvenDays) : nlohmann::json(nullptr)},
                        {"speed_ratio", speedRatio},
+                       {"desktop_gpu", desktopGpu ? nlohmann::json(desktopGpu->name) : nlohmann::json(nullptr)},
+                       {"cloud_gpu", cloudGpu ? nlohmann::json(cloudGpu->name) : nlohmann::json(nullptr)},
                        {"speed_ratio_basis", speedBasis},
                        {"work_ratio", in.workRatio},
                        {"utilization", in.utilization},
@@ -265,20 +291,24 @@ Command cloudVsDesktopCommand() {
             "Usage: gpu-advisor cloud-vs-desktop --desktop-cost USD (--gpu-watts W | --desktop-gpu NAME)\n"
             "         [--cpu-watts W] [--utilization F|PRESET] [--kwh-price USD] [--years N] [--resale-fraction F]\n"
             "         (--cloud-hourly USD | --offer ID [--spot]) [--cloud-gpu NAME] [--cloud-gpus N]\n"
-            "         [--desktop-gpus N] [--metric M] [--workload W] [--grid KG_PER_KWH|PRESET]\n\n"
+            "         [--desktop-gpus N] [--grid KG_PER_KWH|PRESET]\n"
+            "         [--metric M] [--workload W] [--batch B] [--params-billion P --weights W --context N]\n\n"
             "Desktop electricity: (GPU W + CPU W) x utilization x 24 x 365 / 1000 kWh a year. The cloud is\n"
-            "paid for the same hours of work; with --desktop-gpu and --cloud-gpu the model's speed ratio\n"
-            "converts hours (e.g. a V100 instance vs an RTX 3090 desktop). Break-even = (desktop cost -\n"
+            "paid for the same hours of work; with --desktop-gpu the model's speed ratio (--metric, default\n"
+            "fp16-training) converts hours against --cloud-gpu, else the offer's GPU, else the same GPU\n"
+            "(e.g. a V100 instance vs an RTX 3090 desktop). Break-even = (desktop cost -\n"
             "resale) / (cloud per day - desktop electricity per day); 'never' when the cloud is cheaper\n"
             "than the electricity. Utilization presets: personal-desktop-typical (7.5%), personal-desktop\n"
             "(15%), phd-cluster (35%), company-cluster (60%). Grid presets: world, germany, france, ...\n"
             "Unset options come from your settings.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return cloudVsDesktop(
-                    ctx, Args::parse(rest, {{"desktop-cost"}, {"gpu-watts"}, {"cpu-watts"}, {"utilization"},
-                                            {"kwh-price"}, {"years"}, {"resale-fraction"}, {"cloud-hourly"},
-                                            {"offer"}, {"spot", false}, {"cloud-gpu"}, {"desktop-gpu"},
-                                            {"cloud-gpus"}, {"desktop-gpus"}, {"metric"}, {"workload"}, {"grid"}}));
+                    ctx, Args::parse(rest, perfOptionSpecs({{"desktop-cost"}, {"gpu-watts"}, {"cpu-watts"}, {"utilization"},
+                                                             {"kwh-price"}, {"years"}, {"resale-fraction"},
+                                                             {"cloud-hourly"}, {"offer"}, {"spot", false},
+                                                             {"cloud-gpu"}, {"desktop-gpu"}, {"cloud-gpus"},
+                                                             {"desktop-gpus"}, {"grid"}},
+                                                            GpuSetup::One)));
             }};
 }
 

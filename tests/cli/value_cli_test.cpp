@@ -76,6 +76,59 @@ TEST(CloudVsDesktopCli, DifferentGpusUseTheModelsSpeedRatio) {
     EXPECT_NE(bad.err.find("field 'resale_fraction'"), std::string::npos) << bad.err;
 }
 
+TEST(CloudVsDesktopCli, TheCloudGpuDefaultsToTheOffersThenTheDesktopsGpu) {
+    Cli cli;
+    const auto added = cli.json({"cloud", "add", "--provider", "Test Cloud", "--gpu", "H100 SXM", "--hourly", "6",
+                                 "--date", "2026-10-01"});
+    const std::string id = std::to_string(added.at("added").at("id").get<int>());
+    const std::vector<std::string> base = {"cloud-vs-desktop", "--desktop-cost", "2200", "--desktop-gpu", "RTX 4090"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    // The offer's GPU is compared without naming it again, exactly as when it is named.
+    const auto viaOffer = cli.json(with({"--offer", id}));
+    const auto named = cli.json(with({"--offer", id, "--cloud-gpu", "H100 SXM5"}));
+    EXPECT_EQ(viaOffer.at("cloud_gpu"), "H100 SXM5");
+    EXPECT_LT(viaOffer.at("speed_ratio").get<double>(), 0.9);
+    EXPECT_DOUBLE_EQ(viaOffer.at("speed_ratio").get<double>(), named.at("speed_ratio").get<double>());
+    // The metric is the one asked for: token generation is bandwidth-bound, training is not.
+    const auto decode = cli.json(with({"--offer", id, "--metric", "llm-decode", "--params-billion", "8"}));
+    EXPECT_NE(decode.at("speed_ratio").get<double>(), viaOffer.at("speed_ratio").get<double>());
+    EXPECT_NE(decode.at("speed_ratio_basis").get<std::string>().find("llm-decode"), std::string::npos);
+    // A price per hour and no other GPU: the same GPU rents in the cloud.
+    const auto same = cli.json(with({"--cloud-hourly", "1.5", "--desktop-gpus", "2"}));
+    EXPECT_EQ(same.at("cloud_gpu"), "RTX 4090");
+    EXPECT_DOUBLE_EQ(same.at("speed_ratio").get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(same.at("work_ratio").get<double>(), 2.0);
+}
+
+TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
+    Cli cli;
+    const std::vector<std::string> watts = {"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350",
+                                            "--cloud-hourly", "1"};
+    auto with = [](std::vector<std::string> a, std::vector<std::string> extra) {
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    const auto bogus = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--metric", "bogus"}));
+    EXPECT_EQ(bogus.exitCode, 2);
+    EXPECT_NE(bogus.err.find("--metric must be"), std::string::npos) << bogus.err;
+    const auto badWorkload = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--workload", "nonsense"}));
+    EXPECT_EQ(badWorkload.exitCode, 2);
+    EXPECT_NE(badWorkload.err.find("--workload must be"), std::string::npos) << badWorkload.err;
+    for (const auto& extra : std::vector<std::vector<std::string>>{
+             {"--metric", "int8-inference"}, {"--cloud-gpu", "A100 40GB SXM4"}, {"--batch", "2"}}) {
+        const auto r = cli.run(with(watts, extra));
+        EXPECT_EQ(r.exitCode, 2) << extra[0];
+        EXPECT_NE(r.err.find("give --desktop-gpu too"), std::string::npos) << r.err;
+    }
+    const auto llmWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--params-billion", "8"}));
+    EXPECT_EQ(llmWithoutMetric.exitCode, 2);
+    EXPECT_NE(llmWithoutMetric.err.find("give --metric llm-decode"), std::string::npos) << llmWithoutMetric.err;
+}
+
 TEST(CloudCli, SeededOffersAddAndRemove) {
     Cli cli;
     const auto offers = cli.json({"cloud", "list"});
