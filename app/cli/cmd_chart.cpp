@@ -84,7 +84,11 @@ int chart(Context& ctx, const Args& args) {
     if (*format != ui::ExportFormat::Csv) {
         ctx.gui();
     }
-    const auto style = args.value("theme").value_or("light") == "dark" ? ui::ChartStyle::dark() : ui::ChartStyle::light();
+    const std::string theme = args.value("theme").value_or("light");
+    if (theme != "light" && theme != "dark") {
+        throw UsageError("--theme must be light or dark, got '" + theme + "'");
+    }
+    const auto style = theme == "dark" ? ui::ChartStyle::dark() : ui::ChartStyle::light();
     ui::exportChart(data, style, out, QSize(width, height), scale);
     if (ctx.json()) {
         nlohmann::json rows = nlohmann::json::array();
