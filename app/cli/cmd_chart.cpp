@@ -51,7 +51,9 @@ int chart(Context& ctx, const Args& args) {
         o.workload = *workload;
     }
     o.minMemoryGb = args.number("min-memory").value_or(0);
-    o.vendor = args.value("vendor").value_or("");
+    if (const auto v = args.value("vendor")) {
+        o.vendor = ctx.db().catalog().requireVendor(*v, "--vendor");
+    }
     o.onlyPriced = args.has("only-priced");
     o.maxRows = static_cast<size_t>(args.integer("top", 1, 1000).value_or(0));
     auto& db = ctx.db();

@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "common/text.h"
 
+#include <optional>
 #include <ostream>
 
 namespace advisor::cli {
@@ -19,13 +20,16 @@ std::string optionalNumber(const std::optional<double>& v, int decimals = 1) {
 int list(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto minMemory = args.number("min-memory");
-    const auto vendor = args.value("vendor");
+    std::optional<std::string> vendor;
+    if (const auto v = args.value("vendor")) {
+        vendor = ctx.catalog().requireVendor(*v, "--vendor");
+    }
     std::vector<const Gpu*> shown;
     for (const auto& g : ctx.catalog().gpus()) {
         if (minMemory && g.memoryGb < *minMemory) {
             continue;
         }
-        if (vendor && text::toLower(g.vendor) != text::toLower(*vendor)) {
+        if (vendor && g.vendor != *vendor) {
             continue;
         }
         shown.push_back(&g);

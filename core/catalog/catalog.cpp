@@ -233,6 +233,20 @@ const Gpu& Catalog::require(std::string_view name, const std::string& where) con
     return *r.gpu;
 }
 
+const std::string& Catalog::requireVendor(std::string_view vendor, const std::string& where) const {
+    std::vector<std::string> known;
+    for (const auto& g : gpus_) {
+        if (text::toLower(g.vendor) == text::toLower(vendor)) {
+            return g.vendor;
+        }
+        if (std::find(known.begin(), known.end(), g.vendor) == known.end()) {
+            known.push_back(g.vendor);
+        }
+    }
+    throw InputError({where, 0, "", ""},
+                     "no GPU in the catalog is made by '" + std::string(vendor) + "'; vendors: " + text::join(known, ", "));
+}
+
 const Resolution& ResolutionCache::resolve(std::string_view name) {
     const auto it = cache_.find(std::string(name));
     if (it != cache_.end()) {

@@ -47,6 +47,10 @@ public:
     /// Like resolve(), but throws InputError(where, message) unless exactly one GPU matches.
     const Gpu& require(std::string_view name, const std::string& where = "") const;
 
+    /// The catalog's spelling of a vendor typed in any case ("nvidia" -> "NVIDIA"); throws
+    /// InputError(where, ...) listing the vendors when no GPU has it.
+    const std::string& requireVendor(std::string_view vendor, const std::string& where = "") const;
+
     /// Adds a user-defined GPU; throws InputError when its id, name or an alias collides.
     void add(Gpu gpu, const std::string& where = "");
 

@@ -82,6 +82,9 @@ TEST(ChartCli, ErrorsNameTheProblemAndWriteNothing) {
     EXPECT_EQ(cli.run({"chart", "--out", cli.file("c.gif")}).exitCode, 2);
     EXPECT_EQ(cli.run({"chart", "--kind", "pie", "--out", cli.file("c.png")}).exitCode, 2);
     EXPECT_EQ(cli.run({"chart", "--metric", "llm-decode", "--out", cli.file("c.png")}).exitCode, 2);
+    const auto vendor = cli.run({"chart", "--vendor", "nvidea", "--out", cli.file("c.png")});
+    EXPECT_EQ(vendor.exitCode, 1);
+    EXPECT_NE(vendor.err.find("--vendor: no GPU in the catalog is made by 'nvidea'"), std::string::npos) << vendor.err;
     const auto theme = cli.run({"chart", "--theme", "blue", "--out", cli.file("c.png")});
     EXPECT_EQ(theme.exitCode, 2);
     EXPECT_NE(theme.err.find("--theme must be light or dark, got 'blue'"), std::string::npos) << theme.err;

@@ -60,6 +60,13 @@ TEST(Cli, GpusListFilters) {
         EXPECT_EQ(g.at("vendor"), "AMD");
         EXPECT_GE(g.at("memory").at("size_gb").get<double>(), 80);
     }
+    // A misspelt vendor is an error that lists the vendors, not an empty list.
+    const auto typo = cli.run({"gpus", "list", "--vendor", "nvidea"});
+    EXPECT_EQ(typo.exitCode, 1);
+    EXPECT_NE(typo.err.find("--vendor: no GPU in the catalog is made by 'nvidea'; vendors: NVIDIA, AMD, Intel"),
+              std::string::npos)
+        << typo.err;
+    EXPECT_TRUE(typo.out.empty()) << typo.out;
 }
 
 TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {

@@ -165,6 +165,18 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     EXPECT_EQ(cat().resolve("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition").status, ResolveStatus::NotFound);
 }
 
+TEST(BuiltinCatalog, VendorsAreMatchedInAnyCaseAndUnknownOnesListTheKnown) {
+    EXPECT_EQ(cat().requireVendor("nvidia"), "NVIDIA");
+    EXPECT_EQ(cat().requireVendor("Amd"), "AMD");
+    try {
+        cat().requireVendor("Nvidea", "--vendor");
+        FAIL() << "an unknown vendor was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--vendor"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("vendors: NVIDIA, AMD, Intel"), std::string::npos) << e.what();
+    }
+}
+
 TEST(NameResolution, NvlinkTokenIsReported) {
     const Resolution r = cat().resolve("RTX 2080 Ti NVLink");
     ASSERT_EQ(r.status, ResolveStatus::Found);
