@@ -2,6 +2,7 @@
 
 #include "cli/args.h"
 #include "cli/context.h"
+#include "cli/option_errors.h"
 #include "common/errors.h"
 #include "paths.h"
 
@@ -118,6 +119,11 @@ int run(int argc, char** argv, const GuiLauncher& gui) {
             std::cerr << "gpu-advisor " << name << ": error: " << e.what() << "\n"
                       << "Try 'gpu-advisor " << name << " --help'.\n";
             return 2;
+        } catch (const InputError& e) {
+            for (const auto& p : inOptionTerms(e.problems(), args)) {
+                std::cerr << "error: " << p.describe() << '\n';
+            }
+            return 1;
         }
     } catch (const UsageError& e) {
         std::cerr << "gpu-advisor: error: " << e.what() << '\n';

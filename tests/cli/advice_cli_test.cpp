@@ -48,7 +48,7 @@ TEST(FlowchartCli, BadAnswersAreClearErrors) {
     Cli cli;
     const auto bad = cli.run({"flowchart", "--answers", "no,maybe"});
     EXPECT_EQ(bad.exitCode, 1);
-    EXPECT_EQ(bad.err, "error: flowchart: field 'answer': 'maybe' is not an answer to \"Do you plan to train "
+    EXPECT_EQ(bad.err, "error: --answers: 'maybe' is not an answer to \"Do you plan to train "
                        "models?\"; choose yes or no\n");
     const auto tooMany = cli.run({"flowchart", "--answers", "no,yes,yes,yes,no"});
     EXPECT_EQ(tooMany.exitCode, 1);
@@ -120,7 +120,7 @@ TEST(RecommendCli, UsageAndInputErrors) {
     EXPECT_EQ(cli.run({"recommend", "--memory-gb", "24", "--budget", "1000", "--rank", "cheapest"}).exitCode, 2);
     const auto bad = cli.run({"recommend", "--memory-gb", "24", "--budget", "1000", "--utilization", "1.5"});
     EXPECT_EQ(bad.exitCode, 1);
-    EXPECT_EQ(bad.err, "error: recommend: field 'utilization': must be more than 0 and at most 1\n");
+    EXPECT_EQ(bad.err, "error: --utilization: must be more than 0 and at most 1\n");
     const auto nothing = cli.json({"recommend", "--memory-gb", "200", "--budget", "500"});
     EXPECT_TRUE(nothing.at("candidates").empty());
     EXPECT_TRUE(nothing.at("cloud").at("recommended").get<bool>());

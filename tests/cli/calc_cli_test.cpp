@@ -17,7 +17,7 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
     EXPECT_LT(doc.at("slowdown_pct").get<double>(), 7.2); // training is partly memory-bound
     const auto bad = cli.run({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "600"});
     EXPECT_EQ(bad.exitCode, 1);
-    EXPECT_EQ(bad.err, "error: power limit: field 'limit_watts': is above the board power (TDP) of 450 W; valid range "
+    EXPECT_EQ(bad.err, "error: --limit-watts: is above the board power (TDP) of 450 W; valid range "
                        "for RTX 4090: 135-450 W\n");
 }
 

@@ -42,9 +42,9 @@ TEST(PricesCli, AddRejectsBadFieldsWithoutStoring) {
     Cli cli;
     const auto r = cli.run({"prices", "add", "--gpu", "A100", "--price", "0", "--date", "2999-01-01"});
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("error: command line: field 'gpu': 'A100' is ambiguous"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("error: command line: field 'amount': must be greater than zero, got '0'"), std::string::npos);
-    EXPECT_NE(r.err.find("error: command line: field 'observed_date': is in the future (2999-01-01"), std::string::npos);
+    EXPECT_NE(r.err.find("error: --gpu: 'A100' is ambiguous"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("error: --price: must be greater than zero, got '0'"), std::string::npos);
+    EXPECT_NE(r.err.find("error: --date: is in the future (2999-01-01"), std::string::npos);
     EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
 }
 
