@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <string>
 
 namespace advisor::ui {
@@ -16,11 +17,14 @@ inline QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-/// One line per problem: "field: reason" (or just the reason).
-inline QString describeProblems(const InputError& e, const QString& separator = QStringLiteral("\n")) {
+/// One line per problem: "field: reason" (or just the reason). `label` names a field as the
+/// window shows it ("amount" -> "Price"); without it the field is shown as core names it.
+inline QString describeProblems(const InputError& e, const QString& separator = QStringLiteral("\n"),
+                                const std::function<QString(const std::string&)>& label = {}) {
     QStringList lines;
     for (const auto& p : e.problems()) {
-        lines << qs((p.where.field.empty() ? std::string() : p.where.field + ": ") + p.reason);
+        const QString field = label ? label(p.where.field) : qs(p.where.field);
+        lines << (field.isEmpty() ? qs(p.reason) : field + QStringLiteral(": ") + qs(p.reason));
     }
     return lines.join(separator);
 }

@@ -125,6 +125,11 @@ private slots:
         QVERIFY(tab.plot()->plottableCount() >= 3); // weights, gradients, optimizer states, ...
         pick(tab.modeField(), "qlora"); // switches the weights to 4-bit
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+        // QLoRA with 8-bit weights is refused, naming the input as the tab labels it.
+        pick(tab.weightsField(), "int8");
+        QCOMPARE(tab.error(), QStringLiteral("Weights: QLoRA keeps the base model in 4-bit; use int4"));
+        pick(tab.weightsField(), "int4");
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
     }
 
     void cloudVsDesktopReproducesTheSeedsExample() {

@@ -74,9 +74,9 @@ private slots:
         const int undoSteps = session_->undoStack()->count();
         QVERIFY(!page.model()->setData(amount, QStringLiteral("-5")));
         QCOMPARE(rejected.count(), 1);
-        QVERIFY2(rejected.at(0).at(1).toString().startsWith(QStringLiteral("amount: ")),
+        QVERIFY2(rejected.at(0).at(1).toString().startsWith(QStringLiteral("Price: ")),
                  qPrintable(rejected.at(0).at(1).toString()));
-        QVERIFY(page.message().startsWith(QStringLiteral("Not changed - amount: ")));
+        QVERIFY(page.message().startsWith(QStringLiteral("Not changed - Price: ")));
         QVERIFY(session_->db().price(id)->sameObservation(before));
         QCOMPARE(session_->undoStack()->count(), undoSteps);
         // The same through the real editor: type a date that does not exist, press Enter.
@@ -95,7 +95,7 @@ private slots:
         QTest::keyClicks(editor, QStringLiteral("2023-13-45"));
         QTest::keyClick(editor, Qt::Key_Return);
         QTRY_COMPARE(rejected.count(), 2); // the delegate commits on the next event loop turn
-        QVERIFY2(rejected.at(1).at(1).toString().startsWith(QStringLiteral("observed_date: is not a date")), qPrintable(rejected.at(1).at(1).toString()));
+        QVERIFY2(rejected.at(1).at(1).toString().startsWith(QStringLiteral("Date: is not a date")), qPrintable(rejected.at(1).at(1).toString()));
         QVERIFY(session_->db().price(id)->sameObservation(before));
     }
 
@@ -200,8 +200,13 @@ private slots:
         dialog.amountField()->setText(QStringLiteral("twelve"));
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Rejected)); // still open
-        QVERIFY2(dialog.error().startsWith(QStringLiteral("amount: ")), qPrintable(dialog.error()));
+        QVERIFY2(dialog.error().startsWith(QStringLiteral("Price: ")), qPrintable(dialog.error()));
+        QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.amountField()));
         dialog.amountField()->setText(QStringLiteral("1499"));
+        dialog.dateField()->setText(QStringLiteral("last tuesday"));
+        dialog.accept();
+        QVERIFY2(dialog.error().startsWith(QStringLiteral("Date: is not a date")), qPrintable(dialog.error()));
+        QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.dateField())); // the cursor moved there
         dialog.dateField()->setText(QStringLiteral("2026-11"));
         const size_t count = session_->db().priceCount();
         dialog.accept();
@@ -217,10 +222,13 @@ private slots:
         dialog.nameField()->setText(QStringLiteral("Test Accelerator X"));
         dialog.accept(); // architecture, memory, bandwidth and power missing: core names the first
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
-        QCOMPARE(dialog.error(), QStringLiteral("architecture: must not be empty"));
+        // The refused field is named as the form labels it, and the cursor goes there.
+        QCOMPARE(dialog.error(), QStringLiteral("Architecture: must not be empty"));
+        QCOMPARE(dialog.focusWidget(), dialog.architectureField());
         dialog.architectureField()->setText(QStringLiteral("Blackwell"));
         dialog.accept();
-        QVERIFY2(dialog.error().startsWith(QStringLiteral("memory.size_gb: ")), qPrintable(dialog.error()));
+        QVERIFY2(dialog.error().startsWith(QStringLiteral("Memory: ")), qPrintable(dialog.error()));
+        QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.memoryField()));
         QVERIFY(!session_->catalog().findById("custom-test-accelerator-x"));
         dialog.memoryField()->setValue(32);
         dialog.bandwidthField()->setValue(1500);

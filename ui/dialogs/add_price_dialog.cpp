@@ -1,6 +1,7 @@
 #include "dialogs/add_price_dialog.h"
 
 #include "commands/price_commands.h"
+#include "models/price_table_model.h"
 #include "common/date.h"
 #include "common/errors.h"
 #include "prices/currency.h"
@@ -18,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 
 namespace advisor::ui {
 
@@ -99,8 +101,15 @@ void AddPriceDialog::accept() {
         addedId_ = command->priceId();
         session_.undoStack()->push(command);
     } catch (const InputError& e) {
-        error_->setText(describeProblems(e));
+        error_->setText(describeProblems(e, QStringLiteral("\n"), &PriceTableModel::fieldLabel));
         error_->show();
+        const std::map<std::string, QWidget*> widgets = {
+            {"gpu", gpu_},       {"condition", condition_}, {"amount", amount_}, {"currency", currency_},
+            {"observed_date", date_}, {"source", source_},  {"source_url", url_},  {"note", note_}};
+        const auto first = widgets.find(e.problems().front().where.field);
+        if (first != widgets.end()) {
+            first->second->setFocus(); // the cursor goes to the first refused field
+        }
         return;
     }
     QDialog::accept();

@@ -80,22 +80,28 @@ CustomGpuDialog::CustomGpuDialog(Session& session, QWidget* parent) : QDialog(pa
     error_->hide();
 
     auto* form = new QFormLayout;
-    form->addRow(tr("&Name:"), name_);
-    form->addRow(tr("&Vendor:"), vendor_);
-    form->addRow(tr("&Segment:"), segment_);
-    form->addRow(tr("&Architecture:"), architecture_);
-    form->addRow(tr("&Launch year:"), year_);
-    form->addRow(tr("&Memory:"), memory_);
-    form->addRow(tr("Memory &type:"), memoryType_);
-    form->addRow(tr("&Bandwidth:"), bandwidth_);
-    form->addRow(tr("Tensor &cores:"), tensorCores_);
-    form->addRow(tr("FP&32 (CUDA cores):"), fp32_);
-    form->addRow(tr("FP&16 tensor:"), fp16_);
-    form->addRow(tr("FP&8 tensor:"), fp8_);
-    form->addRow(tr("L&2 cache:"), l2_);
-    form->addRow(tr("&Power (TDP):"), tdp_);
-    form->addRow(tr("Sl&ot width:"), slots_);
-    form->addRow(tr("PCIe &generation:"), pcieGen_);
+    // Each row records the catalog field it sets, so that core's refusal names the row as the
+    // dialog labels it and the cursor goes there.
+    const auto row = [&](const QString& label, QWidget* widget, const char* field) {
+        form->addRow(label, widget);
+        fields_[field] = {QString(label).remove(QLatin1Char('&')).chopped(1), widget};
+    };
+    row(tr("&Name:"), name_, "name");
+    row(tr("&Vendor:"), vendor_, "vendor");
+    row(tr("&Segment:"), segment_, "segment");
+    row(tr("&Architecture:"), architecture_, "architecture");
+    row(tr("&Launch year:"), year_, "launch_year");
+    row(tr("&Memory:"), memory_, "memory.size_gb");
+    row(tr("Memory &type:"), memoryType_, "memory.type");
+    row(tr("&Bandwidth:"), bandwidth_, "memory.bandwidth_gbs");
+    row(tr("Tensor &cores:"), tensorCores_, "compute.tensor_cores");
+    row(tr("FP&32 (CUDA cores):"), fp32_, "compute.fp32_tflops");
+    row(tr("FP&16 tensor:"), fp16_, "tensor_tflops_dense.fp16_fp32acc");
+    row(tr("FP&8 tensor:"), fp8_, "tensor_tflops_dense.fp8");
+    row(tr("L&2 cache:"), l2_, "cache.l2_mb");
+    row(tr("&Power (TDP):"), tdp_, "power.tdp_w");
+    row(tr("Sl&ot width:"), slots_, "board.slot_width");
+    row(tr("PCIe &generation:"), pcieGen_, "board.pcie_gen");
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &CustomGpuDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -146,8 +152,15 @@ void CustomGpuDialog::accept() {
         addedId_ = command->gpuId();
         session_.undoStack()->push(command);
     } catch (const InputError& e) {
-        error_->setText(describeProblems(e));
+        error_->setText(describeProblems(e, QStringLiteral("\n"), [this](const std::string& field) {
+            const auto it = fields_.find(field);
+            return it != fields_.end() ? it->second.label : qs(field);
+        }));
         error_->show();
+        const auto first = fields_.find(e.problems().front().where.field);
+        if (first != fields_.end()) {
+            first->second.widget->setFocus();
+        }
         return; // stay open: the user fixes the field
     }
     QDialog::accept();

@@ -7,6 +7,10 @@
 #include "catalog/gpu.h"
 
 #include <QDialog>
+#include <QString>
+
+#include <map>
+#include <string>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -59,6 +63,11 @@ private:
     QSpinBox* slots_ = nullptr;
     QSpinBox* pcieGen_ = nullptr;
     QLabel* error_ = nullptr;
+    struct Field {
+        QString label;   ///< as the form shows it, without '&' and ':'
+        QWidget* widget; ///< where the cursor goes when core refuses the field
+    };
+    std::map<std::string, Field> fields_; ///< catalog field ("memory.size_gb") -> row
 };
 
 } // namespace advisor::ui

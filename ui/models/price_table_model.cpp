@@ -10,6 +10,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <map>
 
 namespace advisor::ui {
 
@@ -109,6 +110,11 @@ QVariant PriceTableModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
+    const QString title = columnTitle(section);
+    return title.isEmpty() ? QVariant() : QVariant(title);
+}
+
+QString PriceTableModel::columnTitle(int section) {
     switch (section) {
     case GpuColumn:
         return tr("GPU");
@@ -129,6 +135,15 @@ QVariant PriceTableModel::headerData(int section, Qt::Orientation orientation, i
     default:
         return {};
     }
+}
+
+QString PriceTableModel::fieldLabel(const std::string& field) {
+    static const std::map<std::string, Column> columns = {
+        {"gpu", GpuColumn},        {"condition", ConditionColumn},  {"amount", AmountColumn},
+        {"currency", CurrencyColumn}, {"observed_date", DateColumn}, {"source", SourceColumn},
+        {"source_url", UrlColumn}, {"note", NoteColumn}};
+    const auto it = columns.find(field);
+    return it == columns.end() ? qs(field) : columnTitle(it->second);
 }
 
 Qt::ItemFlags PriceTableModel::flags(const QModelIndex& index) const {
@@ -180,7 +195,7 @@ bool PriceTableModel::setData(const QModelIndex& index, const QVariant& value, i
     *field = v;
     // An empty date means "today" for new prices; in an edit it is a mistake.
     if (index.column() == DateColumn && v.empty()) {
-        emit editRejected(index, tr("observed_date: is empty; use YYYY-MM-DD or YYYY-MM"));
+        emit editRejected(index, tr("%1: is empty; use YYYY-MM-DD or YYYY-MM").arg(columnTitle(DateColumn)));
         return false;
     }
     try {
@@ -188,7 +203,7 @@ bool PriceTableModel::setData(const QModelIndex& index, const QVariant& value, i
                                                    qs(p.gpuName));
         session_.undoStack()->push(EditPriceCommand::create(session_, p.id, in, what));
     } catch (const InputError& e) {
-        emit editRejected(index, describeProblems(e, QStringLiteral("; ")));
+        emit editRejected(index, describeProblems(e, QStringLiteral("; "), &PriceTableModel::fieldLabel));
         return false;
     }
     return true;

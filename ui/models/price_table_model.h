@@ -35,6 +35,12 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+    /// The column header for a field core names in its errors ("amount" -> "Price"); the
+    /// field itself when no column shows it.
+    static QString fieldLabel(const std::string& field);
+    /// The header of a column ("Price"); empty for no column.
+    static QString columnTitle(int section);
+
     const Price& priceAt(int row) const { return prices_.at(static_cast<size_t>(row)); }
     /// Row of a price id, or -1.
     int rowOf(std::int64_t id) const;

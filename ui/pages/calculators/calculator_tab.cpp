@@ -60,13 +60,20 @@ void CalculatorTab::recompute() {
         error_->hide();
         error_->clear();
     } catch (const InputError& e) {
-        error_->setText(describeProblems(e));
+        error_->setText(describeProblems(e, QStringLiteral("\n"), [this](const std::string& field) {
+            const auto it = fieldLabels_.find(field);
+            return it != fieldLabels_.end() ? it->second : qs(field);
+        }));
         error_->show();
     } catch (const AdvisorError& e) {
         error_->setText(QString::fromUtf8(e.what()));
         error_->show();
     }
     computing_ = false;
+}
+
+void CalculatorTab::labelField(const std::string& field, const QString& label) {
+    fieldLabels_[field] = label;
 }
 
 QString CalculatorTab::error() const {

@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <map>
+#include <string>
+
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -49,6 +52,8 @@ protected:
                               const QString& suffix, const QString& zeroText = {});
     /// Recompute when `w` (a spin box, combo or check box) changes.
     void watch(QWidget* w);
+    /// Core names `field` in a refusal; the tab shows it as `label` (the input's own label).
+    void labelField(const std::string& field, const QString& label);
     QLabel* addResultLabel();
 
 private:
@@ -60,6 +65,7 @@ private:
     QVBoxLayout* results_ = nullptr;
     QLabel* error_ = nullptr;
     QList<QComboBox*> pickers_;
+    std::map<std::string, QString> fieldLabels_;
     bool computing_ = false;
     bool ready_ = false;
 };

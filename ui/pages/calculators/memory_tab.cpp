@@ -34,6 +34,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     weights_->addItem(tr("8-bit"), QStringLiteral("int8"));
     weights_->addItem(tr("4-bit"), QStringLiteral("int4"));
     inputs()->addRow(tr("&Weights:"), weights_);
+    labelField("precision", tr("Weights"));
     // QLoRA trains on 4-bit weights, full training on 16-bit: follow the work, then recompute.
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
         const QString mode = mode_->currentData().toString();

@@ -18,6 +18,7 @@ public:
     explicit MemoryTab(Session& session, QWidget* parent = nullptr);
     QDoubleSpinBox* paramsField() const { return params_; }
     QComboBox* modeField() const { return mode_; }
+    QComboBox* weightsField() const { return weights_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* fits() const { return fits_; }
