@@ -17,8 +17,10 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -149,6 +151,25 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 286 days")), qPrintable(tab.resultText()));
         session_->undoStack()->undo();
         session_->undoStack()->undo();
+    }
+
+    void longCloudOffersKeepTheInputColumnNarrow() {
+        ui::CloudTab tab(*session_);
+        QVERIFY(tab.offerField()->count() > 100); // the seeded offers, some 60 characters long
+        tab.resize(1350, 800);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        auto* inputs = tab.findChild<QScrollArea*>();
+        QVERIFY(inputs != nullptr);
+        QVERIFY2(inputs->width() <= 460, qPrintable(QString::number(inputs->width())));
+        QVERIFY2(tab.plot()->width() > inputs->width(), qPrintable(QString::number(tab.plot()->width())));
+        // The open list is still wide enough to read every offer.
+        int widest = 0;
+        for (int i = 0; i < tab.offerField()->count(); ++i) {
+            widest = std::max(widest, tab.offerField()->fontMetrics().horizontalAdvance(tab.offerField()->itemText(i)));
+        }
+        QVERIFY2(tab.offerField()->view()->minimumWidth() >= widest,
+                 qPrintable(QStringLiteral("%1 < %2").arg(tab.offerField()->view()->minimumWidth()).arg(widest)));
     }
 };
 

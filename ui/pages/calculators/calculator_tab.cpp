@@ -45,7 +45,8 @@ CalculatorTab::CalculatorTab(Session& session, QWidget* parent) : QWidget(parent
 
 void CalculatorTab::ready() {
     // All inputs are in: the column is as wide as they need (plus a scroll bar).
-    inputScroll_->setMinimumWidth(inputScroll_->widget()->sizeHint().width() + 20);
+    inputScroll_->setMinimumWidth(
+        std::min(inputScroll_->widget()->sizeHint().width() + 20, inputScroll_->maximumWidth()));
     ready_ = true;
     recompute();
 }

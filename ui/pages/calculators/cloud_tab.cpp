@@ -8,12 +8,15 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace advisor::ui {
 
@@ -24,6 +27,10 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     desktopCost_->setToolTip(tr("Filled from the GPU's price and your desktop base cost; edit it freely"));
     offer_ = new QComboBox;
     offer_->setToolTip(tr("Cloud offers in your database (newest observation of each)"));
+    // Offers are long ("AWS p4d.24xlarge (A100 40GB SXM x8, ...)"): the box keeps the input
+    // column narrow and the open list is as wide as its longest entry (fillOffers).
+    offer_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    offer_->setMinimumContentsLength(24);
     inputs()->addRow(tr("Cloud &offer:"), offer_);
     hourly_ = addNumber(tr("Cloud &price:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
     result_ = addResultLabel();
@@ -69,7 +76,13 @@ void CloudTab::fillOffers() {
                         qs(o.gpuId.value_or("")));
         offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
         offer_->setItemData(offer_->count() - 1, o.gpuCount, Qt::UserRole + 2);
+        offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
+    int widest = 0;
+    for (int i = 0; i < offer_->count(); ++i) {
+        widest = std::max(widest, offer_->view()->fontMetrics().horizontalAdvance(offer_->itemText(i)));
+    }
+    offer_->view()->setMinimumWidth(widest + 32); // text plus the list's margins and scroll bar
 }
 
 void CloudTab::fillDesktopCost() {
