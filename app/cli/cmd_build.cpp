@@ -27,7 +27,7 @@ int run(Context& ctx, const Args& args) {
     in.ramGb = args.number("ram-gb");
     in.machines = args.integer("machines", 1, 10000).value_or(1);
     in.networkGbps = args.number("network-gbps");
-    in.cpuWatts = args.number("cpu-watts").value_or(150);
+    in.cpuWatts = args.number("cpu-watts").value_or(ctx.settings().cpuWatts);
     in.powerLimitWatts = args.number("limit-watts");
     in.psuWatts = args.number("psu-watts");
     const perf::PerfModel model(ctx.catalog());
@@ -73,7 +73,7 @@ Command buildCommand() {
             "                         [--cpu-threads T] [--ram-gb R] [--cpu-watts W] [--limit-watts W]\n"
             "                         [--psu-watts W] [--machines M] [--network-gbps G]\n\n"
             "Each finding has a severity (critical, warning, info) and the reason from the seed or the\n"
-            "hardware guide.\n",
+            "hardware guide. --cpu-watts defaults to your cpu_watts setting, as in the window.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"gpu"},           {"count"},        {"gpus"},         {"extra-gpu"},
                                                    {"extra-count"},   {"pcie-lanes"},   {"slot-spacing"},

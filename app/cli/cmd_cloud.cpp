@@ -12,7 +12,6 @@
 #include "perf/model.h"
 
 #include <cmath>
-#include <filesystem>
 #include <ostream>
 
 namespace advisor::cli {
@@ -131,7 +130,7 @@ std::optional<double> numberOrPreset(const Args& args, const std::string& name, 
 
 int cloudVsDesktop(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
-    const Settings settings = std::filesystem::exists(ctx.dbPath()) ? ctx.db().settings() : Settings{};
+    const Settings settings = ctx.settings();
     calc::CloudVsDesktopInput in;
     in.desktopCostUsd = args.requiredNumber("desktop-cost");
     in.cpuWatts = args.number("cpu-watts").value_or(settings.cpuWatts);

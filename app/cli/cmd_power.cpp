@@ -8,20 +8,15 @@
 #include "common/format.h"
 #include "perf/model.h"
 
-#include <filesystem>
 #include <ostream>
 
 namespace advisor::cli {
 namespace {
 
-Settings currentSettings(Context& ctx) {
-    return std::filesystem::exists(ctx.dbPath()) ? ctx.db().settings() : Settings{};
-}
-
 int powerLimit(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
-    const Settings s = currentSettings(ctx);
+    const Settings s = ctx.settings();
     calc::PowerLimitInput in;
     in.limitWatts = args.requiredNumber("limit-watts");
     in.count = gpuCount(args, 64).value_or(1);
@@ -103,7 +98,7 @@ int psu(Context& ctx, const Args& args) {
         in.gpuWatts = *limit;
     }
     in.gpuCount = gpuCount(args, 64).value_or(1);
-    in.cpuWatts = args.requiredNumber("cpu-watts");
+    in.cpuWatts = args.number("cpu-watts").value_or(ctx.settings().cpuWatts);
     in.otherWatts = args.number("other-watts").value_or(100);
     in.bufferPct = args.number("buffer-pct").value_or(10);
     in.psuEfficiency = args.number("psu-efficiency").value_or(0.9);
@@ -187,12 +182,13 @@ Command powerLimitCommand() {
 
 Command psuCommand() {
     return {"psu", "PSU size, power cables and the wall circuit for a build",
-            "Usage: gpu-advisor psu (--gpu NAME | --gpu-watts W) --count N|--gpus N --cpu-watts W [--other-watts W]\n"
+            "Usage: gpu-advisor psu (--gpu NAME | --gpu-watts W) --count N|--gpus N [--cpu-watts W] [--other-watts W]\n"
             "                       [--limit-watts W] [--buffer-pct P] [--psu-efficiency F] [--psu-watts W]\n\n"
             "Hardware guide: GPUs + CPU + other parts (100 W), plus 10%, rounded up to a standard PSU size\n"
             "(4 x 250 W + 150 W + 100 W = 1250 W, +10% = 1375 W, buy 1400 W). Also the PCIe power cables\n"
             "and whether the build fits US 15 A / 20 A (80% continuous) and EU 16 A circuits.\n"
-            "With --psu-watts, exits 1 when that PSU is too small.\n",
+            "With --psu-watts, exits 1 when that PSU is too small. --cpu-watts defaults to your cpu_watts\n"
+            "setting.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return psu(ctx, Args::parse(rest, {{"gpu"}, {"gpu-watts"}, {"count"}, {"gpus"}, {"cpu-watts"}, {"other-watts"},
                                                    {"limit-watts"}, {"buffer-pct"}, {"psu-efficiency"}, {"psu-watts"}}));

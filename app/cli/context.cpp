@@ -36,6 +36,10 @@ const Catalog& Context::catalog() {
     return baseCatalog();
 }
 
+Settings Context::settings() {
+    return db_ || std::filesystem::exists(dbPath_) ? db().settings() : Settings{};
+}
+
 const Catalog& Context::baseCatalog() {
     if (!baseCatalog_) {
         baseCatalog_ = catalogPath_ ? Catalog::fromFile(*catalogPath_) : Catalog::builtin();

@@ -32,6 +32,9 @@ public:
     /// Opens the database on first use (creating and seeding it if new).
     PriceDb& db();
     const std::string& dbPath() const { return dbPath_; }
+    /// The user's settings, or the defaults when there is no database yet (reading settings
+    /// never creates one).
+    Settings settings();
     /// Closes the database (before its file is replaced by a restore).
     void closeDb();
     /// Opening the database makes the day's backup; commands that manage backups turn that off.

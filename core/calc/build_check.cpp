@@ -168,7 +168,7 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
         if (!in.powerLimitWatts && limit >= range.minimumWatts && limit < g.tdpW) {
             const double loss = 1.0 - relativePerformance(limit, g.tdpW, 1.0);
             add(Severity::Warning, "power",
-                "needs a " + format::number(r.psu.withBufferWatts, 0) + " W PSU; limiting each GPU to " +
+                "needs " + format::number(r.psu.withBufferWatts, 0) + " W with a 10% buffer; limiting each GPU to " +
                     format::number(limit, 0) + " W makes a 1600 W PSU workable at most " + format::percent(loss, 0) +
                     " slower",
                 "seed: 4x RTX 3090 at 300 W instead of 350 W saves 200 W and makes a 1600 W PSU feasible; "

@@ -67,6 +67,19 @@ TEST(BuildCli, FindingsHaveSeverityAndReason) {
     }
 }
 
+TEST(BuildCli, CpuWattsDefaultToTheSettingLikeTheWindow) {
+    Cli cli;
+    // No --cpu-watts: the cpu_watts setting (100 W by default, then 300 W).
+    EXPECT_DOUBLE_EQ(cli.json({"psu", "--gpu-watts", "250", "--count", "4"}).at("required_watts").get<double>(), 1200);
+    ASSERT_EQ(cli.run({"settings", "set", "cpu_watts", "300"}).exitCode, 0);
+    EXPECT_DOUBLE_EQ(cli.json({"psu", "--gpu-watts", "250", "--count", "4"}).at("required_watts").get<double>(), 1400);
+    // 4 x 450 W + 300 W + 100 W = 2,200 W, +10% = 2,420 W.
+    const auto build = cli.run({"build", "--gpu", "RTX 4090", "--count", "4"});
+    EXPECT_NE(build.out.find("needs 2,420 W with a 10% buffer"), std::string::npos) << build.out;
+    const auto given = cli.run({"build", "--gpu", "RTX 4090", "--count", "4", "--cpu-watts", "100"});
+    EXPECT_NE(given.out.find("needs 2,200 W with a 10% buffer"), std::string::npos) << given.out;
+}
+
 TEST(MemoryCli, BreakdownTotalAndFits) {
     Cli cli;
     const auto doc = cli.json({"memory", "--params-billion", "7", "--mode", "full-training", "--precision", "fp16"});
