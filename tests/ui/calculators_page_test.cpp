@@ -94,12 +94,21 @@ private slots:
         in.gpu = session_->catalog().findById("rtx-3090");
         in.gpuWatts = in.gpu->tdpW;
         in.gpuCount = 4;
-        in.cpuWatts = 150;
+        in.cpuWatts = session_->settings().cpuWatts; // the CPU field starts at the setting
+        QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
         const auto r = calc::sizePsu(in);
         QVERIFY2(tab.resultText().contains(QStringLiteral("A %1 W power supply").arg(r.recommendedPsuWatts, 0, 'f', 0)) ||
                      r.recommendedPsuWatts == 0,
                  qPrintable(tab.resultText()));
         QCOMPARE(tab.circuits()->rowCount(), static_cast<int>(r.circuits.size()));
+        // A change of the setting moves the field and the result, as in the build check.
+        Settings s = session_->settings();
+        s.cpuWatts = 250;
+        session_->changeSettings(s, QStringLiteral("cpu watts"));
+        QCOMPARE(tab.cpuField()->value(), 250.0);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("CPU 250 W")), qPrintable(tab.resultText()));
+        session_->undoStack()->undo();
+        QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
     }
 
     void buildCheckListsFindingsThatFollowTheInputs() {

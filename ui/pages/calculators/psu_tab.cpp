@@ -27,6 +27,16 @@ PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, paren
     circuits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     circuits_->horizontalHeader()->setStretchLastSection(true);
     results()->addWidget(circuits_, 1);
+    // The CPU's watts start at the cpu_watts setting (as in the build check and the command
+    // line) and follow it when it changes; the field can still be edited for this build.
+    const auto followSetting = [this] {
+        if (this->session().isOpen()) {
+            cpu_->setValue(this->session().settings().cpuWatts);
+        }
+    };
+    connect(&session, &Session::opened, this, followSetting);
+    connect(&session, &Session::settingsChanged, this, followSetting);
+    followSetting();
     ready();
 }
 

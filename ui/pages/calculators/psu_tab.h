@@ -16,6 +16,7 @@ public:
     explicit PsuTab(Session& session, QWidget* parent = nullptr);
     QString resultText() const;
     QSpinBox* countField() const { return count_; }
+    QDoubleSpinBox* cpuField() const { return cpu_; }
     QComboBox* gpuField() const { return gpu_; }
     QTableWidget* circuits() const { return circuits_; }
 
