@@ -55,4 +55,8 @@ std::string percent(double fraction, int decimals) {
     return number(fraction * 100.0, decimals) + "%";
 }
 
+std::string count(long long n, const std::string& noun) {
+    return number(static_cast<double>(n), 0) + " " + noun + (n == 1 ? "" : "s");
+}
+
 } // namespace advisor::format

@@ -22,4 +22,7 @@ std::string ratio(double r);
 /// 0.071 -> "7.1%".
 std::string percent(double fraction, int decimals = 1);
 
+/// count(1, "GPU") -> "1 GPU"; count(4, "GPU") -> "4 GPUs" (English plural with "s").
+std::string count(long long n, const std::string& noun);
+
 } // namespace advisor::format

@@ -171,6 +171,9 @@ TEST(Format, MoneyNumbersAndRatios) {
     EXPECT_EQ(format::ratio(0.333), "0.33x");
     EXPECT_EQ(format::percent(0.071), "7.1%");
     EXPECT_EQ(format::gigabytes(24), "24 GB");
+    EXPECT_EQ(format::count(1, "GPU"), "1 GPU");
+    EXPECT_EQ(format::count(4, "GPU"), "4 GPUs");
+    EXPECT_EQ(format::count(1200, "offer"), "1,200 offers");
 }
 
 } // namespace

@@ -84,6 +84,11 @@ private slots:
         QCOMPARE(tab.plot()->graphCount(), 2);
         QCOMPARE(tab.plot()->graph(1)->data()->at(0)->key, 200.0); // the chosen point
         QVERIFY(tab.error().isEmpty());
+        // Four cards save 4 x 50 W; one card is "the GPU", never "1 GPU(s)".
+        tab.countField()->setValue(4);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 200 W for the 4 GPUs:")), qPrintable(tab.resultText()));
+        tab.countField()->setValue(1);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 50 W for the GPU:")), qPrintable(tab.resultText()));
     }
 
     void psuFollowsTheGuide() {

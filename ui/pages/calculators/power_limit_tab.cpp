@@ -66,12 +66,12 @@ void PowerLimitTab::compute() {
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
            "%5 of this work's time scales with the clock; the rest waits on memory.</p>"
-           "<p>Saves %6 W for the %7 GPU(s): %8 kWh and %9 a year at %10 utilization and %11/kWh. "
+           "<p>Saves %6 W for %7: %8 kWh and %9 a year at %10 utilization and %11/kWh. "
            "Performance per watt: %12 of running at the TDP.</p>")
             .arg(qs(format::percent(r.relativePerformance, 1)), qs(format::number(in.limitWatts, 0)),
                  qs(format::percent(r.slowdownPct / 100.0, 1)), qs(format::percent(r.worstCaseRelativePerformance, 1)),
                  qs(format::percent(in.clockBoundShare, 0)), qs(format::number(r.savedWatts, 0)))
-            .arg(in.count)
+            .arg(qs(in.count == 1 ? "the GPU" : "the " + format::count(in.count, "GPU")))
             .arg(qs(format::number(r.savedKwhPerYear, 0)), qs(format::money(r.savedUsdPerYear)),
                  qs(format::percent(in.utilization, 0)), qs(format::money(in.kwhPriceUsd)),
                  qs(format::ratio(r.perfPerWattGain))));

@@ -15,6 +15,7 @@ class PowerLimitTab : public CalculatorTab {
 public:
     explicit PowerLimitTab(Session& session, QWidget* parent = nullptr);
     QDoubleSpinBox* limitField() const { return limit_; }
+    QSpinBox* countField() const { return count_; }
     QComboBox* gpuField() const { return gpu_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
