@@ -1,5 +1,6 @@
 #include "cli/args.h"
 
+#include "common/format.h"
 #include "common/text.h"
 
 #include <algorithm>
@@ -91,6 +92,15 @@ double Args::requiredNumber(const std::string& name) const {
     return *v;
 }
 
+std::optional<double> Args::number(const std::string& name, double min, double max) const {
+    const auto n = number(name);
+    if (n && !(*n >= min && *n <= max)) {
+        throw UsageError("option '--" + name + "' must be a number from " + format::number(min, 0) + " to " +
+                         format::number(max, 0) + ", got " + text::quoteForMessage(*value(name)));
+    }
+    return n;
+}
+
 std::optional<int> Args::integer(const std::string& name, int min, int max) const {
     const auto v = value(name);
     if (!v) {
@@ -112,6 +122,28 @@ std::optional<int> gpuCount(const Args& args, int max) {
                          " and " + std::to_string(*gpus) + ")");
     }
     return count ? count : gpus;
+}
+
+void Args::refuseTogether(const std::vector<std::string>& group, const std::vector<std::string>& others) const {
+    const auto given = [this](const std::vector<std::string>& names) {
+        std::vector<std::string> out;
+        for (const auto& n : names) {
+            if (has(n)) {
+                out.push_back("--" + n);
+            }
+        }
+        return out;
+    };
+    const auto a = given(group);
+    const auto b = given(others);
+    if (a.empty() || b.empty()) {
+        return;
+    }
+    std::string list;
+    for (size_t i = 0; i < b.size(); ++i) {
+        list += (i == 0 ? "" : i + 1 == b.size() ? " or " : ", ") + b[i];
+    }
+    throw UsageError(a.front() + " cannot be combined with " + list);
 }
 
 void Args::expectPositionals(size_t count, const std::string& what) const {

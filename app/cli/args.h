@@ -36,8 +36,14 @@ public:
     std::string required(const std::string& name) const;
     /// Numeric option; UsageError naming the option when not a finite number.
     std::optional<double> number(const std::string& name) const;
+    /// Numeric option within [min, max]; UsageError naming the option and the range otherwise.
+    std::optional<double> number(const std::string& name, double min, double max) const;
     double requiredNumber(const std::string& name) const;
     std::optional<int> integer(const std::string& name, int min, int max) const;
+
+    /// UsageError when the options of `group` that were given and the options of `others`
+    /// that were given are both non-empty: "--task cannot be combined with --params-billion".
+    void refuseTogether(const std::vector<std::string>& group, const std::vector<std::string>& others) const;
 
     /// Exactly `count` positionals, else UsageError with `what` ("a price id").
     void expectPositionals(size_t count, const std::string& what) const;

@@ -47,7 +47,7 @@ nlohmann::json nodeJson(const advice::Node& n, const Catalog& catalog, const adv
 int flowchart(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto chart = advice::Flowchart::dettmers2023(ctx.catalog());
-    const auto budget = args.number("budget");
+    const auto budget = args.number("budget", 0, 1e9);
     advice::PriceLookup prices;
     if (budget || args.has("prices")) {
         prices = advice::priceLookupFrom(ctx.db().prices(), ctx.db().settings().priceRule);
@@ -159,6 +159,7 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.domain = *domain;
     }
+    args.refuseTogether({"memory-gb"}, {"params-billion"});
     if (const auto m = args.number("memory-gb")) {
         in.memoryGb = *m;
     } else if (const auto p = args.number("params-billion")) {

@@ -50,7 +50,7 @@ int chart(Context& ctx, const Args& args) {
         }
         o.workload = *workload;
     }
-    o.minMemoryGb = args.number("min-memory").value_or(0);
+    o.minMemoryGb = args.number("min-memory", 0, 100000).value_or(0);
     if (const auto v = args.value("vendor")) {
         o.vendor = ctx.db().catalog().requireVendor(*v, "--vendor");
     }

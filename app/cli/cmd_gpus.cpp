@@ -19,7 +19,7 @@ std::string optionalNumber(const std::optional<double>& v, int decimals = 1) {
 
 int list(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
-    const auto minMemory = args.number("min-memory");
+    const auto minMemory = args.number("min-memory", 0, 100000);
     std::optional<std::string> vendor;
     if (const auto v = args.value("vendor")) {
         vendor = ctx.catalog().requireVendor(*v, "--vendor");

@@ -37,7 +37,7 @@ int screenshot(Context& ctx, const Args& args) {
     if (!window.showPage(page)) {
         throw UsageError("--page must be one of: " + window.pageKeys().join(QStringLiteral(", ")).toStdString());
     }
-    if (const auto b = args.number("budget")) {
+    if (const auto b = args.number("budget", 0, 1e9)) {
         window.advisorPage()->setBudget(*b > 0 ? std::optional<double>(*b) : std::nullopt);
     }
     if (const auto answers = args.value("answers")) {

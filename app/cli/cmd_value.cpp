@@ -33,7 +33,7 @@ int run(Context& ctx, const Args& args) {
     if (const auto r = args.value("reference")) {
         o.settings.referenceGpu = db.catalog().require(*r, "--reference").id;
     }
-    const auto minMemory = args.number("min-memory");
+    const auto minMemory = args.number("min-memory", 0, 100000);
     const perf::PerfModel model(db.catalog());
     const auto table = value::computeValueTable(db.catalog(), model, db.prices(), o);
     const bool showUnpriced = args.has("all");

@@ -121,6 +121,13 @@ TEST(RecommendCli, UsageAndInputErrors) {
     const auto bad = cli.run({"recommend", "--memory-gb", "24", "--budget", "1000", "--utilization", "1.5"});
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_EQ(bad.err, "error: --utilization: must be more than 0 and at most 1\n");
+    // The memory is given or computed, not both; a negative budget is refused everywhere.
+    const auto both = cli.run({"recommend", "--memory-gb", "24", "--params-billion", "7", "--budget", "1000"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_NE(both.err.find("--memory-gb cannot be combined with --params-billion"), std::string::npos) << both.err;
+    const auto flowBudget = cli.run({"flowchart", "--budget", "-1"});
+    EXPECT_EQ(flowBudget.exitCode, 2);
+    EXPECT_NE(flowBudget.err.find("option '--budget' must be a number from 0 to"), std::string::npos) << flowBudget.err;
     const auto nothing = cli.json({"recommend", "--memory-gb", "200", "--budget", "500"});
     EXPECT_TRUE(nothing.at("candidates").empty());
     EXPECT_TRUE(nothing.at("cloud").at("recommended").get<bool>());

@@ -80,6 +80,27 @@ TEST(BuildCli, CpuWattsDefaultToTheSettingLikeTheWindow) {
     EXPECT_NE(given.out.find("needs 2,200 W with a 10% buffer"), std::string::npos) << given.out;
 }
 
+TEST(MemoryCli, ATaskRuleOfThumbIsNotMixedWithAModelsOptions) {
+    Cli cli;
+    EXPECT_EQ(cli.run({"memory", "--task", "kaggle"}).exitCode, 0);
+    const auto mixed = cli.run({"memory", "--task", "kaggle", "--params-billion", "7", "--offload"});
+    EXPECT_EQ(mixed.exitCode, 2);
+    EXPECT_NE(mixed.err.find("--task cannot be combined with --params-billion or --offload"), std::string::npos)
+        << mixed.err;
+    EXPECT_TRUE(mixed.out.empty()) << mixed.out;
+    for (const char* command : {"value", "gpus"}) {
+        std::vector<std::string> a = {command};
+        if (std::string(command) == "gpus") {
+            a.emplace_back("list");
+        }
+        a.insert(a.end(), {"--min-memory", "-3"});
+        const auto r = cli.run(a);
+        EXPECT_EQ(r.exitCode, 2) << command;
+        EXPECT_NE(r.err.find("option '--min-memory' must be a number from 0 to 100,000, got '-3'"), std::string::npos)
+            << r.err;
+    }
+}
+
 TEST(MemoryCli, BreakdownTotalAndFits) {
     Cli cli;
     const auto doc = cli.json({"memory", "--params-billion", "7", "--mode", "full-training", "--precision", "fp16"});
