@@ -142,6 +142,11 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     const int desktopGpus = args.integer("desktop-gpus", 1, 64).value_or(1);
     int cloudGpus = args.integer("cloud-gpus", 1, 64).value_or(1);
 
+    // An offer brings its own price and GPU count.
+    args.refuseTogether({"offer"}, {"cloud-hourly", "cloud-gpus"});
+    if (args.has("spot") && !args.has("offer")) {
+        throw UsageError("--spot picks an offer's spot price; give --offer ID (or the spot price as --cloud-hourly)");
+    }
     std::string offerText;
     std::optional<CloudOffer> offer;
     if (const auto offerId = args.value("offer")) {

@@ -124,6 +124,14 @@ TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
         EXPECT_EQ(r.exitCode, 2) << extra[0];
         EXPECT_NE(r.err.find("give --desktop-gpu too"), std::string::npos) << r.err;
     }
+    const auto spot = cli.run(with(watts, {"--spot"}));
+    EXPECT_EQ(spot.exitCode, 2);
+    EXPECT_NE(spot.err.find("--spot picks an offer's spot price"), std::string::npos) << spot.err;
+    const auto offerAndPrice = cli.run(with(watts, {"--offer", "4", "--cloud-gpus", "2"}));
+    EXPECT_EQ(offerAndPrice.exitCode, 2);
+    EXPECT_NE(offerAndPrice.err.find("--offer cannot be combined with --cloud-hourly or --cloud-gpus"),
+              std::string::npos)
+        << offerAndPrice.err;
     const auto llmWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--params-billion", "8"}));
     EXPECT_EQ(llmWithoutMetric.exitCode, 2);
     EXPECT_NE(llmWithoutMetric.err.find("give --metric llm-decode"), std::string::npos) << llmWithoutMetric.err;
