@@ -228,6 +228,23 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         }
         if (q.gpus > 1) {
             const Link link = linkBandwidth(g, q.gpus, q.interconnect);
+            // What was asked of the interconnect but cannot be had is said, not silently dropped.
+            if (q.interconnect.nvlinkBridge && std::string(link.kind) == "PCIe") {
+                p.notes.push_back(g.interconnect != InterconnectType::NvLink || !g.interconnectGbs
+                                      ? "no NVLink bridge: " + g.name + " has no NVLink; the GPUs talk over PCIe"
+                                      : "no NVLink bridge: bridges join pairs of cards, so " + std::to_string(q.gpus) +
+                                            " GPUs talk over PCIe");
+            }
+            if (std::string(link.kind) == "PCIe" && q.interconnect.pcieGen > g.pcieGen) {
+                p.notes.push_back("PCIe gen " + std::to_string(q.interconnect.pcieGen) + " asked for; " + g.name +
+                                  " is a gen " + std::to_string(g.pcieGen) + " card, so gen " +
+                                  std::to_string(g.pcieGen) + " is used");
+            }
+            if (std::string(link.kind) == "PCIe" && q.interconnect.pcieLanes > g.pcieLanes) {
+                p.notes.push_back(std::to_string(q.interconnect.pcieLanes) + " PCIe lanes asked for; " + g.name +
+                                  " has " + std::to_string(g.pcieLanes) + ", so x" + std::to_string(g.pcieLanes) +
+                                  " is used");
+            }
             p.factors.push_back({std::to_string(q.gpus) + " GPUs", q.gpus * p.efficiency,
                                  std::string(isTraining(q.metric) ? "data parallel over " : "independent replicas; ") +
                                      (isTraining(q.metric)

@@ -252,6 +252,34 @@ TEST(Explanation, AnLlmThatDoesNotFitInGpuMemorySaysSo) {
     EXPECT_EQ(fitNote("RTX 4090", 8, Precision::Fp16, 1), ""); // Llama-3-8B in fp16: 16 GB
 }
 
+TEST(Explanation, InterconnectAskedForButNotAvailableIsSaid) {
+    const auto notes = [](const char* gpu, int gpus, Interconnect ic) {
+        PerfQuery q;
+        q.metric = Metric::Fp16Training;
+        q.gpus = gpus;
+        q.interconnect = ic;
+        std::string all;
+        for (const auto& n : model().explain(cat().require(gpu), q).notes) {
+            all += n + "\n";
+        }
+        return all;
+    };
+    Interconnect bridge;
+    bridge.nvlinkBridge = true;
+    // The RTX 3090 has NVLink bridges (pairs only); the RTX 4090 has none.
+    EXPECT_EQ(notes("RTX 3090", 2, bridge).find("no NVLink bridge"), std::string::npos);
+    EXPECT_NE(notes("RTX 3090", 4, bridge).find("bridges join pairs of cards, so 4 GPUs talk over PCIe"),
+              std::string::npos);
+    EXPECT_NE(notes("RTX 4090", 2, bridge).find("RTX 4090 has no NVLink"), std::string::npos);
+    Interconnect fast;
+    fast.pcieGen = 5;
+    fast.pcieLanes = 16;
+    const std::string n = notes("RTX 4060 Ti 16GB", 2, fast);
+    EXPECT_NE(n.find("PCIe gen 5 asked for; RTX 4060 Ti 16GB is a gen 4 card"), std::string::npos) << n;
+    EXPECT_NE(n.find("16 PCIe lanes asked for; RTX 4060 Ti 16GB has 8"), std::string::npos) << n;
+    EXPECT_EQ(notes("RTX 5090", 2, fast).find("asked for"), std::string::npos); // gen 5 x16 card
+}
+
 TEST(Coverage, EveryCatalogGpuMetricAndCountGivesAFinitePositiveThroughput) {
     for (const auto& g : cat().gpus()) {
         for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training,
