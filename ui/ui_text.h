@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Small text helpers shared by the pages: core's UTF-8 strings to QString, and a refusal
-/// from core as the lines a user reads ("amount: must be more than 0").
+/// from core as the lines a user reads ("Price: must be greater than zero").
 
 #include "common/errors.h"
 
