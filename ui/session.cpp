@@ -100,7 +100,7 @@ std::string Session::restoreFromBackup(const std::string& backupPath) {
         throw AdvisorError("an import is still running; restore when it has finished (nothing was changed)");
     }
     if (const auto problem = problemWithDatabaseFile(backupPath)) {
-        throw AdvisorError("cannot restore from " + *problem + "; nothing was changed");
+        throw AdvisorError("cannot restore: " + *problem + "; nothing was changed");
     }
     db_.reset(); // the file is about to be replaced: close it first
     std::string keptAs;

@@ -200,6 +200,9 @@ std::optional<BackupFile> DbBackups::newestUsable() const {
 
 std::optional<std::string> problemWithDatabaseFile(const std::string& path) {
     std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return path + " does not exist";
+    }
     if (!fs::is_regular_file(path, ec)) {
         return path + " is not a file";
     }
@@ -239,7 +242,7 @@ RecoveryOutcome setAsideAndRestore(const std::string& databasePath) {
 
 std::string restoreBackup(const std::string& databasePath, const std::string& backupPath) {
     if (const auto problem = problemWithDatabaseFile(backupPath)) {
-        throw AdvisorError("cannot restore from " + *problem + "; nothing was changed");
+        throw AdvisorError("cannot restore: " + *problem + "; nothing was changed");
     }
     std::string keptAs;
     try {

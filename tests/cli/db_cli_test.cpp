@@ -80,6 +80,13 @@ TEST(DbCli, BackupsAreMadeListedAndRestored) {
     EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108); // the added price is gone from the database...
     SQLite::Database keptDb(kept); // ...but kept beside it
     EXPECT_EQ(keptDb.execAndGet("SELECT count(*) FROM prices").getInt(), 109);
+
+    // A mistyped backup name is said plainly, and nothing changes.
+    const std::string missing = cli.file("no-such-backup.sqlite");
+    const auto typo = cli.run({"db", "restore", missing});
+    EXPECT_EQ(typo.exitCode, 1);
+    EXPECT_EQ(typo.err, "error: cannot restore: " + missing + " does not exist; nothing was changed\n");
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
 }
 
 TEST(DbCli, ADamagedDatabaseIsRefusedByNameUntilRestored) {
