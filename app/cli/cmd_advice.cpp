@@ -141,8 +141,8 @@ int recommend(Context& ctx, const Args& args) {
     in.settings = ctx.db().settings();
     in.budgetUsd = args.requiredNumber("budget");
     const std::string precision = args.value("precision").value_or("16bit");
-    if (precision != "8bit" && precision != "16bit") {
-        throw UsageError("--precision must be 8bit or 16bit");
+    if (precision != "8bit" && precision != "16bit" && precision != "4bit") {
+        throw UsageError("--precision must be 8bit or 16bit (or 4bit for --task inference --domain llm)");
     }
     in.eightBit = precision == "8bit";
     if (const auto t = args.value("task")) {
@@ -159,6 +159,13 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.domain = *domain;
     }
+    if (precision == "4bit") {
+        // 4-bit weights (llama.cpp Q4_K_M) are an LLM-inference choice; training keeps 16 bits.
+        if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
+            throw UsageError("--precision 4bit is for LLM inference: add --task inference --domain llm");
+        }
+        in.llmWeights = perf::Precision::Int4;
+    }
     args.refuseTogether({"memory-gb"}, {"params-billion"});
     if (const auto m = args.number("memory-gb")) {
         in.memoryGb = *m;
@@ -169,7 +176,9 @@ int recommend(Context& ctx, const Args& args) {
         mem.mode = in.task == advice::Task::Inference  ? calc::MemoryMode::Inference
                    : in.task == advice::Task::FineTune ? calc::MemoryMode::Qlora
                                                        : calc::MemoryMode::FullTraining;
-        mem.weights = in.eightBit ? perf::Precision::Int8 : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
+        mem.weights = in.llmWeights ? *in.llmWeights
+                      : in.eightBit ? perf::Precision::Int8
+                                    : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
         in.memoryGb = calc::estimateMemory(mem).perGpuGb;
         in.llmParamsBillion = *p;
     } else {
@@ -273,7 +282,7 @@ Command flowchartCommand() {
 Command recommendCommand() {
     return {"recommend", "a ranked shortlist of GPUs for your work, memory and budget",
             "Usage: gpu-advisor recommend (--memory-gb N | --params-billion P) --budget USD\n"
-            "                             [--precision 8bit|16bit] [--task train|fine-tune|inference]\n"
+            "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F]\n\n"
@@ -282,7 +291,8 @@ Command recommendCommand() {
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
             "within --years. --organization leaves out GeForce cards (NVIDIA's driver licence does not\n"
             "allow them in data centers) and used prices, and allows server modules (SXM/OAM).\n"
-            "--rank speed picks the fastest setup within the budget instead (money is no object).\n",
+            "--rank speed picks the fastest setup within the budget instead (money is no object).\n"
+            "--precision 4bit (LLM inference only) sizes and ranks for 4-bit weights (llama.cpp Q4_K_M).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"budget"}, {"precision"},
                                                          {"task"}, {"domain"}, {"new-only", false}, {"gpus"},

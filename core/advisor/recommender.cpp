@@ -75,8 +75,8 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
     if (in.task == Task::Inference) {
         if (in.domain == Domain::Llm) {
             q.metric = perf::Metric::LlmDecode;
-            q.llmWeights = in.eightBit ? perf::Precision::Int8 : perf::Precision::Fp16;
-            const double bytesPerParam = in.eightBit ? 1.0625 : 2.0;
+            q.llmWeights = in.llmWeights.value_or(in.eightBit ? perf::Precision::Int8 : perf::Precision::Fp16);
+            const double bytesPerParam = perf::llmBitsPerWeight(q.llmWeights) / 8.0;
             q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
         } else {
             q.metric = in.eightBit ? perf::Metric::Int8Inference : perf::Metric::Fp16Inference;

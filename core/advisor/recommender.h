@@ -45,6 +45,9 @@ struct RecommendInput {
     RankBy rankBy = RankBy::PerfPerDollar;
     Settings settings;         ///< years, utilization, electricity, desktop cost, reference
     std::optional<double> llmParamsBillion; ///< LLM inference: model size (default from memory)
+    /// LLM inference: the weights' precision (int4 = llama.cpp Q4_K_M); default int8 when
+    /// eightBit, else fp16.
+    std::optional<perf::Precision> llmWeights;
     int shortlistSize = 5;
 };
 

@@ -2,6 +2,7 @@
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace advisor::testing {
 namespace {
@@ -112,6 +113,46 @@ TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
     EXPECT_GT(llm.at("memory_gb").get<double>(), 7.4);
     EXPECT_LT(llm.at("memory_gb").get<double>(), 12);
     EXPECT_EQ(llm.at("metric"), "llm-decode");
+}
+
+TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {
+    Cli cli;
+    const std::vector<std::string> llm70 = {"recommend", "--params-billion", "70", "--task", "inference", "--domain",
+                                            "llm", "--budget", "5000", "--gpus", "4"};
+    auto with = [&](const char* precision) {
+        std::vector<std::string> a = llm70;
+        a.insert(a.end(), {"--precision", precision});
+        return cli.json(a);
+    };
+    // 70B in fp16 needs some 140 GB: no 4 cards within $5,000 hold it. In 4-bit (4.85 bits per
+    // weight, llama.cpp Q4_K_M) the weights are 42.4 GB, plus KV cache and CUDA context.
+    EXPECT_TRUE(with("16bit").at("candidates").empty());
+    const auto four = with("4bit");
+    EXPECT_GT(four.at("memory_gb").get<double>(), 70 * 4.85 / 8);
+    EXPECT_LT(four.at("memory_gb").get<double>(), 50);
+    ASSERT_FALSE(four.at("candidates").empty());
+    EXPECT_EQ(four.at("metric"), "llm-decode");
+    // Fewer bytes per token than 8-bit: the same GPUs generate faster.
+    const auto eight = with("8bit");
+    ASSERT_FALSE(eight.at("candidates").empty());
+    // Split by layers, extra cards add memory, not speed: compare a GPU's tokens/s at any count.
+    const auto throughputOf = [](const nlohmann::json& doc, const std::string& id) {
+        for (const auto& c : doc.at("candidates")) {
+            if (c.at("gpu_id") == id) {
+                return c.at("throughput").get<double>();
+            }
+        }
+        return 0.0;
+    };
+    const double at8 = throughputOf(eight, "rtx-3090");
+    const double at4 = throughputOf(four, "rtx-3090");
+    ASSERT_GT(at8, 0);
+    ASSERT_GT(at4, 0);
+    EXPECT_NEAR(at4 / at8, 8.5 / 4.85, 0.1); // bandwidth-bound: bytes per token
+    // 4-bit is an inference choice.
+    const auto training = cli.run({"recommend", "--params-billion", "7", "--budget", "2000", "--precision", "4bit"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--precision 4bit is for LLM inference"), std::string::npos) << training.err;
 }
 
 TEST(RecommendCli, UsageAndInputErrors) {
