@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "common/format.h"
 #include "common/text.h"
 #include "perf/model.h"
 
@@ -107,7 +108,7 @@ int chart(Context& ctx, const Args& args) {
                        {"notes", data.notes}});
         return 0;
     }
-    ctx.out() << "Wrote " << out.toStdString() << " (" << data.rows.size() << " GPUs";
+    ctx.out() << "Wrote " << out.toStdString() << " (" << format::count(static_cast<long long>(data.rows.size()), "GPU");
     if (*format != ui::ExportFormat::Csv) {
         ctx.out() << ", " << width << " x " << height;
     }

@@ -64,7 +64,7 @@ int listOffers(Context& ctx, const Args& args) {
                   o.observed.toString()});
     }
     t.print(ctx.out());
-    ctx.out() << offers.size() << " offers\n";
+    ctx.out() << format::count(static_cast<long long>(offers.size()), "offer") << '\n';
     return 0;
 }
 

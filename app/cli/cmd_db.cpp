@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/context.h"
 #include "cli/table.h"
+#include "common/format.h"
 
 #include "prices/db_recovery.h"
 
@@ -39,8 +40,8 @@ int check(Context& ctx) {
     } else if (problem) {
         ctx.out() << *problem << '\n';
     } else {
-        ctx.out() << ctx.dbPath() << ": ok (schema version " << version << ", " << prices << " prices, "
-                  << backups.size() << " backups)\n";
+        ctx.out() << ctx.dbPath() << ": ok (schema version " << version << ", " << format::count(static_cast<long long>(prices), "price") << ", "
+                  << format::count(static_cast<long long>(backups.size()), "backup") << ")\n";
     }
     return problem ? 1 : 0;
 }

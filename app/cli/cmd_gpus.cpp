@@ -52,7 +52,7 @@ int list(Context& ctx, const Args& args) {
                   format::number(g->tdpW, 0), g->launchMsrpUsd ? format::money(*g->launchMsrpUsd) : "-"});
     }
     t.print(ctx.out());
-    ctx.out() << shown.size() << " GPUs\n";
+    ctx.out() << format::count(static_cast<long long>(shown.size()), "GPU") << '\n';
     return 0;
 }
 

@@ -54,7 +54,7 @@ int list(Context& ctx, const Args& args) {
                   p.observed.toString(), source});
     }
     t.print(ctx.out());
-    ctx.out() << prices.size() << " prices in " << ctx.db().path() << '\n';
+    ctx.out() << format::count(static_cast<long long>(prices.size()), "price") << " in " << ctx.db().path() << '\n';
     return 0;
 }
 
@@ -103,7 +103,7 @@ int import(Context& ctx, const Args& args) {
         ctx.printJson({{"file", file}, {"rows", rows.size()}, {"added", outcome.added},
                        {"duplicates", outcome.duplicates}});
     } else {
-        ctx.out() << "imported " << outcome.added << " prices from " << file;
+        ctx.out() << "imported " << format::count(static_cast<long long>(outcome.added), "price") << " from " << file;
         if (outcome.duplicates > 0) {
             ctx.out() << " (" << outcome.duplicates << " already present, skipped)";
         }
@@ -121,7 +121,7 @@ int exportPrices(Context& ctx, const Args& args) {
     if (ctx.json()) {
         ctx.printJson({{"file", file}, {"exported", prices.size()}});
     } else {
-        ctx.out() << "exported " << prices.size() << " prices to " << file << '\n';
+        ctx.out() << "exported " << format::count(static_cast<long long>(prices.size()), "price") << " to " << file << '\n';
     }
     return 0;
 }

@@ -107,7 +107,7 @@ int run(Context& ctx, const Args& args) {
     }
     t.print(ctx.out());
     if (unpriced > 0 && !showUnpriced) {
-        ctx.out() << unpriced << " GPUs have no price (add one with 'gpu-advisor prices add'; --all lists them)\n";
+        ctx.out() << format::count(static_cast<long long>(unpriced), "GPU") << (unpriced == 1 ? " has" : " have") << " no price (add one with 'gpu-advisor prices add'; --all lists them)\n";
     }
     return 0;
 }

@@ -158,10 +158,10 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         d.rows.resize(o.maxRows);
     }
     if (filtered > 0) {
-        d.notes.push_back(std::to_string(filtered) + " GPUs left out by the memory/vendor filter");
+        d.notes.push_back(format::count(static_cast<long long>(filtered), "GPU") + " left out by the memory/vendor filter");
     }
     if (unpriced > 0) {
-        d.notes.push_back(std::to_string(unpriced) + " GPUs without a price (" + priceRuleLabel(o.settings.priceRule) +
+        d.notes.push_back(format::count(static_cast<long long>(unpriced), "GPU") + " without a price (" + priceRuleLabel(o.settings.priceRule) +
                           ") are not shown (add prices on the Prices page)");
     }
 

@@ -28,6 +28,8 @@ TEST(DbCli, CheckReportsAHealthyDatabase) {
     EXPECT_EQ(doc.at("backups"), 0); // db commands make no automatic backup...
     ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
     EXPECT_EQ(cli.json({"db", "check"}).at("backups"), 1); // ...other commands make the day's one
+    const auto human = cli.run({"db", "check"});
+    EXPECT_NE(human.out.find(": ok (schema version 2, 108 prices, 1 backup)"), std::string::npos) << human.out;
 }
 
 TEST(DbCli, YourOwnGpusWorkEverywhereAndSurviveACatalogThatTakesTheirName) {

@@ -88,7 +88,7 @@ TEST(RawChart, FiltersAndHighlight) {
     for (const auto& r : d.rows) {
         EXPECT_EQ(r.highlighted, r.gpu->id == "rtx-3090");
     }
-    EXPECT_EQ(d.notes, std::vector<std::string>{"1 GPUs left out by the memory/vendor filter"});
+    EXPECT_EQ(d.notes, std::vector<std::string>{"1 GPU left out by the memory/vendor filter"});
     o = options(ChartKind::RawPerformance);
     o.vendor = "amd";
     d = buildChartData(fixture(), model, prices(), o);
