@@ -133,6 +133,17 @@ private slots:
         session_->undoStack()->undo();
         QCOMPARE(session_->db().priceCount(), count);
         QCOMPARE(page.proxy()->rowCount(), shown);
+        // One row: "1 price", not "1 prices", in the status bar and the Edit menu.
+        QSignalSpy status(&page, &ui::PricesPage::statusMessage);
+        page.view()->clearSelection();
+        page.view()->selectRow(0);
+        page.deleteSelected();
+        QCOMPARE(session_->db().priceCount(), count - 1);
+        QVERIFY(!status.isEmpty());
+        QCOMPARE(status.last().at(0).toString(), QStringLiteral("Deleted 1 price (Ctrl+Z to undo)"));
+        QCOMPARE(session_->undoStack()->undoText(), QStringLiteral("Delete price"));
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().priceCount(), count);
     }
 
     void refusedImportListsEveryBadRowAndChangesNothing() {

@@ -1,6 +1,8 @@
 #include "commands/price_commands.h"
 
+#include "common/format.h"
 #include "session.h"
+#include "ui_text.h"
 
 #include <utility>
 
@@ -68,7 +70,7 @@ void RemovePricesCommand::redo() {
 }
 
 ImportPricesCommand::ImportPricesCommand(Session& session, std::vector<std::int64_t> addedIds, const QString& file)
-    : QUndoCommand(QObject::tr("Import %1 prices from %2").arg(addedIds.size()).arg(file)), session_(session),
+    : QUndoCommand(QObject::tr("Import %1 from %2").arg(qs(format::count(static_cast<long long>(addedIds.size()), "price")), file)), session_(session),
       ids_(std::move(addedIds)) {}
 
 void ImportPricesCommand::undo() {

@@ -1,6 +1,7 @@
 #include "pages/prices_page.h"
 
 #include "commands/price_commands.h"
+#include "common/format.h"
 #include "dialogs/add_price_dialog.h"
 #include "dialogs/custom_gpu_dialog.h"
 #include "models/price_table_model.h"
@@ -294,7 +295,7 @@ void PricesPage::updateHistory() {
     const double pad = std::max(30.0 * 86400, (hi - lo) * 0.05);
     history_->xAxis->setRange(lo - pad, hi + pad);
     history_->yAxis->setRange(0, top * 1.15 + 1);
-    history_->xAxis->setLabel(qs(name) + (otherCurrency > 0 ? tr(" (%1 prices in other currencies not shown)").arg(otherCurrency)
+    history_->xAxis->setLabel(qs(name) + (otherCurrency > 0 ? tr(" (%1 in other currencies not shown)").arg(qs(format::count(otherCurrency, "price")))
                                                              : QString()));
     history_->replot();
 }
@@ -341,7 +342,7 @@ void PricesPage::deleteSelected() {
         return;
     }
     session_.undoStack()->push(new RemovePricesCommand(session_, ids));
-    emit statusMessage(tr("Deleted %1 prices (Ctrl+Z to undo)").arg(ids.size()));
+    emit statusMessage(tr("Deleted %1 (Ctrl+Z to undo)").arg(qs(format::count(static_cast<long long>(ids.size()), "price"))));
 }
 
 void PricesPage::exportFile(const QString& path) {
@@ -362,7 +363,7 @@ void PricesPage::exportWithDialog() {
     try {
         exportFile(path);
         settings.setValue(QStringLiteral("prices/exportPath"), path);
-        emit statusMessage(tr("Exported %1 prices to %2").arg(session_.prices().size()).arg(path));
+        emit statusMessage(tr("Exported %1 to %2").arg(qs(format::count(static_cast<long long>(session_.prices().size()), "price")), path));
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
     }
@@ -440,9 +441,8 @@ void PricesPage::importFile(const QString& path, bool quiet) {
             if (!o.addedIds.empty()) {
                 session_.undoStack()->push(new ImportPricesCommand(session_, o.addedIds, name));
             }
-            const QString summary = tr("Imported %1 prices from %2 (%3 already known, skipped)")
-                                        .arg(o.added)
-                                        .arg(name)
+            const QString summary = tr("Imported %1 from %2 (%3 already known, skipped)")
+                                        .arg(qs(format::count(static_cast<long long>(o.added), "price")), name)
                                         .arg(o.duplicates);
             showMessage(summary, false);
             emit statusMessage(summary);
