@@ -5,6 +5,7 @@
 #include "pages/advisor_page.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
+#include "pages/cloud_offers_page.h"
 #include "pages/prices_page.h"
 #include "session.h"
 
@@ -51,6 +52,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     addPage(QStringLiteral("prices"), tr("Prices"), prices_);
     calculators_ = new CalculatorsPage(session_);
     addPage(QStringLiteral("calculators"), tr("Calculators"), calculators_);
+    auto* cloud = new CloudOffersPage(session_);
+    connect(cloud, &CloudOffersPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    addPage(QStringLiteral("cloud"), tr("Cloud offers"), cloud);
 
     connect(&session_, &Session::recovered, this, [this](const QString& message) {
         showMessageBox(QMessageBox::Warning, tr("The price database was damaged"), message);

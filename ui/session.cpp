@@ -196,6 +196,10 @@ void Session::notifyPricesChanged() {
     emit pricesChanged();
 }
 
+void Session::notifyCloudOffersChanged() {
+    emit cloudOffersChanged();
+}
+
 void Session::notifySettingsChanged() {
     emit settingsChanged();
 }

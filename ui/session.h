@@ -72,6 +72,7 @@ public:
 
     /// Called by undo commands and imports after they changed the database.
     void notifyPricesChanged();
+    void notifyCloudOffersChanged();
     void notifySettingsChanged();
     void notifyCatalogChanged();
 
@@ -84,6 +85,7 @@ signals:
     /// Something went wrong that the user should hear of (a failed automatic backup).
     void warning(const QString& message);
     void pricesChanged();
+    void cloudOffersChanged();
     void settingsChanged();
     void catalogChanged();
     void highlightedChanged();

@@ -80,7 +80,7 @@ int screenshot(Context& ctx, const Args& args) {
 
 Command screenshotCommand() {
     return {"screenshot", "render a page of the window to a PNG (no display needed)",
-            "Usage: gpu-advisor screenshot --out FILE.png [--page advisor|charts|prices|calculators]\n"
+            "Usage: gpu-advisor screenshot --out FILE.png [--page advisor|charts|prices|calculators|cloud]\n"
             "                              [--width PX] [--height PX] [--answers yes,no,...] [--budget USD]\n"
             "                              [--tab power|psu|build|memory|cloud]\n\n"
             "Opens the real window offscreen on your database, shows the page, saves what it\n"

@@ -110,6 +110,10 @@ public:
     /// Validates and stores an offer; throws InputError naming every bad field.
     std::int64_t addCloudOffer(const CloudOfferInput& in, const InputLocation& where = {"", 0, "", ""});
     CloudOffer removeCloudOffer(std::int64_t id);
+    /// Removes several offers in one transaction (all or none); returns them for undo.
+    std::vector<CloudOffer> removeCloudOffers(const std::vector<std::int64_t>& ids);
+    /// Re-inserts removed offers under their old ids (undo), in one transaction.
+    void restoreCloudOffers(const std::vector<CloudOffer>& offers);
 
     // --- user-defined GPUs ------------------------------------------------------
     std::vector<Gpu> customGpus() const;
@@ -145,6 +149,7 @@ private:
     void loadCustomGpus();
     void seedIfNew();
     void seedCloudOffersIfNew();
+    /// Inserts `o`; under o.id when it is set (> 0), else under a new id.
     std::int64_t insertCloudOffer(const CloudOffer& o);
     void withWriteTransaction(const std::function<void()>& fn);
     std::int64_t insert(const Price& p, std::optional<std::int64_t> id);

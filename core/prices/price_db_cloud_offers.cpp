@@ -66,8 +66,8 @@ std::optional<CloudOffer> PriceDb::cloudOffer(std::int64_t id) const {
 
 std::int64_t PriceDb::insertCloudOffer(const CloudOffer& o) {
     SQLite::Statement q(*db_, "INSERT INTO cloud_offers (provider, instance, gpu_name, gpu_id, gpu_count, gpu_memory_gb, "
-                              "on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date, source_url, note) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                              "on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date, source_url, note, id) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, o.provider);
     q.bind(2, o.instance);
     q.bind(3, o.gpuName);
@@ -92,6 +92,11 @@ std::int64_t PriceDb::insertCloudOffer(const CloudOffer& o) {
     q.bind(10, o.observed.toString());
     q.bind(11, o.sourceUrl);
     q.bind(12, o.note);
+    if (o.id > 0) {
+        q.bind(13, o.id);
+    } else {
+        q.bind(13); // NULL: SQLite picks the next id
+    }
     q.exec();
     return db_->getLastInsertRowid();
 }
@@ -147,6 +152,31 @@ void PriceDb::seedCloudOffersIfNew() {
         SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_cloud_offers', ?)");
         q.bind(1, "resources/cloud/cloud_offers.csv (" + std::to_string(offers.size()) + " offers)");
         q.exec();
+    });
+}
+
+std::vector<CloudOffer> PriceDb::removeCloudOffers(const std::vector<std::int64_t>& ids) {
+    std::vector<CloudOffer> removed;
+    withWriteTransaction([&] {
+        for (const auto id : ids) {
+            const auto o = cloudOffer(id);
+            if (!o) {
+                throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(id));
+            }
+            SQLite::Statement q(*db_, "DELETE FROM cloud_offers WHERE id = ?");
+            q.bind(1, id);
+            q.exec();
+            removed.push_back(*o);
+        }
+    });
+    return removed;
+}
+
+void PriceDb::restoreCloudOffers(const std::vector<CloudOffer>& offers) {
+    withWriteTransaction([&] {
+        for (const auto& o : offers) {
+            insertCloudOffer(o);
+        }
     });
 }
 

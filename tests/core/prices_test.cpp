@@ -366,6 +366,26 @@ TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
     EXPECT_EQ(db.cloudOffers().size(), 2u);
     db.removeCloudOffer(id);
     EXPECT_EQ(db.cloudOffers().size(), 1u);
+
+    // Several at once, all or none, and back under the same ids (undo in the window).
+    const auto second = db.addCloudOffer(in = CloudOfferInput{"Other", "", "H100 SXM", "8", "", "19.9", "", "",
+                                                              "2026-01-21", "", "a note"});
+    const auto before = db.cloudOffers();
+    EXPECT_THROW(db.removeCloudOffers({second, 999999}), InputError);
+    EXPECT_EQ(db.cloudOffers().size(), before.size()); // nothing removed
+    std::vector<std::int64_t> all;
+    for (const auto& o : before) {
+        all.push_back(o.id);
+    }
+    const auto removed = db.removeCloudOffers(all);
+    EXPECT_TRUE(db.cloudOffers().empty());
+    db.restoreCloudOffers(removed);
+    ASSERT_EQ(db.cloudOffers().size(), before.size());
+    const auto back = *db.cloudOffer(second);
+    EXPECT_EQ(back.provider, "Other");
+    EXPECT_EQ(back.note, "a note");
+    EXPECT_EQ(back.gpuId, std::optional<std::string>("h100-sxm5"));
+    EXPECT_GT(db.addCloudOffer(in), second); // new ids never reuse a restored one
 }
 
 } // namespace

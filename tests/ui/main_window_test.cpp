@@ -47,7 +47,7 @@ private slots:
         ui::MainWindow window(session);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QCOMPARE(window.pageKeys(), (QStringList{"advisor", "charts", "prices", "calculators"}));
+        QCOMPARE(window.pageKeys(), (QStringList{"advisor", "charts", "prices", "calculators", "cloud"}));
         QCOMPARE(window.currentPageKey(), QStringLiteral("advisor"));
         for (const auto& key : window.pageKeys()) {
             QVERIFY(window.showPage(key));

@@ -216,7 +216,7 @@ private slots:
         dialog.amountField()->setText(QStringLiteral("1499"));
         dialog.dateField()->setText(QStringLiteral("last tuesday"));
         dialog.accept();
-        QVERIFY2(dialog.error().startsWith(QStringLiteral("Date: is not a date")), qPrintable(dialog.error()));
+        QVERIFY2(dialog.error().startsWith(QStringLiteral("Date seen: is not a date")), qPrintable(dialog.error()));
         QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.dateField())); // the cursor moved there
         dialog.dateField()->setText(QStringLiteral("2026-11"));
         const size_t count = session_->db().priceCount();

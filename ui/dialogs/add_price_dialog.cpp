@@ -1,7 +1,7 @@
 #include "dialogs/add_price_dialog.h"
 
 #include "commands/price_commands.h"
-#include "models/price_table_model.h"
+#include "dialogs/field_form.h"
 #include "common/date.h"
 #include "common/errors.h"
 #include "prices/currency.h"
@@ -10,7 +10,6 @@
 #include "ui_text.h"
 
 #include <QComboBox>
-#include <QCompleter>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -19,25 +18,15 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <map>
 
 namespace advisor::ui {
+
+AddPriceDialog::~AddPriceDialog() = default;
 
 AddPriceDialog::AddPriceDialog(Session& session, const QString& gpuName, QWidget* parent)
     : QDialog(parent), session_(session) {
     setWindowTitle(tr("Add a price"));
-    gpu_ = new QComboBox;
-    gpu_->setEditable(true);
-    gpu_->setInsertPolicy(QComboBox::NoInsert);
-    QStringList names;
-    for (const auto& g : session_.catalog().gpus()) {
-        names << QString::fromStdString(g.name);
-    }
-    names.sort(Qt::CaseInsensitive);
-    gpu_->addItems(names);
-    gpu_->completer()->setCaseSensitivity(Qt::CaseInsensitive);
-    gpu_->completer()->setFilterMode(Qt::MatchContains);
-    gpu_->setCurrentText(gpuName);
+    gpu_ = gpuNameBox(session_.catalog(), gpuName);
     condition_ = new QComboBox;
     condition_->addItem(tr("New"), QStringLiteral("new"));
     condition_->addItem(tr("Used"), QStringLiteral("used"));
@@ -55,25 +44,21 @@ AddPriceDialog::AddPriceDialog(Session& session, const QString& gpuName, QWidget
     source_->setPlaceholderText(tr("e.g. eBay sold listings"));
     url_ = new QLineEdit;
     note_ = new QLineEdit;
-    error_ = new QLabel;
-    error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #c0392b"));
-    error_->hide();
-    auto* form = new QFormLayout;
-    form->addRow(tr("&GPU:"), gpu_);
-    form->addRow(tr("&Condition:"), condition_);
-    form->addRow(tr("&Price:"), amount_);
-    form->addRow(tr("C&urrency:"), currency_);
-    form->addRow(tr("&Date seen:"), date_);
-    form->addRow(tr("&Source:"), source_);
-    form->addRow(tr("&URL:"), url_);
-    form->addRow(tr("&Note:"), note_);
+    fields_ = std::make_unique<FieldForm>();
+    fields_->addRow(tr("&GPU:"), gpu_, "gpu");
+    fields_->addRow(tr("&Condition:"), condition_, "condition");
+    fields_->addRow(tr("&Price:"), amount_, "amount");
+    fields_->addRow(tr("C&urrency:"), currency_, "currency");
+    fields_->addRow(tr("&Date seen:"), date_, "observed_date");
+    fields_->addRow(tr("&Source:"), source_, "source");
+    fields_->addRow(tr("&URL:"), url_, "source_url");
+    fields_->addRow(tr("&Note:"), note_, "note");
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &AddPriceDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(error_);
+    layout->addLayout(fields_->layout());
+    layout->addWidget(fields_->errorLabel());
     layout->addWidget(buttons);
     (gpuName.isEmpty() ? static_cast<QWidget*>(gpu_) : amount_)->setFocus();
 }
@@ -92,27 +77,17 @@ PriceInput AddPriceDialog::input() const {
 }
 
 QString AddPriceDialog::error() const {
-    return error_->text();
+    return fields_->error();
 }
 
 void AddPriceDialog::accept() {
-    try {
-        auto* command = AddPriceCommand::create(session_, input());
-        addedId_ = command->priceId();
-        session_.undoStack()->push(command);
-    } catch (const InputError& e) {
-        error_->setText(describeProblems(e, QStringLiteral("\n"), &PriceTableModel::fieldLabel));
-        error_->show();
-        const std::map<std::string, QWidget*> widgets = {
-            {"gpu", gpu_},       {"condition", condition_}, {"amount", amount_}, {"currency", currency_},
-            {"observed_date", date_}, {"source", source_},  {"source_url", url_},  {"note", note_}};
-        const auto first = widgets.find(e.problems().front().where.field);
-        if (first != widgets.end()) {
-            first->second->setFocus(); // the cursor goes to the first refused field
-        }
-        return;
+    if (fields_->tryStore([this] {
+            auto* command = AddPriceCommand::create(session_, input());
+            addedId_ = command->priceId();
+            session_.undoStack()->push(command);
+        })) {
+        QDialog::accept();
     }
-    QDialog::accept();
 }
 
 } // namespace advisor::ui

@@ -6,6 +6,7 @@
 #include <QDialog>
 
 #include <cstdint>
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -17,6 +18,7 @@ struct PriceInput;
 
 namespace advisor::ui {
 
+class FieldForm;
 class Session;
 
 class AddPriceDialog : public QDialog {
@@ -24,6 +26,7 @@ class AddPriceDialog : public QDialog {
 
 public:
     explicit AddPriceDialog(Session& session, const QString& gpuName = {}, QWidget* parent = nullptr);
+    ~AddPriceDialog() override;
 
     PriceInput input() const;
     std::int64_t addedId() const { return addedId_; }
@@ -47,7 +50,7 @@ private:
     QLineEdit* source_ = nullptr;
     QLineEdit* url_ = nullptr;
     QLineEdit* note_ = nullptr;
-    QLabel* error_ = nullptr;
+    std::unique_ptr<FieldForm> fields_; ///< the form's rows and the price fields they set
 };
 
 } // namespace advisor::ui

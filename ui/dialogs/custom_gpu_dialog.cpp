@@ -1,6 +1,7 @@
 #include "dialogs/custom_gpu_dialog.h"
 
 #include "commands/price_commands.h"
+#include "dialogs/field_form.h"
 #include "common/date.h"
 #include "common/errors.h"
 #include "session.h"
@@ -74,17 +75,11 @@ CustomGpuDialog::CustomGpuDialog(Session& session, QWidget* parent) : QDialog(pa
     pcieGen_ = new QSpinBox;
     pcieGen_->setRange(3, 6);
     pcieGen_->setValue(5);
-    error_ = new QLabel;
-    error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #c0392b"));
-    error_->hide();
-
-    auto* form = new QFormLayout;
     // Each row records the catalog field it sets, so that core's refusal names the row as the
     // dialog labels it and the cursor goes there.
-    const auto row = [&](const QString& label, QWidget* widget, const char* field) {
-        form->addRow(label, widget);
-        fields_[field] = {QString(label).remove(QLatin1Char('&')).chopped(1), widget};
+    fields_ = std::make_unique<FieldForm>();
+    const auto row = [this](const QString& label, QWidget* widget, const char* field) {
+        fields_->addRow(label, widget, field);
     };
     row(tr("&Name:"), name_, "name");
     row(tr("&Vendor:"), vendor_, "vendor");
@@ -108,8 +103,8 @@ CustomGpuDialog::CustomGpuDialog(Session& session, QWidget* parent) : QDialog(pa
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(tr("Figures as published by the maker (dense, without sparsity). Unknown "
                                     "figures are estimated from similar GPUs and marked as estimates.")));
-    layout->addLayout(form);
-    layout->addWidget(error_);
+    layout->addLayout(fields_->layout());
+    layout->addWidget(fields_->errorLabel());
     layout->addWidget(buttons);
 }
 
@@ -142,28 +137,20 @@ Gpu CustomGpuDialog::gpu() const {
     return g;
 }
 
+CustomGpuDialog::~CustomGpuDialog() = default;
+
 QString CustomGpuDialog::error() const {
-    return error_->isVisible() || !error_->text().isEmpty() ? error_->text() : QString();
+    return fields_->error();
 }
 
 void CustomGpuDialog::accept() {
-    try {
-        auto* command = AddCustomGpuCommand::create(session_, gpu());
-        addedId_ = command->gpuId();
-        session_.undoStack()->push(command);
-    } catch (const InputError& e) {
-        error_->setText(describeProblems(e, QStringLiteral("\n"), [this](const std::string& field) {
-            const auto it = fields_.find(field);
-            return it != fields_.end() ? it->second.label : qs(field);
-        }));
-        error_->show();
-        const auto first = fields_.find(e.problems().front().where.field);
-        if (first != fields_.end()) {
-            first->second.widget->setFocus();
-        }
-        return; // stay open: the user fixes the field
+    if (fields_->tryStore([this] {
+            auto* command = AddCustomGpuCommand::create(session_, gpu());
+            addedId_ = command->gpuId();
+            session_.undoStack()->push(command);
+        })) {
+        QDialog::accept();
     }
-    QDialog::accept();
 }
 
 } // namespace advisor::ui

@@ -9,7 +9,7 @@
 #include <QDialog>
 #include <QString>
 
-#include <map>
+#include <memory>
 #include <string>
 
 class QComboBox;
@@ -20,6 +20,7 @@ class QSpinBox;
 
 namespace advisor::ui {
 
+class FieldForm;
 class Session;
 
 class CustomGpuDialog : public QDialog {
@@ -27,6 +28,7 @@ class CustomGpuDialog : public QDialog {
 
 public:
     explicit CustomGpuDialog(Session& session, QWidget* parent = nullptr);
+    ~CustomGpuDialog() override;
 
     /// The GPU as entered (id assigned when stored).
     Gpu gpu() const;
@@ -62,12 +64,7 @@ private:
     QDoubleSpinBox* tdp_ = nullptr;
     QSpinBox* slots_ = nullptr;
     QSpinBox* pcieGen_ = nullptr;
-    QLabel* error_ = nullptr;
-    struct Field {
-        QString label;   ///< as the form shows it, without '&' and ':'
-        QWidget* widget; ///< where the cursor goes when core refuses the field
-    };
-    std::map<std::string, Field> fields_; ///< catalog field ("memory.size_gb") -> row
+    std::unique_ptr<FieldForm> fields_; ///< the form's rows and the catalog fields they set
 };
 
 } // namespace advisor::ui

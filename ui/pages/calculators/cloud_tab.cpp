@@ -50,6 +50,7 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
         }
     });
     connect(&session, &Session::opened, this, &CloudTab::fillOffers);
+    connect(&session, &Session::cloudOffersChanged, this, &CloudTab::fillOffers);
     connect(&session, &Session::opened, this, &CloudTab::fillDesktopCost);
     connect(&session, &Session::pricesChanged, this, &CloudTab::fillDesktopCost);
     fillOffers();

@@ -1,0 +1,126 @@
+// The Cloud offers page offscreen on a real database: the shipped offers are listed and
+// searchable; an offer added through the dialog (refusals named as the form labels them)
+// reaches the database and the Cloud vs desktop calculator; deleting and undo restore the
+// same offers under the same ids.
+#include "dialogs/add_cloud_offer_dialog.h"
+#include "pages/calculators/cloud_tab.h"
+#include "pages/cloud_offers_page.h"
+#include "session.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace advisor;
+
+class CloudOffersPageTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<ui::Session> session_;
+
+    static bool comboHas(QComboBox* box, const QString& part) {
+        for (int i = 0; i < box->count(); ++i) {
+            if (box->itemText(i).contains(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        session_ = std::make_unique<ui::Session>();
+        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+    }
+
+    void listsTheShippedOffersAndSearches() {
+        ui::CloudOffersPage page(*session_);
+        const auto stored = session_->db().cloudOffers();
+        QCOMPARE(page.table()->rowCount(), static_cast<int>(stored.size()));
+        QVERIFY(stored.size() >= 190);
+        page.searchField()->setText(QStringLiteral("h100 sxm"));
+        const auto shown = page.shownIds();
+        QVERIFY(!shown.empty());
+        QVERIFY(shown.size() < stored.size());
+        for (const auto id : shown) {
+            QVERIFY(QString::fromStdString(session_->db().cloudOffer(id)->gpuName).contains(QStringLiteral("H100 SXM"),
+                                                                                              Qt::CaseInsensitive));
+        }
+        // Money sorts as a number: the cheapest per hour first.
+        page.searchField()->clear();
+        page.table()->sortByColumn(4, Qt::AscendingOrder);
+        const auto ids = page.shownIds();
+        double previous = 0;
+        for (const auto id : ids) {
+            const double hourly = session_->db().cloudOffer(id)->onDemandUsdPerHour;
+            QVERIFY2(hourly >= previous, qPrintable(QString::number(hourly)));
+            previous = hourly;
+        }
+    }
+
+    void addThroughTheDialogReachesTheCalculatorAndUndoRemovesIt() {
+        ui::CloudOffersPage page(*session_);
+        ui::CloudTab calculator(*session_);
+        const size_t before = session_->db().cloudOffers().size();
+        ui::AddCloudOfferDialog dialog(*session_);
+        dialog.providerField()->setText(QStringLiteral("My Cloud"));
+        dialog.gpuField()->setCurrentText(QStringLiteral("RTX 4090"));
+        dialog.gpuCountField()->setValue(2);
+        dialog.hourlyField()->setText(QStringLiteral("-1"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected)); // stays open
+        QVERIFY2(dialog.error().startsWith(QStringLiteral("Price per hour: ")), qPrintable(dialog.error()));
+        QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.hourlyField()));
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        dialog.hourlyField()->setText(QStringLiteral("0.70"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const auto offer = session_->db().cloudOffer(dialog.addedId());
+        QVERIFY(offer.has_value());
+        QCOMPARE(offer->gpuId, std::optional<std::string>("rtx-4090"));
+        QCOMPARE(offer->gpuCount, 2);
+        QCOMPARE(page.table()->rowCount(), static_cast<int>(before + 1));
+        QVERIFY(comboHas(calculator.offerField(), QStringLiteral("My Cloud")));
+        session_->undoStack()->undo();
+        QVERIFY(!session_->db().cloudOffer(dialog.addedId()));
+        QVERIFY(!comboHas(calculator.offerField(), QStringLiteral("My Cloud")));
+        session_->undoStack()->redo();
+        QCOMPARE(session_->db().cloudOffer(dialog.addedId())->provider, std::string("My Cloud")); // same id
+        session_->undoStack()->undo();
+    }
+
+    void deleteSelectedAndUndoRestoresTheSameOffers() {
+        ui::CloudOffersPage page(*session_);
+        QSignalSpy status(&page, &ui::CloudOffersPage::statusMessage);
+        page.deleteSelected(); // nothing selected: says so, deletes nothing
+        QCOMPARE(status.last().at(0).toString(), QStringLiteral("Select the offers to delete first"));
+        page.searchField()->setText(QStringLiteral("Lambda"));
+        const auto shown = page.shownIds();
+        QVERIFY(shown.size() >= 2);
+        const size_t before = session_->db().cloudOffers().size();
+        page.table()->selectAll(); // hidden rows are not deleted
+        page.deleteSelected();
+        QCOMPARE(session_->db().cloudOffers().size(), before - shown.size());
+        QCOMPARE(status.last().at(0).toString(),
+                 QStringLiteral("Deleted %1 cloud offers (Ctrl+Z to undo)").arg(shown.size()));
+        QVERIFY(page.shownIds().empty());
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        for (const auto id : shown) {
+            QVERIFY(session_->db().cloudOffer(id).has_value());
+        }
+        QCOMPARE(page.shownIds().size(), shown.size());
+    }
+};
+
+QTEST_MAIN(CloudOffersPageTest)
+#include "cloud_offers_page_test.moc"

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Undoable changes to the cloud offers: add one, remove several. Like the price commands,
+/// they change the database through core and tell the session; undo and redo restore the
+/// same offers under the same ids.
+
+#include "prices/cloud_offer.h"
+
+#include <QUndoCommand>
+
+#include <vector>
+
+namespace advisor::ui {
+
+class Session;
+
+class AddCloudOfferCommand : public QUndoCommand {
+public:
+    /// Throws InputError naming every bad field (nothing stored, nothing pushed).
+    static AddCloudOfferCommand* create(Session& session, const CloudOfferInput& in);
+    void undo() override;
+    void redo() override;
+    std::int64_t offerId() const { return offer_.id; }
+
+private:
+    AddCloudOfferCommand(Session& session, CloudOffer stored);
+    Session& session_;
+    CloudOffer offer_;
+    bool first_ = true;
+};
+
+class RemoveCloudOffersCommand : public QUndoCommand {
+public:
+    RemoveCloudOffersCommand(Session& session, std::vector<std::int64_t> ids);
+    void undo() override;
+    void redo() override;
+
+private:
+    Session& session_;
+    std::vector<std::int64_t> ids_;
+    std::vector<CloudOffer> removed_;
+};
+
+} // namespace advisor::ui

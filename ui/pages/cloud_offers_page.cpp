@@ -1,0 +1,176 @@
+#include "pages/cloud_offers_page.h"
+
+#include "commands/cloud_offer_commands.h"
+#include "common/format.h"
+#include "dialogs/add_cloud_offer_dialog.h"
+#include "session.h"
+#include "ui_text.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTableWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <set>
+
+namespace advisor::ui {
+namespace {
+
+constexpr int kIdRole = Qt::UserRole;
+constexpr int kSortRole = Qt::UserRole + 1;
+
+enum Column { Provider, Instance, Gpu, Count, Hourly, PerGpuHour, Spot, Region, Date, Source, ColumnCount };
+
+// Money and counts sort as numbers, not as text ("$10" after "$9").
+class SortedItem : public QTableWidgetItem {
+public:
+    SortedItem(const QString& text, const QVariant& sortKey) : QTableWidgetItem(text) { setData(kSortRole, sortKey); }
+    bool operator<(const QTableWidgetItem& other) const override {
+        return QVariant::compare(data(kSortRole), other.data(kSortRole)) == QPartialOrdering::Less;
+    }
+};
+
+} // namespace
+
+CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
+    search_ = new QLineEdit;
+    search_->setPlaceholderText(tr("Search provider, instance, GPU or region (Ctrl+F)"));
+    search_->setClearButtonEnabled(true);
+    auto* add = new QPushButton(tr("&Add offer..."));
+    add->setToolTip(tr("Add an offer you have seen (Ctrl+N)"));
+    auto* remove = new QPushButton(tr("&Delete"));
+    remove->setToolTip(tr("Delete the selected offers (Del); Ctrl+Z brings them back"));
+    table_ = new QTableWidget(0, ColumnCount);
+    table_->setHorizontalHeaderLabels({tr("Provider"), tr("Instance"), tr("GPU"), tr("GPUs"), tr("$/hour"),
+                                       tr("$/GPU-hour"), tr("Spot $/hour"), tr("Region"), tr("Date"), tr("Source")});
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->setVisible(false);
+    table_->setWordWrap(false);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(Provider, Qt::AscendingOrder);
+    auto* note = new QLabel(tr("Prices per hour in USD for the whole instance, as observed on the date shown. The "
+                               "Cloud vs desktop calculator compares a desktop with any of them."));
+    note->setWordWrap(true);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(search_, 1);
+    bar->addWidget(add);
+    bar->addWidget(remove);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(table_, 1);
+    layout->addWidget(note);
+
+    connect(search_, &QLineEdit::textChanged, this, &CloudOffersPage::applyFilter);
+    connect(add, &QPushButton::clicked, this, &CloudOffersPage::addOfferWithDialog);
+    connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
+    connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
+    connect(&session_, &Session::cloudOffersChanged, this, &CloudOffersPage::reload);
+    connect(&session_, &Session::catalogChanged, this, &CloudOffersPage::reload);
+    for (const auto& [keys, slot] : {std::pair{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog},
+                                     std::pair{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected}}) {
+        auto* shortcut = new QShortcut(keys, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, slot);
+    }
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, search_, [this] {
+        search_->setFocus();
+        search_->selectAll();
+    });
+    reload();
+}
+
+void CloudOffersPage::reload() {
+    if (!session_.isOpen()) {
+        return;
+    }
+    const int sortColumn = table_->horizontalHeader()->sortIndicatorSection();
+    const Qt::SortOrder order = table_->horizontalHeader()->sortIndicatorOrder();
+    table_->setSortingEnabled(false); // fill first, then sort once
+    table_->setRowCount(0);
+    for (const auto& o : session_.db().cloudOffers()) {
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        const auto money = [](double usd) { return new SortedItem(qs(format::money(usd)), usd); };
+        auto* provider = new QTableWidgetItem(qs(o.provider));
+        provider->setData(kIdRole, QVariant::fromValue(o.id));
+        table_->setItem(row, Provider, provider);
+        table_->setItem(row, Instance, new QTableWidgetItem(qs(o.instance)));
+        table_->setItem(row, Gpu, new QTableWidgetItem(qs(o.gpuName)));
+        table_->setItem(row, Count, new SortedItem(QString::number(o.gpuCount), o.gpuCount));
+        table_->setItem(row, Hourly, money(o.onDemandUsdPerHour));
+        table_->setItem(row, PerGpuHour, money(o.onDemandPerGpuHour()));
+        table_->setItem(row, Spot, o.spotUsdPerHour ? money(*o.spotUsdPerHour) : new SortedItem(QStringLiteral("-"), -1.0));
+        table_->setItem(row, Region, new QTableWidgetItem(qs(o.region)));
+        table_->setItem(row, Date, new QTableWidgetItem(qs(o.observed.toString())));
+        auto* source = new QTableWidgetItem(qs(o.sourceUrl));
+        source->setToolTip(qs(o.note.empty() ? o.sourceUrl : o.sourceUrl + "\n" + o.note));
+        table_->setItem(row, Source, source);
+    }
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(sortColumn, order);
+    for (int c = Provider; c < Source; ++c) { // fit the text, but a long name does not push Source away
+        table_->resizeColumnToContents(c);
+        table_->setColumnWidth(c, std::min(table_->columnWidth(c), 180));
+    }
+    applyFilter();
+}
+
+void CloudOffersPage::applyFilter() {
+    const QString needle = search_->text().trimmed();
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        bool match = needle.isEmpty();
+        for (const int c : {Provider, Instance, Gpu, Region}) {
+            match = match || table_->item(row, c)->text().contains(needle, Qt::CaseInsensitive);
+        }
+        table_->setRowHidden(row, !match);
+    }
+}
+
+std::vector<std::int64_t> CloudOffersPage::shownIds() const {
+    std::vector<std::int64_t> ids;
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        if (!table_->isRowHidden(row)) {
+            ids.push_back(table_->item(row, Provider)->data(kIdRole).toLongLong());
+        }
+    }
+    return ids;
+}
+
+void CloudOffersPage::addOfferWithDialog() {
+    if (!session_.isOpen()) {
+        return;
+    }
+    AddCloudOfferDialog dialog(session_, this);
+    if (dialog.exec() == QDialog::Accepted) {
+        emit statusMessage(tr("Added a cloud offer (Ctrl+Z to undo)"));
+    }
+}
+
+void CloudOffersPage::deleteSelected() {
+    std::set<std::int64_t> ids;
+    for (const auto& index : table_->selectionModel()->selectedRows()) {
+        if (!table_->isRowHidden(index.row())) {
+            ids.insert(table_->item(index.row(), Provider)->data(kIdRole).toLongLong());
+        }
+    }
+    if (ids.empty()) {
+        emit statusMessage(tr("Select the offers to delete first"));
+        return;
+    }
+    session_.undoStack()->push(new RemoveCloudOffersCommand(session_, {ids.begin(), ids.end()}));
+    emit statusMessage(tr("Deleted %1 (Ctrl+Z to undo)")
+                           .arg(qs(format::count(static_cast<long long>(ids.size()), "cloud offer"))));
+}
+
+} // namespace advisor::ui
