@@ -374,8 +374,8 @@ TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
     EXPECT_THROW(db.removeCloudOffers({second, 999999}), InputError);
     EXPECT_EQ(db.cloudOffers().size(), before.size()); // nothing removed
     std::vector<std::int64_t> all;
-    for (const auto& o : before) {
-        all.push_back(o.id);
+    for (const auto& offer : before) {
+        all.push_back(offer.id);
     }
     const auto removed = db.removeCloudOffers(all);
     EXPECT_TRUE(db.cloudOffers().empty());
