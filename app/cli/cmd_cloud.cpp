@@ -128,6 +128,62 @@ std::optional<double> numberOrPreset(const Args& args, const std::string& name, 
     return n.value;
 }
 
+struct SpeedComparison {
+    const Gpu* desktop = nullptr; ///< --desktop-gpu, if given
+    const Gpu* cloud = nullptr;   ///< --cloud-gpu, else the offer's GPU, else the desktop's
+    double ratio = 1.0;           ///< work of one desktop GPU in GPU-hours of the cloud GPU
+    std::string basis = "same work per GPU-hour assumed (no --desktop-gpu given)";
+};
+
+// With a desktop GPU, the work per hour is compared with the model: against --cloud-gpu, else
+// the offer's GPU, else the same GPU (so only the GPU counts differ). Speed options without a
+// desktop GPU, or LLM options without an LLM metric, are refused rather than ignored.
+SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optional<CloudOffer>& offer) {
+    SpeedComparison c;
+    const PerfOptions perf = perfOptions(args, GpuSetup::One);
+    if (const auto name = args.value("desktop-gpu")) {
+        c.desktop = &ctx.catalog().require(*name, "--desktop-gpu");
+    }
+    if (const auto name = args.value("cloud-gpu")) {
+        c.cloud = &ctx.catalog().require(*name, "--cloud-gpu");
+    }
+    const bool llmOptions = args.has("params-billion") || args.has("weights") || args.has("context");
+    if (c.desktop == nullptr) {
+        if (c.cloud != nullptr || perf.metric || args.has("workload") || args.has("batch") || llmOptions) {
+            throw UsageError("--cloud-gpu, --metric and the workload options compare speeds with the model; "
+                             "give --desktop-gpu too");
+        }
+        return c;
+    }
+    if (!perf.metric && llmOptions) {
+        throw UsageError("--params-billion, --weights and --context describe an LLM; give --metric llm-decode or "
+                         "llm-prefill");
+    }
+    if (c.cloud == nullptr) {
+        if (!offer) {
+            c.cloud = c.desktop;
+        } else if (offer->gpuId) {
+            c.cloud = ctx.catalog().findById(*offer->gpuId);
+        }
+        if (c.cloud == nullptr) {
+            throw UsageError("the GPU of offer " + std::to_string(offer->id) + " ('" + offer->gpuName +
+                             "') is not in the catalog; give --cloud-gpu NAME to compare speeds");
+        }
+    }
+    const perf::PerfModel model(ctx.catalog());
+    perf::PerfQuery q = perf.query;
+    q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
+    c.ratio = calc::workRatio(model, *c.desktop, 1, *c.cloud, 1, q);
+    if (c.cloud == c.desktop) {
+        c.basis = "the same GPU (" + c.desktop->name + ") on the desk and in the cloud";
+    } else {
+        c.basis = "performance model, " + std::string(perf::toString(q.metric)) +
+                  (perf::isLlm(q.metric) ? "" : " " + std::string(perf::toString(q.workload))) + ": one " +
+                  c.desktop->name + " does the work of " + format::number(c.ratio, 2) + " " + c.cloud->name;
+    }
+    return c;
+}
+
 int cloudVsDesktop(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Settings settings = ctx.settings();
@@ -166,57 +222,15 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
         in.cloudHourlyUsd = args.requiredNumber("cloud-hourly");
     }
 
-    // With a desktop GPU, the work per hour is compared with the model: against --cloud-gpu,
-    // else the offer's GPU, else the same GPU (so only the GPU counts differ).
-    const PerfOptions perf = perfOptions(args, GpuSetup::One);
-    const Gpu* desktopGpu =
-        args.value("desktop-gpu") ? &ctx.catalog().require(*args.value("desktop-gpu"), "--desktop-gpu") : nullptr;
-    const Gpu* cloudGpu = args.value("cloud-gpu") ? &ctx.catalog().require(*args.value("cloud-gpu"), "--cloud-gpu") : nullptr;
-    const bool speedOptions = perf.metric || args.has("workload") || args.has("batch") || args.has("params-billion") ||
-                              args.has("weights") || args.has("context");
-    if (desktopGpu == nullptr) {
-        if (cloudGpu != nullptr || speedOptions) {
-            throw UsageError("--cloud-gpu, --metric and the workload options compare speeds with the model; "
-                             "give --desktop-gpu too");
-        }
-    } else if (!perf.metric && (args.has("params-billion") || args.has("weights") || args.has("context"))) {
-        throw UsageError("--params-billion, --weights and --context describe an LLM; give --metric llm-decode or "
-                         "llm-prefill");
-    }
-    if (desktopGpu != nullptr && cloudGpu == nullptr) {
-        if (!offer) {
-            cloudGpu = desktopGpu;
-        } else if (offer->gpuId) {
-            cloudGpu = ctx.catalog().findById(*offer->gpuId);
-        }
-        if (cloudGpu == nullptr) {
-            throw UsageError("the GPU of offer " + std::to_string(offer->id) + " ('" + offer->gpuName +
-                             "') is not in the catalog; give --cloud-gpu NAME to compare speeds");
-        }
-    }
-    double speedRatio = 1.0;
-    std::string speedBasis = "same work per GPU-hour assumed (no --desktop-gpu given)";
-    if (desktopGpu != nullptr) {
-        const perf::PerfModel model(ctx.catalog());
-        perf::PerfQuery q = perf.query;
-        q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
-        speedRatio = calc::workRatio(model, *desktopGpu, 1, *cloudGpu, 1, q);
-        if (cloudGpu == desktopGpu) {
-            speedBasis = "the same GPU (" + desktopGpu->name + ") on the desk and in the cloud";
-        } else {
-            speedBasis = "performance model, " + std::string(perf::toString(q.metric)) +
-                         (perf::isLlm(q.metric) ? "" : " " + std::string(perf::toString(q.workload))) + ": one " +
-                         desktopGpu->name + " does the work of " + format::number(speedRatio, 2) + " " + cloudGpu->name;
-        }
-    }
+    const SpeedComparison speed = compareSpeeds(ctx, args, offer);
     if (const auto w = args.number("gpu-watts")) {
         in.gpuWatts = *w;
-    } else if (desktopGpu != nullptr) {
-        in.gpuWatts = desktopGpu->tdpW * desktopGpus;
+    } else if (speed.desktop != nullptr) {
+        in.gpuWatts = speed.desktop->tdpW * desktopGpus;
     } else {
         throw UsageError("missing required option '--gpu-watts' (or give --desktop-gpu to use its TDP)");
     }
-    in.workRatio = speedRatio * desktopGpus / cloudGpus;
+    in.workRatio = speed.ratio * desktopGpus / cloudGpus;
     const auto r = calc::compareCloudAndDesktop(in);
 
     if (ctx.json()) {
@@ -230,10 +244,10 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"cloud_cost_per_day_usd", r.cloudPerDayUsd},
                        {"net_desktop_cost_usd", r.netDesktopCostUsd},
                        {"break_even_days", r.breakEvenDays ? nlohmann::json(*r.breakEvenDays) : nlohmann::json(nullptr)},
-                       {"speed_ratio", speedRatio},
-                       {"desktop_gpu", desktopGpu ? nlohmann::json(desktopGpu->name) : nlohmann::json(nullptr)},
-                       {"cloud_gpu", cloudGpu ? nlohmann::json(cloudGpu->name) : nlohmann::json(nullptr)},
-                       {"speed_ratio_basis", speedBasis},
+                       {"speed_ratio", speed.ratio},
+                       {"desktop_gpu", speed.desktop ? nlohmann::json(speed.desktop->name) : nlohmann::json(nullptr)},
+                       {"cloud_gpu", speed.cloud ? nlohmann::json(speed.cloud->name) : nlohmann::json(nullptr)},
+                       {"speed_ratio_basis", speed.basis},
                        {"work_ratio", in.workRatio},
                        {"utilization", in.utilization},
                        {"cloud_hourly_usd", in.cloudHourlyUsd},
@@ -250,7 +264,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
       << format::number(r.desktopKgCo2PerYear, 0) << " kg CO2e/year\n";
     o << "Cloud: " << (offerText.empty() ? "" : offerText + ", ") << format::money(in.cloudHourlyUsd)
       << "/h -> " << format::money(r.cloudPerDayUsd) << " per day for the same work\n";
-    o << "Speed: " << speedBasis << '\n';
+    o << "Speed: " << speed.basis << '\n';
     if (r.breakEvenDays) {
         o << "Break-even after " << format::number(*r.breakEvenDays, 0) << " days (" <<
             format::number(*r.breakEvenDays / 365.0, 1) << " years): buy if you will use it longer than that.\n";
