@@ -2,30 +2,35 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 namespace advisor::cli {
 namespace {
 
-// Fields whose option is not simply the field in kebab case.
-const std::map<std::string, std::string>& optionAliases() {
-    static const std::map<std::string, std::string> aliases = {
-        {"amount", "price"},                    // prices add --price
-        {"observed_date", "date"},              // prices add / cloud add --date
-        {"on_demand_usd_per_hour", "hourly"},   // cloud add --hourly
-        {"spot_usd_per_hour", "spot"},          // cloud add --spot
-        {"gpu_count", "gpus"},                  // cloud add --gpus
-        {"instance_or_sku", "instance"},        // cloud add --instance
-        {"answer", "answers"},                  // flowchart --answers
-        {"shard_gpus", "shard"},                // memory --shard
+// Fields whose option is not simply the field in kebab case (or not only).
+const std::map<std::string, std::vector<std::string>>& optionAliases() {
+    static const std::map<std::string, std::vector<std::string>> aliases = {
+        {"amount", {"price"}},                  // prices add --price
+        {"observed_date", {"date"}},            // prices add / cloud add --date
+        {"on_demand_usd_per_hour", {"hourly"}}, // cloud add --hourly
+        {"spot_usd_per_hour", {"spot"}},        // cloud add --spot
+        {"gpu_count", {"gpus"}},                // cloud add --gpus
+        {"instance_or_sku", {"instance"}},      // cloud add --instance
+        {"answer", {"answers"}},                // flowchart --answers
+        {"shard_gpus", {"shard"}},              // memory --shard
+        {"count", {"count", "gpus"}},           // calculators: --gpus is a synonym of --count
     };
     return aliases;
 }
 
-std::string optionFor(const std::string& field) {
+std::vector<std::string> optionsFor(const std::string& field) {
     const auto alias = optionAliases().find(field);
-    std::string name = alias != optionAliases().end() ? alias->second : field;
-    std::replace(name.begin(), name.end(), '_', '-');
-    return "--" + name;
+    std::vector<std::string> names = alias != optionAliases().end() ? alias->second : std::vector<std::string>{field};
+    for (auto& name : names) {
+        std::replace(name.begin(), name.end(), '_', '-');
+        name = "--" + name;
+    }
+    return names;
 }
 
 bool wasTyped(const std::string& option, const std::vector<std::string>& typed) {
@@ -41,9 +46,11 @@ std::vector<InputProblem> inOptionTerms(std::vector<InputProblem> problems, cons
         if (p.where.line > 0 || !p.where.entry.empty() || p.where.field.empty()) {
             continue;
         }
-        const std::string option = optionFor(p.where.field);
-        if (wasTyped(option, typed)) {
-            p.where = {option, 0, "", ""};
+        for (const auto& option : optionsFor(p.where.field)) {
+            if (wasTyped(option, typed)) {
+                p.where = {option, 0, "", ""};
+                break;
+            }
         }
     }
     return problems;
