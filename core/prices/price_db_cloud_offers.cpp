@@ -113,17 +113,7 @@ std::int64_t PriceDb::addCloudOffer(const CloudOfferInput& in, const InputLocati
 }
 
 CloudOffer PriceDb::removeCloudOffer(std::int64_t id) {
-    std::optional<CloudOffer> removed;
-    withWriteTransaction([&] {
-        removed = cloudOffer(id);
-        if (!removed) {
-            throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(id));
-        }
-        SQLite::Statement q(*db_, "DELETE FROM cloud_offers WHERE id = ?");
-        q.bind(1, id);
-        q.exec();
-    });
-    return *removed;
+    return removeCloudOffers({id}).front();
 }
 
 void PriceDb::seedCloudOffersIfNew() {
@@ -158,15 +148,17 @@ void PriceDb::seedCloudOffersIfNew() {
 std::vector<CloudOffer> PriceDb::removeCloudOffers(const std::vector<std::int64_t>& ids) {
     std::vector<CloudOffer> removed;
     withWriteTransaction([&] {
+        removed.clear(); // a retried transaction starts again
+        SQLite::Statement del(*db_, "DELETE FROM cloud_offers WHERE id = ?");
         for (const auto id : ids) {
-            const auto o = cloudOffer(id);
+            auto o = cloudOffer(id);
             if (!o) {
                 throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(id));
             }
-            SQLite::Statement q(*db_, "DELETE FROM cloud_offers WHERE id = ?");
-            q.bind(1, id);
-            q.exec();
-            removed.push_back(*o);
+            del.bind(1, id);
+            del.exec();
+            del.reset();
+            removed.push_back(std::move(*o));
         }
     });
     return removed;

@@ -74,7 +74,6 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
     connect(&session_, &Session::cloudOffersChanged, this, &CloudOffersPage::reload);
-    connect(&session_, &Session::catalogChanged, this, &CloudOffersPage::reload);
     for (const auto& [keys, slot] : {std::pair{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog},
                                      std::pair{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected}}) {
         auto* shortcut = new QShortcut(keys, this);
