@@ -43,6 +43,34 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+// The plot's one text label lies inside the axis rectangle (drawn, not cut off at an edge).
+void verifyLabelInsidePlot(QCustomPlot* plot) {
+    plot->replot();
+    QCOMPARE(plot->itemCount() > 0, true);
+    QCPItemText* label = nullptr;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i))) {
+            label = t;
+        }
+    }
+    QVERIFY(label != nullptr);
+    const QRect area = plot->axisRect()->rect();
+    const QPointF topLeft = label->topLeft->pixelPosition();
+    const QPointF bottomRight = label->bottomRight->pixelPosition();
+    QVERIFY2(topLeft.x() >= area.left() - 1 && bottomRight.x() <= area.right() + 1 && topLeft.y() >= area.top() - 1 &&
+                 bottomRight.y() <= area.bottom() + 1,
+             qPrintable(QStringLiteral("'%1' spans x %2..%3, y %4..%5; the plot's area x %6..%7, y %8..%9")
+                            .arg(label->text())
+                            .arg(topLeft.x())
+                            .arg(bottomRight.x())
+                            .arg(topLeft.y())
+                            .arg(bottomRight.y())
+                            .arg(area.left())
+                            .arg(area.right())
+                            .arg(area.top())
+                            .arg(area.bottom())));
+}
+
 } // namespace
 
 class CalculatorsPageTest : public QObject {
@@ -89,6 +117,18 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 200 W for the 4 GPUs:")), qPrintable(tab.resultText()));
         tab.countField()->setValue(1);
         QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 50 W for the GPU:")), qPrintable(tab.resultText()));
+    }
+
+    void powerLimitLabelStaysInsideTheNarrowPlot() {
+        ui::PowerLimitTab tab(*session_);
+        tab.show();
+        tab.resize(720, 600); // the width a tab gets in the window at its smallest
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        pick(tab.gpuField(), "rtx-3090");
+        for (const double watts : {350.0, 300.0, 220.0, 150.0}) { // the TDP down to a deep cut
+            tab.limitField()->setValue(watts);
+            verifyLabelInsidePlot(tab.plot());
+        }
     }
 
     void psuFollowsTheGuide() {
@@ -138,6 +178,8 @@ private slots:
         QVERIFY2(tab.resultText().contains(q(format::gigabytes(m.perGpuGb)) + QStringLiteral(" per GPU")),
                  qPrintable(tab.resultText()));
         QCOMPARE(tab.fits()->rowCount(), static_cast<int>(calc::gpusThatFit(session_->catalog(), in).size()));
+        // One text line per row, as in the Prices table (the style's default was 30 px).
+        QVERIFY(tab.fits()->rowHeight(0) <= tab.fits()->fontMetrics().height() + 10);
         QVERIFY(tab.plot()->plottableCount() >= 3); // weights, gradients, optimizer states, ...
         pick(tab.modeField(), "qlora"); // switches the weights to 4-bit
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
@@ -146,6 +188,30 @@ private slots:
         QCOMPARE(tab.error(), QStringLiteral("Weights: QLoRA keeps the base model in 4-bit; use int4"));
         pick(tab.weightsField(), "int4");
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+    }
+
+    void memoryLegendWrapsToANarrowTab() {
+        ui::MemoryTab tab(*session_);
+        tab.paramsField()->setValue(7);
+        pick(tab.modeField(), "full-training"); // five items: the widest legend
+        tab.show();
+        tab.resize(tab.minimumSizeHint().width(), 600); // as narrow as the tab goes
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QCustomPlot* plot = tab.plot();
+        plot->replot();
+        QVERIFY(plot->width() < 420);
+        QVERIFY(plot->legend->itemCount() >= 5);
+        QVERIFY2(plot->legend->rowCount() > 1, "the legend should wrap onto more rows");
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            const QRect r = plot->legend->item(i)->outerRect();
+            QVERIFY2(r.left() >= 0 && r.right() <= plot->width(),
+                     qPrintable(QStringLiteral("item %1 spans %2..%3 in a %4 px plot").arg(i).arg(r.left()).arg(r.right()).arg(plot->width())));
+        }
+        // Wide again: one row.
+        tab.resize(1800, 600);
+        QCoreApplication::processEvents();
+        plot->replot();
+        QCOMPARE(plot->legend->rowCount(), 1);
     }
 
     void cloudVsDesktopReproducesTheSeedsExample() {
@@ -165,6 +231,20 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 286 days")), qPrintable(tab.resultText()));
         session_->undoStack()->undo();
         session_->undoStack()->undo();
+    }
+
+    void breakEvenLabelStaysInsideTheNarrowPlot() {
+        ui::CloudTab tab(*session_);
+        tab.show();
+        tab.resize(720, 600); // the width a tab gets in the window at its smallest
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        tab.offerField()->setCurrentIndex(0); // enter a price
+        tab.desktopCostField()->setValue(2200);
+        for (const double hourly : {5.0, 2.14, 0.5, 0.32}) { // break-even from weeks to years
+            tab.hourlyField()->setValue(hourly);
+            QVERIFY2(tab.resultText().contains(QStringLiteral("pays off after")), qPrintable(tab.resultText()));
+            verifyLabelInsidePlot(tab.plot());
+        }
     }
 
     void longCloudOffersKeepTheInputColumnNarrow() {

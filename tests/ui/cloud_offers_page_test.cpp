@@ -46,6 +46,7 @@ private slots:
         ui::CloudOffersPage page(*session_);
         const auto stored = session_->db().cloudOffers();
         QCOMPARE(page.table()->rowCount(), static_cast<int>(stored.size()));
+        QVERIFY(page.table()->rowHeight(0) <= page.table()->fontMetrics().height() + 10); // one text line per row
         QVERIFY(stored.size() >= 190);
         page.searchField()->setText(QStringLiteral("h100 sxm"));
         const auto shown = page.shownIds();

@@ -1,6 +1,7 @@
 // The real window, offscreen: pages open and switch (also by keyboard), the window remembers
 // its page, and the Charts page follows settings, undo, filters and highlights at once.
 #include "main_window.h"
+#include "pages/calculators_page.h"
 #include "pages/charts_page.h"
 #include "session.h"
 
@@ -78,6 +79,29 @@ private slots:
         ui::MainWindow again(session);
         QCOMPARE(again.currentPageKey(), QStringLiteral("prices"));
         QCOMPARE(again.size(), QSize(900, 650));
+    }
+
+    void fitsASmallScreenWithEveryPageFilled() {
+        // Every page and calculator computed on a real database; the window must still shrink
+        // to a 1024 x 700 screen (the Memory tab's one-row legend once held it at 1,352 px).
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (const auto& key : window.pageKeys()) {
+            window.showPage(key);
+        }
+        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
+            QVERIFY(window.calculatorsPage()->showTab(QString::fromLatin1(tab)));
+            QCoreApplication::processEvents();
+        }
+        const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(least.width() <= 1024 && least.height() <= 700,
+                 qPrintable(QStringLiteral("%1 x %2").arg(least.width()).arg(least.height())));
+        window.resize(1024, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(window.size(), QSize(1024, 700));
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

@@ -5,6 +5,7 @@
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/table_rows.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -51,8 +52,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
                                        tr("$/GPU-hour"), tr("Spot $/hour"), tr("Region"), tr("Date"), tr("Source")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->verticalHeader()->setVisible(false);
-    table_->setWordWrap(false);
+    useSingleLineRows(table_);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setSortingEnabled(true);
     table_->sortByColumn(Provider, Qt::AscendingOrder);

@@ -9,6 +9,7 @@
 #include "prices/price_io.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/table_rows.h"
 
 #include <qcustomplot.h>
 
@@ -127,10 +128,8 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::AnyKeyPressed);
     view_->horizontalHeader()->setStretchLastSection(true);
-    view_->verticalHeader()->setVisible(false);
+    useSingleLineRows(view_);
     view_->setAlternatingRowColors(true);
-    view_->setWordWrap(false);
-    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 8);
     view_->setColumnWidth(PriceTableModel::GpuColumn, 170);
     view_->setColumnWidth(PriceTableModel::SourceColumn, 170);
     view_->setColumnWidth(PriceTableModel::UrlColumn, 170);

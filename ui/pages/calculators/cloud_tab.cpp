@@ -5,6 +5,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "value/gpu_price.h"
+#include "widgets/plot_labels.h"
 
 #include <qcustomplot.h>
 
@@ -153,20 +154,24 @@ void CloudTab::compute() {
     c->setName(tr("Cloud"));
     c->setData(days, cloud);
     c->setPen(QPen(QColor(230, 159, 0), 2));
+    QCPItemText* breakEven = nullptr;
     if (r.breakEvenDays) {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(*r.breakEvenDays, 0);
         line->point2->setCoords(*r.breakEvenDays, 1);
         line->setPen(QPen(QColor(213, 94, 0), 1, Qt::DashLine));
-        auto* label = new QCPItemText(plot_);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(*r.breakEvenDays, 0);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setPadding(QMargins(6, 0, 0, 6));
-        label->setText(tr("break-even: day %1").arg(qs(format::number(*r.breakEvenDays, 0))));
+        breakEven = new QCPItemText(plot_);
+        breakEven->position->setType(QCPItemPosition::ptPlotCoords);
+        breakEven->position->setCoords(*r.breakEvenDays, 0);
+        breakEven->setText(tr("break-even: day %1").arg(qs(format::number(*r.breakEvenDays, 0))));
     }
     plot_->rescaleAxes();
     plot_->yAxis->setRangeLower(0);
+    if (breakEven != nullptr) { // beside the line, on the side with room
+        const bool left = labelGoesLeftOf(*r.breakEvenDays, plot_->xAxis->range());
+        breakEven->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        breakEven->setPadding(left ? QMargins(0, 0, 6, 6) : QMargins(6, 0, 0, 6));
+    }
     plot_->replot();
 }
 

@@ -4,12 +4,16 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/table_rows.h"
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -69,18 +73,20 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     watch(offload_);
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
-    plot_->setMinimumHeight(150);
-    plot_->setMaximumHeight(220);
     plot_->yAxis->setVisible(false);
     plot_->xAxis->setLabel(tr("GB per GPU"));
     plot_->legend->setVisible(true);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->plotLayout()->addElement(1, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    // The legend wraps to the plot's width (wrapLegendToWidth), so it must not set the tab's
+    // minimum width: in one row, full training's items needed over 1,000 px.
+    plot_->setMinimumWidth(240);
+    plot_->installEventFilter(this);
     results()->addWidget(plot_);
     fits_ = new QTableWidget(0, 3);
     fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Cards"), tr("Free per card")});
-    fits_->verticalHeader()->setVisible(false);
+    useSingleLineRows(fits_);
     fits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     fits_->horizontalHeader()->setStretchLastSection(true);
     results()->addWidget(fits_, 1);
@@ -149,6 +155,7 @@ void MemoryTab::compute() {
     }
     plot_->yAxis->setRange(0.4, 1.6);
     plot_->xAxis->setRange(0, std::max(1.0, m.perGpuGb * 1.05));
+    wrapLegendToWidth();
     plot_->replot();
 
     fits_->setRowCount(0);
@@ -160,6 +167,31 @@ void MemoryTab::compute() {
         fits_->setItem(row, 2, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
     }
     fits_->resizeColumnsToContents();
+}
+
+bool MemoryTab::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) {
+        wrapLegendToWidth();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return CalculatorTab::eventFilter(watched, event);
+}
+
+void MemoryTab::wrapLegendToWidth() {
+    // As many items per row as fit the plot, at least one.
+    QCPLegend* legend = plot_->legend;
+    const int available = plot_->width() - 20; // the plot layout's side margins
+    for (int columns = std::max(1, legend->itemCount()); columns >= 1; --columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flows the items already there
+        if (legend->minimumOuterSizeHint().width() <= available) {
+            break;
+        }
+    }
+    // The bar and its axis keep their height; the plot grows by the legend's rows.
+    const int legendHeight = legend->minimumOuterSizeHint().height();
+    plot_->setMinimumHeight(110 + legendHeight);
+    plot_->setMaximumHeight(190 + legendHeight);
 }
 
 } // namespace advisor::ui

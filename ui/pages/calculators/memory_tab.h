@@ -25,8 +25,11 @@ public:
 
 protected:
     void compute() override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void wrapLegendToWidth();
+
     QDoubleSpinBox* params_ = nullptr;
     QComboBox* mode_ = nullptr;
     QComboBox* weights_ = nullptr;

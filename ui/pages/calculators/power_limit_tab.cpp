@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/plot_labels.h"
 
 #include <qcustomplot.h>
 
@@ -89,13 +90,21 @@ void PowerLimitTab::compute() {
     point->setData({in.limitWatts}, {r.relativePerformance});
     point->setLineStyle(QCPGraph::lsNone);
     point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(213, 94, 0), QColor(213, 94, 0), 10));
+    plot_->xAxis->setRange(range.minimumWatts - 10, range.maximumWatts + 10);
+    // Room above 100% for a label above a point near the TDP.
+    plot_->yAxis->setRange(std::max(0.0, ys.isEmpty() ? 0.0 : ys.front() - 0.05), 1.06);
+    // The curve rises to the right: below-right of the point is clear of it, and so is
+    // above-left, where the label goes when it would leave the plot on the right.
     auto* label = new QCPItemText(plot_);
     label->position->setCoords(in.limitWatts, r.relativePerformance);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    label->setPadding(QMargins(8, 4, 0, 0));
+    if (labelGoesLeftOf(in.limitWatts, plot_->xAxis->range())) {
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setPadding(QMargins(0, 0, 8, 4));
+    } else {
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(8, 4, 0, 0));
+    }
     label->setText(QStringLiteral("%1 W: %2").arg(in.limitWatts, 0, 'f', 0).arg(qs(format::percent(r.relativePerformance, 1))));
-    plot_->xAxis->setRange(range.minimumWatts - 10, range.maximumWatts + 10);
-    plot_->yAxis->setRange(std::max(0.0, ys.isEmpty() ? 0.0 : ys.front() - 0.05), 1.02);
     plot_->replot();
 }
 

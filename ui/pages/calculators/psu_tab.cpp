@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/table_rows.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -23,7 +24,7 @@ PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, paren
     result_ = addResultLabel();
     circuits_ = new QTableWidget(0, 4);
     circuits_->setHorizontalHeaderLabels({tr("Circuit"), tr("Continuous"), tr("Wall draw"), tr("Enough?")});
-    circuits_->verticalHeader()->setVisible(false);
+    useSingleLineRows(circuits_);
     circuits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     circuits_->horizontalHeader()->setStretchLastSection(true);
     results()->addWidget(circuits_, 1);
