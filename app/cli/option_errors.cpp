@@ -46,6 +46,10 @@ std::vector<InputProblem> inOptionTerms(std::vector<InputProblem> problems, cons
         if (p.where.line > 0 || !p.where.entry.empty() || p.where.field.empty()) {
             continue;
         }
+        if (p.where.field == "id" && !wasTyped("--id", typed)) {
+            p.where = {}; // the ID of `prices remove ID` is positional, and the reason names it
+            continue;
+        }
         for (const auto& option : optionsFor(p.where.field)) {
             if (wasTyped(option, typed)) {
                 p.where = {option, 0, "", ""};

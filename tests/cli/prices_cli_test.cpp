@@ -34,7 +34,7 @@ TEST(PricesCli, AddListRemove) {
                              ": RTX 5090, new, $2,699 (2026-06-22, signal test)\n");
     const auto again = cli.run({"prices", "remove", std::to_string(id)});
     EXPECT_EQ(again.exitCode, 1);
-    EXPECT_EQ(again.err, "error: field 'id': no price with id " + std::to_string(id) + "\n");
+    EXPECT_EQ(again.err, "error: no price with id " + std::to_string(id) + "\n");
     EXPECT_EQ(cli.run({"prices", "remove", "abc"}).exitCode, 2);
 }
 

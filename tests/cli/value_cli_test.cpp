@@ -150,6 +150,9 @@ TEST(CloudCli, SeededOffersAddAndRemove) {
                                     "H100 SXM"});
     EXPECT_DOUBLE_EQ(viaOffer.at("cloud_hourly_usd").get<double>(), 9.5);
     EXPECT_EQ(cli.run({"cloud", "remove", std::to_string(id)}).exitCode, 0);
+    const auto gone = cli.run({"cloud", "remove", std::to_string(id)});
+    EXPECT_EQ(gone.exitCode, 1);
+    EXPECT_EQ(gone.err, "error: no cloud offer with id " + std::to_string(id) + "\n");
     const auto bad = cli.run({"cloud", "add", "--provider", "X", "--gpu", "H100 SXM", "--hourly", "-3"});
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_NE(bad.err.find("error: --hourly: must be more than 0"), std::string::npos) << bad.err;
