@@ -1,6 +1,12 @@
 // The real window, offscreen: pages open and switch (also by keyboard), the window remembers
 // its page, and the Charts page follows settings, undo, filters and highlights at once.
+#include "dialogs/add_cloud_offer_dialog.h"
+#include "dialogs/add_price_dialog.h"
+#include "dialogs/custom_gpu_dialog.h"
+#include "dialogs/restore_backup_dialog.h"
 #include "main_window.h"
+#include "mnemonics.h"
+#include "pages/advisor_page.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
 #include "session.h"
@@ -102,6 +108,45 @@ private slots:
         window.resize(1024, 700);
         QCoreApplication::processEvents();
         QCOMPARE(window.size(), QSize(1024, 700));
+    }
+
+    void everyAltKeyOnAScreenIsUnique() {
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto check = [&window](const QString& screen) {
+            QCoreApplication::processEvents();
+            const QStringList clashes = testing::clashingMnemonics(&window);
+            QVERIFY2(clashes.isEmpty(), qPrintable(screen + QStringLiteral(": ") + clashes.join(QStringLiteral("; "))));
+        };
+        for (const auto& key : window.pageKeys()) {
+            window.showPage(key);
+            check(key);
+        }
+        window.showPage(QStringLiteral("calculators"));
+        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
+            window.calculatorsPage()->showTab(QString::fromLatin1(tab));
+            check(QStringLiteral("calculators/") + QString::fromLatin1(tab));
+        }
+        window.showPage(QStringLiteral("advisor")); // a recommendation, with its buttons
+        window.advisorPage()->setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(window.advisorPage()->answer(QString::fromLatin1(a)));
+        }
+        check(QStringLiteral("advisor result"));
+        ui::AddPriceDialog price(session);
+        ui::CustomGpuDialog gpu(session);
+        ui::AddCloudOfferDialog offer(session);
+        ui::RestoreBackupDialog restore(session);
+        for (QDialog* dialog : std::initializer_list<QDialog*>{&price, &gpu, &offer, &restore}) {
+            dialog->show();
+            QCoreApplication::processEvents();
+            const QStringList clashes = testing::clashingMnemonics(dialog);
+            QVERIFY2(clashes.isEmpty(), qPrintable(dialog->windowTitle() + QStringLiteral(": ") + clashes.join(QStringLiteral("; "))));
+            dialog->hide();
+        }
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

@@ -42,7 +42,7 @@ AddCloudOfferDialog::AddCloudOfferDialog(Session& session, QWidget* parent)
     fields_->addRow(tr("&Provider:"), provider_, "provider");
     fields_->addRow(tr("&Instance:"), instance_, "instance_or_sku");
     fields_->addRow(tr("&GPU:"), gpu_, "gpu");
-    fields_->addRow(tr("GPUs per &instance:"), gpuCount_, "gpu_count");
+    fields_->addRow(tr("GPUs per ins&tance:"), gpuCount_, "gpu_count");
     fields_->addRow(tr("Price per &hour:"), hourly_, "on_demand_usd_per_hour");
     fields_->addRow(tr("&Spot price per hour:"), spot_, "spot_usd_per_hour");
     fields_->addRow(tr("&Region:"), region_, "region");

@@ -51,7 +51,7 @@ AddPriceDialog::AddPriceDialog(Session& session, const QString& gpuName, QWidget
     fields_->addRow(tr("C&urrency:"), currency_, "currency");
     fields_->addRow(tr("&Date seen:"), date_, "observed_date");
     fields_->addRow(tr("&Source:"), source_, "source");
-    fields_->addRow(tr("&URL:"), url_, "source_url");
+    fields_->addRow(tr("U&RL:"), url_, "source_url");
     fields_->addRow(tr("&Note:"), note_, "note");
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &AddPriceDialog::accept);

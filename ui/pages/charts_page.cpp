@@ -69,7 +69,7 @@ void ChartsPage::buildControls() {
     minMemory_->setSuffix(tr(" GB"));
     minMemory_->setSingleStep(4);
     minMemory_->setToolTip(tr("Leave out GPUs with less memory (seed: 24 GB for transformers)"));
-    onlyPriced_ = new QCheckBox(tr("Only GPUs with a &price"));
+    onlyPriced_ = new QCheckBox(tr("Only &GPUs with a price"));
 
     auto* chartBox = new QGroupBox(tr("Chart"));
     auto* form = new QFormLayout(chartBox);
@@ -77,7 +77,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("&Sort by:"), sortBy_);
     form->addRow(QString(), fp32_);
     form->addRow(tr("&Workload:"), workload_);
-    form->addRow(tr("&Vendor:"), vendor_);
+    form->addRow(tr("Ve&ndor:"), vendor_);
     form->addRow(tr("&Memory at least:"), minMemory_);
     form->addRow(QString(), onlyPriced_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));

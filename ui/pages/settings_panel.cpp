@@ -51,12 +51,12 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     }
     currency_->setToolTip(tr("The currency new prices are entered in. Charts and perf/$ use USD prices: "
                              "no exchange rates are kept, so other currencies are stored but not compared."));
-    form->addRow(tr("&Electricity:"), electricity_);
+    form->addRow(tr("E&lectricity:"), electricity_);
     form->addRow(tr("&Utilization:"), utilization_);
-    form->addRow(tr("&Years of use:"), years_);
-    form->addRow(tr("&Desktop without GPUs:"), desktopCost_);
-    form->addRow(tr("CP&U and system:"), cpuWatts_);
-    form->addRow(tr("&Grid carbon:"), grid_);
+    form->addRow(tr("Years &of use:"), years_);
+    form->addRow(tr("Des&ktop without GPUs:"), desktopCost_);
+    form->addRow(tr("CPU and sys&tem:"), cpuWatts_);
+    form->addRow(tr("Grid car&bon:"), grid_);
     form->addRow(tr("&Reference GPU:"), reference_);
     form->addRow(tr("&Price basis:"), priceRule_);
     form->addRow(tr("Currenc&y of new prices:"), currency_);

@@ -19,8 +19,8 @@ namespace advisor::ui {
 BuildTab::BuildTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("&GPU:"), "rtx-4090");
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 4);
-    blower_ = new QCheckBox(tr("&Blower or water cooled"));
-    extenders_ = new QCheckBox(tr("PCIe &extenders / risers"));
+    blower_ = new QCheckBox(tr("Blower or &water cooled"));
+    extenders_ = new QCheckBox(tr("PCIe e&xtenders / risers"));
     inputs()->addRow(QString(), blower_);
     inputs()->addRow(QString(), extenders_);
     watch(blower_);
@@ -29,9 +29,9 @@ BuildTab::BuildTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     threads_->setSpecialValueText(tr("not given"));
     ram_ = addNumber(tr("&RAM:"), 0, 8192, 0, 0, tr(" GB"), tr("not given"));
     limit_ = addNumber(tr("GPU power &limit:"), 0, 2000, 0, 0, tr(" W"), tr("none (TDP)"));
-    psu_ = addNumber(tr("&PSU you have:"), 0, 10000, 0, 0, tr(" W"), tr("not chosen"));
-    machines_ = addCount(tr("&Machines:"), 1, 1024, 1);
-    network_ = addNumber(tr("&Network between machines:"), 0, 3200, 0, 0, tr(" Gbit/s"), tr("not given"));
+    psu_ = addNumber(tr("PSU y&ou have:"), 0, 10000, 0, 0, tr(" W"), tr("not chosen"));
+    machines_ = addCount(tr("M&achines:"), 1, 1024, 1);
+    network_ = addNumber(tr("Networ&k between machines:"), 0, 3200, 0, 0, tr(" Gbit/s"), tr("not given"));
     summary_ = addResultLabel();
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);

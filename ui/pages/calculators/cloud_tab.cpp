@@ -24,7 +24,7 @@ namespace advisor::ui {
 CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("Desktop &GPU:"), "rtx-3090");
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 1);
-    desktopCost_ = addNumber(tr("&Desktop cost:"), 0, 10000000, 2200, 0, tr(" $"));
+    desktopCost_ = addNumber(tr("Desktop &cost:"), 0, 10000000, 2200, 0, tr(" $"));
     desktopCost_->setToolTip(tr("Filled from the GPU's price and your desktop base cost; edit it freely"));
     offer_ = new QComboBox;
     offer_->setToolTip(tr("Cloud offers in your database (newest observation of each)"));
@@ -33,7 +33,7 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     offer_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     offer_->setMinimumContentsLength(24);
     inputs()->addRow(tr("Cloud &offer:"), offer_);
-    hourly_ = addNumber(tr("Cloud &price:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
+    hourly_ = addNumber(tr("Cloud p&rice:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(280);

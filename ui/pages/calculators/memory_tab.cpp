@@ -24,7 +24,7 @@
 namespace advisor::ui {
 
 MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
-    params_ = addNumber(tr("&Parameters:"), 0.01, 2000, 7, 2, tr(" billion"));
+    params_ = addNumber(tr("P&arameters:"), 0.01, 2000, 7, 2, tr(" billion"));
     mode_ = new QComboBox;
     for (const auto& [mode, label] : {std::pair{calc::MemoryMode::Inference, tr("Inference")},
                                       std::pair{calc::MemoryMode::Lora, tr("LoRA fine-tuning")},
@@ -37,7 +37,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     weights_->addItem(tr("16-bit (fp16/bf16)"), QStringLiteral("fp16"));
     weights_->addItem(tr("8-bit"), QStringLiteral("int8"));
     weights_->addItem(tr("4-bit"), QStringLiteral("int4"));
-    inputs()->addRow(tr("&Weights:"), weights_);
+    inputs()->addRow(tr("Wei&ghts:"), weights_);
     labelField("precision", tr("Weights"));
     // QLoRA trains on 4-bit weights, full training on 16-bit: follow the work, then recompute.
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
@@ -54,7 +54,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     context_ = addCount(tr("&Context:"), 0, 1048576, 0);
     context_->setSpecialValueText(tr("default"));
     context_->setSuffix(tr(" tokens"));
-    batch_ = addCount(tr("&Batch:"), 1, 4096, 1);
+    batch_ = addCount(tr("Ba&tch:"), 1, 4096, 1);
     optimizer_ = new QComboBox;
     optimizer_->addItem(tr("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(tr("8-bit Adam"), QStringLiteral("adam8bit"));
@@ -65,7 +65,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     checkpointing_->addItem(tr("Default for the work"), QString());
     checkpointing_->addItem(tr("On"), QStringLiteral("on"));
     checkpointing_->addItem(tr("Off"), QStringLiteral("off"));
-    inputs()->addRow(tr("Gradient check&pointing:"), checkpointing_);
+    inputs()->addRow(tr("Gradient checkpo&inting:"), checkpointing_);
     watch(checkpointing_);
     shards_ = addCount(tr("&Shard over GPUs (FSDP/ZeRO-3):"), 1, 1024, 1);
     offload_ = new QCheckBox(tr("Optimizer states in CPU &RAM"));
