@@ -63,7 +63,8 @@ int add(Context& ctx, const Args& args) {
     PriceInput in;
     in.gpu = args.required("gpu");
     in.amountText = args.required("price");
-    in.currency = args.value("currency").value_or("USD");
+    // As in the window's add dialog: prices are entered in the `currency` setting's currency.
+    in.currency = args.value("currency").value_or(ctx.settings().currency);
     in.conditionText = args.value("condition").value_or("new");
     in.source = args.value("source").value_or("");
     in.sourceUrl = args.value("source-url").value_or("");
@@ -131,11 +132,13 @@ int exportPrices(Context& ctx, const Args& args) {
 Command pricesCommand() {
     return {"prices", "list, add, remove, import or export prices",
             "Usage: gpu-advisor prices list [--gpu NAME]\n"
-            "       gpu-advisor prices add --gpu NAME --price AMOUNT [--currency USD] [--condition new|used]\n"
+            "       gpu-advisor prices add --gpu NAME --price AMOUNT [--currency CODE] [--condition new|used]\n"
             "                              [--source TEXT] [--source-url URL] [--date YYYY-MM-DD] [--note TEXT]\n"
             "       gpu-advisor prices remove ID\n"
             "       gpu-advisor prices import FILE.csv|FILE.json\n"
             "       gpu-advisor prices export FILE.csv|FILE.json\n\n"
+            "--currency defaults to the 'currency' setting (USD unless changed); charts and perf/$\n"
+            "use USD prices only, as no exchange rates are kept.\n"
             "Import is all-or-nothing: if any row is bad, every bad row is listed with its line\n"
             "and field and nothing is changed. Rows identical to a stored price are skipped.\n"
             "CSV columns: gpu, amount, observed_date, currency, condition, source, source_url, note.\n",

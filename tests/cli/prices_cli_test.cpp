@@ -38,6 +38,17 @@ TEST(PricesCli, AddListRemove) {
     EXPECT_EQ(cli.run({"prices", "remove", "abc"}).exitCode, 2);
 }
 
+TEST(PricesCli, AddUsesTheCurrencySettingUnlessTold) {
+    Cli cli;
+    const auto usd = cli.json({"prices", "add", "--gpu", "RTX 4090", "--price", "1599"});
+    EXPECT_EQ(usd.at("added").at("currency"), "USD");
+    ASSERT_EQ(cli.run({"settings", "set", "currency", "EUR"}).exitCode, 0);
+    const auto eur = cli.json({"prices", "add", "--gpu", "RTX 4090", "--price", "1799"});
+    EXPECT_EQ(eur.at("added").at("currency"), "EUR"); // as the window's add dialog does
+    const auto told = cli.json({"prices", "add", "--gpu", "RTX 4090", "--price", "1699", "--currency", "usd"});
+    EXPECT_EQ(told.at("added").at("currency"), "USD");
+}
+
 TEST(PricesCli, AddRejectsBadFieldsWithoutStoring) {
     Cli cli;
     const auto r = cli.run({"prices", "add", "--gpu", "A100", "--price", "0", "--date", "2999-01-01"});
