@@ -17,8 +17,8 @@ int run(Context& ctx, const Args& args) {
     in.count = gpuCount(args, 16).value_or(1);
     if (const auto extra = args.value("extra-gpu")) {
         in.extraGpu = &ctx.catalog().require(*extra, "--extra-gpu");
-        in.extraCount = args.integer("extra-count", 1, 15).value_or(1);
     }
+    in.extraCount = args.integer("extra-count", 1, 15).value_or(in.extraGpu != nullptr ? 1 : 0);
     in.pcieLanesPerGpu = args.integer("pcie-lanes", 1, 16).value_or(0);
     in.slotSpacing = args.integer("slot-spacing", 1, 6).value_or(0);
     in.blowerOrWaterCooled = args.has("blower") || args.has("water");

@@ -4,6 +4,7 @@
 #include "common/format.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace advisor::calc {
@@ -33,16 +34,63 @@ perf::PerfQuery trainingQuery(int gpus, int lanes) {
 
 } // namespace
 
-BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
+namespace {
+
+// Every refusal at once, each naming its field.
+void validate(const BuildInput& in) {
     if (in.gpu == nullptr) {
         throw InputError({"build", 0, "", "gpu"}, "name the GPU");
     }
+    std::vector<InputProblem> problems;
+    const auto bad = [&problems](const char* field, std::string reason) {
+        problems.push_back({{"build", 0, "", field}, std::move(reason)});
+    };
     if (in.count < 1 || in.count > 16) {
-        throw InputError({"build", 0, "", "count"}, "must be between 1 and 16 GPUs per machine");
+        bad("count", "must be between 1 and 16 GPUs per machine");
     }
     if (in.extraGpu != nullptr && (in.extraCount < 1 || in.count + in.extraCount > 16)) {
-        throw InputError({"build", 0, "", "extra_count"}, "must be at least 1, and all GPUs together at most 16");
+        bad("extra_count", "must be at least 1, and all GPUs together at most 16");
     }
+    if (in.extraGpu == nullptr && in.extraCount > 0) {
+        bad("extra_count", "counts a second GPU type, but none is chosen");
+    }
+    // Slots have 1, 2, 4, 8 or 16 lanes (0: chosen by the GPU count).
+    if (const int lanes = in.pcieLanesPerGpu;
+        lanes != 0 && (lanes < 0 || lanes > 16 || std::popcount(static_cast<unsigned>(lanes)) != 1)) {
+        bad("pcie_lanes", "must be 1, 2, 4, 8 or 16 lanes, got " + std::to_string(lanes));
+    }
+    if (in.slotSpacing < 0 || in.slotSpacing > 6) {
+        bad("slot_spacing", "must be between 1 and 6 slots");
+    }
+    const auto positive = [&bad](const char* field, const std::optional<double>& v, const char* unit) {
+        if (v && (!std::isfinite(*v) || *v <= 0)) {
+            bad(field, std::string("must be more than 0 ") + unit + ", got " + format::number(*v, 0));
+        }
+    };
+    positive("ram_gb", in.ramGb, "GB");
+    positive("network_gbps", in.networkGbps, "Gbit/s");
+    positive("psu_watts", in.psuWatts, "W");
+    if (!std::isfinite(in.cpuWatts) || in.cpuWatts < 0) {
+        bad("cpu_watts", "must be 0 W or more, got " + format::number(in.cpuWatts, 0));
+    }
+    if (in.powerLimitWatts) { // the power-limit calculator's range: up to the TDP, down to about 30% of it
+        const auto range = powerLimitRange(*in.gpu);
+        if (!std::isfinite(*in.powerLimitWatts) || *in.powerLimitWatts < range.minimumWatts ||
+            *in.powerLimitWatts > range.maximumWatts) {
+            bad("limit_watts", "must be within " + in.gpu->name + "'s range, " + format::number(range.minimumWatts, 0) +
+                                   "-" + format::number(range.maximumWatts, 0) + " W; got " +
+                                   format::number(*in.powerLimitWatts, 0) + " W");
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+}
+
+} // namespace
+
+BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
+    validate(in);
     BuildReport r;
     const Gpu& g = *in.gpu;
     const int total = in.count + (in.extraGpu ? in.extraCount : 0);

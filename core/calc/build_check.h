@@ -49,7 +49,9 @@ struct BuildReport {
     double efficiency = 1; ///< data-parallel efficiency of the main GPU type
 };
 
-/// Throws InputError for counts outside 1..16 or a missing GPU.
+/// Throws InputError listing every refused input: a missing GPU, counts outside 1..16, a
+/// second-type count without a second type, lanes other than 1/2/4/8/16, a power limit outside
+/// the card's range (as the power-limit calculator), zero or negative RAM, network or PSU.
 BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model);
 
 } // namespace advisor::calc

@@ -67,6 +67,23 @@ TEST(BuildCli, FindingsHaveSeverityAndReason) {
     }
 }
 
+TEST(BuildCli, ImpossibleInputsAreRefusedByTheirOptions) {
+    Cli cli;
+    // These were accepted and reported as if real ("-5 GB RAM is less than ...").
+    const auto r = cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-count", "3", "--pcie-lanes", "3",
+                            "--ram-gb", "-5", "--limit-watts", "5000"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, "error: --extra-count: counts a second GPU type, but none is chosen\n"
+                     "error: --pcie-lanes: must be 1, 2, 4, 8 or 16 lanes, got 3\n"
+                     "error: --ram-gb: must be more than 0 GB, got -5\n"
+                     "error: --limit-watts: must be within RTX 4090's range, 135-450 W; got 5,000 W\n");
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090", "--extra-count", "3",
+                       "--pcie-lanes", "8", "--limit-watts", "300"})
+                  .exitCode,
+              0);
+}
+
 TEST(BuildCli, CpuWattsDefaultToTheSettingLikeTheWindow) {
     Cli cli;
     // No --cpu-watts: the cpu_watts setting (100 W by default, then 300 W).

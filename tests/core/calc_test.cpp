@@ -214,6 +214,44 @@ TEST(BuildCheck, LanesThreadsRamNetworkMixedAndModules) {
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "power", "too small"));
 }
 
+TEST(BuildCheck, RefusesImpossibleInputsAllAtOnce) {
+    const perf::PerfModel model(cat());
+    BuildInput in;
+    in.gpu = &cat().require("RTX 4090");
+    in.count = 2;
+    in.extraCount = 3;           // no second type
+    in.pcieLanesPerGpu = 3;      // no such slot
+    in.ramGb = -5;
+    in.networkGbps = 0;
+    in.psuWatts = -100;
+    in.powerLimitWatts = 5000;   // above the 450 W TDP
+    try {
+        checkBuild(in, model);
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        std::vector<std::string> fields;
+        for (const auto& p : e.problems()) {
+            fields.push_back(p.where.field);
+        }
+        EXPECT_EQ(fields, (std::vector<std::string>{"extra_count", "pcie_lanes", "ram_gb", "network_gbps", "psu_watts",
+                                                    "limit_watts"}));
+        EXPECT_NE(std::string(e.what()).find("135-450 W"), std::string::npos) << e.what(); // the power-limit range
+    }
+    // The same limits the power-limit calculator takes are accepted, and every lane count a slot has.
+    in = {};
+    in.gpu = &cat().require("RTX 4090");
+    in.count = 4;
+    for (const int lanes : {1, 2, 4, 8, 16}) {
+        in.pcieLanesPerGpu = lanes;
+        EXPECT_NO_THROW(checkBuild(in, model)) << lanes;
+    }
+    const auto range = powerLimitRange(*in.gpu);
+    for (const double w : {range.minimumWatts, range.maximumWatts}) {
+        in.powerLimitWatts = w;
+        EXPECT_NO_THROW(checkBuild(in, model)) << w;
+    }
+}
+
 // --- memory ---------------------------------------------------------------------------------
 
 double item(const MemoryEstimate& e, const std::string& name) {

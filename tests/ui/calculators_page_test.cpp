@@ -167,6 +167,32 @@ private slots:
         QVERIFY(tab.findingCount() < four);
     }
 
+    void buildCheckTakesASecondGpuTypeAndLanesAndRefusesALimitAboveTheTdp() {
+        ui::BuildTab tab(*session_);
+        pick(tab.gpuField(), "rtx-4090");
+        tab.countField()->setValue(2);
+        QVERIFY(!tab.extraCountField()->isEnabled()); // nothing to count yet
+        QVERIFY(!tab.findingsText().contains(QStringLiteral("slowest")));
+        pick(tab.extraGpuField(), "rtx-3090"); // the core's mixed-type pacing finding
+        QVERIFY(tab.extraCountField()->isEnabled());
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+        QVERIFY2(tab.findingsText().contains(QStringLiteral("slowest")), qPrintable(tab.findingsText()));
+        tab.extraCountField()->setValue(15); // 2 + 15 cards
+        QCOMPARE(tab.error(), QStringLiteral("Second GPU count: must be at least 1, and all GPUs together at most 16"));
+        tab.extraCountField()->setValue(1);
+        tab.extraGpuField()->setCurrentIndex(0); // none
+        QVERIFY(!tab.findingsText().contains(QStringLiteral("slowest")));
+        // Lanes as chosen: x4 for 2 cards costs speed, which the automatic x16 does not.
+        QVERIFY(!tab.findingsText().contains(QStringLiteral("x4 lanes")));
+        pick(tab.lanesField(), "4");
+        QVERIFY2(tab.findingsText().contains(QStringLiteral("x4 lanes per GPU")), qPrintable(tab.findingsText()));
+        // A limit above the card's TDP was modelled as if real; it is refused with the range.
+        tab.limitField()->setValue(1000);
+        QCOMPARE(tab.error(), QStringLiteral("GPU power limit: must be within RTX 4090's range, 135-450 W; got 1,000 W"));
+        tab.limitField()->setValue(300);
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+    }
+
     void memoryMatchesCoreAndListsTheGpusThatFit() {
         ui::MemoryTab tab(*session_);
         tab.paramsField()->setValue(7);

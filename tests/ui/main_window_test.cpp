@@ -14,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include <QListWidget>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -108,6 +109,30 @@ private slots:
         window.resize(1024, 700);
         QCoreApplication::processEvents();
         QCOMPARE(window.size(), QSize(1024, 700));
+        // Input columns that never scroll sideways must not cut their fields off on the right.
+        const auto verifyNothingCutOff = [&window](const QString& screen) {
+            QCoreApplication::processEvents();
+            for (auto* scroll : window.findChildren<QScrollArea*>()) {
+                if (!scroll->isVisible() || scroll->horizontalScrollBarPolicy() != Qt::ScrollBarAlwaysOff) {
+                    continue;
+                }
+                const int needs = scroll->widget()->minimumSizeHint().width();
+                QVERIFY2(needs <= scroll->viewport()->width(),
+                         qPrintable(QStringLiteral("%1: inputs need %2 px, shown in %3 px")
+                                        .arg(screen)
+                                        .arg(needs)
+                                        .arg(scroll->viewport()->width())));
+            }
+        };
+        for (const auto& key : window.pageKeys()) {
+            window.showPage(key);
+            verifyNothingCutOff(key);
+        }
+        window.showPage(QStringLiteral("calculators"));
+        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
+            window.calculatorsPage()->showTab(QString::fromLatin1(tab));
+            verifyNothingCutOff(QString::fromLatin1(tab));
+        }
     }
 
     void everyAltKeyOnAScreenIsUnique() {

@@ -19,6 +19,24 @@ namespace advisor::ui {
 BuildTab::BuildTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("&GPU:"), "rtx-4090");
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 4);
+    // A second GPU type in the same machine: the slowest card paces data-parallel training.
+    extraGpu_ = addGpuPicker(tr("Second GPU t&ype:"), "", tr("none"));
+    extraCount_ = addCount(tr("Second GPU &count:"), 1, 15, 1);
+    extraCount_->setEnabled(false); // counts only once a second type is chosen
+    connect(extraGpu_, &QComboBox::currentIndexChanged, this,
+            [this] { extraCount_->setEnabled(!extraGpu_->currentData().toString().isEmpty()); });
+    lanes_ = new QComboBox;
+    lanes_->addItem(tr("automatic"), 0);
+    lanes_->setToolTip(tr("Lanes each GPU's slot has; automatic: x16 for 1-2 GPUs, x8 for more"));
+    for (const int lanes : {16, 8, 4, 2, 1}) {
+        lanes_->addItem(QStringLiteral("x%1").arg(lanes), lanes);
+    }
+    inputs()->addRow(tr("PC&Ie lanes per GPU:"), lanes_);
+    watch(lanes_);
+    spacing_ = addCount(tr("&Slot spacing:"), 0, 6, 0);
+    spacing_->setSpecialValueText(tr("automatic"));
+    spacing_->setSuffix(tr(" slots"));
+    spacing_->setToolTip(tr("Slots from one GPU slot to the next on the board; automatic: 2 for 3+ GPUs, 3 for 2"));
     blower_ = new QCheckBox(tr("Blower or &water cooled"));
     extenders_ = new QCheckBox(tr("PCIe e&xtenders / risers"));
     inputs()->addRow(QString(), blower_);
@@ -32,6 +50,14 @@ BuildTab::BuildTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     psu_ = addNumber(tr("PSU y&ou have:"), 0, 10000, 0, 0, tr(" W"), tr("not chosen"));
     machines_ = addCount(tr("M&achines:"), 1, 1024, 1);
     network_ = addNumber(tr("Networ&k between machines:"), 0, 3200, 0, 0, tr(" Gbit/s"), tr("not given"));
+    labelField("count", tr("Number of GPUs"));
+    labelField("extra_count", tr("Second GPU count"));
+    labelField("pcie_lanes", tr("PCIe lanes per GPU"));
+    labelField("slot_spacing", tr("Slot spacing"));
+    labelField("ram_gb", tr("RAM"));
+    labelField("limit_watts", tr("GPU power limit"));
+    labelField("psu_watts", tr("PSU you have"));
+    labelField("network_gbps", tr("Network between machines"));
     summary_ = addResultLabel();
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);
@@ -51,6 +77,10 @@ void BuildTab::compute() {
     calc::BuildInput in;
     in.gpu = g;
     in.count = count_->value();
+    in.extraGpu = gpuOf(extraGpu_);
+    in.extraCount = in.extraGpu != nullptr ? extraCount_->value() : 0;
+    in.pcieLanesPerGpu = lanes_->currentData().toInt();
+    in.slotSpacing = spacing_->value();
     in.blowerOrWaterCooled = blower_->isChecked();
     in.extenders = extenders_->isChecked();
     in.cpuThreads = threads_->value() > 0 ? std::optional<int>(threads_->value()) : std::nullopt;

@@ -20,6 +20,10 @@ public:
     int findingCount() const { return findingCount_; }
     QSpinBox* countField() const { return count_; }
     QComboBox* gpuField() const { return gpu_; }
+    QComboBox* extraGpuField() const { return extraGpu_; }
+    QSpinBox* extraCountField() const { return extraCount_; }
+    QComboBox* lanesField() const { return lanes_; }
+    QDoubleSpinBox* limitField() const { return limit_; }
 
 protected:
     void compute() override;
@@ -27,6 +31,10 @@ protected:
 private:
     QComboBox* gpu_ = nullptr;
     QSpinBox* count_ = nullptr;
+    QComboBox* extraGpu_ = nullptr;
+    QSpinBox* extraCount_ = nullptr;
+    QComboBox* lanes_ = nullptr;
+    QSpinBox* spacing_ = nullptr;
     QSpinBox* threads_ = nullptr;
     QDoubleSpinBox* ram_ = nullptr;
     QCheckBox* blower_ = nullptr;

@@ -81,9 +81,10 @@ QString CalculatorTab::error() const {
     return error_->isHidden() ? QString() : error_->text();
 }
 
-QComboBox* CalculatorTab::addGpuPicker(const QString& label, const char* defaultGpuId) {
+QComboBox* CalculatorTab::addGpuPicker(const QString& label, const char* defaultGpuId, const QString& noneText) {
     auto* picker = new QComboBox;
     picker->setProperty("defaultGpu", QString::fromLatin1(defaultGpuId));
+    picker->setProperty("noneText", noneText);
     pickers_ << picker;
     inputs_->addRow(label, picker);
     refillPickers();
@@ -102,6 +103,9 @@ void CalculatorTab::refillPickers() {
                                                     : picker->property("defaultGpu").toString();
         const QSignalBlocker block(picker);
         picker->clear();
+        if (const QString none = picker->property("noneText").toString(); !none.isEmpty()) {
+            picker->addItem(none, QString());
+        }
         for (const Gpu* g : gpus) {
             picker->addItem(qs(g->name), qs(g->id));
         }

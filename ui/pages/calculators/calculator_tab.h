@@ -45,7 +45,8 @@ protected:
     QVBoxLayout* results() const { return results_; }
     Session& session() const { return session_; }
 
-    QComboBox* addGpuPicker(const QString& label, const char* defaultGpuId);
+    /// A GPU picker; with `noneText`, its first choice is no GPU (gpuOf gives nullptr).
+    QComboBox* addGpuPicker(const QString& label, const char* defaultGpuId, const QString& noneText = {});
     const Gpu* gpuOf(QComboBox* picker) const;
     QSpinBox* addCount(const QString& label, int min, int max, int value);
     QDoubleSpinBox* addNumber(const QString& label, double min, double max, double value, int decimals,
