@@ -88,11 +88,8 @@ int psu(Context& ctx, const Args& args) {
     }
     if (const auto limit = args.number("limit-watts")) {
         if (g != nullptr) {
-            const auto range = calc::powerLimitRange(*g);
-            if (*limit < range.minimumWatts || *limit > range.maximumWatts) {
-                throw InputError({"--limit-watts", 0, "", ""},
-                                 "outside " + g->name + "'s valid range " + format::number(range.minimumWatts, 0) +
-                                     "-" + format::number(range.maximumWatts, 0) + " W");
+            if (const auto problem = calc::powerLimitProblem(*g, *limit)) {
+                throw InputError({"--limit-watts", 0, "", ""}, *problem);
             }
         }
         in.gpuWatts = *limit;
@@ -103,7 +100,7 @@ int psu(Context& ctx, const Args& args) {
     in.bufferPct = args.number("buffer-pct").value_or(10);
     in.psuEfficiency = args.number("psu-efficiency").value_or(0.9);
     const auto r = calc::sizePsu(in);
-    const auto psuWatts = args.number("psu-watts");
+    const auto psuWatts = args.number("psu-watts", 1, 100000); // a PSU of 0 W or less is a typo, not "too small"
     const bool psuOk = !psuWatts || *psuWatts >= r.withBufferWatts;
     if (ctx.json()) {
         nlohmann::json circuits = nlohmann::json::array();

@@ -73,13 +73,9 @@ void validate(const BuildInput& in) {
     if (!std::isfinite(in.cpuWatts) || in.cpuWatts < 0) {
         bad("cpu_watts", "must be 0 W or more, got " + format::number(in.cpuWatts, 0));
     }
-    if (in.powerLimitWatts) { // the power-limit calculator's range: up to the TDP, down to about 30% of it
-        const auto range = powerLimitRange(*in.gpu);
-        if (!std::isfinite(*in.powerLimitWatts) || *in.powerLimitWatts < range.minimumWatts ||
-            *in.powerLimitWatts > range.maximumWatts) {
-            bad("limit_watts", "must be within " + in.gpu->name + "'s range, " + format::number(range.minimumWatts, 0) +
-                                   "-" + format::number(range.maximumWatts, 0) + " W; got " +
-                                   format::number(*in.powerLimitWatts, 0) + " W");
+    if (in.powerLimitWatts) { // as the power-limit calculator: up to the TDP, down to about 30% of it
+        if (auto problem = powerLimitProblem(*in.gpu, *in.powerLimitWatts)) {
+            bad("limit_watts", std::move(*problem));
         }
     }
     if (!problems.empty()) {

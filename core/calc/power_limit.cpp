@@ -25,23 +25,37 @@ double relativePerformance(double limitWatts, double tdpWatts, double clockBound
     return 1.0 / (share / r + (1.0 - share));
 }
 
+std::optional<std::string> powerLimitProblem(const Gpu& g, double limitWatts) {
+    const auto r = powerLimitRange(g);
+    const auto range = "valid range for " + g.name + ": " + format::number(r.minimumWatts, 0) + "-" +
+                       format::number(r.maximumWatts, 0) + " W";
+    if (!std::isfinite(limitWatts) || limitWatts > r.maximumWatts) {
+        return "is above the board power (TDP) of " + format::number(g.tdpW, 0) + " W; " + range;
+    }
+    if (limitWatts < r.minimumWatts) {
+        return "is below the card's minimum; " + range;
+    }
+    return std::nullopt;
+}
+
 PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in) {
     PowerLimitResult r;
     r.range = powerLimitRange(g);
-    const auto range = "valid range for " + g.name + ": " + format::number(r.range.minimumWatts, 0) + "-" +
-                       format::number(r.range.maximumWatts, 0) + " W";
-    if (!std::isfinite(in.limitWatts) || in.limitWatts > r.range.maximumWatts) {
-        throw InputError({"power limit", 0, "", "limit_watts"},
-                         "is above the board power (TDP) of " + format::number(g.tdpW, 0) + " W; " + range);
-    }
-    if (in.limitWatts < r.range.minimumWatts) {
-        throw InputError({"power limit", 0, "", "limit_watts"}, "is below the card's minimum; " + range);
+    if (const auto problem = powerLimitProblem(g, in.limitWatts)) {
+        throw InputError({"power limit", 0, "", "limit_watts"}, *problem);
     }
     if (in.count < 1 || in.count > 64) {
         throw InputError({"power limit", 0, "", "count"}, "must be between 1 and 64");
     }
     if (!(in.clockBoundShare >= 0 && in.clockBoundShare <= 1)) {
         throw InputError({"power limit", 0, "", "clock_bound_share"}, "must be between 0 and 1");
+    }
+    // The savings: the same wording as the cloud-vs-desktop calculator.
+    if (!(in.utilization >= 0 && in.utilization <= 1)) {
+        throw InputError({"power limit", 0, "", "utilization"}, "must be a fraction between 0 and 1 (0.15 = 15%)");
+    }
+    if (!(in.kwhPriceUsd >= 0) || !std::isfinite(in.kwhPriceUsd)) {
+        throw InputError({"power limit", 0, "", "kwh_price"}, "must be >= 0");
     }
     r.clockRatio = clockRatio(in.limitWatts, g.tdpW);
     r.relativePerformance = relativePerformance(in.limitWatts, g.tdpW, in.clockBoundShare);

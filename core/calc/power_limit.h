@@ -13,6 +13,8 @@
 #include "perf/model.h"
 #include "common/errors.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace advisor::calc {
@@ -28,6 +30,11 @@ struct PowerLimitRange {
 };
 
 PowerLimitRange powerLimitRange(const Gpu& g);
+
+/// Why `limitWatts` is not a limit g can run at ("is above the board power (TDP) of 450 W;
+/// valid range for RTX 4090: 135-450 W"), or nothing when it can. One wording for the
+/// power-limit calculator, the build check and the PSU size.
+std::optional<std::string> powerLimitProblem(const Gpu& g, double limitWatts);
 
 /// Clock ratio at a power limit: (limit / TDP)^(1/3), at most 1.
 double clockRatio(double limitWatts, double tdpWatts);
@@ -55,8 +62,8 @@ struct PowerLimitResult {
     double perfPerWattGain = 1;          ///< performance per watt relative to running at TDP
 };
 
-/// Throws InputError naming the field and the valid range for limits above the TDP or below
-/// the card's minimum, counts outside 1..64, or shares outside 0..1.
+/// Throws InputError naming the field: a limit outside the card's range (powerLimitProblem),
+/// counts outside 1..64, shares or utilization outside 0..1, a negative electricity price.
 PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in);
 
 struct PowerCurvePoint {

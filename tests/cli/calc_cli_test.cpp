@@ -19,6 +19,13 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_EQ(bad.err, "error: --limit-watts: is above the board power (TDP) of 450 W; valid range "
                        "for RTX 4090: 135-450 W\n");
+    const auto savings = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--utilization", "-0.5",
+                                  "--kwh-price", "-1"});
+    EXPECT_EQ(savings.exitCode, 1);
+    EXPECT_EQ(savings.err, "error: --utilization: must be a fraction between 0 and 1 (0.15 = 15%)\n");
+    // The PSU size refuses a limit in the same words.
+    const auto psu = cli.run({"psu", "--gpu", "RTX 4090", "--count", "2", "--limit-watts", "600"});
+    EXPECT_EQ(psu.err, bad.err);
 }
 
 TEST(CalculatorCli, GpusIsASynonymOfCountAndNothingIsSilentlyIgnored) {
@@ -55,6 +62,12 @@ TEST(PsuCli, GuideExampleAndFourRtx3090s) {
                                    "300", "--psu-watts", "1600"});
     EXPECT_TRUE(limited.at("psu_sufficient").get<bool>());
     EXPECT_EQ(limited.at("connectors").at("pcie_8pin"), 8);
+    // A PSU of -1 W was reported as "too small"; it is a usage error, as in `build`.
+    const auto negative = cli.run({"psu", "--gpu", "RTX 3090", "--count", "4", "--psu-watts", "-1"});
+    EXPECT_EQ(negative.exitCode, 2);
+    EXPECT_NE(negative.err.find("option '--psu-watts' must be a number from 1 to 100,000, got '-1'"), std::string::npos)
+        << negative.err;
+    EXPECT_TRUE(negative.out.empty()) << negative.out;
 }
 
 TEST(BuildCli, FindingsHaveSeverityAndReason) {
@@ -76,7 +89,7 @@ TEST(BuildCli, ImpossibleInputsAreRefusedByTheirOptions) {
     EXPECT_EQ(r.err, "error: --extra-count: counts a second GPU type, but none is chosen\n"
                      "error: --pcie-lanes: must be 1, 2, 4, 8 or 16 lanes, got 3\n"
                      "error: --ram-gb: must be more than 0 GB, got -5\n"
-                     "error: --limit-watts: must be within RTX 4090's range, 135-450 W; got 5,000 W\n");
+                     "error: --limit-watts: is above the board power (TDP) of 450 W; valid range for RTX 4090: 135-450 W\n");
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090", "--extra-count", "3",
                        "--pcie-lanes", "8", "--limit-watts", "300"})

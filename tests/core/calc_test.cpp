@@ -70,6 +70,15 @@ TEST(PowerLimit, InvalidLimitsSayTheValidRange) {
     in.limitWatts = 50;
     EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
               "power limit: field 'limit_watts': is below the card's minimum; valid range for RTX 2080 Ti: 75-250 W");
+    // The savings' inputs: -50% utilization "saved -219 kWh" before.
+    in.limitWatts = 200;
+    in.utilization = -0.5;
+    EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
+              "power limit: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)");
+    in.utilization = 1.0;
+    in.kwhPriceUsd = -1;
+    EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
+              "power limit: field 'kwh_price': must be >= 0");
 }
 
 TEST(PowerLimit, CurveRisesToFullSpeedAtTheTdp) {

@@ -188,7 +188,7 @@ private slots:
         QVERIFY2(tab.findingsText().contains(QStringLiteral("x4 lanes per GPU")), qPrintable(tab.findingsText()));
         // A limit above the card's TDP was modelled as if real; it is refused with the range.
         tab.limitField()->setValue(1000);
-        QCOMPARE(tab.error(), QStringLiteral("GPU power limit: must be within RTX 4090's range, 135-450 W; got 1,000 W"));
+        QCOMPARE(tab.error(), QStringLiteral("GPU power limit: is above the board power (TDP) of 450 W; valid range for RTX 4090: 135-450 W"));
         tab.limitField()->setValue(300);
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
     }
