@@ -105,6 +105,19 @@ int run(Context& ctx, const Args& args) {
     if (!table.note.empty()) {
         ctx.out() << table.note << '\n';
     }
+    if (t.rowCount() == 0) { // say why, rather than print a bare header
+        const std::string which =
+            minMemory && *minMemory > 0 ? "with " + format::gigabytes(*minMemory) + " of memory or more" : "";
+        if (unpriced == 0) {
+            ctx.out() << "No GPU in the catalog " << which << '\n';
+        } else {
+            ctx.out() << "No GPU " << (which.empty() ? "" : which + " ") << "has a price (add one with 'gpu-advisor "
+                      << "prices add'; --all lists "
+                      << (unpriced == 1 ? std::string("it") : "the " + format::count(static_cast<long long>(unpriced), "GPU"))
+                      << ")\n";
+        }
+        return 0;
+    }
     t.print(ctx.out());
     if (unpriced > 0 && !showUnpriced) {
         ctx.out() << format::count(static_cast<long long>(unpriced), "GPU") << (unpriced == 1 ? " has" : " have") << " no price (add one with 'gpu-advisor prices add'; --all lists them)\n";

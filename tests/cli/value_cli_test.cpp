@@ -6,6 +6,22 @@
 namespace advisor::testing {
 namespace {
 
+TEST(ValueCli, AnEmptyTableSaysWhy) {
+    Cli cli;
+    // A bare header was printed; now the reason, and --all still lists what has no price.
+    const auto none = cli.run({"value", "--min-memory", "9999"});
+    EXPECT_EQ(none.exitCode, 0);
+    EXPECT_NE(none.out.find("No GPU in the catalog with 9,999 GB of memory or more\n"), std::string::npos) << none.out;
+    EXPECT_EQ(none.out.find("PERF/$"), std::string::npos) << none.out;
+    const auto unpriced = cli.run({"value", "--min-memory", "250"}); // the MI325X (256 GB) has no seeded price
+    EXPECT_NE(unpriced.out.find("No GPU with 250 GB of memory or more has a price (add one with 'gpu-advisor prices "
+                                "add'; --all lists it)"),
+              std::string::npos)
+        << unpriced.out;
+    const auto all = cli.run({"value", "--min-memory", "250", "--all"});
+    EXPECT_NE(all.out.find("MI325X"), std::string::npos) << all.out;
+}
+
 TEST(ValueCli, RowsCarryTheContractFieldsAndUnpricedIsNull) {
     Cli cli;
     const auto doc = cli.json({"value", "--metric", "fp16-training"});
