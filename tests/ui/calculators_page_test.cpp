@@ -259,6 +259,33 @@ private slots:
         session_->undoStack()->undo();
     }
 
+    void cloudOfferSpotPriceIsOfferedWhereTheOfferHasOne() {
+        ui::CloudTab tab(*session_);
+        int withSpot = -1, withoutSpot = -1;
+        for (int i = 1; i < tab.offerField()->count(); ++i) {
+            const double spot = tab.offerField()->itemData(i, Qt::UserRole + 3).toDouble();
+            int& first = spot > 0 ? withSpot : withoutSpot;
+            first = first < 0 ? i : first;
+        }
+        QVERIFY(withSpot > 0 && withoutSpot > 0); // the seeded offers have both kinds
+        tab.offerField()->setCurrentIndex(withSpot);
+        QVERIFY(tab.spotField()->isEnabled());
+        const double onDemand = tab.offerField()->itemData(withSpot, Qt::UserRole + 1).toDouble();
+        const double spot = tab.offerField()->itemData(withSpot, Qt::UserRole + 3).toDouble();
+        QCOMPARE(tab.hourlyField()->value(), std::round(onDemand * 1000) / 1000);
+        const QString before = tab.resultText();
+        tab.spotField()->setChecked(true);
+        QCOMPARE(tab.hourlyField()->value(), std::round(spot * 1000) / 1000);
+        QVERIFY2(tab.resultText().contains(QStringLiteral(" at the spot price")), qPrintable(tab.resultText()));
+        QVERIFY(tab.resultText() != before);
+        // An offer without a spot price: the option goes away and its on-demand price is used.
+        tab.offerField()->setCurrentIndex(withoutSpot);
+        QVERIFY(!tab.spotField()->isEnabled());
+        QVERIFY(!tab.spotField()->isChecked());
+        QCOMPARE(tab.hourlyField()->value(),
+                 std::round(tab.offerField()->itemData(withoutSpot, Qt::UserRole + 1).toDouble() * 1000) / 1000);
+    }
+
     void breakEvenLabelStaysInsideTheNarrowPlot() {
         ui::CloudTab tab(*session_);
         tab.show();

@@ -39,6 +39,7 @@ AdvisorPage::AdvisorPage(Session& session, QWidget* parent) : QWidget(parent), u
     budget_->setDecimals(0);
     budget_->setSingleStep(100);
     budget_->setPrefix(QStringLiteral("$"));
+    budget_->setGroupSeparatorShown(true);
     budget_->setSpecialValueText(tr("No budget"));
     budget_->setKeyboardTracking(false);
     budget_->setToolTip(tr("What you can spend on GPUs. Budget questions are then answered from your prices."));

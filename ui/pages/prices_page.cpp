@@ -145,6 +145,7 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     ticker->setDateTimeSpec(Qt::UTC);
     history_->xAxis->setTicker(ticker);
     history_->yAxis->setLabel(tr("USD"));
+    history_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates)); // "25,000" as in the table
     history_->legend->setVisible(true);
     auto* historyBox = new QGroupBox(tr("Price history of the selected GPU"));
     auto* historyLayout = new QVBoxLayout(historyBox);

@@ -32,7 +32,9 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     utilization_ = spinBox(1, 100, 0, 5, tr(" %"),
                            tr("How much of the time the GPUs compute (seed: 15% for a PhD student's desktop)"));
     years_ = spinBox(0.5, 15, 1, 0.5, tr(" years"), tr("How long you use the GPUs (seed: 5 years)"));
-    desktopCost_ = spinBox(0, 50000, 0, 50, tr(" $"), tr("The rest of the desktop without its GPUs"));
+    desktopCost_ = spinBox(0, 50000, 0, 50, QString(), tr("The rest of the desktop without its GPUs"));
+    desktopCost_->setPrefix(QStringLiteral("$")); // "$700", as the Advisor's budget
+    desktopCost_->setGroupSeparatorShown(true);
     cpuWatts_ = spinBox(0, 1000, 0, 10, tr(" W"), tr("CPU and the rest of the system under load"));
     grid_ = spinBox(0, 2, 3, 0.01, tr(" kg CO₂e/kWh"), tr("Carbon intensity of your electricity (world 2023: 0.481)"));
     reference_ = new QComboBox;

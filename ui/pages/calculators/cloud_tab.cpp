@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -24,7 +25,9 @@ namespace advisor::ui {
 CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("Desktop &GPU:"), "rtx-3090");
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 1);
-    desktopCost_ = addNumber(tr("Desktop &cost:"), 0, 10000000, 2200, 0, tr(" $"));
+    desktopCost_ = addNumber(tr("Desktop &cost:"), 0, 10000000, 2200, 0, QString());
+    desktopCost_->setPrefix(QStringLiteral("$")); // "$2,200", as the Advisor's budget
+    desktopCost_->setGroupSeparatorShown(true);
     desktopCost_->setToolTip(tr("Filled from the GPU's price and your desktop base cost; edit it freely"));
     offer_ = new QComboBox;
     offer_->setToolTip(tr("Cloud offers in your database (newest observation of each)"));
@@ -33,23 +36,25 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     offer_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     offer_->setMinimumContentsLength(24);
     inputs()->addRow(tr("Cloud &offer:"), offer_);
+    spot_ = new QCheckBox(tr("Use the &spot price"));
+    spot_->setToolTip(tr("Spot instances cost less but can be taken back at short notice; only offers with a "
+                         "spot price have one"));
+    spot_->setEnabled(false);
+    inputs()->addRow(QString(), spot_);
     hourly_ = addNumber(tr("Cloud p&rice:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(280);
     plot_->xAxis->setLabel(tr("Days of ownership"));
     plot_->yAxis->setLabel(tr("Cumulative cost (USD)"));
+    plot_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates)); // "12,500" as in the text above
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     results()->addWidget(plot_, 1);
     connect(gpu_, &QComboBox::currentIndexChanged, this, &CloudTab::fillDesktopCost);
     connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);
-    connect(offer_, &QComboBox::currentIndexChanged, this, [this] {
-        const double hourly = offer_->currentData(Qt::UserRole + 1).toDouble();
-        if (hourly > 0) {
-            hourly_->setValue(hourly); // recomputes
-        }
-    });
+    connect(offer_, &QComboBox::currentIndexChanged, this, &CloudTab::takeOfferPrice);
+    connect(spot_, &QCheckBox::toggled, this, &CloudTab::takeOfferPrice);
     connect(&session, &Session::opened, this, &CloudTab::fillOffers);
     connect(&session, &Session::cloudOffersChanged, this, &CloudTab::fillOffers);
     connect(&session, &Session::opened, this, &CloudTab::fillDesktopCost);
@@ -78,6 +83,7 @@ void CloudTab::fillOffers() {
                         qs(o.gpuId.value_or("")));
         offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
         offer_->setItemData(offer_->count() - 1, o.gpuCount, Qt::UserRole + 2);
+        offer_->setItemData(offer_->count() - 1, o.spotUsdPerHour.value_or(0.0), Qt::UserRole + 3);
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
     int widest = 0;
@@ -85,6 +91,19 @@ void CloudTab::fillOffers() {
         widest = std::max(widest, offer_->view()->fontMetrics().horizontalAdvance(offer_->itemText(i)));
     }
     offer_->view()->setMinimumWidth(widest + 32); // text plus the list's margins and scroll bar
+}
+
+void CloudTab::takeOfferPrice() {
+    const double spot = offer_->currentData(Qt::UserRole + 3).toDouble();
+    spot_->setEnabled(spot > 0);
+    if (spot <= 0 && spot_->isChecked()) {
+        const QSignalBlocker block(spot_);
+        spot_->setChecked(false);
+    }
+    const double hourly = spot_->isChecked() ? spot : offer_->currentData(Qt::UserRole + 1).toDouble();
+    if (hourly > 0) {
+        hourly_->setValue(hourly); // recomputes
+    }
 }
 
 void CloudTab::fillDesktopCost() {
@@ -134,7 +153,8 @@ void CloudTab::compute() {
             .arg(r.breakEvenDays ? tr("Buying pays off after %1 days").arg(qs(format::number(*r.breakEvenDays, 0)))
                                  : tr("Buying never pays off: the cloud costs less per day than the electricity"),
                  qs(format::number(r.desktopKwhPerYear, 0)), qs(format::money(r.desktopElectricityPerYearUsd)),
-                 qs(format::number(r.desktopKgCo2PerYear, 0)), qs(format::money(r.cloudPerDayUsd)), speed,
+                 qs(format::number(r.desktopKgCo2PerYear, 0)),
+                 qs(format::money(r.cloudPerDayUsd)) + (spot_->isChecked() ? tr(" at the spot price") : QString()), speed,
                  qs(format::number(in.years, 0)),
                  qs(format::money(r.curve.empty() ? 0 : r.curve.back().desktopUsd)),
                  qs(format::money(r.curve.empty() ? 0 : r.curve.back().cloudUsd))));

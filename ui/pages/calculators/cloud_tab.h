@@ -5,6 +5,7 @@
 
 #include "pages/calculators/calculator_tab.h"
 
+class QCheckBox;
 class QCustomPlot;
 
 namespace advisor::ui {
@@ -17,6 +18,7 @@ public:
     QDoubleSpinBox* desktopCostField() const { return desktopCost_; }
     QDoubleSpinBox* hourlyField() const { return hourly_; }
     QComboBox* offerField() const { return offer_; }
+    QCheckBox* spotField() const { return spot_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
 
@@ -26,11 +28,14 @@ protected:
 private:
     void fillOffers();
     void fillDesktopCost();
+    /// The chosen offer's on-demand or (when asked and offered) spot price into the price field.
+    void takeOfferPrice();
 
     QComboBox* gpu_ = nullptr;
     QSpinBox* count_ = nullptr;
     QDoubleSpinBox* desktopCost_ = nullptr;
     QComboBox* offer_ = nullptr;
+    QCheckBox* spot_ = nullptr;
     QDoubleSpinBox* hourly_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
