@@ -80,15 +80,26 @@ Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel)
     Catalog cat;
     const auto& list = doc["gpus"];
     cat.gpus_.reserve(list.size());
+    // Every bad entry is reported, each at the line where it starts.
+    const std::vector<int> lines = jsonArrayElementLines(textIn, "gpus");
+    std::vector<InputProblem> problems;
     for (size_t i = 0; i < list.size(); ++i) {
         std::string label = "entry " + std::to_string(i + 1);
         if (list[i].is_object() && list[i].contains("name") && list[i]["name"].is_string()) {
             label += " ('" + list[i]["name"].get<std::string>() + "')";
         }
-        Gpu g = gpuFromJson(list[i], {fileLabel, 0, label, ""});
-        cat.checkUnique(g, fileLabel + ": " + label);
-        cat.gpus_.push_back(std::move(g));
-        cat.index(cat.gpus_.size() - 1);
+        const int line = i < lines.size() ? lines[i] : 0;
+        try {
+            Gpu g = gpuFromJson(list[i], {fileLabel, line, label, ""});
+            cat.checkUnique(g, {fileLabel, line, label, ""});
+            cat.gpus_.push_back(std::move(g));
+            cat.index(cat.gpus_.size() - 1);
+        } catch (const InputError& e) {
+            problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
     }
     if (cat.gpus_.empty()) {
         throw InputError({fileLabel, 0, "", "gpus"}, "the catalog lists no GPUs");
@@ -129,21 +140,25 @@ void Catalog::index(size_t gpuIndex) {
     }
 }
 
-void Catalog::checkUnique(const Gpu& g, const std::string& where) const {
+void Catalog::checkUnique(const Gpu& g, const InputLocation& where) const {
+    const auto at = [&where](const char* field) {
+        InputLocation l = where;
+        l.field = field;
+        return l;
+    };
     if (findById(g.id) != nullptr) {
-        throw InputError({where, 0, "", "id"}, "id '" + g.id + "' is used twice");
+        throw InputError(at("id"), "id '" + g.id + "' is used twice");
     }
     std::vector<std::string> labels = {g.name};
     labels.insert(labels.end(), g.aliases.begin(), g.aliases.end());
     for (const auto& label : labels) {
         const NameKey k = parseNameKey(label);
         if (k.model.empty()) {
-            throw InputError({where, 0, "", "name"},
-                             "'" + label + "' has no model part (only brand or variant words)");
+            throw InputError(at("name"), "'" + label + "' has no model part (only brand or variant words)");
         }
         for (const auto& existing : keys_) {
             if (existing.key == k) {
-                throw InputError({where, 0, "", label == g.name ? "name" : "aliases"},
+                throw InputError(at(label == g.name ? "name" : "aliases"),
                                  "'" + label + "' is already the name or alias of " +
                                      gpus_[existing.gpuIndex].name);
             }
@@ -256,7 +271,7 @@ const Resolution& ResolutionCache::resolve(std::string_view name) {
 }
 
 void Catalog::add(Gpu gpu, const std::string& where) {
-    checkUnique(gpu, where);
+    checkUnique(gpu, {where, 0, "", ""});
     gpus_.push_back(std::move(gpu));
     index(gpus_.size() - 1);
 }

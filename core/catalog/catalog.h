@@ -5,6 +5,7 @@
 
 #include "catalog/gpu.h"
 #include "catalog/name_key.h"
+#include "common/errors.h"
 
 #include <string>
 #include <unordered_map>
@@ -60,7 +61,7 @@ private:
         NameKey key;
     };
     void index(size_t gpuIndex);
-    void checkUnique(const Gpu& g, const std::string& where) const;
+    void checkUnique(const Gpu& g, const InputLocation& where) const;
 
     std::vector<Gpu> gpus_;
     std::vector<Key> keys_; ///< name + aliases of every GPU

@@ -181,4 +181,83 @@ void throwJsonError(std::string_view text, const std::string& fileLabel, const n
 
 } // namespace detail
 
+std::vector<int> jsonArrayElementLines(std::string_view t, std::string_view key) {
+    std::vector<int> lines;
+    std::vector<char> stack; // open containers
+    int line = 1;
+    std::string lastKey;
+    std::string current;
+    bool inString = false;
+    bool escaped = false;
+    bool afterColon = false; // inside an object: the next string is a value, not a key
+    int targetDepth = -1;    // -1 not found yet, -2 finished, else stack size inside the target
+    bool expectValue = false;
+    for (const char c : t) {
+        if (c == '\n') {
+            ++line;
+        }
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+                if (!stack.empty() && stack.back() == '{' && !afterColon) {
+                    lastKey = current;
+                }
+            } else {
+                current += c;
+            }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            continue;
+        }
+        if (targetDepth > 0 && static_cast<int>(stack.size()) == targetDepth && expectValue && c != ']') {
+            lines.push_back(line);
+            expectValue = false;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            current.clear();
+            break;
+        case ':':
+            afterColon = true;
+            break;
+        case '{':
+        case '[':
+            stack.push_back(c);
+            afterColon = false;
+            if (c == '[' && targetDepth == -1 &&
+                ((key.empty() && stack.size() == 1) ||
+                 (!key.empty() && stack.size() == 2 && stack[0] == '{' && lastKey == key))) {
+                targetDepth = static_cast<int>(stack.size());
+                expectValue = true;
+            }
+            break;
+        case '}':
+        case ']':
+            if (!stack.empty()) {
+                if (static_cast<int>(stack.size()) == targetDepth) {
+                    targetDepth = -2;
+                }
+                stack.pop_back();
+            }
+            afterColon = false;
+            break;
+        case ',':
+            afterColon = false;
+            if (targetDepth > 0 && static_cast<int>(stack.size()) == targetDepth) {
+                expectValue = true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return lines;
+}
+
 } // namespace advisor

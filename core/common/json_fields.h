@@ -15,6 +15,11 @@
 
 namespace advisor {
 
+/// Lines (1-based) where each element of the array under top-level key `key` starts
+/// (or of the top-level array when `key` is empty). nlohmann::json keeps no positions, so
+/// this scans the text (strings and nesting aware) to point errors in an entry at its line.
+std::vector<int> jsonArrayElementLines(std::string_view text, std::string_view key);
+
 /// Parses a JSON document from outside. Any failure - bad syntax, a number out of range, bad
 /// UTF-8 - becomes an InputError naming the file and, where known, the line.
 template <typename Json = nlohmann::json>

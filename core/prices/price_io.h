@@ -36,8 +36,4 @@ std::string toJson(const std::vector<Price>& prices);
 /// Writes prices to `path` (format by extension) atomically.
 void exportFile(const std::string& path, const std::vector<Price>& prices);
 
-/// Lines (1-based) where each element of the array under top-level key `key` starts
-/// (or of the top-level array). Used to point JSON errors at a line.
-std::vector<int> jsonArrayElementLines(std::string_view text, std::string_view key);
-
 } // namespace advisor::priceio

@@ -211,27 +211,48 @@ std::string withReplaced(const std::string& from, const std::string& to) {
 }
 
 TEST(CatalogValidation, ErrorsNameTheEntryAndField) {
+    // Entry 2 starts on line 6: kEntry spans lines 1-6.
     EXPECT_EQ(catalogError(withReplaced("\"bandwidth_gbs\": 1000", "\"bandwidth_gbs\": -1")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'memory.bandwidth_gbs': must be greater than zero, got -1");
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'memory.bandwidth_gbs': must be greater than zero, got -1");
     EXPECT_EQ(catalogError(withReplaced("\"size_gb\": 24, ", "")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'memory.size_gb': is missing; a positive number is required");
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'memory.size_gb': is missing; a positive number is required");
     EXPECT_EQ(catalogError(withReplaced("\"tdp_w\": 450", "\"tdp_w\": \"450W\"")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'power.tdp_w': must be a number, got string");
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'power.tdp_w': must be a number, got string");
     EXPECT_EQ(catalogError(withReplaced("\"segment\": \"consumer\"", "\"segment\": \"gaming\"")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'segment': must be one of consumer, workstation, "
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'segment': must be one of consumer, workstation, "
               "datacenter; got 'gaming'");
     EXPECT_EQ(catalogError(withReplaced("\"slot_width\": 3", "\"slot_width\": 2.5")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'board.slot_width': must be a whole number, got 2.5");
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'board.slot_width': must be a whole number, got 2.5");
     EXPECT_EQ(catalogError(withReplaced("\"launch_year\": 2023", "\"launch_year\": 1800")),
-              "gpus.json: entry 2 ('Test GPU 2'): field 'launch_year': must be between 1990 and 2100, got 1800");
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'launch_year': must be between 1990 and 2100, got 1800");
+}
+
+TEST(CatalogValidation, EveryBadEntryIsReportedAtItsLine) {
+    // Only the first bad entry was reported, without a line.
+    const std::string text = "{\"gpus\": [\n" + withReplaced("\"launch_year\": 2023", "\"launch_year\": 1800") +
+                             ",\n" + std::string(kEntry) + ",\n" +
+                             withReplaced("\"tdp_w\": 450", "\"tdp_w\": 0") + "]}";
+    try {
+        Catalog::fromJson(text, "gpus.json");
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        std::vector<std::string> got;
+        for (const auto& p : e.problems()) {
+            got.push_back(p.describe());
+        }
+        // Entry 1 starts on line 2, entry 2 on line 8, entry 3 on line 14 (each entry is 6 lines).
+        EXPECT_EQ(got, (std::vector<std::string>{
+                           "gpus.json:2: entry 1 ('Test GPU 2'): field 'launch_year': must be between 1990 and 2100, got 1800",
+                           "gpus.json:14: entry 3 ('Test GPU 2'): field 'power.tdp_w': must be greater than zero, got 0"}));
+    }
 }
 
 TEST(CatalogValidation, DuplicatesAndSyntaxErrorsAreReported) {
-    EXPECT_EQ(catalogError(kEntry), "gpus.json: entry 2 ('Test GPU'): field 'id': id 'test-gpu' is used twice");
+    EXPECT_EQ(catalogError(kEntry), "gpus.json:6: entry 2 ('Test GPU'): field 'id': id 'test-gpu' is used twice");
     std::string sameName = kEntry;
     sameName.replace(sameName.find("\"test-gpu\""), 10, "\"other\"");
     EXPECT_EQ(catalogError(sameName),
-              "gpus.json: entry 2 ('Test GPU'): field 'name': 'Test GPU' is already the name or alias of Test GPU");
+              "gpus.json:6: entry 2 ('Test GPU'): field 'name': 'Test GPU' is already the name or alias of Test GPU");
     try {
         Catalog::fromJson("{\"gpus\": [", "gpus.json");
         FAIL();

@@ -1,5 +1,6 @@
 // Tests for core/prices/price_io: CSV and JSON price files.
 #include "catalog/catalog.h"
+#include "common/json_fields.h"
 #include "prices/price_io.h"
 #include "../support/input_problems.h"
 #include "../support/temp_dir.h"
@@ -84,7 +85,7 @@ TEST(PriceJson, ErrorsPointAtLineAndField) {
 TEST(PriceJson, ElementLinesIgnoreNestedAndQuotedBrackets) {
     const std::string doc = "{\"meta\": {\"prices\": [1]},\n \"note\": \"[not, this]\",\n \"prices\": [\n"
                             "  {\"a\": [1, 2]},\n  {\"b\": \"x\\\"]\"},\n  3\n]}";
-    EXPECT_EQ(priceio::jsonArrayElementLines(doc, "prices"), (std::vector<int>{4, 5, 6}));
+    EXPECT_EQ(advisor::jsonArrayElementLines(doc, "prices"), (std::vector<int>{4, 5, 6}));
 }
 
 TEST(PriceFiles, ExportThenImportRoundTripsExactly) {
