@@ -216,6 +216,50 @@ private slots:
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
     }
 
+    void memoryTakesTheModelsShapeLoraRankAndFlashAttention() {
+        ui::MemoryTab tab(*session_);
+        tab.paramsField()->setValue(7);
+        calc::MemoryInput in;
+        in.paramsBillion = 7;
+        const auto automatic = calc::estimateMemory(in);
+        // Left automatic, each field shows the shape the estimate chose for the size.
+        QCOMPARE(tab.layersField()->specialValueText(), QStringLiteral("automatic (%1)").arg(automatic.layers));
+        QCOMPARE(tab.hiddenField()->text(), QStringLiteral("automatic (%1)").arg(automatic.hidden));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Llama-like shape for the size")), qPrintable(tab.resultText()));
+        // Llama 2 7B's own shape: 32 layers, hidden 4096, 32 KV heads (no grouped-query attention).
+        tab.layersField()->setValue(32);
+        tab.hiddenField()->setValue(4096);
+        tab.kvHeadsField()->setValue(32);
+        in.layers = 32;
+        in.hidden = 4096;
+        in.kvHeads = 32;
+        const auto llama2 = calc::estimateMemory(in);
+        QVERIFY(llama2.perGpuGb > automatic.perGpuGb); // 4x the KV cache of 8 KV heads
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(llama2.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Model shape: 32 layers, hidden size 4096, 32 KV heads")),
+                 qPrintable(tab.resultText()));
+        // LoRA rank counts only for LoRA and QLoRA, and moves the estimate as core says.
+        QVERIFY(!tab.loraRankField()->isEnabled());
+        pick(tab.modeField(), "lora");
+        QVERIFY(tab.loraRankField()->isEnabled());
+        tab.loraRankField()->setValue(256);
+        in.mode = calc::MemoryMode::Lora;
+        in.loraRank = 256;
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(calc::estimateMemory(in).perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        // Without flash attention the scores are stored: full training at a long context needs more.
+        pick(tab.modeField(), "full-training");
+        in.mode = calc::MemoryMode::FullTraining;
+        in.flashAttention = false;
+        tab.flashAttentionField()->setChecked(false);
+        const auto noFlash = calc::estimateMemory(in);
+        in.flashAttention = true;
+        QVERIFY(noFlash.perGpuGb > calc::estimateMemory(in).perGpuGb);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(noFlash.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+    }
+
     void memoryLegendWrapsToANarrowTab() {
         ui::MemoryTab tab(*session_);
         tab.paramsField()->setValue(7);
@@ -228,11 +272,24 @@ private slots:
         QVERIFY(plot->width() < 420);
         QVERIFY(plot->legend->itemCount() >= 5);
         QVERIFY2(plot->legend->rowCount() > 1, "the legend should wrap onto more rows");
-        for (int i = 0; i < plot->legend->itemCount(); ++i) {
-            const QRect r = plot->legend->item(i)->outerRect();
-            QVERIFY2(r.left() >= 0 && r.right() <= plot->width(),
-                     qPrintable(QStringLiteral("item %1 spans %2..%3 in a %4 px plot").arg(i).arg(r.left()).arg(r.right()).arg(plot->width())));
-        }
+        const auto verifyItemsWhole = [plot] {
+            for (int i = 0; i < plot->legend->itemCount(); ++i) {
+                QCPAbstractLegendItem* item = plot->legend->item(i);
+                const QRect r = item->outerRect();
+                QVERIFY2(r.left() >= 0 && r.right() <= plot->width() && r.width() >= item->minimumOuterSizeHint().width(),
+                         qPrintable(QStringLiteral("item %1 spans %2..%3 (needs %4 px) in a %5 px plot")
+                                        .arg(i)
+                                        .arg(r.left())
+                                        .arg(r.right())
+                                        .arg(item->minimumOuterSizeHint().width())
+                                        .arg(plot->width())));
+            }
+        };
+        verifyItemsWhole();
+        pick(tab.modeField(), "inference"); // its items include the longest, the CUDA context
+        plot->replot();
+        verifyItemsWhole();
+        pick(tab.modeField(), "full-training");
         // Wide again: one row.
         tab.resize(1800, 600);
         QCoreApplication::processEvents();

@@ -67,10 +67,29 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     checkpointing_->addItem(tr("Off"), QStringLiteral("off"));
     inputs()->addRow(tr("Gradient checkpo&inting:"), checkpointing_);
     watch(checkpointing_);
-    shards_ = addCount(tr("&Shard over GPUs (FSDP/ZeRO-3):"), 1, 1024, 1);
+    shards_ = addCount(tr("&Shard over GPUs:"), 1, 1024, 1);
+    shards_->setToolTip(tr("FSDP / ZeRO-3: weights, gradients and optimizer states split over this many GPUs"));
     offload_ = new QCheckBox(tr("Optimizer states in CPU &RAM"));
     inputs()->addRow(QString(), offload_);
     watch(offload_);
+    loraRank_ = addCount(tr("&LoRA rank:"), 1, 4096, 16);
+    loraRank_->setToolTip(tr("Rank of the adapters (LoRA and QLoRA); the trainable parameters grow with it"));
+    labelField("lora_rank", tr("LoRA rank"));
+    flashAttention_ = new QCheckBox(tr("Flash attention (scores not stored)"));
+    flashAttention_->setChecked(true);
+    inputs()->addRow(QString(), flashAttention_);
+    watch(flashAttention_);
+    // The model's shape: automatic is Llama-like for the size, and shows what it chose.
+    layers_ = addCount(tr("La&yers:"), 0, 1000, 0);
+    hidden_ = addCount(tr("Hidde&n size:"), 0, 1000000, 0);
+    hidden_->setSingleStep(128);
+    kvHeads_ = addCount(tr("&KV heads:"), 0, 1024, 0);
+    for (QSpinBox* box : {layers_, hidden_, kvHeads_}) {
+        box->setSpecialValueText(tr("automatic"));
+    }
+    labelField("layers", tr("Layers"));
+    labelField("hidden", tr("Hidden size"));
+    labelField("kv_heads", tr("KV heads"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->yAxis->setVisible(false);
@@ -81,7 +100,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     // The legend wraps to the plot's width (wrapLegendToWidth), so it must not set the tab's
     // minimum width: in one row, full training's items needed over 1,000 px.
-    plot_->setMinimumWidth(240);
+    plot_->setMinimumWidth(280); // the widest legend item alone, "CUDA context and workspace 1 GB"
     plot_->installEventFilter(this);
     results()->addWidget(plot_);
     fits_ = new QTableWidget(0, 3);
@@ -113,12 +132,24 @@ void MemoryTab::compute() {
     }
     in.shardGpus = shards_->value();
     in.cpuOffload = offload_->isChecked();
+    in.loraRank = loraRank_->value();
+    in.flashAttention = flashAttention_->isChecked();
+    const auto given = [](const QSpinBox* box) { return box->value() > 0 ? std::optional<int>(box->value()) : std::nullopt; };
+    in.layers = given(layers_);
+    in.hidden = given(hidden_);
+    in.kvHeads = given(kvHeads_);
     const auto m = calc::estimateMemory(in);
+    // "automatic (32)": the shape the estimate used, where the user left it to the size.
+    layers_->setSpecialValueText(tr("automatic (%1)").arg(m.layers));
+    hidden_->setSpecialValueText(tr("automatic (%1)").arg(m.hidden));
+    kvHeads_->setSpecialValueText(tr("automatic (%1)").arg(m.kvHeads));
+    loraRank_->setEnabled(in.mode == calc::MemoryMode::Lora || in.mode == calc::MemoryMode::Qlora);
     QStringList notes;
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();
     }
-    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>Llama-like shape for the size: %3 layers, hidden size %4, %5 KV heads, "
+    const bool shapeGiven = in.layers || in.hidden || in.kvHeads;
+    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%9: %3 layers, hidden size %4, %5 KV heads, "
                         "%6 tokens of context.%7</p>%8")
                          .arg(qs(format::gigabytes(m.perGpuGb)),
                               in.shardGpus > 1 ? tr(" (%1 on all %2 GPUs)").arg(qs(format::gigabytes(m.totalGb))).arg(in.shardGpus)
@@ -130,7 +161,8 @@ void MemoryTab::compute() {
                          .arg(m.cpuRamGb > 0 ? tr(" %1 of CPU RAM for offloaded states.").arg(qs(format::gigabytes(m.cpuRamGb)))
                                              : QString(),
                               notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
-                                                                QStringLiteral("</li></ul>")));
+                                                                QStringLiteral("</li></ul>"))
+                         .arg(shapeGiven ? tr("Model shape") : tr("Llama-like shape for the size")));
     // One stacked bar: weights, gradients, optimizer states, activations, KV cache, overhead.
     plot_->clearPlottables();
     const QColor palette[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(213, 94, 0),

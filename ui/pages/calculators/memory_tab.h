@@ -19,6 +19,11 @@ public:
     QDoubleSpinBox* paramsField() const { return params_; }
     QComboBox* modeField() const { return mode_; }
     QComboBox* weightsField() const { return weights_; }
+    QSpinBox* layersField() const { return layers_; }
+    QSpinBox* hiddenField() const { return hidden_; }
+    QSpinBox* kvHeadsField() const { return kvHeads_; }
+    QSpinBox* loraRankField() const { return loraRank_; }
+    QCheckBox* flashAttentionField() const { return flashAttention_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* fits() const { return fits_; }
@@ -39,6 +44,11 @@ private:
     QComboBox* checkpointing_ = nullptr;
     QSpinBox* shards_ = nullptr;
     QCheckBox* offload_ = nullptr;
+    QSpinBox* loraRank_ = nullptr;
+    QCheckBox* flashAttention_ = nullptr;
+    QSpinBox* layers_ = nullptr;
+    QSpinBox* hidden_ = nullptr;
+    QSpinBox* kvHeads_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QTableWidget* fits_ = nullptr;
