@@ -7,13 +7,18 @@
 #include "main_window.h"
 #include "mnemonics.h"
 #include "pages/advisor_page.h"
+#include "pages/calculators/build_tab.h"
+#include "pages/calculators/memory_tab.h"
+#include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
 #include "session.h"
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QListWidget>
+#include <QTabWidget>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
@@ -172,6 +177,66 @@ private slots:
             QVERIFY2(clashes.isEmpty(), qPrintable(dialog->windowTitle() + QStringLiteral(": ") + clashes.join(QStringLiteral("; "))));
             dialog->hide();
         }
+    }
+
+    void calculatorInputsSurviveARestartAndReset() {
+        const auto pickData = [](QComboBox* box, const QString& data) {
+            const int i = box->findData(data);
+            QVERIFY2(i >= 0, qPrintable(data));
+            box->setCurrentIndex(i);
+        };
+        {
+            ui::Session session;
+            session.open(dbPath());
+            ui::MainWindow window(session);
+            auto* build = window.calculatorsPage()->findChild<ui::BuildTab*>();
+            pickData(build->gpuField(), QStringLiteral("rtx-3090"));
+            build->countField()->setValue(3);
+            pickData(build->extraGpuField(), QStringLiteral("rtx-4090"));
+            build->extraCountField()->setValue(2);
+            pickData(build->lanesField(), QStringLiteral("4"));
+            auto* memory = window.calculatorsPage()->findChild<ui::MemoryTab*>();
+            memory->paramsField()->setValue(70);
+            pickData(memory->weightsField(), QStringLiteral("int8")); // inference in 8-bit, saved
+            pickData(memory->modeField(), QStringLiteral("qlora")); // moves the weights to 4-bit: saved too
+            auto* power = window.calculatorsPage()->findChild<ui::PowerLimitTab*>();
+            pickData(power->gpuField(), QStringLiteral("rtx-4090")); // moves the limit into its range
+            power->limitField()->setValue(320);
+            window.calculatorsPage()->showTab(QStringLiteral("memory"));
+        }
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow again(session);
+        QCOMPARE(again.calculatorsPage()->tabs()->currentWidget()->objectName(), QStringLiteral("memory"));
+        auto* build = again.calculatorsPage()->findChild<ui::BuildTab*>();
+        QCOMPARE(build->gpuField()->currentData().toString(), QStringLiteral("rtx-3090"));
+        QCOMPARE(build->countField()->value(), 3);
+        QCOMPARE(build->extraGpuField()->currentData().toString(), QStringLiteral("rtx-4090"));
+        QCOMPARE(build->extraCountField()->value(), 2);
+        QVERIFY(build->extraCountField()->isEnabled());
+        QCOMPARE(build->lanesField()->currentData().toInt(), 4);
+        QVERIFY2(build->findingsText().contains(QStringLiteral("slowest")), qPrintable(build->findingsText()));
+        auto* memory = again.calculatorsPage()->findChild<ui::MemoryTab*>();
+        QCOMPARE(memory->paramsField()->value(), 70.0);
+        QCOMPARE(memory->modeField()->currentData().toString(), QStringLiteral("qlora"));
+        QCOMPARE(memory->weightsField()->currentData().toString(), QStringLiteral("int4"));
+        QVERIFY2(memory->error().isEmpty(), qPrintable(memory->error()));
+        auto* power = again.calculatorsPage()->findChild<ui::PowerLimitTab*>();
+        QCOMPARE(power->gpuField()->currentData().toString(), QStringLiteral("rtx-4090"));
+        QCOMPARE(power->limitField()->value(), 320.0);
+        // Reset puts the tab's defaults back, and they are what the next start shows.
+        build->resetInputs();
+        QCOMPARE(build->gpuField()->currentData().toString(), QStringLiteral("rtx-4090"));
+        QCOMPARE(build->countField()->value(), 4);
+        QCOMPARE(build->extraGpuField()->currentData().toString(), QString());
+        QVERIFY(!build->extraCountField()->isEnabled());
+        ui::Session third;
+        third.open(dbPath());
+        ui::MainWindow fresh(third);
+        QCOMPARE(fresh.calculatorsPage()->findChild<ui::BuildTab*>()->countField()->value(), 4);
+        QCOMPARE(fresh.calculatorsPage()->findChild<ui::MemoryTab*>()->paramsField()->value(), 70.0); // not reset
+        fresh.calculatorsPage()->findChild<ui::MemoryTab*>()->resetInputs();
+        fresh.calculatorsPage()->findChild<ui::PowerLimitTab*>()->resetInputs();
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

@@ -6,6 +6,7 @@
 #include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators/psu_tab.h"
 
+#include <QSettings>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -13,8 +14,9 @@ namespace advisor::ui {
 
 CalculatorsPage::CalculatorsPage(Session& session, QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget;
-    const auto add = [this](QWidget* tab, const QString& key, const QString& title) {
+    const auto add = [this](CalculatorTab* tab, const QString& key, const QString& title) {
         tab->setObjectName(key);
+        tab->rememberInputs(QStringLiteral("calculators/") + key);
         tabs_->addTab(tab, title);
     };
     add(new PowerLimitTab(session), QStringLiteral("power"), tr("&Power limit"));
@@ -24,6 +26,10 @@ CalculatorsPage::CalculatorsPage(Session& session, QWidget* parent) : QWidget(pa
     add(new CloudTab(session), QStringLiteral("cloud"), tr("Cloud vs &desktop"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(tabs_);
+    // The calculator last used opens again.
+    showTab(QSettings().value(QStringLiteral("calculators/tab")).toString());
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int i) { QSettings().setValue(QStringLiteral("calculators/tab"), tabs_->widget(i)->objectName()); });
 }
 
 bool CalculatorsPage::showTab(const QString& key) {

@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/remembered_inputs.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -10,6 +11,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -143,7 +145,37 @@ QDoubleSpinBox* CalculatorTab::addNumber(const QString& label, double min, doubl
     return box;
 }
 
+void CalculatorTab::rememberInputs(const QString& group) {
+    std::vector<RememberedInputs::Input> inputs;
+    for (QWidget* w : watched_) {
+        // Named by the label the user sees ("Number of GPUs"), or a check box's own text.
+        QString name;
+        if (auto* label = qobject_cast<QLabel*>(inputs_->labelForField(w)); label != nullptr && !label->text().isEmpty()) {
+            name = label->text();
+        } else if (auto* box = qobject_cast<QCheckBox*>(w)) {
+            name = box->text();
+        }
+        name.remove(QLatin1Char('&'));
+        name.remove(QLatin1Char(':'));
+        if (!name.isEmpty()) {
+            inputs.push_back({name, w});
+        }
+    }
+    remembered_ = new RememberedInputs(group, std::move(inputs), this);
+    auto* reset = new QPushButton(tr("Reset to defaults"));
+    reset->setToolTip(tr("Put this calculator's inputs back to how they start"));
+    connect(reset, &QPushButton::clicked, this, &CalculatorTab::resetInputs);
+    inputs_->addRow(QString(), reset);
+}
+
+void CalculatorTab::resetInputs() {
+    if (remembered_ != nullptr) {
+        remembered_->resetToDefaults();
+    }
+}
+
 void CalculatorTab::watch(QWidget* w) {
+    watched_ << w;
     if (auto* s = qobject_cast<QSpinBox*>(w)) {
         connect(s, &QSpinBox::valueChanged, this, &CalculatorTab::recompute);
     } else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) {

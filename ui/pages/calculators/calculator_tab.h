@@ -23,6 +23,7 @@ struct Gpu;
 
 namespace advisor::ui {
 
+class RememberedInputs;
 class Session;
 
 class CalculatorTab : public QWidget {
@@ -35,6 +36,10 @@ public:
     void recompute();
     /// The refusal shown, empty when the inputs are valid.
     QString error() const;
+    /// Keeps the inputs in the settings under `group`: restored now, saved on every change;
+    /// a "Reset to defaults" button under them puts the tab's defaults back.
+    void rememberInputs(const QString& group);
+    void resetInputs();
 
 protected:
     virtual void compute() = 0;
@@ -66,6 +71,8 @@ private:
     QVBoxLayout* results_ = nullptr;
     QLabel* error_ = nullptr;
     QList<QComboBox*> pickers_;
+    QList<QWidget*> watched_; ///< every input, in the order added
+    RememberedInputs* remembered_ = nullptr;
     std::map<std::string, QString> fieldLabels_;
     bool computing_ = false;
     bool ready_ = false;

@@ -41,8 +41,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     labelField("precision", tr("Weights"));
     // QLoRA trains on 4-bit weights, full training on 16-bit: follow the work, then recompute.
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
-        const QString mode = mode_->currentData().toString();
-        const QSignalBlocker block(weights_);
+        const QString mode = mode_->currentData().toString(); // weights_ signals: its new value is saved
         if (mode == QLatin1String("qlora")) {
             weights_->setCurrentIndex(weights_->findData(QStringLiteral("int4")));
         } else if (mode == QLatin1String("full-training") || mode == QLatin1String("lora")) {

@@ -48,7 +48,7 @@ void PowerLimitTab::compute() {
     const auto range = calc::powerLimitRange(*g);
     if (lastGpu_ != gpu_->currentData().toString()) { // a new GPU: its own range, its TDP as the start
         lastGpu_ = gpu_->currentData().toString();
-        const QSignalBlocker block(limit_);
+        // Not blocked: the new limit is saved with the inputs (recompute is not re-entered).
         limit_->setRange(range.minimumWatts, range.maximumWatts);
         limit_->setValue(std::max(range.minimumWatts, range.maximumWatts - 50));
     }
