@@ -21,6 +21,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -83,6 +84,9 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
+        // The page remembers inputs: keep them in this run's own settings file.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
         session_ = std::make_unique<ui::Session>();
         session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
     }
