@@ -8,6 +8,7 @@
 #include "mnemonics.h"
 #include "pages/advisor_page.h"
 #include "pages/calculators/build_tab.h"
+#include "pages/calculators/cloud_tab.h"
 #include "pages/calculators/memory_tab.h"
 #include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators_page.h"
@@ -237,6 +238,25 @@ private slots:
         QCOMPARE(fresh.calculatorsPage()->findChild<ui::MemoryTab*>()->paramsField()->value(), 70.0); // not reset
         fresh.calculatorsPage()->findChild<ui::MemoryTab*>()->resetInputs();
         fresh.calculatorsPage()->findChild<ui::PowerLimitTab*>()->resetInputs();
+    }
+
+    void rememberedInputsSurviveTheDatabaseOpeningAfterTheWindow() {
+        // The app builds the window, then opens the database (openDatabaseLater). Opening
+        // fills the cloud tab's desktop cost from the prices; the cost the user typed must win.
+        {
+            ui::Session session;
+            session.open(dbPath());
+            ui::MainWindow window(session);
+            auto* cloud = window.calculatorsPage()->findChild<ui::CloudTab*>();
+            cloud->desktopCostField()->setValue(5000);
+        }
+        ui::Session session;
+        ui::MainWindow window(session); // not open yet
+        session.open(dbPath());
+        auto* cloud = window.calculatorsPage()->findChild<ui::CloudTab*>();
+        QCOMPARE(cloud->desktopCostField()->value(), 5000.0);
+        QVERIFY2(cloud->resultText().contains(QStringLiteral("Over 5 years: desktop $")), qPrintable(cloud->resultText()));
+        cloud->resetInputs();
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

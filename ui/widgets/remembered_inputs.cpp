@@ -56,13 +56,12 @@ bool setInputValue(QWidget* widget, const QVariant& value) {
 
 RememberedInputs::RememberedInputs(const QString& group, std::vector<Input> inputs, QObject* parent)
     : QObject(parent), group_(group), inputs_(std::move(inputs)) {
-    std::vector<QVariant> saved;
     QSettings settings;
     for (const auto& input : inputs_) {
         defaults_.push_back(inputValue(input.widget));
-        saved.push_back(settings.value(group_ + QLatin1Char('/') + input.name));
+        saved_.push_back(settings.value(group_ + QLatin1Char('/') + input.name));
     }
-    restore(saved);
+    restore(saved_);
     for (const auto& input : inputs_) {
         const auto changed = [this, input] { save(input); };
         if (auto* s = qobject_cast<QSpinBox*>(input.widget)) {
@@ -81,6 +80,15 @@ void RememberedInputs::resetToDefaults() {
     restore(defaults_);
     for (const auto& input : inputs_) {
         save(input);
+    }
+}
+
+void RememberedInputs::reapplySaved() {
+    restore(saved_);
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+        if (saved_[i].isValid()) {
+            save(inputs_[i]);
+        }
     }
 }
 

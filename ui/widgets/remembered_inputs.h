@@ -30,6 +30,10 @@ public:
 
     /// Every input back to the value it had before restoring; saved as such.
     void resetToDefaults();
+    /// Shows again what was saved when this was built. For data that arrives later (the price
+    /// database opens after the window): filling it in may have changed inputs, or listed a
+    /// GPU only now, and what the user saved wins.
+    void reapplySaved();
 
 private:
     void restore(const std::vector<QVariant>& values);
@@ -38,6 +42,7 @@ private:
     QString group_;
     std::vector<Input> inputs_;
     std::vector<QVariant> defaults_;
+    std::vector<QVariant> saved_; ///< as read when built
     bool restoring_ = false;
 };
 

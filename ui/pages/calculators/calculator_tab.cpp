@@ -162,6 +162,11 @@ void CalculatorTab::rememberInputs(const QString& group) {
         }
     }
     remembered_ = new RememberedInputs(group, std::move(inputs), this);
+    // Connected after the tab's own handlers of `opened` (which fill costs and lists), so it
+    // runs after them; once, as a later reopening (a restored backup) must not undo edits.
+    if (!session_.isOpen()) {
+        connect(&session_, &Session::opened, remembered_, &RememberedInputs::reapplySaved, Qt::SingleShotConnection);
+    }
     auto* reset = new QPushButton(tr("Reset to defaults"));
     reset->setToolTip(tr("Put this calculator's inputs back to how they start"));
     connect(reset, &QPushButton::clicked, this, &CalculatorTab::resetInputs);
