@@ -146,7 +146,7 @@ private slots:
         in.cpuWatts = session_->settings().cpuWatts; // the CPU field starts at the setting
         QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
         const auto r = calc::sizePsu(in);
-        QVERIFY2(tab.resultText().contains(QStringLiteral("A %1 W power supply").arg(r.recommendedPsuWatts, 0, 'f', 0)) ||
+        QVERIFY2(tab.resultText().contains(QStringLiteral("A %1 W power supply").arg(q(format::number(r.recommendedPsuWatts, 0)))) ||
                      r.recommendedPsuWatts == 0,
                  qPrintable(tab.resultText()));
         QCOMPARE(tab.circuits()->rowCount(), static_cast<int>(r.circuits.size()));
@@ -158,6 +158,30 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("CPU 250 W")), qPrintable(tab.resultText()));
         session_->undoStack()->undo();
         QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
+    }
+
+    void psuTakesOtherPartsBufferAndThePsuYouHave() {
+        // The guide's example: 4 x 250 W + 150 W CPU + 100 W = 1,250 W, +10% = 1,375 W.
+        ui::PsuTab tab(*session_);
+        pick(tab.gpuField(), "rtx-2080-ti"); // 250 W
+        tab.countField()->setValue(4);
+        tab.cpuField()->setValue(150);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("A 1,400 W power supply")), qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Load 1,250 W (GPUs 1,000 W, CPU 150 W, other parts 100 W); "
+                                                          "with a 10% buffer 1,375 W")),
+                 qPrintable(tab.resultText()));
+        tab.psuField()->setValue(1300);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Your 1,300 W PSU is too small")), qPrintable(tab.resultText()));
+        tab.bufferField()->setValue(0); // 1,250 W fits a 1,300 W PSU without headroom
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Your 1,300 W PSU is enough.")), qPrintable(tab.resultText()));
+        tab.otherField()->setValue(200);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Your 1,300 W PSU is too small")), qPrintable(tab.resultText()));
+        // A limit above the card's TDP was sized as if real (1,000 W per RTX 2080 Ti).
+        tab.limitField()->setValue(1000);
+        QCOMPARE(tab.error(), QStringLiteral("GPU power limit: is above the board power (TDP) of 250 W; valid range for "
+                                             "RTX 2080 Ti: 75-250 W"));
+        tab.limitField()->setValue(0);
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
     }
 
     void buildCheckListsFindingsThatFollowTheInputs() {

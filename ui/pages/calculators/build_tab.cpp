@@ -114,7 +114,7 @@ void BuildTab::compute() {
                           .arg(warnings)
                           .arg(qs(format::number(r.throughput, 2)) + tr(" x a V100 (fp16 transformer training)"),
                                qs(format::percent(r.efficiency, 0)),
-                               r.psu.recommendedPsuWatts > 0 ? tr("%1 W").arg(r.psu.recommendedPsuWatts, 0, 'f', 0)
+                               r.psu.recommendedPsuWatts > 0 ? tr("%1 W").arg(qs(format::number(r.psu.recommendedPsuWatts, 0)))
                                                              : tr("more than one PSU")));
 }
 

@@ -1,6 +1,8 @@
 #include "pages/calculators/psu_tab.h"
 
+#include "calc/power_limit.h"
 #include "calc/psu.h"
+#include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
@@ -21,6 +23,14 @@ PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, paren
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 2);
     cpu_ = addNumber(tr("&CPU power:"), 0, 1000, 150, 0, tr(" W"));
     limit_ = addNumber(tr("GPU power &limit:"), 0, 2000, 0, 0, tr(" W"), tr("none (TDP)"));
+    other_ = addNumber(tr("&Other parts:"), 0, 2000, 100, 0, tr(" W"));
+    other_->setToolTip(tr("Motherboard, RAM, drives and fans (the hardware guide: 100 W)"));
+    buffer_ = addNumber(tr("Buffe&r:"), 0, 100, 10, 0, tr(" %"));
+    buffer_->setToolTip(tr("Headroom on top of the load (the hardware guide: 10%)"));
+    psu_ = addNumber(tr("PSU &you have:"), 0, 20000, 0, 0, tr(" W"), tr("not chosen"));
+    labelField("limit_watts", tr("GPU power limit"));
+    labelField("other_watts", tr("Other parts"));
+    labelField("buffer_pct", tr("Buffer"));
     result_ = addResultLabel();
     circuits_ = new QTableWidget(0, 4);
     circuits_->setHorizontalHeaderLabels({tr("Circuit"), tr("Continuous"), tr("Wall draw"), tr("Enough?")});
@@ -52,10 +62,25 @@ void PsuTab::compute() {
     }
     calc::PsuInput in;
     in.gpu = g;
+    if (limit_->value() > 0) { // refused as the power-limit calculator and the command line refuse it
+        if (const auto problem = calc::powerLimitProblem(*g, limit_->value())) {
+            throw InputError({"", 0, "", "limit_watts"}, *problem);
+        }
+    }
     in.gpuWatts = limit_->value() > 0 ? limit_->value() : g->tdpW;
     in.gpuCount = count_->value();
     in.cpuWatts = cpu_->value();
+    in.otherWatts = other_->value();
+    in.bufferPct = buffer_->value();
     const auto r = calc::sizePsu(in);
+    QString yours;
+    if (psu_->value() > 0) { // the same test as `gpu-advisor psu --psu-watts`
+        yours = psu_->value() >= r.withBufferWatts
+                    ? tr("<p>Your %1 W PSU is enough.</p>").arg(qs(format::number(psu_->value(), 0)))
+                    : tr("<p style='color:#c0392b'><b>Your %1 W PSU is too small</b>: the build needs %2 W with the "
+                         "buffer.</p>")
+                          .arg(qs(format::number(psu_->value(), 0)), qs(format::number(r.withBufferWatts, 0)));
+    }
     QStringList cables;
     if (r.connectors.pcie8Pin > 0) {
         cables << tr("%1 x PCIe 8-pin").arg(r.connectors.pcie8Pin);
@@ -74,15 +99,16 @@ void PsuTab::compute() {
         notes << qs(n).toHtmlEscaped();
     }
     result_->setText(
-        tr("<p style='font-size:large'><b>%1</b></p><p>Load %2 W (GPUs %3 W, CPU %4 W, rest 100 W); with 10% "
-           "buffer %5 W.</p><p>GPU cables: %6</p>%7")
-            .arg(r.recommendedPsuWatts > 0 ? tr("A %1 W power supply").arg(r.recommendedPsuWatts, 0, 'f', 0)
+        tr("<p style='font-size:large'><b>%1</b></p>%8<p>Load %2 W (GPUs %3 W, CPU %4 W, other parts %9 W); with "
+           "a %10 buffer %5 W.</p><p>GPU cables: %6</p>%7")
+            .arg(r.recommendedPsuWatts > 0 ? tr("A %1 W power supply").arg(qs(format::number(r.recommendedPsuWatts, 0)))
                                            : tr("More than one power supply (or a server PSU)"),
                  qs(format::number(r.requiredWatts, 0)), qs(format::number(in.gpuWatts * in.gpuCount, 0)),
                  qs(format::number(in.cpuWatts, 0)), qs(format::number(r.withBufferWatts, 0)),
                  cables.isEmpty() ? tr("none") : cables.join(QStringLiteral(", ")),
                  notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
-                                                   QStringLiteral("</li></ul>")));
+                                                   QStringLiteral("</li></ul>"))
+            .arg(yours, qs(format::number(in.otherWatts, 0)), qs(format::percent(in.bufferPct / 100.0, 0))));
     circuits_->setRowCount(0);
     for (const auto& c : r.circuits) {
         const int row = circuits_->rowCount();

@@ -18,6 +18,10 @@ public:
     QSpinBox* countField() const { return count_; }
     QDoubleSpinBox* cpuField() const { return cpu_; }
     QComboBox* gpuField() const { return gpu_; }
+    QDoubleSpinBox* limitField() const { return limit_; }
+    QDoubleSpinBox* otherField() const { return other_; }
+    QDoubleSpinBox* bufferField() const { return buffer_; }
+    QDoubleSpinBox* psuField() const { return psu_; }
     QTableWidget* circuits() const { return circuits_; }
 
 protected:
@@ -28,6 +32,9 @@ private:
     QSpinBox* count_ = nullptr;
     QDoubleSpinBox* cpu_ = nullptr;
     QDoubleSpinBox* limit_ = nullptr;
+    QDoubleSpinBox* other_ = nullptr;
+    QDoubleSpinBox* buffer_ = nullptr;
+    QDoubleSpinBox* psu_ = nullptr;
     QLabel* result_ = nullptr;
     QTableWidget* circuits_ = nullptr;
 };
