@@ -37,6 +37,9 @@ int screenshot(Context& ctx, const Args& args) {
     if (!window.showPage(page)) {
         throw UsageError("--page must be one of: " + window.pageKeys().join(QStringLiteral(", ")).toStdString());
     }
+    if (args.has("answers")) {
+        window.advisorPage()->restart(); // --answers start at the first question, not at the walk remembered
+    }
     if (const auto b = args.number("budget", 0, 1e9)) {
         window.advisorPage()->setBudget(*b > 0 ? std::optional<double>(*b) : std::nullopt);
     }
@@ -85,8 +88,9 @@ Command screenshotCommand() {
             "                              [--tab power|psu|build|memory|cloud]\n\n"
             "Opens the real window offscreen on your database, shows the page, saves what it\n"
             "draws and exits. The window's remembered state (chart filters, page) is used.\n"
-            "--answers and --budget walk the Advisor page's chart first (as clicks would); --tab picks\n"
-            "the calculator shown on the Calculators page.\n",
+            "--answers walk the Advisor page's chart from its first question (as clicks would, instead\n"
+            "of the walk the window remembers), with --budget answering its budget questions; --tab\n"
+            "picks the calculator shown on the Calculators page.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return screenshot(ctx, Args::parse(rest, {{"out"}, {"page"}, {"width"}, {"height"}, {"answers"}, {"budget"}, {"tab"}}));
             }};

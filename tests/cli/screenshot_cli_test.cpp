@@ -37,6 +37,10 @@ TEST(ScreenshotCli, AdvisorAnswersAndBadPages) {
     const auto r = cli.run({"screenshot", "--page", "advisor", "--answers", "no,yes,yes", "--budget", "1500", "--out",
                             cli.file("a.png")});
     EXPECT_EQ(r.exitCode, 0) << r.err;
+    // The window remembers that walk (it reached a leaf); --answers start again from the top.
+    const auto again = cli.run({"screenshot", "--page", "advisor", "--answers", "no,yes,yes", "--budget", "1500", "--out",
+                                cli.file("a2.png")});
+    EXPECT_EQ(again.exitCode, 0) << again.err;
     const auto bad = cli.run({"screenshot", "--page", "settings", "--out", cli.file("b.png")});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("advisor, charts, prices, calculators"), std::string::npos) << bad.err;

@@ -6,6 +6,7 @@
 
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -31,8 +32,41 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
+        // The page remembers its walk: keep it in this run's own settings file.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
         session_ = std::make_unique<ui::Session>();
         session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+    }
+
+    void init() {
+        QSettings().clear(); // each test starts from a fresh walk
+    }
+
+    void theWalkSurvivesARestart() {
+        {
+            ui::AdvisorPage page(*session_);
+            page.setBudget(1500);
+            for (const char* a : {"no", "yes", "yes"}) {
+                QVERIFY(page.answer(QString::fromLatin1(a)));
+            }
+            QVERIFY(page.walk().finished()); // the budget answered the rest: used RTX 3090
+        }
+        ui::AdvisorPage again(*session_);
+        QCOMPARE(again.walk().budget(), std::optional<double>(1500));
+        QVERIFY(again.walk().finished());
+        QCOMPARE(QString::fromStdString(again.walk().current().id), QStringLiteral("leaf_3090"));
+        QCOMPARE(again.walk().path().size(), size_t(5)); // three given, two from the budget
+        // The database opening later (as the app does) walks the same answers again.
+        ui::Session late;
+        ui::AdvisorPage beforeOpen(late);
+        QCOMPARE(beforeOpen.walk().path().size(), size_t(3)); // no prices yet: stops at the budget question
+        late.open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+        QCOMPARE(QString::fromStdString(beforeOpen.walk().current().id), QStringLiteral("leaf_3090"));
+        // Restart forgets it.
+        again.restart();
+        ui::AdvisorPage fresh(*session_);
+        QVERIFY(fresh.walk().path().empty());
     }
 
     void clicksWalkTheChartToItsLeaf() {

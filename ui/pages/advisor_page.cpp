@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -81,7 +82,37 @@ AdvisorPage::AdvisorPage(Session& session, QWidget* parent) : QWidget(parent), u
     for (auto signal : {&Session::opened, &Session::pricesChanged, &Session::settingsChanged, &Session::catalogChanged}) {
         connect(&uiSession_, signal, this, &AdvisorPage::replay);
     }
-    resetWalk();
+    restoreWalk();
+}
+
+void AdvisorPage::saveWalk() const {
+    QStringList answers; // "node=answer"; automatic answers follow the prices and are not kept
+    for (const auto& step : session_->path()) {
+        if (!step.automatic) {
+            answers << qs(step.nodeId) + QLatin1Char('=') + qs(step.answer);
+        }
+    }
+    QSettings s;
+    s.setValue(QStringLiteral("advisor/answers"), answers);
+    s.setValue(QStringLiteral("advisor/budget"), budget_->value());
+    s.setValue(QStringLiteral("advisor/use_budget"), useBudget_->isChecked());
+}
+
+void AdvisorPage::restoreWalk() {
+    const QSettings s;
+    const QStringList saved = s.value(QStringLiteral("advisor/answers")).toStringList();
+    {
+        const QSignalBlocker blockBudget(budget_);
+        const QSignalBlocker blockUse(useBudget_);
+        budget_->setValue(s.value(QStringLiteral("advisor/budget"), 0.0).toDouble());
+        useBudget_->setChecked(s.value(QStringLiteral("advisor/use_budget"), true).toBool());
+    }
+    std::vector<std::pair<std::string, std::string>> given;
+    for (const QString& entry : saved) {
+        given.emplace_back(entry.section(QLatin1Char('='), 0, 0).toStdString(),
+                           entry.section(QLatin1Char('='), 1).toStdString());
+    }
+    walk(given);
 }
 
 QLabel* AdvisorPage::headingLabel() {
@@ -187,21 +218,30 @@ void AdvisorPage::setBudget(std::optional<double> usd) {
 void AdvisorPage::replay() {
     // New prices, settings or budget: walk the user's own answers again; automatic ones follow
     // the new prices. An answer the user gave to a budget question (an override) is kept.
-    const std::vector<advice::Step> path = session_->path();
+    std::vector<std::pair<std::string, std::string>> given;
+    for (const auto& step : session_->path()) {
+        if (!step.automatic) {
+            given.emplace_back(step.nodeId, step.answer);
+        }
+    }
+    walk(given);
+}
+
+void AdvisorPage::walk(const std::vector<std::pair<std::string, std::string>>& given) {
     resetWalk();
     const bool automatic = useBudget_->isChecked() && budget_->value() > 0;
     session_->setBudget(automatic ? std::optional<double>(budget_->value()) : std::nullopt);
-    for (const auto& step : path) {
-        if (step.automatic) {
-            continue;
+    for (const auto& [node, choice] : given) {
+        while (automatic && !session_->finished() && session_->current().id != node && session_->answerSuggestion()) {
         }
-        while (automatic && !session_->finished() && session_->current().id != step.nodeId &&
-               session_->answerSuggestion()) {
+        if (session_->finished() || session_->current().id != node) {
+            break; // the chart or the prices now lead elsewhere
         }
-        if (session_->finished() || session_->current().id != step.nodeId) {
-            break;
+        try {
+            session_->answer(choice);
+        } catch (const InputError&) {
+            break; // a saved answer the chart no longer offers
         }
-        session_->answer(step.answer);
     }
     if (automatic) {
         session_->answerAutomatically();
@@ -210,6 +250,7 @@ void AdvisorPage::replay() {
 }
 
 void AdvisorPage::updateView() {
+    saveWalk();
     updateBreadcrumb();
     if (session_->finished()) {
         updateResult();

@@ -12,6 +12,9 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -57,12 +60,18 @@ private:
     QHBoxLayout* navigationRow(QPushButton* back);
     void resetWalk();
     void replay();
+    /// A fresh walk through the user's answers (node id, answer), in order, with the budget's
+    /// answers in between; stops where an answer no longer fits.
+    void walk(const std::vector<std::pair<std::string, std::string>>& given);
     void afterAnswer();
     void updateView();
     void updateBreadcrumb();
     void updateQuestion();
     void updateResult();
     void updateLive();
+    /// The walk outlives the window: the budget, its check box and the answers the user gave.
+    void saveWalk() const;
+    void restoreWalk();
     QStringList chartGpuIds() const;
 
     Session& uiSession_;
