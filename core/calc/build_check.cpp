@@ -32,10 +32,6 @@ perf::PerfQuery trainingQuery(int gpus, int lanes) {
     return q;
 }
 
-} // namespace
-
-namespace {
-
 // Every refusal at once, each naming its field.
 void validate(const BuildInput& in) {
     if (in.gpu == nullptr) {
