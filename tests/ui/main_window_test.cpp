@@ -256,7 +256,11 @@ private slots:
         auto* cloud = window.calculatorsPage()->findChild<ui::CloudTab*>();
         QCOMPARE(cloud->desktopCostField()->value(), 5000.0);
         QVERIFY2(cloud->resultText().contains(QStringLiteral("Over 5 years: desktop $")), qPrintable(cloud->resultText()));
+        // Reset: the cost a tab without remembered inputs fills in from the prices, not 0 or a constant.
         cloud->resetInputs();
+        const ui::CloudTab untouched(session);
+        QCOMPARE(cloud->desktopCostField()->value(), untouched.desktopCostField()->value());
+        QVERIFY(untouched.desktopCostField()->value() != 2200.0); // the field's own start, before the prices
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

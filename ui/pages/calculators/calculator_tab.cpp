@@ -176,6 +176,7 @@ void CalculatorTab::rememberInputs(const QString& group) {
 void CalculatorTab::resetInputs() {
     if (remembered_ != nullptr) {
         remembered_->resetToDefaults();
+        refillFromData();
     }
 }
 

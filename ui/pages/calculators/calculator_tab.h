@@ -43,6 +43,9 @@ public:
 
 protected:
     virtual void compute() = 0;
+    /// After "Reset to defaults": inputs whose start depends on data (a cost from the prices,
+    /// watts from a setting) take it again.
+    virtual void refillFromData() {}
     /// Called at the end of the derived constructor: from now on, changes recompute.
     void ready();
 

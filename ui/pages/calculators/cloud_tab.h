@@ -24,6 +24,7 @@ public:
 
 protected:
     void compute() override;
+    void refillFromData() override { fillDesktopCost(); }
 
 private:
     void fillOffers();

@@ -40,15 +40,16 @@ PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, paren
     results()->addWidget(circuits_, 1);
     // The CPU's watts start at the cpu_watts setting (as in the build check and the command
     // line) and follow it when it changes; the field can still be edited for this build.
-    const auto followSetting = [this] {
-        if (this->session().isOpen()) {
-            cpu_->setValue(this->session().settings().cpuWatts);
-        }
-    };
-    connect(&session, &Session::opened, this, followSetting);
-    connect(&session, &Session::settingsChanged, this, followSetting);
-    followSetting();
+    connect(&session, &Session::opened, this, &PsuTab::followCpuSetting);
+    connect(&session, &Session::settingsChanged, this, &PsuTab::followCpuSetting);
+    followCpuSetting();
     ready();
+}
+
+void PsuTab::followCpuSetting() {
+    if (session().isOpen()) {
+        cpu_->setValue(session().settings().cpuWatts);
+    }
 }
 
 QString PsuTab::resultText() const {

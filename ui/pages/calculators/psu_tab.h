@@ -26,8 +26,11 @@ public:
 
 protected:
     void compute() override;
+    void refillFromData() override { followCpuSetting(); }
 
 private:
+    /// The CPU's watts from the cpu_watts setting, as in the build check and the command line.
+    void followCpuSetting();
     QComboBox* gpu_ = nullptr;
     QSpinBox* count_ = nullptr;
     QDoubleSpinBox* cpu_ = nullptr;
