@@ -106,6 +106,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
         emit showInCharts(ids);
     });
     auto* memoryRow = new QFormLayout;
+    memoryRow->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number, not a full-width bar
     memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
