@@ -8,6 +8,7 @@
 #include "pages/cloud_offers_page.h"
 #include "pages/prices_page.h"
 #include "session.h"
+#include "widgets/shortcut_list.h"
 
 #include <QAction>
 #include <QApplication>
@@ -111,6 +112,13 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keysHelp = help->addAction(tr("&Keyboard Shortcuts"));
+    keysHelp->setShortcut(QKeySequence::HelpContents);
+    connect(keysHelp, &QAction::triggered, this, [this] {
+        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(), QMessageBox::Close, this);
+        box.setTextFormat(Qt::RichText);
+        box.exec();
+    });
     QAction* about = help->addAction(tr("&About GPU Advisor"));
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About GPU Advisor"),
@@ -120,6 +128,14 @@ void MainWindow::buildMenus() {
                               "performance model and your own prices.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+QString MainWindow::shortcutsText() const {
+    std::vector<std::pair<QString, const QWidget*>> pages;
+    for (int i = 0; i < pages_->count(); ++i) {
+        pages.emplace_back(navigation_->item(i)->text(), pages_->widget(i));
+    }
+    return shortcutsHtml(collectShortcuts(menuBar(), pages));
 }
 
 void MainWindow::addPage(const QString& key, const QString& title, QWidget* page) {

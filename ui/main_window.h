@@ -27,6 +27,8 @@ public:
     bool showPage(const QString& key);
     QString currentPageKey() const;
     QStringList pageKeys() const;
+    /// Help > Keyboard Shortcuts: every shortcut of the menus and pages, as HTML.
+    QString shortcutsText() const;
     ChartsPage* chartsPage() const { return charts_; }
     AdvisorPage* advisorPage() const { return advisor_; }
     PricesPage* pricesPage() const { return prices_; }

@@ -21,6 +21,7 @@
 #include <QListWidget>
 #include <QTabWidget>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -261,6 +262,31 @@ private slots:
         const ui::CloudTab untouched(session);
         QCOMPARE(cloud->desktopCostField()->value(), untouched.desktopCostField()->value());
         QVERIFY(untouched.desktopCostField()->value() != 2200.0); // the field's own start, before the prices
+    }
+
+    void keyboardShortcutsHelpListsEveryShortcut() {
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow window(session);
+        const QString text = window.shortcutsText();
+        // Each page shortcut says what it does, and the help shows it with its keys.
+        const auto shortcuts = window.findChildren<QShortcut*>();
+        QVERIFY(shortcuts.size() >= 7); // prices: add, delete, import, find; offers: ...; advisor: back, restart
+        for (const QShortcut* s : shortcuts) {
+            const QString keys = s->key().toString(QKeySequence::NativeText);
+            QVERIFY2(!s->whatsThis().isEmpty(), qPrintable(keys + QStringLiteral(" has no description")));
+            QVERIFY2(text.contains(QStringLiteral("<b>%1</b></td><td>%2</td>").arg(keys.toHtmlEscaped(), s->whatsThis().toHtmlEscaped())),
+                     qPrintable(keys));
+        }
+        // And so does every menu action with a shortcut (pages, undo, export, quit, this help).
+        for (const QAction* a : window.findChildren<QAction*>()) {
+            if (!a->shortcut().isEmpty() && a->menu() == nullptr && !a->text().isEmpty()) {
+                QVERIFY2(text.contains(QStringLiteral("<b>") + a->shortcut().toString(QKeySequence::NativeText)),
+                         qPrintable(a->text()));
+            }
+        }
+        QVERIFY(text.contains(QStringLiteral("Prices</th>")));
+        QVERIFY(text.contains(QStringLiteral("Advisor</th>")));
     }
 
     void chartsWaitForTheDatabaseThenDraw() {

@@ -76,8 +76,10 @@ AdvisorPage::AdvisorPage(Session& session, QWidget* parent) : QWidget(parent), u
     });
     connect(useBudget_, &QCheckBox::toggled, this, &AdvisorPage::replay);
     auto* backShortcut = new QShortcut(QKeySequence(Qt::ALT | Qt::Key_Left), this);
+    backShortcut->setWhatsThis(tr("Back to the previous question"));
     connect(backShortcut, &QShortcut::activated, this, &AdvisorPage::back);
     auto* restartShortcut = new QShortcut(QKeySequence(tr("Ctrl+R")), this);
+    restartShortcut->setWhatsThis(tr("Start the chart over"));
     connect(restartShortcut, &QShortcut::activated, this, &AdvisorPage::restart);
     for (auto signal : {&Session::opened, &Session::pricesChanged, &Session::settingsChanged, &Session::catalogChanged}) {
         connect(&uiSession_, signal, this, &AdvisorPage::replay);

@@ -17,6 +17,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 #include <algorithm>
 #include <set>
 
@@ -74,14 +76,18 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
     connect(&session_, &Session::cloudOffersChanged, this, &CloudOffersPage::reload);
-    for (const auto& [keys, slot] : {std::pair{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog},
-                                     std::pair{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected}}) {
+    for (const auto& [keys, slot, what] :
+         {std::tuple{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog, tr("Add a cloud offer")},
+          std::tuple{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected,
+                     tr("Delete the selected offers")}}) {
         auto* shortcut = new QShortcut(keys, this);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        shortcut->setWhatsThis(what); // listed by Help > Keyboard Shortcuts
         connect(shortcut, &QShortcut::activated, this, slot);
     }
     auto* find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
+    find->setWhatsThis(tr("Search the offers"));
     connect(find, &QShortcut::activated, search_, [this] {
         search_->setFocus();
         search_->selectAll();

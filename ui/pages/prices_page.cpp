@@ -34,6 +34,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 namespace advisor::ui {
 
 namespace {
@@ -198,11 +200,13 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     });
     connect(&session_, &Session::pricesChanged, this, &PricesPage::updateHistory);
     connect(session_.undoStack(), &QUndoStack::indexChanged, this, [this] { message_->hide(); });
-    for (const auto& [keys, slot] : {std::pair{QKeySequence(QKeySequence::New), &PricesPage::addPriceWithDialog},
-                                     std::pair{QKeySequence(QKeySequence::Delete), &PricesPage::deleteSelected},
-                                     std::pair{QKeySequence(tr("Ctrl+I")), &PricesPage::importWithDialog}}) {
+    for (const auto& [keys, slot, what] :
+         {std::tuple{QKeySequence(QKeySequence::New), &PricesPage::addPriceWithDialog, tr("Add a price")},
+          std::tuple{QKeySequence(QKeySequence::Delete), &PricesPage::deleteSelected, tr("Delete the selected prices")},
+          std::tuple{QKeySequence(tr("Ctrl+I")), &PricesPage::importWithDialog, tr("Import prices from a file")}}) {
         auto* shortcut = new QShortcut(keys, this);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        shortcut->setWhatsThis(what); // listed by Help > Keyboard Shortcuts
         connect(shortcut, &QShortcut::activated, this, slot);
     }
     if (proxy_->rowCount() > 0) {
@@ -210,6 +214,7 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     }
     auto* find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
+    find->setWhatsThis(tr("Search the prices"));
     connect(find, &QShortcut::activated, search_, [this] { search_->setFocus(); search_->selectAll(); });
 }
 
