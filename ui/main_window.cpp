@@ -93,7 +93,9 @@ void MainWindow::buildMenus() {
     }
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
-    quit->setShortcut(QKeySequence::Quit);
+    // The platform's Quit key, or Ctrl+Q where the platform names none (plain X11, offscreen).
+    const QKeySequence platformQuit(QKeySequence::Quit);
+    quit->setShortcut(platformQuit.isEmpty() ? QKeySequence(tr("Ctrl+Q")) : platformQuit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
