@@ -80,22 +80,28 @@ Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel)
     Catalog cat;
     const auto& list = doc["gpus"];
     cat.gpus_.reserve(list.size());
-    // Every bad entry is reported, each at the line where it starts.
-    const std::vector<int> lines = jsonArrayElementLines(textIn, "gpus");
+    // Every bad entry is reported, each at the line where it starts. The lines are found only
+    // when something is wrong: a good catalog (the built-in one, at every start) is not scanned.
+    std::vector<int> lines;
     std::vector<InputProblem> problems;
     for (size_t i = 0; i < list.size(); ++i) {
         std::string label = "entry " + std::to_string(i + 1);
         if (list[i].is_object() && list[i].contains("name") && list[i]["name"].is_string()) {
             label += " ('" + list[i]["name"].get<std::string>() + "')";
         }
-        const int line = i < lines.size() ? lines[i] : 0;
         try {
-            Gpu g = gpuFromJson(list[i], {fileLabel, line, label, ""});
-            cat.checkUnique(g, {fileLabel, line, label, ""});
+            Gpu g = gpuFromJson(list[i], {fileLabel, 0, label, ""});
+            cat.checkUnique(g, {fileLabel, 0, label, ""});
             cat.gpus_.push_back(std::move(g));
             cat.index(cat.gpus_.size() - 1);
         } catch (const InputError& e) {
-            problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+            if (lines.empty()) {
+                lines = jsonArrayElementLines(textIn, "gpus");
+            }
+            for (InputProblem p : e.problems()) {
+                p.where.line = i < lines.size() ? lines[i] : 0;
+                problems.push_back(std::move(p));
+            }
         }
     }
     if (!problems.empty()) {
