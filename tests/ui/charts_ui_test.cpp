@@ -6,6 +6,7 @@
 #include "common/errors.h"
 #include "common/format.h"
 #include "perf/accuracy.h"
+#include "widgets/plot_fit.h"
 
 #include <qcustomplot.h>
 
@@ -115,6 +116,62 @@ private slots:
         auto* notes = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(4, 0));
         QVERIFY(notes);
         QVERIFY(notes->text().contains(QStringLiteral("2 GPUs without a price")));
+    }
+
+    void wrapTextBreaksAtWordsWithinTheWidth() {
+        const QFont font;
+        const QFontMetrics metrics(font);
+        const QString text = QStringLiteral("Throughput / 5-year cost: GPU (average of new and used price) + $700 desktop");
+        const QString wrapped = ui::wrapText(text, font, 200);
+        const QStringList lines = wrapped.split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 3, qPrintable(wrapped));
+        for (const auto& line : lines) {
+            QVERIFY2(metrics.horizontalAdvance(line) <= 200, qPrintable(line));
+            QVERIFY(!line.startsWith(QLatin1Char(' ')) && !line.endsWith(QLatin1Char(' ')));
+        }
+        QCOMPARE(lines.join(QLatin1Char(' ')), text); // every word kept, in order
+        QCOMPARE(ui::wrapText(text, font, 5000), text);
+        QCOMPARE(ui::wrapText(QStringLiteral("unbreakable"), font, 10), QStringLiteral("unbreakable"));
+    }
+
+    void aNarrowChartWrapsItsWordsAndAWideOneJoinsThemAgain() {
+        // In a narrow window or export the perf/$ chart's subtitle, notes, axis title and
+        // legend once ran past the right edge (the built-in catalog's chart at 480 px).
+        const auto data = chart(charts::ChartKind::PerfPerDollar);
+        QCustomPlot plot;
+        plot.resize(400, 600);
+        ui::BarChartBuilder::build(plot, data, ui::ChartStyle::light());
+        const auto texts = [&plot] {
+            QStringList out;
+            for (auto* e : plot.plotLayout()->elements(true)) {
+                if (auto* t = qobject_cast<QCPTextElement*>(e)) {
+                    out << t->text();
+                }
+            }
+            return out << plot.xAxis->label();
+        };
+        const QStringList full = texts();
+        const int taller = ui::fitPlotToWidth(plot, 400);
+        QVERIFY(taller > 0);
+        QVERIFY2(plot.plotLayout()->minimumOuterSizeHint().width() <= 400,
+                 qPrintable(QString::number(plot.plotLayout()->minimumOuterSizeHint().width())));
+        plot.replot();
+        QVERIFY(plot.xAxis->label().contains(QLatin1Char('\n')));
+        QVERIFY2(QFontMetrics(plot.xAxis->labelFont()).boundingRect(QRect(), 0, plot.xAxis->label()).width() <=
+                     plot.axisRect()->width(),
+                 qPrintable(plot.xAxis->label()));
+        QStringList joined;
+        for (const auto& t : texts()) {
+            joined << QString(t).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        }
+        QCOMPARE(joined, full); // wrapped, not shortened
+        QCOMPARE(ui::fitPlotToWidth(plot, 400), taller); // fitting again changes nothing
+        ui::fitPlotToWidth(plot, 300);
+        QVERIFY(plot.legend->columnCount() < 3); // three metrics no longer fit in one row
+        QVERIFY(plot.legend->minimumOuterSizeHint().width() <= 300);
+        QCOMPARE(ui::fitPlotToWidth(plot, 3000), 0);
+        QCOMPARE(texts(), full);
+        QCOMPARE(plot.legend->columnCount(), 3);
     }
 
     void tooltipGivesTheExactValuePriceMemoryAndPower() {

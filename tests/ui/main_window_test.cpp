@@ -17,6 +17,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QListWidget>
 #include <QTabWidget>
@@ -140,6 +141,42 @@ private slots:
             window.calculatorsPage()->showTab(QString::fromLatin1(tab));
             verifyNothingCutOff(QString::fromLatin1(tab));
         }
+    }
+
+    void chartsPageShowsTheWholeChartOnASmallScreen() {
+        // At 1024 x 700 the options once kept 430 px and the chart scrolled sideways in what
+        // was left: the options must narrow and the chart (title, legend, bars) fit its column.
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(1024, 700);
+        window.showPage(QStringLiteral("charts"));
+        auto* page = window.chartsPage();
+        auto* fp32 = page->findChild<QCheckBox*>();
+        QVERIFY(fp32 != nullptr && fp32->text().contains(QStringLiteral("32-bit")));
+        for (const auto kind : {charts::ChartKind::RawPerformance, charts::ChartKind::PerfPerDollar}) {
+            for (const bool fourMetrics : {false, true}) {
+                page->setKind(kind);
+                fp32->setChecked(fourMetrics);
+                QCoreApplication::processEvents();
+                auto* scroll = qobject_cast<QScrollArea*>(page->plot()->parentWidget()->parentWidget());
+                QVERIFY(scroll != nullptr);
+                const QString what = QStringLiteral("%1, %2 metrics")
+                                         .arg(QString::fromLatin1(charts::toString(kind)))
+                                         .arg(fourMetrics ? 4 : 3);
+                QVERIFY2(page->plot()->width() >= 480,
+                         qPrintable(what + QStringLiteral(": the chart gets only %1 px").arg(page->plot()->width())));
+                const int needs = static_cast<QWidget*>(page->plot())->minimumSizeHint().width(); // protected in QCustomPlot
+                QVERIFY2(needs <= scroll->viewport()->width(),
+                         qPrintable(what + QStringLiteral(": the chart needs %1 px, shown in %2 px")
+                                               .arg(needs)
+                                               .arg(scroll->viewport()->width())));
+            }
+        }
+        page->setKind(charts::ChartKind::RawPerformance); // the page remembers: later tests expect its defaults
+        fp32->setChecked(false);
     }
 
     void everyAltKeyOnAScreenIsUnique() {

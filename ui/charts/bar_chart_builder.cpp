@@ -165,8 +165,8 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     plot.legend->setTextColor(style.text);
     plot.legend->setBrush(QBrush(style.background));
     plot.legend->setBorderPen(Qt::NoPen);
-    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot.legend->setWrap(0); // one line
+    plot.legend->setWrap(0); // one line (a narrow window wraps it again: fitPlotToWidth)
+    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // closes gaps left by a wrap
     plot.legend->setMargins(QMargins(10, 0, 10, 0));
     if (rect->insetLayout()->elementCount() > 0 && rect->insetLayout()->elementAt(0) == plot.legend) {
         rect->insetLayout()->take(plot.legend);
@@ -174,6 +174,9 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     }
     for (int i = 0; i < plot.legend->itemCount(); ++i) { // packed to the left, not spread out
         QCPAbstractLegendItem* item = plot.legend->item(i);
+        if (item == nullptr) {
+            continue; // an empty cell
+        }
         item->setTextColor(style.text);
         item->setMaximumSize(item->minimumOuterSizeHint().width() + 28, QWIDGETSIZE_MAX);
     }

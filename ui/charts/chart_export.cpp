@@ -2,6 +2,7 @@
 
 #include "charts/bar_chart_builder.h"
 #include "common/errors.h"
+#include "widgets/plot_fit.h"
 
 #include <qcustomplot.h>
 
@@ -68,6 +69,7 @@ void exportChart(const charts::ChartData& data, const ChartStyle& style, const Q
     QCustomPlot plot;
     plot.resize(size);
     BarChartBuilder::build(plot, data, style);
+    fitPlotToWidth(plot, size.width()); // a narrow export wraps its words rather than cutting them off
     switch (*format) {
     case ExportFormat::Png: {
         const QImage image = plot.toPixmap(size.width(), size.height(), scale).toImage();

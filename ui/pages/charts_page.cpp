@@ -5,12 +5,15 @@
 #include "common/errors.h"
 #include "pages/settings_panel.h"
 #include "session.h"
+#include "widgets/compact_combo.h"
+#include "widgets/plot_fit.h"
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -27,6 +30,10 @@
 namespace advisor::ui {
 
 namespace {
+
+// The options column's first width: room for every row on one line, and on a 1024 px
+// screen the chart keeps about 490 px.
+constexpr int kOptionsWidth = 320;
 
 const perf::Metric kSortable[] = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference,
                                   perf::Metric::Fp16Training, perf::Metric::Fp32Training};
@@ -71,8 +78,13 @@ void ChartsPage::buildControls() {
     minMemory_->setToolTip(tr("Leave out GPUs with less memory (seed: 24 GB for transformers)"));
     onlyPriced_ = new QCheckBox(tr("Only &GPUs with a price"));
 
+    for (QComboBox* box : {kind_, sortBy_, workload_}) {
+        makeCompact(box, 12); // the options column stays narrow beside the chart
+    }
+
     auto* chartBox = new QGroupBox(tr("Chart"));
     auto* form = new QFormLayout(chartBox);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a narrow column puts labels above fields
     form->addRow(tr("&Chart:"), kind_);
     form->addRow(tr("&Sort by:"), sortBy_);
     form->addRow(QString(), fp32_);
@@ -98,11 +110,13 @@ void ChartsPage::buildControls() {
     scroll_->setWidget(plot_);
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->viewport()->installEventFilter(this); // the chart's words follow its width
     empty_ = new QLabel;
     empty_->setWordWrap(true);
     empty_->setAlignment(Qt::AlignCenter);
     empty_->hide();
     auto* chartColumn = new QVBoxLayout;
+    chartColumn->setContentsMargins(4, 0, 0, 0); // every pixel of width goes to the chart
     chartColumn->addWidget(empty_);
     chartColumn->addWidget(scroll_, 1);
 
@@ -114,14 +128,14 @@ void ChartsPage::buildControls() {
     sideScroll->setWidgetResizable(true);
     sideScroll->setFrameShape(QFrame::NoFrame);
     sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    sideScroll->setMinimumWidth(sideWidget->sizeHint().width() + 8); // drag the splitter to hide it
+    sideScroll->setMinimumWidth(sideWidget->minimumSizeHint().width() + 8); // drag the splitter to hide it
     auto* chartWidget = new QWidget;
     chartWidget->setLayout(chartColumn);
     splitter_ = new QSplitter(Qt::Horizontal);
     splitter_->addWidget(sideScroll);
     splitter_->addWidget(chartWidget);
     splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({std::min(340, sideWidget->sizeHint().width()), 900});
+    splitter_->setSizes({std::min(kOptionsWidth, sideWidget->sizeHint().width()), 900});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);
@@ -184,10 +198,25 @@ void ChartsPage::refresh() {
                             .arg(QString::fromStdString(data_.notes.empty() ? std::string() : data_.notes.back())));
         return;
     }
-    plot_->setMinimumHeight(BarChartBuilder::preferredHeight(data_));
     plot_->setBufferDevicePixelRatio(plot_->devicePixelRatioF()); // crisp on high-DPI screens, also after moving
     BarChartBuilder::build(*plot_, data_, ChartStyle::fromPalette(palette(), font()));
+    fitChartToWidth();
+}
+
+void ChartsPage::fitChartToWidth() {
+    // Titles, notes and legend wrap to the visible width instead of scrolling sideways (down
+    // to a floor, below which the chart would be unreadable anyway); the rows keep their height.
+    constexpr int kNarrowest = 320;
+    const int extra = fitPlotToWidth(*plot_, std::max(kNarrowest, scroll_->viewport()->width()));
+    plot_->setMinimumHeight(BarChartBuilder::preferredHeight(data_) + extra);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ChartsPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && !data_.rows.empty()) {
+        fitChartToWidth();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartsPage::changeEvent(QEvent* event) {

@@ -48,12 +48,14 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override; ///< light/dark palette switches restyle the chart
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildControls();
     void saveViewState() const;
     void restoreViewState();
     void showTooltip(QMouseEvent* event);
+    void fitChartToWidth();
 
     Session& session_;
     charts::ChartData data_;

@@ -2,6 +2,7 @@
 
 #include "prices/currency.h"
 #include "session.h"
+#include "widgets/compact_combo.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -28,6 +29,7 @@ QDoubleSpinBox* spinBox(double min, double max, int decimals, double step, const
 
 SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a narrow column puts labels above fields
     electricity_ = spinBox(0, 5, 3, 0.01, tr(" $/kWh"), tr("What you pay per kWh (the seed's charts: $0.175)"));
     utilization_ = spinBox(1, 100, 0, 5, tr(" %"),
                            tr("How much of the time the GPUs compute (seed: 15% for a PhD student's desktop)"));
@@ -42,9 +44,9 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     priceRule_ = new QComboBox;
     priceRule_->setToolTip(tr("Which price a GPU costs: new, used, their average, or the cheaper"));
     for (const auto& [rule, label] :
-         {std::pair{PriceRule::Average, tr("Average of newest new and used")},
+         {std::pair{PriceRule::Average, tr("New/used average")},
           std::pair{PriceRule::NewestNew, tr("Newest new price")}, std::pair{PriceRule::NewestUsed, tr("Newest used price")},
-          std::pair{PriceRule::Cheapest, tr("Cheaper of new and used")}}) {
+          std::pair{PriceRule::Cheapest, tr("Cheaper of new/used")}}) {
         priceRule_->addItem(label, QString::fromLatin1(toString(rule)));
     }
     currency_ = new QComboBox;
@@ -53,15 +55,18 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     }
     currency_->setToolTip(tr("The currency new prices are entered in. Charts and perf/$ use USD prices: "
                              "no exchange rates are kept, so other currencies are stored but not compared."));
+    // Long GPU names and price rules must not widen the panel (it sits beside the chart).
+    makeCompact(reference_, 12);
+    makeCompact(priceRule_, 12);
     form->addRow(tr("E&lectricity:"), electricity_);
     form->addRow(tr("&Utilization:"), utilization_);
     form->addRow(tr("Years &of use:"), years_);
-    form->addRow(tr("Des&ktop without GPUs:"), desktopCost_);
+    form->addRow(tr("Rest of des&ktop:"), desktopCost_); // the desktop without its GPUs (tooltip)
     form->addRow(tr("CPU and sys&tem:"), cpuWatts_);
     form->addRow(tr("Grid car&bon:"), grid_);
     form->addRow(tr("&Reference GPU:"), reference_);
     form->addRow(tr("&Price basis:"), priceRule_);
-    form->addRow(tr("Currenc&y of new prices:"), currency_);
+    form->addRow(tr("Currenc&y:"), currency_);
 
     const auto onNumber = [this](QDoubleSpinBox* box, const QString& what) {
         connect(box, &QDoubleSpinBox::valueChanged, this, [this, what] { commit(what); });
@@ -101,6 +106,7 @@ void SettingsPanel::reload() {
     for (const Gpu* g : gpus) {
         reference_->addItem(QString::fromStdString(g->name), QString::fromStdString(g->id));
     }
+    fitPopupToItems(reference_);
     reference_->setCurrentIndex(reference_->findData(QString::fromStdString(s.referenceGpu)));
     priceRule_->setCurrentIndex(priceRule_->findData(QString::fromLatin1(toString(s.priceRule))));
     currency_->setCurrentText(QString::fromStdString(s.currency));

@@ -5,11 +5,11 @@
 #include "session.h"
 #include "ui_text.h"
 #include "value/gpu_price.h"
+#include "widgets/compact_combo.h"
 #include "widgets/plot_labels.h"
 
 #include <qcustomplot.h>
 
-#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -33,8 +33,7 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     offer_->setToolTip(tr("Cloud offers in your database (newest observation of each)"));
     // Offers are long ("AWS p4d.24xlarge (A100 40GB SXM x8, ...)"): the box keeps the input
     // column narrow and the open list is as wide as its longest entry (fillOffers).
-    offer_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    offer_->setMinimumContentsLength(24);
+    makeCompact(offer_, 24);
     inputs()->addRow(tr("Cloud &offer:"), offer_);
     spot_ = new QCheckBox(tr("Use the &spot price"));
     spot_->setToolTip(tr("Spot instances cost less but can be taken back at short notice; only offers with a "
@@ -86,11 +85,7 @@ void CloudTab::fillOffers() {
         offer_->setItemData(offer_->count() - 1, o.spotUsdPerHour.value_or(0.0), Qt::UserRole + 3);
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
-    int widest = 0;
-    for (int i = 0; i < offer_->count(); ++i) {
-        widest = std::max(widest, offer_->view()->fontMetrics().horizontalAdvance(offer_->itemText(i)));
-    }
-    offer_->view()->setMinimumWidth(widest + 32); // text plus the list's margins and scroll bar
+    fitPopupToItems(offer_);
 }
 
 void CloudTab::takeOfferPrice() {

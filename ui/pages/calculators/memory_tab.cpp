@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/plot_fit.h"
 #include "widgets/table_rows.h"
 
 #include <qcustomplot.h>
@@ -97,7 +98,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->plotLayout()->addElement(1, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    // The legend wraps to the plot's width (wrapLegendToWidth), so it must not set the tab's
+    // The legend wraps to the plot's width (fitLegendToPlot), so it must not set the tab's
     // minimum width: in one row, full training's items needed over 1,000 px.
     plot_->setMinimumWidth(280); // the widest legend item alone, "CUDA context and workspace 1 GB"
     plot_->installEventFilter(this);
@@ -186,7 +187,7 @@ void MemoryTab::compute() {
     }
     plot_->yAxis->setRange(0.4, 1.6);
     plot_->xAxis->setRange(0, std::max(1.0, m.perGpuGb * 1.05));
-    wrapLegendToWidth();
+    fitLegendToPlot();
     plot_->replot();
 
     fits_->setRowCount(0);
@@ -202,23 +203,15 @@ void MemoryTab::compute() {
 
 bool MemoryTab::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::Resize) {
-        wrapLegendToWidth();
+        fitLegendToPlot();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
     return CalculatorTab::eventFilter(watched, event);
 }
 
-void MemoryTab::wrapLegendToWidth() {
-    // As many items per row as fit the plot, at least one.
+void MemoryTab::fitLegendToPlot() {
     QCPLegend* legend = plot_->legend;
-    const int available = plot_->width() - 20; // the plot layout's side margins
-    for (int columns = std::max(1, legend->itemCount()); columns >= 1; --columns) {
-        legend->setWrap(columns);
-        legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flows the items already there
-        if (legend->minimumOuterSizeHint().width() <= available) {
-            break;
-        }
-    }
+    wrapLegendToWidth(*legend, plot_->width() - 20); // the plot layout's side margins
     // The bar and its axis keep their height; the plot grows by the legend's rows.
     const int legendHeight = legend->minimumOuterSizeHint().height();
     plot_->setMinimumHeight(110 + legendHeight);

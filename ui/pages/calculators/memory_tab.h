@@ -33,7 +33,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void wrapLegendToWidth();
+    void fitLegendToPlot();
 
     QDoubleSpinBox* params_ = nullptr;
     QComboBox* mode_ = nullptr;

@@ -1,0 +1,129 @@
+#include "widgets/plot_fit.h"
+
+#include <qcustomplot.h>
+
+#include <QTextLayout>
+
+#include <algorithm>
+
+namespace advisor::ui {
+
+namespace {
+
+// The text an element or axis showed before it was first wrapped (a dynamic property, so
+// that fitting is repeatable).
+const char* const kFullText = "advisorFullText";
+
+QString fullText(QObject& holder, const QString& shown) {
+    const QVariant kept = holder.property(kFullText);
+    if (kept.isValid()) {
+        return kept.toString();
+    }
+    holder.setProperty(kFullText, shown);
+    return shown;
+}
+
+std::vector<QCPTextElement*> textElements(QCPLayout& layout) {
+    std::vector<QCPTextElement*> out;
+    for (QCPLayoutElement* e : layout.elements(true)) {
+        if (auto* text = qobject_cast<QCPTextElement*>(e)) {
+            out.push_back(text);
+        }
+    }
+    return out;
+}
+
+std::vector<QCPAxis*> titledAxes(QCustomPlot& plot) {
+    std::vector<QCPAxis*> out;
+    for (QCPAxisRect* rect : plot.axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            if (axis->visible() && !axis->label().isEmpty()) {
+                out.push_back(axis);
+            }
+        }
+    }
+    return out;
+}
+
+int addedLines(const QString& wrapped) {
+    return static_cast<int>(wrapped.count(QLatin1Char('\n')));
+}
+
+void unwrapAll(QCustomPlot& plot) {
+    for (QCPTextElement* e : textElements(*plot.plotLayout())) {
+        e->setText(fullText(*e, e->text()));
+    }
+    for (QCPAxis* axis : titledAxes(plot)) {
+        axis->setLabel(fullText(*axis, axis->label()));
+    }
+    if (plot.legend != nullptr && plot.legend->visible()) {
+        plot.legend->setWrap(0);
+        plot.legend->setFillOrder(plot.legend->fillOrder(), true);
+    }
+}
+
+// What QCustomPlot does before it draws, at `width`: afterwards every axis rect knows its size.
+void layOut(QCustomPlot& plot, int width) {
+    QCPLayoutGrid& layout = *plot.plotLayout();
+    layout.setOuterRect(QRect(0, 0, width, std::max(plot.height(), layout.minimumOuterSizeHint().height())));
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout}) {
+        layout.update(phase);
+    }
+}
+
+} // namespace
+
+QString wrapText(const QString& text, const QFont& font, int width) {
+    QTextLayout layout(text, font);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WordWrap);
+    layout.setTextOption(option);
+    QStringList lines;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(std::max(1, width));
+        lines << text.mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+    return lines.join(QLatin1Char('\n'));
+}
+
+void wrapLegendToWidth(QCPLegend& legend, int width) {
+    for (int columns = std::max(1, legend.itemCount()); columns >= 1; --columns) {
+        legend.setWrap(columns);
+        legend.setFillOrder(legend.fillOrder(), true); // re-flows the items already there
+        if (legend.minimumOuterSizeHint().width() <= width) {
+            break;
+        }
+    }
+}
+
+int fitPlotToWidth(QCustomPlot& plot, int width) {
+    unwrapAll(plot);
+    // The growth is summed element by element: the layout's own minimum height also holds the
+    // axis rect's margins, which QCustomPlot only knows after a first layout.
+    int taller = 0;
+    for (QCPTextElement* e : textElements(*plot.plotLayout())) {
+        const QMargins m = e->margins();
+        e->setText(wrapText(e->text(), e->font(), width - m.left() - m.right()));
+        taller += addedLines(e->text()) * QFontMetrics(e->font()).lineSpacing();
+    }
+    if (plot.legend != nullptr && plot.legend->visible()) {
+        const int before = plot.legend->minimumOuterSizeHint().height();
+        wrapLegendToWidth(*plot.legend, width - 20); // the plot layout's side margins
+        taller += plot.legend->minimumOuterSizeHint().height() - before;
+    }
+    // An axis title is centred on its axis, so it wraps to the axis's length (vertical ones
+    // are left alone: they are short).
+    layOut(plot, width);
+    for (QCPAxis* axis : titledAxes(plot)) {
+        if (axis->orientation() == Qt::Horizontal) {
+            const QString wrapped = wrapText(axis->label(), axis->labelFont(), axis->axisRect()->width());
+            taller += addedLines(wrapped) * QFontMetrics(axis->labelFont()).lineSpacing();
+            axis->setLabel(wrapped);
+        }
+    }
+    return taller;
+}
+
+} // namespace advisor::ui
