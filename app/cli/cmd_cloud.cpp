@@ -244,6 +244,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"cloud_cost_per_day_usd", r.cloudPerDayUsd},
                        {"net_desktop_cost_usd", r.netDesktopCostUsd},
                        {"break_even_days", r.breakEvenDays ? nlohmann::json(*r.breakEvenDays) : nlohmann::json(nullptr)},
+                       {"never_reason", r.breakEvenDays ? nlohmann::json(nullptr) : nlohmann::json(r.neverReason)},
                        {"speed_ratio", speed.ratio},
                        {"desktop_gpu", speed.desktop ? nlohmann::json(speed.desktop->name) : nlohmann::json(nullptr)},
                        {"cloud_gpu", speed.cloud ? nlohmann::json(speed.cloud->name) : nlohmann::json(nullptr)},
@@ -253,6 +254,9 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"cloud_hourly_usd", in.cloudHourlyUsd},
                        {"offer", offerText},
                        {"desktop_kg_co2e_per_year", r.desktopKgCo2PerYear},
+                       {"years", in.years},
+                       {"desktop_usd_over_years", r.overYears.desktopUsd},
+                       {"cloud_usd_over_years", r.overYears.cloudUsd},
                        {"curves", curve}});
         return 0;
     }
@@ -265,11 +269,13 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     o << "Cloud: " << (offerText.empty() ? "" : offerText + ", ") << format::money(in.cloudHourlyUsd)
       << "/h -> " << format::money(r.cloudPerDayUsd) << " per day for the same work\n";
     o << "Speed: " << speed.basis << '\n';
+    o << "Over " << format::trimmed(in.years, 2) << " years: desktop "
+      << format::money(r.overYears.desktopUsd) << ", cloud " << format::money(r.overYears.cloudUsd) << '\n';
     if (r.breakEvenDays) {
         o << "Break-even after " << format::number(*r.breakEvenDays, 0) << " days (" <<
             format::number(*r.breakEvenDays / 365.0, 1) << " years): buy if you will use it longer than that.\n";
     } else {
-        o << "Never breaks even: the cloud costs less per day than the desktop's electricity.\n";
+        o << "Never breaks even: " << r.neverReason << ".\n";
     }
     return 0;
 }

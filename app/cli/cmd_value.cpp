@@ -97,7 +97,7 @@ int run(Context& ctx, const Args& args) {
                   format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
     }
     ctx.out() << perf::toString(o.metric) << " (" << perf::toString(o.workload) << "), " << format::count(o.gpuCount, "GPU")
-              << "; " << format::number(o.settings.years, 0) << " years at "
+              << "; " << format::trimmed(o.settings.years, 2) << " years at "
               << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
               << format::percent(o.settings.utilization, 0) << " utilization; desktop "
               << format::money(o.settings.desktopBaseCostUsd) << "; price rule " << toString(o.settings.priceRule)

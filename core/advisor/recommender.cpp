@@ -233,7 +233,7 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             format::gigabytes(std::max(0.0, c.memoryHeadroomGb)) + " to spare per GPU)");
         c.reasons.push_back("performance per dollar " + format::number(c.perfPerDollar, 2) + " (" +
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
-                            format::number(in.settings.years, 0) + "-year cost " + format::money(c.tco.totalUsd) +
+                            format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
         c.reasons.push_back(std::string(perf::isLlm(base.metric) ? "speed " + format::number(c.throughput, 0) + " tokens/s"
                                                                   : "speed " + format::ratio(c.relativePerformance) +

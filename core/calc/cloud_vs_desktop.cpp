@@ -1,6 +1,7 @@
 #include "calc/cloud_vs_desktop.h"
 
 #include "common/errors.h"
+#include "common/format.h"
 #include "value/tco.h"
 
 #include <algorithm>
@@ -50,18 +51,27 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
     const double saving = r.cloudPerDayUsd - r.desktopElectricityPerDayUsd;
     if (saving > 0) {
         r.breakEvenDays = r.netDesktopCostUsd / saving;
+    } else if (in.utilization == 0) {
+        r.neverReason = "at 0% utilization the desktop does no work, so renting would cost nothing either";
+    } else if (r.cloudPerDayUsd == 0) {
+        r.neverReason = "the cloud costs nothing for the same work";
+    } else {
+        r.neverReason = "the cloud costs " + format::money(r.cloudPerDayUsd) + " a day for the same work, no more than " +
+                        "the desktop's electricity (" + format::money(r.desktopElectricityPerDayUsd) + " a day)";
     }
-    // Curves over the horizon (or past the break-even), about 200 points.
+    const auto costsOnDay = [&](double day) {
+        CostPoint p;
+        p.day = day;
+        p.desktopUsd = in.desktopCostUsd + r.desktopElectricityPerDayUsd * day - (day >= in.years * 365.0 ? resale : 0.0);
+        p.cloudUsd = r.cloudPerDayUsd * day;
+        return p;
+    };
+    r.overYears = costsOnDay(in.years * 365.0);
+    // Curves over the years of use (or past the break-even), about 200 points.
     const double horizon = std::max(in.years * 365.0, r.breakEvenDays ? *r.breakEvenDays * 1.25 : 0.0);
     const int steps = 200;
     for (int i = 0; i <= steps; ++i) {
-        const double day = horizon * i / steps;
-        CostPoint p;
-        p.day = day;
-        p.desktopUsd = in.desktopCostUsd + r.desktopElectricityPerDayUsd * day -
-                       (day >= in.years * 365.0 ? resale : 0.0);
-        p.cloudUsd = r.cloudPerDayUsd * day;
-        r.curve.push_back(p);
+        r.curve.push_back(costsOnDay(horizon * i / steps));
     }
     return r;
 }

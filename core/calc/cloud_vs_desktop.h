@@ -39,8 +39,12 @@ struct CloudVsDesktop {
     double desktopElectricityPerDayUsd = 0;
     double cloudPerDayUsd = 0; ///< for the same work as the desktop does in a day
     double netDesktopCostUsd = 0; ///< purchase minus resale
-    std::optional<double> breakEvenDays; ///< nullopt: never (the cloud costs less per day than the desktop's electricity)
+    std::optional<double> breakEvenDays; ///< nullopt: never (why: neverReason)
+    /// Why buying never pays off, for people ("at 0% utilization ..."); empty when it does.
+    std::string neverReason;
     double desktopKgCo2PerYear = 0;
+    /// Both totals at the end of the years of use (the curve may run past it, to the break-even).
+    CostPoint overYears;
     std::vector<CostPoint> curve;
 };
 

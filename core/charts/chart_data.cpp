@@ -176,7 +176,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         d.valueAxisLabel = d.normalisedToReference
                                ? "Performance per dollar relative to " + refName + " (1.0 = " + refName + ")"
                                : "Performance per dollar relative to the best GPU";
-        d.subtitle = "Throughput / " + format::number(o.settings.years, 0) + "-year cost: GPU (" +
+        d.subtitle = "Throughput / " + format::trimmed(o.settings.years, 2) + "-year cost: GPU (" +
                      priceRuleLabel(o.settings.priceRule) + " price) + " + format::money(o.settings.desktopBaseCostUsd) +
                      " desktop + electricity at " + format::money(o.settings.electricityUsdPerKwh) + "/kWh, " +
                      format::percent(o.settings.utilization, 0) + " utilization; sorted by " + metricLabel(o.sortBy);

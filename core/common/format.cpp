@@ -47,6 +47,17 @@ std::string gigabytes(double gb) {
     return number(gb, whole ? 0 : 1) + " GB";
 }
 
+std::string trimmed(double v, int maxDecimals) {
+    std::string text = number(v, maxDecimals);
+    if (text.find('.') != std::string::npos) {
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.') {
+            text.pop_back();
+        }
+    }
+    return text;
+}
+
 std::string ratio(double r) {
     return number(r, 2) + "x";
 }

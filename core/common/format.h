@@ -16,6 +16,10 @@ std::string number(double v, int decimals);
 /// 24 -> "24 GB"; 0.5 -> "0.5 GB".
 std::string gigabytes(double gb);
 
+/// Up to `maxDecimals` decimals, trailing zeros dropped: trimmed(5.0, 2) -> "5",
+/// trimmed(2.5, 2) -> "2.5" (years of use, which come in halves).
+std::string trimmed(double v, int maxDecimals);
+
 /// 0.333 -> "0.33x".
 std::string ratio(double r);
 

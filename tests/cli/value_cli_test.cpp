@@ -70,12 +70,24 @@ TEST(CloudVsDesktopCli, SeedExampleAndNever) {
     EXPECT_NEAR(doc.at("desktop_electricity_per_year_usd").get<double>(), 70.96, 0.01);
     EXPECT_NEAR(doc.at("break_even_days").get<double>(), 292.96, 0.01);
     EXPECT_GT(doc.at("curves").size(), 100u);
+    EXPECT_NEAR(doc.at("desktop_usd_over_years").get<double>(), 2200 + 5 * 70.956, 0.01); // settings: 5 years
+    EXPECT_NEAR(doc.at("cloud_usd_over_years").get<double>(), 5 * 365 * 2.14 * 0.15 * 24, 0.01);
     const auto never = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cpu-watts",
                                  "100", "--utilization", "0.15", "--kwh-price", "0.12", "--cloud-hourly", "0.01"});
     EXPECT_TRUE(never.at("break_even_days").is_null());
+    EXPECT_NE(never.at("never_reason").get<std::string>().find("no more than the desktop's electricity"),
+              std::string::npos);
+    EXPECT_TRUE(doc.at("never_reason").is_null());
     const auto human = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cloud-hourly",
                                 "0.01"});
-    EXPECT_NE(human.out.find("Never breaks even"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("Never breaks even: the cloud costs"), std::string::npos) << human.out;
+    const auto halfYears = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cloud-hourly",
+                                    "2.14", "--years", "2.5"});
+    EXPECT_NE(halfYears.out.find("Over 2.5 years: desktop $"), std::string::npos) << halfYears.out;
+    const auto idle = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cloud-hourly",
+                               "2.14", "--utilization", "0"});
+    EXPECT_NE(idle.out.find("Never breaks even: at 0% utilization the desktop does no work"), std::string::npos)
+        << idle.out;
 }
 
 TEST(CloudVsDesktopCli, DifferentGpusUseTheModelsSpeedRatio) {

@@ -174,6 +174,11 @@ TEST(Format, MoneyNumbersAndRatios) {
     EXPECT_EQ(format::count(1, "GPU"), "1 GPU");
     EXPECT_EQ(format::count(4, "GPU"), "4 GPUs");
     EXPECT_EQ(format::count(1200, "offer"), "1,200 offers");
+    EXPECT_EQ(format::trimmed(5.0, 2), "5");
+    EXPECT_EQ(format::trimmed(2.5, 2), "2.5"); // half years: not rounded to "3"
+    EXPECT_EQ(format::trimmed(0.25, 2), "0.25");
+    EXPECT_EQ(format::trimmed(1500, 2), "1,500");
+    EXPECT_EQ(format::trimmed(10, 0), "10");
 }
 
 } // namespace

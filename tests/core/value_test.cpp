@@ -152,6 +152,10 @@ TEST(CloudVsDesktop, TheSeedsExample) {
     EXPECT_NEAR(*r.breakEvenDays, 292.96, 0.01);
     EXPECT_NEAR(r.cloudPerDayUsd * 300, 2311.2, 0.01);
     EXPECT_NEAR(2200 + r.desktopElectricityPerDayUsd * 300, 2258.3, 0.1);
+    // At the end of the 5 years of use: $2,200 + 5 x $70.96 against 5 x 365 x $7.70.
+    EXPECT_NEAR(r.overYears.day, 5 * 365.0, 1e-9);
+    EXPECT_NEAR(r.overYears.desktopUsd, 2200 + 5 * 70.956, 0.01);
+    EXPECT_NEAR(r.overYears.cloudUsd, 5 * 365 * 2.14 * 0.15 * 24, 0.01);
     // The curves cross at the break-even.
     for (size_t i = 1; i < r.curve.size(); ++i) {
         const auto& a = r.curve[i - 1];
@@ -167,12 +171,26 @@ TEST(CloudVsDesktop, Edges) {
     auto in = seedExample();
     in.utilization = 0; // never used: the cloud costs nothing either
     EXPECT_FALSE(calc::compareCloudAndDesktop(in).breakEvenDays);
+    EXPECT_NE(calc::compareCloudAndDesktop(in).neverReason.find("at 0% utilization the desktop does no work"),
+              std::string::npos); // not "the cloud costs less": both cost $0 a day
+    EXPECT_TRUE(calc::compareCloudAndDesktop(seedExample()).neverReason.empty());
     in = seedExample();
     in.kwhPriceUsd = 0; // free electricity
     EXPECT_NEAR(*calc::compareCloudAndDesktop(in).breakEvenDays, 2200 / (2.14 * 0.15 * 24), 1e-9);
     in = seedExample();
     in.cloudHourlyUsd = 0.01; // cheaper than the desktop's electricity
     EXPECT_FALSE(calc::compareCloudAndDesktop(in).breakEvenDays);
+    // 0.01 x 0.15 x 24 = $0.036 a day against 591.3 kWh x $0.12 / 365 = $0.19 a day.
+    EXPECT_EQ(calc::compareCloudAndDesktop(in).neverReason,
+              "the cloud costs $0.036 a day for the same work, no more than the desktop's electricity ($0.194 a day)");
+    // The curve runs on to past day 61,000 (a late break-even), the totals stay at 5 years.
+    in.cloudHourlyUsd = 0.01 * 5.4;
+    const auto late = calc::compareCloudAndDesktop(in);
+    ASSERT_TRUE(late.breakEvenDays);
+    EXPECT_GT(late.curve.back().day, 10 * 365.0);
+    EXPECT_NEAR(late.overYears.cloudUsd, 5 * 365 * 0.054 * 0.15 * 24, 0.01);
+    in.cloudHourlyUsd = 0;
+    EXPECT_EQ(calc::compareCloudAndDesktop(in).neverReason, "the cloud costs nothing for the same work");
     in = seedExample();
     in.resaleFraction = 0.5; // selling the desktop later halves its net cost
     EXPECT_NEAR(*calc::compareCloudAndDesktop(in).breakEvenDays, 292.96 / 2, 0.01);

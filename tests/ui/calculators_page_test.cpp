@@ -341,6 +341,16 @@ private slots:
         session_->changeSettings(s, QStringLiteral("free electricity"));
         QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 286 days")), qPrintable(tab.resultText()));
         session_->undoStack()->undo();
+        // A cloud cheaper than the desktop's electricity says so with both prices, as the command line does.
+        tab.hourlyField()->setValue(0.01);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying never pays off: the cloud costs $0.036 a day")),
+                 qPrintable(tab.resultText()));
+        // A late break-even: the totals are those at the end of the years of use, not at the end
+        // of the drawn curve, which runs past the break-even (it once said "Over 5 years: ...
+        // cloud $2,750" for a cloud at $0.036 a day).
+        tab.hourlyField()->setValue(0.06);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Over 5 years: desktop $2,555, cloud $394")),
+                 qPrintable(tab.resultText()));
         session_->undoStack()->undo();
     }
 

@@ -146,13 +146,12 @@ void CloudTab::compute() {
         tr("<p style='font-size:large'><b>%1</b></p><p>Desktop: %2 kWh and %3 of electricity a year (%4 kg CO₂e); "
            "the cloud costs %5 a day for the same work (%6). Over %7 years: desktop %8, cloud %9.</p>")
             .arg(r.breakEvenDays ? tr("Buying pays off after %1 days").arg(qs(format::number(*r.breakEvenDays, 0)))
-                                 : tr("Buying never pays off: the cloud costs less per day than the electricity"),
+                                 : tr("Buying never pays off: %1").arg(qs(r.neverReason)),
                  qs(format::number(r.desktopKwhPerYear, 0)), qs(format::money(r.desktopElectricityPerYearUsd)),
                  qs(format::number(r.desktopKgCo2PerYear, 0)),
                  qs(format::money(r.cloudPerDayUsd)) + (spot_->isChecked() ? tr(" at the spot price") : QString()), speed,
-                 qs(format::number(in.years, 0)),
-                 qs(format::money(r.curve.empty() ? 0 : r.curve.back().desktopUsd)),
-                 qs(format::money(r.curve.empty() ? 0 : r.curve.back().cloudUsd))));
+                 qs(format::trimmed(in.years, 2)),
+                 qs(format::money(r.overYears.desktopUsd)), qs(format::money(r.overYears.cloudUsd))));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> days, desktop, cloud;
