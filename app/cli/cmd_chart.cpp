@@ -79,7 +79,7 @@ int chart(Context& ctx, const Args& args) {
     const perf::PerfModel model(db.catalog());
     const auto data = charts::buildChartData(db.catalog(), model, db.prices(), o);
     const int width = args.integer("width", 100, 20000).value_or(1000);
-    const int height = args.integer("height", 100, 20000).value_or(ui::BarChartBuilder::preferredHeight(data));
+    const int askedHeight = args.integer("height", 100, 20000).value_or(0); // 0: as tall as the chart needs
     const double scale = args.number("scale").value_or(1.0);
     if (!(scale >= 0.25 && scale <= 8)) {
         throw UsageError("--scale must be between 0.25 and 8");
@@ -92,7 +92,8 @@ int chart(Context& ctx, const Args& args) {
         throw UsageError("--theme must be light or dark, got '" + theme + "'");
     }
     const auto style = theme == "dark" ? ui::ChartStyle::dark() : ui::ChartStyle::light();
-    ui::exportChart(data, style, out, QSize(width, height), scale);
+    const QSize written = ui::exportChart(data, style, out, QSize(width, askedHeight), scale);
+    const int height = written.height() > 0 ? written.height() : ui::BarChartBuilder::preferredHeight(data); // CSV
     if (ctx.json()) {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& r : data.rows) {
@@ -134,7 +135,7 @@ Command chartCommand() {
             "--metric (default fp16-training). perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
-            "what the number of GPUs needs. CSV holds exactly the plotted numbers.\n",
+            "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
                                                      {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},

@@ -33,6 +33,24 @@ TEST(ChartCli, PngAtAnySizeWithoutADisplay) {
     EXPECT_EQ(bigEndian32(png, 20), 1350u);
 }
 
+TEST(ChartCli, ANarrowChartIsTallerByTheLinesItsWordsWrapTo) {
+    // Without --height the chart is as tall as its rows need, plus the lines that the
+    // subtitle, notes and axis title wrap to at a narrow width; every GPU row keeps its height.
+    Cli cli;
+    const auto heightAt = [&cli](const char* width) {
+        const auto doc = cli.json({"chart", "--kind", "perf-per-dollar", "--min-memory", "24", "--width", width, "--out",
+                                   cli.file(std::string("w") + width + ".png")});
+        const std::string png = cli.read(std::string("w") + width + ".png");
+        EXPECT_EQ(bigEndian32(png, 20), doc.at("height").get<uint32_t>()); // the file is as tall as reported
+        return doc.at("height").get<int>();
+    };
+    const int wide = heightAt("1400");
+    const int narrow = heightAt("480");
+    EXPECT_GE(narrow - wide, 30) << "wide " << wide << ", narrow " << narrow; // at least two more lines
+    EXPECT_LE(narrow - wide, 120);
+    EXPECT_EQ(heightAt("2000"), wide); // nothing wraps beyond 1,400 px
+}
+
 TEST(ChartCli, VectorPdfAndSvg) {
     Cli cli;
     ASSERT_EQ(cli.run({"chart", "--kind", "perf-per-dollar", "--out", cli.file("ppd.pdf")}).exitCode, 0);

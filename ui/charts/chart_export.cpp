@@ -11,6 +11,8 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <algorithm>
+
 namespace advisor::ui {
 
 namespace {
@@ -51,12 +53,13 @@ std::optional<ExportFormat> exportFormatFor(const QString& path) {
     return std::nullopt;
 }
 
-void exportChart(const charts::ChartData& data, const ChartStyle& style, const QString& path, QSize size, double scale) {
+QSize exportChart(const charts::ChartData& data, const ChartStyle& style, const QString& path, QSize size, double scale) {
     const auto format = exportFormatFor(path);
     if (!format) {
         fail(path, QObject::tr("unknown file type; use .png, .pdf, .svg or .csv"));
     }
-    if (size.width() < 100 || size.height() < 100 || size.width() > 20000 || size.height() > 20000) {
+    const bool autoHeight = size.height() == 0;
+    if (size.width() < 100 || (!autoHeight && size.height() < 100) || size.width() > 20000 || size.height() > 20000) {
         fail(path, QObject::tr("size %1 x %2 is outside 100-20000").arg(size.width()).arg(size.height()));
     }
     QSaveFile file(path);
@@ -64,12 +67,18 @@ void exportChart(const charts::ChartData& data, const ChartStyle& style, const Q
         const std::string csv = charts::chartCsv(data);
         openForWriting(file, path).write(csv.data(), static_cast<qint64>(csv.size()));
         commit(file, path);
-        return;
+        return size;
     }
     QCustomPlot plot;
-    plot.resize(size);
+    plot.resize(size.width(), autoHeight ? BarChartBuilder::preferredHeight(data) : size.height());
     BarChartBuilder::build(plot, data, style);
-    fitPlotToWidth(plot, size.width()); // a narrow export wraps its words rather than cutting them off
+    // A narrow export wraps its words rather than cutting them off; the lines this adds make
+    // an automatic height taller, so that the GPU rows keep theirs.
+    const int taller = fitPlotToWidth(plot, size.width());
+    if (autoHeight) {
+        size.setHeight(std::min(20000, BarChartBuilder::preferredHeight(data) + taller));
+        plot.resize(size);
+    }
     switch (*format) {
     case ExportFormat::Png: {
         const QImage image = plot.toPixmap(size.width(), size.height(), scale).toImage();
@@ -107,6 +116,7 @@ void exportChart(const charts::ChartData& data, const ChartStyle& style, const Q
         break;
     }
     commit(file, path);
+    return size;
 }
 
 } // namespace advisor::ui

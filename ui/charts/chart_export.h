@@ -19,7 +19,9 @@ std::optional<ExportFormat> exportFormatFor(const QString& path);
 
 /// Throws AdvisorError naming the file when it cannot be written or the format is unknown.
 /// `size` is in pixels (PNG), points (PDF) or SVG user units; `scale` multiplies PNG pixels.
-void exportChart(const charts::ChartData& data, const ChartStyle& style, const QString& path, QSize size,
-                 double scale = 1.0);
+/// A height of 0 means as tall as the chart needs at that width (every GPU row at its
+/// height, with the words wrapped to the width). Returns the size written.
+QSize exportChart(const charts::ChartData& data, const ChartStyle& style, const QString& path, QSize size,
+                  double scale = 1.0);
 
 } // namespace advisor::ui

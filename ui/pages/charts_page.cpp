@@ -236,7 +236,7 @@ void ChartsPage::showTooltip(QMouseEvent* event) {
 
 void ChartsPage::exportTo(const QString& path) {
     const auto format = exportFormatFor(path);
-    const QSize size(std::max(600, plot_->width()), BarChartBuilder::preferredHeight(data_));
+    const QSize size(std::max(600, plot_->width()), 0); // the window's width, as tall as the chart needs
     // Files for reports use the light style whatever the window's theme.
     exportChart(data_, ChartStyle::light(), path, size, format == ExportFormat::Png ? 2.0 : 1.0);
 }
