@@ -1,5 +1,7 @@
 // The real window, offscreen: pages open and switch (also by keyboard), the window remembers
 // its page, and the Charts page follows settings, undo, filters and highlights at once.
+#include "charts/bar_chart_builder.h"
+#include "common/format.h"
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "dialogs/add_price_dialog.h"
 #include "dialogs/custom_gpu_dialog.h"
@@ -22,6 +24,7 @@
 #include <QListWidget>
 #include <QTabWidget>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QShortcut>
 #include <QSettings>
 #include <QStandardPaths>
@@ -324,6 +327,9 @@ private slots:
         }
         QVERIFY2(text.contains(QStringLiteral("</td><td>Quit</td>")), qPrintable(text)); // a key on every platform
         QVERIFY(text.contains(QStringLiteral("Prices</th>")));
+        // Keys a widget handles itself are listed with its page: the chart's arrow keys.
+        QVERIFY2(text.contains(QStringLiteral("<b>Up, Down (on the chart)</b></td><td>Previous or next GPU")),
+                 qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("Advisor</th>")));
     }
 
@@ -379,6 +385,70 @@ private slots:
         QVERIFY(found);
         const auto ticks = page.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
         QVERIFY(ticks.values().contains(QStringLiteral("\u2605 RTX 3090")));
+        page.setMinimumMemory(0);
+    }
+
+    void arrowKeysWalkTheBarsAndSayWhatEachMeans() {
+        // What the mouse's hover tells, the keyboard reaches too: arrows move from bar to bar,
+        // the bar is outlined, and its text goes to the tooltip, status bar and screen reader.
+        ui::Session session;
+        session.open(dbPath());
+        ui::ChartsPage page(session);
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy status(&page, &ui::ChartsPage::statusMessage);
+        auto* plot = page.plot();
+        plot->setFocus();
+        const auto& data = page.data();
+        QVERIFY(data.rows.size() > 10);
+        const auto selectedBar = [plot]() -> std::pair<int, int> { // (series, data index) of the outlined bar
+            std::pair<int, int> found{-1, -1};
+            for (int p = 0; p < plot->plottableCount(); ++p) {
+                if (!plot->plottable(p)->selection().isEmpty()) {
+                    found = {p, plot->plottable(p)->selection().dataRange().begin()};
+                }
+            }
+            return found;
+        };
+        QCOMPARE(page.focusedBarText(), QString());
+        QTest::keyClick(plot, Qt::Key_Down); // lands on the top GPU, in the measure the chart is sorted by
+        const int sorted = 2;                // 16-bit training: the third bar of each GPU
+        QCOMPARE(data.metrics[sorted], perf::Metric::Fp16Training);
+        QVERIFY2(page.focusedBarText().startsWith(QString::fromStdString(data.rows[0].gpu->name) +
+                                                  QStringLiteral("\n16-bit training: ") +
+                                                  QString::fromStdString(format::number(*data.rows[0].values[sorted], 3))),
+                 qPrintable(page.focusedBarText()));
+        QCOMPARE(selectedBar(), std::make_pair(sorted, *ui::BarChartBuilder::barIndex(*plot, 0, sorted)));
+        QCOMPARE(status.count(), 1);
+        QVERIFY(status.last().at(0).toString().startsWith(QString::fromStdString(data.rows[0].gpu->name) +
+                                                          QStringLiteral("; 16-bit training: ")));
+        QCOMPARE(plot->accessibleDescription(), page.focusedBarText());
+        QTest::keyClick(plot, Qt::Key_Down);
+        QTest::keyClick(plot, Qt::Key_Left);
+        QVERIFY(page.focusedBarText().startsWith(QString::fromStdString(data.rows[1].gpu->name) +
+                                                 QStringLiteral("\n16-bit inference: ")));
+        QCOMPARE(selectedBar().first, 1);
+        QTest::keyClick(plot, Qt::Key_Up);
+        QTest::keyClick(plot, Qt::Key_Up); // stays on the first GPU
+        QVERIFY(page.focusedBarText().startsWith(QString::fromStdString(data.rows[0].gpu->name) + QStringLiteral("\n")));
+        QTest::keyClick(plot, Qt::Key_End); // the last GPU, scrolled into view
+        const auto& lastRow = data.rows.back();
+        QVERIFY(page.focusedBarText().startsWith(QString::fromStdString(lastRow.gpu->name) + QStringLiteral("\n")));
+        const auto centre = ui::BarChartBuilder::barCentre(*plot, data.rows.size() - 1, 1);
+        QVERIFY(centre);
+        QWidget* viewport = plot->parentWidget(); // the chart's scroll area's
+        const QPoint inView = plot->mapTo(viewport, centre->toPoint());
+        QVERIFY2(viewport->rect().contains(inView),
+                 qPrintable(QStringLiteral("%1,%2").arg(inView.x()).arg(inView.y())));
+        QTest::keyClick(plot, Qt::Key_Escape);
+        QCOMPARE(page.focusedBarText(), QString());
+        QCOMPARE(selectedBar().first, -1);
+        // A changed chart forgets the bar (its rows may be others now).
+        QTest::keyClick(plot, Qt::Key_Down);
+        QVERIFY(!page.focusedBarText().isEmpty());
+        page.setMinimumMemory(24);
+        QCOMPARE(page.focusedBarText(), QString());
         page.setMinimumMemory(0);
     }
 

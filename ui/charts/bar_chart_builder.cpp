@@ -100,6 +100,10 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
         bars->setBrush(c);
         bars->setPen(QPen(c.darker(130), 0.5));
         bars->setWidth(kGroupWidth / n);
+        // The bar the keyboard is on (Charts page) is outlined; the mouse does not select.
+        bars->setSelectable(QCP::stSingleData);
+        bars->selectionDecorator()->setPen(QPen(style.text, 2));
+        bars->selectionDecorator()->setBrush(c);
         bars->setBarsGroup(group);
         QVector<double> keys, values;
         for (size_t i = 0; i < data.rows.size(); ++i) {
@@ -189,6 +193,55 @@ void BarChartBuilder::build(QCustomPlot& plot, const charts::ChartData& data, co
     plot.plotLayout()->setRowStretchFactor(2, 0.001);
 }
 
+QString BarChartBuilder::barText(const charts::ChartData& data, size_t row, size_t metric) {
+    const auto& r = data.rows.at(row);
+    const auto& value = r.values.at(metric);
+    QString text = qs(r.gpu->name) + QStringLiteral("\n") + qs(data.seriesNames.at(metric)) + QStringLiteral(": ") +
+                   (value ? qs(format::number(*value, 3)) : QObject::tr("no estimate"));
+    if (value && data.reference && (data.kind == charts::ChartKind::RawPerformance || data.normalisedToReference)) {
+        text += QStringLiteral(" (") + qs(data.reference->name) + QStringLiteral(" = 1)");
+    }
+    text += QStringLiteral("\n") + (r.price ? QObject::tr("Price: %1 (%2)").arg(qs(format::money(r.price->usd)), qs(r.price->basis))
+                                            : QObject::tr("Price: none in your database"));
+    if (r.tcoUsd) {
+        text += QStringLiteral("\n") + QObject::tr("Cost of ownership: %1").arg(qs(format::money(*r.tcoUsd)));
+    }
+    text += QStringLiteral("\n") + QObject::tr("Memory: %1, TDP: %2 W")
+                                       .arg(qs(format::gigabytes(r.gpu->memoryGb)), qs(format::number(r.gpu->tdpW, 0)));
+    if (value && metric < r.why.size()) {
+        text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[metric]));
+    }
+    if (const auto band = perf::shippedAccuracy().forMetric(data.metrics.at(metric)); value && band) {
+        text += QStringLiteral("\n") + QObject::tr("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
+                                           .arg(qs(format::number(band->medianPct, 0)), qs(format::number(band->p90Pct, 0)));
+    }
+    return text;
+}
+
+std::optional<int> BarChartBuilder::barIndex(QCustomPlot& plot, size_t row, size_t metric) {
+    auto* bars = metric < static_cast<size_t>(plot.plottableCount()) ? qobject_cast<QCPBars*>(plot.plottable(static_cast<int>(metric)))
+                                                                      : nullptr;
+    if (bars == nullptr) {
+        return std::nullopt;
+    }
+    for (int i = 0; i < bars->dataCount(); ++i) {
+        if (static_cast<size_t>(bars->data()->at(i)->key + 0.5) == row) {
+            return i;
+        }
+    }
+    return std::nullopt; // this GPU has no value for the metric
+}
+
+std::optional<QPointF> BarChartBuilder::barCentre(QCustomPlot& plot, size_t row, size_t metric) {
+    const auto index = barIndex(plot, row, metric);
+    if (!index) {
+        return std::nullopt;
+    }
+    auto* bars = qobject_cast<QCPBars*>(plot.plottable(static_cast<int>(metric)));
+    const QPointF tip = bars->dataPixelPosition(*index);
+    return QPointF((bars->valueAxis()->coordToPixel(0) + tip.x()) / 2, tip.y());
+}
+
 std::optional<QString> BarChartBuilder::tooltipAt(QCustomPlot& plot, const charts::ChartData& data, QPointF pos) {
     for (int p = 0; p < plot.plottableCount() && p < static_cast<int>(data.metrics.size()); ++p) {
         auto* bars = qobject_cast<QCPBars*>(plot.plottable(p));
@@ -204,34 +257,10 @@ std::optional<QString> BarChartBuilder::tooltipAt(QCustomPlot& plot, const chart
         if (selection.isEmpty()) {
             continue;
         }
-        const auto it = bars->data()->at(selection.dataRange().begin());
-        const auto row = static_cast<size_t>(it->key + 0.5);
-        if (row >= data.rows.size()) {
-            continue;
+        const auto row = static_cast<size_t>(bars->data()->at(selection.dataRange().begin())->key + 0.5);
+        if (row < data.rows.size()) {
+            return barText(data, row, static_cast<size_t>(p));
         }
-        const auto& r = data.rows[row];
-        const double value = it->value;
-        QString text = qs(r.gpu->name) + QStringLiteral("\n") + qs(data.seriesNames[static_cast<size_t>(p)]) +
-                       QStringLiteral(": ") + qs(format::number(value, 3)) +
-                       (data.reference && (data.kind == charts::ChartKind::RawPerformance || data.normalisedToReference)
-                            ? QStringLiteral(" (") + qs(data.reference->name) + QStringLiteral(" = 1)")
-                            : QString());
-        text += QStringLiteral("\n") + (r.price ? QObject::tr("Price: %1 (%2)").arg(qs(format::money(r.price->usd)), qs(r.price->basis))
-                                                : QObject::tr("Price: none in your database"));
-        if (r.tcoUsd) {
-            text += QStringLiteral("\n") + QObject::tr("Cost of ownership: %1").arg(qs(format::money(*r.tcoUsd)));
-        }
-        text += QStringLiteral("\n") + QObject::tr("Memory: %1, TDP: %2 W")
-                                           .arg(qs(format::gigabytes(r.gpu->memoryGb)), qs(format::number(r.gpu->tdpW, 0)));
-        if (static_cast<size_t>(p) < r.why.size()) {
-            text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[static_cast<size_t>(p)]));
-        }
-        if (const auto band = perf::shippedAccuracy().forMetric(data.metrics[static_cast<size_t>(p)])) {
-            text += QStringLiteral("\n") +
-                    QObject::tr("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
-                        .arg(qs(format::number(band->medianPct, 0)), qs(format::number(band->p90Pct, 0)));
-        }
-        return text;
     }
     return std::nullopt;
 }

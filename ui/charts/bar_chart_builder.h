@@ -28,9 +28,20 @@ public:
     /// The text row label of a GPU ("★ RTX 4090" when highlighted).
     static QString rowLabel(const charts::ChartRow& row);
 
-    /// Tooltip for the bar under `pos` (widget coordinates): GPU, metric, exact value,
-    /// price, memory and TDP. nullopt when no bar is there.
+    /// Tooltip for the bar under `pos` (widget coordinates): barText of that bar; nullopt
+    /// when no bar is there.
     static std::optional<QString> tooltipAt(QCustomPlot& plot, const charts::ChartData& data, QPointF pos);
+
+    /// What one bar says: GPU, metric, exact value, price, cost of ownership, memory, TDP, the
+    /// model's reasons and typical error. `metric` indexes data.metrics; a GPU without a value
+    /// for it reads "no estimate".
+    static QString barText(const charts::ChartData& data, size_t row, size_t metric);
+
+    /// The data index of a GPU row's bar in metric `metric`'s series; nullopt when it has none.
+    static std::optional<int> barIndex(QCustomPlot& plot, size_t row, size_t metric);
+
+    /// The middle of that bar in widget coordinates (after the plot was laid out).
+    static std::optional<QPointF> barCentre(QCustomPlot& plot, size_t row, size_t metric);
 };
 
 } // namespace advisor::ui

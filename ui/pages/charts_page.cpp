@@ -7,6 +7,7 @@
 #include "session.h"
 #include "widgets/compact_combo.h"
 #include "widgets/plot_fit.h"
+#include "widgets/shortcut_list.h"
 
 #include <qcustomplot.h>
 
@@ -18,6 +19,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -26,6 +28,8 @@
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace advisor::ui {
 
@@ -105,6 +109,14 @@ void ChartsPage::buildControls() {
     plot_->setMouseTracking(true);
     plot_->setFocusPolicy(Qt::StrongFocus);
     plot_->setAccessibleName(tr("Chart"));
+    plot_->setWhatsThis(tr("Arrow keys move from bar to bar (Up/Down: GPUs, Left/Right: measures, Home/End: "
+                           "first and last GPU) and say what each bar means; Escape hides it."));
+    plot_->setProperty(kKeyboardHelpProperty,
+                       QStringList{tr("Up, Down (on the chart)|Previous or next GPU's bar, with what it means"),
+                                   tr("Left, Right (on the chart)|The GPU's bar for the previous or next measure"),
+                                   tr("Home, End (on the chart)|The first or last GPU"),
+                                   tr("Esc (on the chart)|Hide the bar's details")});
+    plot_->installEventFilter(this); // arrow keys (moveBarFocus)
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartsPage::showTooltip);
     scroll_ = new QScrollArea;
     scroll_->setWidget(plot_);
@@ -190,6 +202,10 @@ void ChartsPage::refresh() {
         scroll_->hide();
         return;
     }
+    if (focusRow_) { // the rows may have changed
+        focusRow_.reset();
+        QToolTip::hideText();
+    }
     const bool nothing = data_.rows.empty();
     empty_->setVisible(nothing);
     scroll_->setVisible(!nothing);
@@ -216,7 +232,77 @@ bool ChartsPage::eventFilter(QObject* watched, QEvent* event) {
     if (watched == scroll_->viewport() && event->type() == QEvent::Resize && !data_.rows.empty()) {
         fitChartToWidth();
     }
+    if (watched == plot_ && event->type() == QEvent::KeyPress &&
+        moveBarFocus(static_cast<QKeyEvent*>(event)->key())) {
+        return true;
+    }
     return QWidget::eventFilter(watched, event);
+}
+
+bool ChartsPage::moveBarFocus(int key) {
+    if (data_.rows.empty() || data_.metrics.empty()) {
+        return false;
+    }
+    const size_t last = data_.rows.size() - 1;
+    if (key == Qt::Key_Escape) {
+        if (!focusRow_) {
+            return false;
+        }
+        focusRow_.reset();
+        showFocusedBar();
+        return true;
+    }
+    if (!focusRow_) { // the first key lands on the top GPU's bar of the sorting measure
+        if (key != Qt::Key_Up && key != Qt::Key_Down && key != Qt::Key_Left && key != Qt::Key_Right &&
+            key != Qt::Key_Home && key != Qt::Key_End) {
+            return false;
+        }
+        const auto sorted = std::find(data_.metrics.begin(), data_.metrics.end(), options().sortBy);
+        focusMetric_ = sorted == data_.metrics.end() ? 0 : static_cast<size_t>(sorted - data_.metrics.begin());
+        focusRow_ = key == Qt::Key_End ? last : 0;
+        showFocusedBar();
+        return true;
+    }
+    size_t& row = *focusRow_;
+    switch (key) {
+    case Qt::Key_Up: row = row == 0 ? 0 : row - 1; break;
+    case Qt::Key_Down: row = std::min(last, row + 1); break;
+    case Qt::Key_Home: row = 0; break;
+    case Qt::Key_End: row = last; break;
+    case Qt::Key_Left: focusMetric_ = focusMetric_ == 0 ? 0 : focusMetric_ - 1; break;
+    case Qt::Key_Right: focusMetric_ = std::min(data_.metrics.size() - 1, focusMetric_ + 1); break;
+    default: return false;
+    }
+    showFocusedBar();
+    return true;
+}
+
+QString ChartsPage::focusedBarText() const {
+    return focusRow_ ? BarChartBuilder::barText(data_, *focusRow_, focusMetric_) : QString();
+}
+
+void ChartsPage::showFocusedBar() {
+    for (int p = 0; p < plot_->plottableCount(); ++p) {
+        plot_->plottable(p)->setSelection(QCPDataSelection());
+    }
+    if (!focusRow_) {
+        QToolTip::hideText();
+        plot_->replot();
+        return;
+    }
+    if (const auto index = BarChartBuilder::barIndex(*plot_, *focusRow_, focusMetric_)) {
+        plot_->plottable(static_cast<int>(focusMetric_))->setSelection(QCPDataSelection(QCPDataRange(*index, *index + 1)));
+    }
+    plot_->replot(QCustomPlot::rpImmediateRefresh); // lays out, so the bar's place is known
+    const QString text = focusedBarText();
+    // The bar's middle, or the GPU's row when it has no bar for this measure.
+    const QPointF at = BarChartBuilder::barCentre(*plot_, *focusRow_, focusMetric_)
+                           .value_or(QPointF(plot_->xAxis->coordToPixel(0),
+                                             plot_->yAxis->coordToPixel(static_cast<double>(*focusRow_))));
+    scroll_->ensureVisible(static_cast<int>(at.x()), static_cast<int>(at.y()), 20, 60);
+    QToolTip::showText(plot_->mapToGlobal(at.toPoint()), text, plot_);
+    plot_->setAccessibleDescription(text); // what a screen reader reads for the chart
+    emit statusMessage(text.section(QLatin1Char('\n'), 0, 2).replace(QLatin1Char('\n'), QStringLiteral("; ")));
 }
 
 void ChartsPage::changeEvent(QEvent* event) {

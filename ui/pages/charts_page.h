@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -37,6 +39,9 @@ public:
     void refresh();
     /// Asks for a file and exports; errors are shown in the window.
     void exportWithDialog();
+    /// The text of the bar the keyboard is on (also in the status bar); empty when none.
+    QString focusedBarText() const;
+
     /// Exports the current chart (the window's size for images). Throws AdvisorError.
     void exportTo(const QString& path);
 
@@ -56,6 +61,8 @@ private:
     void restoreViewState();
     void showTooltip(QMouseEvent* event);
     void fitChartToWidth();
+    bool moveBarFocus(int key); ///< arrow keys on the chart; false for other keys
+    void showFocusedBar();
 
     Session& session_;
     charts::ChartData data_;
@@ -71,6 +78,10 @@ private:
     QCustomPlot* plot_ = nullptr;
     QSplitter* splitter_ = nullptr;
     bool restoring_ = false;
+    // The bar the keyboard is on: a GPU row and an index into data_.metrics (none before the
+    // first arrow key and after the chart changes).
+    std::optional<size_t> focusRow_;
+    size_t focusMetric_ = 0;
 };
 
 } // namespace advisor::ui

@@ -50,6 +50,11 @@ std::vector<ShortcutGroup> collectShortcuts(const QMenuBar* menus,
         for (const QShortcut* s : page->findChildren<QShortcut*>()) {
             group.rows.push_back({s->key().toString(QKeySequence::NativeText), s->whatsThis()});
         }
+        for (const QWidget* w : page->findChildren<QWidget*>()) {
+            for (const QString& entry : w->property(kKeyboardHelpProperty).toStringList()) {
+                group.rows.push_back({entry.section(QLatin1Char('|'), 0, 0), entry.section(QLatin1Char('|'), 1)});
+            }
+        }
         if (!group.rows.empty()) {
             groups.push_back(std::move(group));
         }

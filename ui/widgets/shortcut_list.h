@@ -24,7 +24,12 @@ struct ShortcutGroup {
     std::vector<ShortcutRow> rows;
 };
 
-/// Menu actions with a shortcut first, then each page's shortcuts (pages: title and widget).
+/// A widget that handles keys itself (the chart's arrow keys) lists them in this dynamic
+/// property: a QStringList of "keys|what they do".
+inline constexpr const char* kKeyboardHelpProperty = "advisorKeyboardHelp";
+
+/// Menu actions with a shortcut first, then each page's shortcuts and its widgets' own keys
+/// (pages: title and widget).
 std::vector<ShortcutGroup> collectShortcuts(const QMenuBar* menus,
                                             const std::vector<std::pair<QString, const QWidget*>>& pages);
 
