@@ -325,6 +325,36 @@ private slots:
         QCOMPARE(plot->legend->rowCount(), 1);
     }
 
+    void cloudLegendSitsAboveTheLinesAndWraps() {
+        // Inside the axes the legend covered the cloud's line where it climbed through the
+        // legend's corner (the seed's example at 1024 px: the line ran under "Desktop (purchase ...").
+        ui::CloudTab tab(*session_);
+        tab.offerField()->setCurrentIndex(0);
+        tab.hourlyField()->setValue(2.14);
+        tab.show();
+        tab.resize(900, 600);
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QCustomPlot* plot = tab.plot();
+        plot->replot();
+        const QRect axes = plot->axisRect()->outerRect();
+        QVERIFY2(!plot->legend->outerRect().intersects(axes),
+                 qPrintable(QStringLiteral("legend %1,%2 %3x%4 overlaps the axes from y=%5")
+                                .arg(plot->legend->outerRect().x())
+                                .arg(plot->legend->outerRect().y())
+                                .arg(plot->legend->outerRect().width())
+                                .arg(plot->legend->outerRect().height())
+                                .arg(axes.top())));
+        QCOMPARE(plot->legend->rowCount(), 1);
+        tab.resize(tab.minimumSizeHint().width(), 600); // as narrow as the tab goes
+        QCoreApplication::processEvents();
+        plot->replot();
+        QVERIFY2(plot->legend->rowCount() == 2 && plot->legend->outerRect().right() <= plot->width(),
+                 qPrintable(QStringLiteral("%1 rows, right edge %2 in a %3 px plot")
+                                .arg(plot->legend->rowCount())
+                                .arg(plot->legend->outerRect().right())
+                                .arg(plot->width())));
+    }
+
     void cloudVsDesktopReproducesTheSeedsExample() {
         Settings s = session_->settings();
         s.electricityUsdPerKwh = 0.12; // the seed's example

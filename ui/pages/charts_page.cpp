@@ -122,7 +122,11 @@ void ChartsPage::buildControls() {
     scroll_->setWidget(plot_);
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
-    scroll_->viewport()->installEventFilter(this); // the chart's words follow its width
+    callOnResize(scroll_->viewport(), [this] { // the chart's words follow its width
+        if (!data_.rows.empty()) {
+            fitChartToWidth();
+        }
+    });
     empty_ = new QLabel;
     empty_->setWordWrap(true);
     empty_->setAlignment(Qt::AlignCenter);
@@ -229,9 +233,6 @@ void ChartsPage::fitChartToWidth() {
 }
 
 bool ChartsPage::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && !data_.rows.empty()) {
-        fitChartToWidth();
-    }
     if (watched == plot_ && event->type() == QEvent::KeyPress &&
         moveBarFocus(static_cast<QKeyEvent*>(event)->key())) {
         return true;

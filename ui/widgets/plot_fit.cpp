@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QEvent>
 #include <QTextLayout>
 
 #include <algorithm>
@@ -22,6 +23,25 @@ QString fullText(QObject& holder, const QString& shown) {
     holder.setProperty(kFullText, shown);
     return shown;
 }
+
+// Owned by the watched widget, so it goes when the widget does.
+class ResizeWatcher : public QObject {
+public:
+    ResizeWatcher(QWidget* widget, std::function<void()> fit) : QObject(widget), fit_(std::move(fit)) {
+        widget->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            fit_();
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> fit_;
+};
 
 std::vector<QCPTextElement*> textElements(QCPLayout& layout) {
     std::vector<QCPTextElement*> out;
@@ -124,6 +144,10 @@ int fitPlotToWidth(QCustomPlot& plot, int width) {
         }
     }
     return taller;
+}
+
+void callOnResize(QWidget* widget, std::function<void()> fit) {
+    new ResizeWatcher(widget, std::move(fit));
 }
 
 } // namespace advisor::ui

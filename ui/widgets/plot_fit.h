@@ -7,8 +7,11 @@
 #include <QFont>
 #include <QString>
 
+#include <functional>
+
 class QCPLegend;
 class QCustomPlot;
+class QWidget;
 
 namespace advisor::ui {
 
@@ -24,5 +27,9 @@ void wrapLegendToWidth(QCPLegend& legend, int width);
 /// to a wider width joins the lines again. Returns how many pixels taller the plot's
 /// layout became than with every text on one line and the legend in one row.
 int fitPlotToWidth(QCustomPlot& plot, int width);
+
+/// Calls `fit` whenever `widget` is resized (for as long as the widget lives): plots re-wrap
+/// their legend and words to their new width.
+void callOnResize(QWidget* widget, std::function<void()> fit);
 
 } // namespace advisor::ui

@@ -6,6 +6,7 @@
 #include "ui_text.h"
 #include "value/gpu_price.h"
 #include "widgets/compact_combo.h"
+#include "widgets/plot_fit.h"
 #include "widgets/plot_labels.h"
 
 #include <qcustomplot.h>
@@ -47,8 +48,19 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     plot_->xAxis->setLabel(tr("Days of ownership"));
     plot_->yAxis->setLabel(tr("Cumulative cost (USD)"));
     plot_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates)); // "12,500" as in the text above
+    // The legend sits in a row above the axes: inside them it covered the cloud's line
+    // wherever that climbed through the legend's corner.
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->setMinimumWidth(200);
+    callOnResize(plot_, [this] {
+        wrapLegendToWidth(*plot_->legend, plot_->width() - 20); // the plot layout's side margins
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     results()->addWidget(plot_, 1);
     connect(gpu_, &QComboBox::currentIndexChanged, this, &CloudTab::fillDesktopCost);
     connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);

@@ -14,7 +14,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QEvent>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -101,7 +100,10 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     // The legend wraps to the plot's width (fitLegendToPlot), so it must not set the tab's
     // minimum width: in one row, full training's items needed over 1,000 px.
     plot_->setMinimumWidth(280); // the widest legend item alone, "CUDA context and workspace 1 GB"
-    plot_->installEventFilter(this);
+    callOnResize(plot_, [this] {
+        fitLegendToPlot();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     results()->addWidget(plot_);
     fits_ = new QTableWidget(0, 3);
     fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Cards"), tr("Free per card")});
@@ -199,14 +201,6 @@ void MemoryTab::compute() {
         fits_->setItem(row, 2, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
     }
     fits_->resizeColumnsToContents();
-}
-
-bool MemoryTab::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Resize) {
-        fitLegendToPlot();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
-    return CalculatorTab::eventFilter(watched, event);
 }
 
 void MemoryTab::fitLegendToPlot() {

@@ -30,7 +30,6 @@ public:
 
 protected:
     void compute() override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void fitLegendToPlot();
