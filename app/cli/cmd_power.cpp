@@ -101,7 +101,8 @@ int psu(Context& ctx, const Args& args) {
     in.psuEfficiency = args.number("psu-efficiency").value_or(0.9);
     const auto r = calc::sizePsu(in);
     const auto psuWatts = args.number("psu-watts", 1, 100000); // a PSU of 0 W or less is a typo, not "too small"
-    const bool psuOk = !psuWatts || *psuWatts >= r.withBufferWatts;
+    const auto verdict = psuWatts ? std::optional(calc::judgePsu(in, *psuWatts)) : std::nullopt;
+    const bool psuOk = !verdict || verdict->sufficient;
     if (ctx.json()) {
         nlohmann::json circuits = nlohmann::json::array();
         for (const auto& c : r.circuits) {
@@ -129,6 +130,7 @@ int psu(Context& ctx, const Args& args) {
         if (psuWatts) {
             j["psu_watts"] = *psuWatts;
             j["psu_sufficient"] = psuOk;
+            j["psu_fit_limit_watts"] = verdict->fix ? nlohmann::json(verdict->fix->limitWatts) : nlohmann::json(nullptr);
         }
         ctx.printJson(j);
         return 0;
@@ -141,7 +143,7 @@ int psu(Context& ctx, const Args& args) {
         o << "Recommended PSU: " << format::number(r.recommendedPsuWatts, 0) << " W\n";
     }
     if (psuWatts) {
-        o << "Your " << format::number(*psuWatts, 0) << " W PSU: " << (psuOk ? "enough" : "too small") << '\n';
+        o << "Your " << format::number(*psuWatts, 0) << " W PSU: " << verdict->text << '\n';
     }
     if (g != nullptr) {
         o << "Cables: " << r.connectors.pcie8Pin << " x PCIe 8-pin, " << r.connectors.hpwr16Pin << " x 12VHPWR, "

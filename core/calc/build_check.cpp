@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 namespace advisor::calc {
 
@@ -195,27 +196,30 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
     psu.otherWatts = in.otherWatts;
     psu.gpu = &g;
     r.psu = sizePsu(psu);
+    // With no limit given, the limit per GPU that makes a PSU of `psuWatts` enough.
+    const auto limitThatFits = [&](double psuWatts) -> std::optional<std::string> {
+        const auto fit = in.powerLimitWatts ? std::nullopt : powerLimitForPsu(psu, psuWatts);
+        if (!fit) {
+            return std::nullopt;
+        }
+        return "limiting each GPU to " + format::number(fit->limitWatts, 0) + " W makes a " + format::number(psuWatts, 0) +
+               " W PSU workable at most " + format::percent(fit->worstSlowdown, 0) + " slower";
+    };
+    const std::string needs = "needs " + format::number(r.psu.withBufferWatts, 0) + " W with a 10% buffer";
     if (in.psuWatts && *in.psuWatts < r.psu.withBufferWatts) {
+        const auto fix = limitThatFits(*in.psuWatts);
         add(Severity::Critical, "power",
-            format::number(*in.psuWatts, 0) + " W PSU is too small: the build needs " +
-                format::number(r.psu.withBufferWatts, 0) + " W with a 10% buffer",
-            "hardware guide: GPUs + CPU + other parts, plus 10%");
+            format::number(*in.psuWatts, 0) + " W PSU is too small: the build " + needs + (fix ? "; " + *fix : ""),
+            "hardware guide: GPUs + CPU + other parts, plus 10%; seed: -50 W of power limit costs about 7%");
     }
-    if (r.psu.recommendedPsuWatts == 0 || r.psu.recommendedPsuWatts > 1600) {
-        const double budget = 1600.0 / 1.1 - psu.cpuWatts - psu.otherWatts;
-        const double limit = std::floor(budget / in.count / 10.0) * 10.0; // a round number of watts
-        const auto range = powerLimitRange(g);
-        if (!in.powerLimitWatts && limit >= range.minimumWatts && limit < g.tdpW) {
-            const double loss = 1.0 - relativePerformance(limit, g.tdpW, 1.0);
-            add(Severity::Warning, "power",
-                "needs " + format::number(r.psu.withBufferWatts, 0) + " W with a 10% buffer; limiting each GPU to " +
-                    format::number(limit, 0) + " W makes a 1600 W PSU workable at most " + format::percent(loss, 0) +
-                    " slower",
+    if (r.psu.recommendedPsuWatts == 0 || r.psu.recommendedPsuWatts > kLargestDesktopPsuWatts) {
+        if (const auto fix = limitThatFits(kLargestDesktopPsuWatts)) {
+            add(Severity::Warning, "power", needs + "; " + *fix,
                 "seed: 4x RTX 3090 at 300 W instead of 350 W saves 200 W and makes a 1600 W PSU feasible; "
                 "-50 W costs about 7%");
         } else {
-            add(Severity::Warning, "power", "needs more than a standard 1600 W PSU: " +
-                                                format::number(r.psu.withBufferWatts, 0) + " W with buffer",
+            add(Severity::Warning, "power", "needs more than a standard " + format::number(kLargestDesktopPsuWatts, 0) +
+                                                " W PSU: " + format::number(r.psu.withBufferWatts, 0) + " W with buffer",
                 "seed: few desktop PSUs exceed 1600 W; consider two PSUs or a server/mining PSU");
         }
     } else {

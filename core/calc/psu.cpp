@@ -1,5 +1,6 @@
 #include "calc/psu.h"
 
+#include "calc/power_limit.h"
 #include "common/format.h"
 
 #include <cmath>
@@ -73,9 +74,10 @@ PsuResult sizePsu(const PsuInput& in) {
     }
     if (r.recommendedPsuWatts == 0) {
         r.notes.push_back("no single desktop PSU is large enough: use two PSUs or a server chassis");
-    } else if (r.recommendedPsuWatts > 1600) {
-        r.notes.push_back("few standard desktop PSUs exceed 1600 W, and US outlets rarely support them (seed); "
-                          "consider power limits, a server/mining PSU (check the form factor) or two PSUs");
+    } else if (r.recommendedPsuWatts > kLargestDesktopPsuWatts) {
+        r.notes.push_back("few standard desktop PSUs exceed " + format::number(kLargestDesktopPsuWatts, 0) +
+                          " W, and US outlets rarely support them (seed); consider power limits, a server/mining PSU "
+                          "(check the form factor) or two PSUs");
     }
     if (in.gpu != nullptr) {
         r.connectors = connectorsFor(*in.gpu, in.gpuCount);
@@ -90,6 +92,36 @@ PsuResult sizePsu(const PsuInput& in) {
     circuit("US 120 V 20 A (80% continuous)", 120, 20, 0.8);
     circuit("EU 230 V 16 A", 230, 16, 1.0);
     return r;
+}
+
+std::optional<PsuFitLimit> powerLimitForPsu(const PsuInput& in, double psuWatts) {
+    if (in.gpu == nullptr || in.gpuCount < 1) {
+        return std::nullopt;
+    }
+    const double budget = psuWatts / (1.0 + in.bufferPct / 100.0) - in.cpuWatts - in.otherWatts;
+    const double limit = std::floor(budget / in.gpuCount / 10.0) * 10.0; // a round number of watts
+    if (limit < powerLimitRange(*in.gpu).minimumWatts || limit >= in.gpuWatts) {
+        return std::nullopt;
+    }
+    return PsuFitLimit{limit, 1.0 - relativePerformance(limit, in.gpu->tdpW, 1.0)};
+}
+
+PsuVerdict judgePsu(const PsuInput& in, double psuWatts) {
+    const PsuResult r = sizePsu(in);
+    PsuVerdict v;
+    v.sufficient = psuWatts >= r.withBufferWatts;
+    if (v.sufficient) {
+        v.text = "enough";
+        return v;
+    }
+    v.fix = powerLimitForPsu(in, psuWatts);
+    v.text = "too small: the build needs " + format::number(r.withBufferWatts, 0) + " W with the " +
+             format::number(in.bufferPct, 0) + "% buffer";
+    if (v.fix) {
+        v.text += "; a power limit of " + format::number(v.fix->limitWatts, 0) + " W per GPU makes it enough (at most " +
+                  format::percent(v.fix->worstSlowdown, 0) + " slower)";
+    }
+    return v;
 }
 
 } // namespace advisor::calc

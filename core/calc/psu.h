@@ -47,12 +47,37 @@ struct PsuResult {
     std::vector<std::string> notes;
 };
 
+/// The largest PSU most desktop cases and US outlets take (seed: "few PSUs exceed 1600 W").
+inline constexpr double kLargestDesktopPsuWatts = 1600;
+
 /// Standard PSU sizes (W) that retail desktop PSUs come in.
 const std::vector<double>& standardPsuSizes();
 
 /// Throws InputError naming the field for negative watts, counts outside 1..64, buffers outside
 /// 0..100% or an efficiency outside (0, 1].
 PsuResult sizePsu(const PsuInput& in);
+
+/// A power limit per GPU that lets a given PSU carry the build.
+struct PsuFitLimit {
+    double limitWatts = 0;    ///< per GPU, a multiple of 10 W
+    double worstSlowdown = 0; ///< against the TDP, for fully clock-bound work (clock ~ power^(1/3))
+};
+
+/// The highest power limit per GPU (10 W steps, within what in.gpu allows and below the
+/// watts it draws now) at which a `psuWatts` PSU carries the GPUs, CPU and other parts with
+/// the buffer (seed: 4x RTX 3090 at 300 W fit a 1600 W PSU). nullopt without a GPU, or when
+/// none fits.
+std::optional<PsuFitLimit> powerLimitForPsu(const PsuInput& in, double psuWatts);
+
+/// Whether the PSU someone has is enough, said the same way everywhere.
+struct PsuVerdict {
+    bool sufficient = true;
+    std::optional<PsuFitLimit> fix; ///< when it is not: the limit that makes it enough
+    /// "enough", or "too small: the build needs 1,210 W with the 10% buffer; a power limit
+    /// of 350 W per GPU makes it enough (at most 8% slower)".
+    std::string text;
+};
+PsuVerdict judgePsu(const PsuInput& in, double psuWatts);
 
 /// PSU cables one card needs (its published connectors).
 Connectors connectorsFor(const Gpu& g, int count);

@@ -152,6 +152,30 @@ TEST(Psu, ConnectorsAndCircuits) {
     EXPECT_EQ(errorOf([&] { sizePsu(in); }), "PSU: field 'buffer_pct': must be between 0 and 100");
 }
 
+TEST(Psu, ThePowerLimitThatMakesAPsuEnough) {
+    PsuInput in;
+    in.gpu = &cat().require("RTX 3090");
+    in.gpuWatts = 350;
+    in.gpuCount = 4;
+    in.cpuWatts = 150;
+    // Seed: 4 x RTX 3090 need more than 1600 W; at 300 W each they fit (1,600 / 1.1 - 250) / 4 = 301.
+    const auto fit = powerLimitForPsu(in, 1600);
+    ASSERT_TRUE(fit);
+    EXPECT_DOUBLE_EQ(fit->limitWatts, 300);
+    EXPECT_NEAR(fit->worstSlowdown, 1 - std::cbrt(300.0 / 350.0), 1e-12);
+    const auto verdict = judgePsu(in, 1600);
+    EXPECT_FALSE(verdict.sufficient);
+    ASSERT_TRUE(verdict.fix);
+    EXPECT_EQ(verdict.text, "too small: the build needs 1,815 W with the 10% buffer; a power limit of 300 W per GPU "
+                            "makes it enough (at most 5% slower)");
+    EXPECT_FALSE(powerLimitForPsu(in, 2000)); // it fits already: no limit below the TDP is needed
+    EXPECT_EQ(judgePsu(in, 2000).text, "enough");
+    EXPECT_FALSE(powerLimitForPsu(in, 600)); // 29 W per card: below what an RTX 3090 can be limited to
+    EXPECT_EQ(judgePsu(in, 600).text, "too small: the build needs 1,815 W with the 10% buffer");
+    in.gpu = nullptr; // watts only: no card to limit
+    EXPECT_FALSE(powerLimitForPsu(in, 1600));
+}
+
 // --- build check -------------------------------------------------------------------------------
 
 bool has(const BuildReport& r, Severity s, const std::string& topic, const std::string& text = "") {
@@ -171,10 +195,30 @@ TEST(BuildCheck, FourRtx3090sNeedSpacingCoolingAndAPowerLimit) {
     const auto r = checkBuild(in, model);
     EXPECT_TRUE(has(r, Severity::Critical, "fit", "extenders"));
     EXPECT_TRUE(has(r, Severity::Warning, "cooling"));
-    EXPECT_TRUE(has(r, Severity::Warning, "power", "limiting each GPU to 300 W makes a 1600 W PSU workable"));
+    EXPECT_TRUE(has(r, Severity::Warning, "power", "limiting each GPU to 300 W makes a 1,600 W PSU workable"));
     EXPECT_EQ(r.findings.front().severity, Severity::Critical);
     EXPECT_GT(r.efficiency, 0.5);
     EXPECT_LT(r.efficiency, 1.0);
+}
+
+TEST(BuildCheck, APsuThatIsTooSmallGetsThePowerLimitThatMakesItFit) {
+    const perf::PerfModel model(cat());
+    BuildInput in;
+    in.gpu = &cat().require("RTX 4090");
+    in.count = 2;
+    in.cpuWatts = 100;
+    in.psuWatts = 1000;
+    // 2 x 450 W + 100 W CPU + 100 W other = 1,100 W, 1,210 W with the buffer. At 350 W each:
+    // (700 + 200) x 1.1 = 990 W; 360 W would need 1,012 W. Clock ~ power^(1/3): (350/450)^(1/3)
+    // = 0.920, so at most 8% slower.
+    const auto r = checkBuild(in, model);
+    EXPECT_TRUE(has(r, Severity::Critical, "power",
+                    "1,000 W PSU is too small: the build needs 1,210 W with a 10% buffer; limiting each GPU to 350 W "
+                    "makes a 1,000 W PSU workable at most 8% slower"));
+    in.psuWatts = 400; // no limit the card allows gets there: the message says so without a fix
+    const auto hopeless = checkBuild(in, model);
+    EXPECT_TRUE(has(hopeless, Severity::Critical, "power", "400 W PSU is too small"));
+    EXPECT_FALSE(has(hopeless, Severity::Critical, "power", "limiting each GPU"));
 }
 
 TEST(BuildCheck, BlowerWorkstationCardsFitFourUp) {

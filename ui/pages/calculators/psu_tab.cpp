@@ -76,11 +76,9 @@ void PsuTab::compute() {
     const auto r = calc::sizePsu(in);
     QString yours;
     if (psu_->value() > 0) { // the same test as `gpu-advisor psu --psu-watts`
-        yours = psu_->value() >= r.withBufferWatts
-                    ? tr("<p>Your %1 W PSU is enough.</p>").arg(qs(format::number(psu_->value(), 0)))
-                    : tr("<p style='color:#c0392b'><b>Your %1 W PSU is too small</b>: the build needs %2 W with the "
-                         "buffer.</p>")
-                          .arg(qs(format::number(psu_->value(), 0)), qs(format::number(r.withBufferWatts, 0)));
+        const auto verdict = calc::judgePsu(in, psu_->value());
+        yours = (verdict.sufficient ? tr("<p>Your %1 W PSU: %2.</p>") : tr("<p style='color:#c0392b'><b>Your %1 W PSU: %2.</b></p>"))
+                    .arg(qs(format::number(psu_->value(), 0)), qs(verdict.text).toHtmlEscaped());
     }
     QStringList cables;
     if (r.connectors.pcie8Pin > 0) {
