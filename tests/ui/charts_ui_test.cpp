@@ -172,6 +172,15 @@ private slots:
         QCOMPARE(ui::fitPlotToWidth(plot, 3000), 0);
         QCOMPARE(texts(), full);
         QCOMPARE(plot.legend->columnCount(), 3);
+        // The same plot rebuilt as the other chart (the window's plot when the kind changes):
+        // its axes are the same objects, and must take the new title, not the old one.
+        ui::fitPlotToWidth(plot, 400);
+        const auto raw = chart(charts::ChartKind::RawPerformance);
+        ui::BarChartBuilder::build(plot, raw, ui::ChartStyle::light());
+        ui::fitPlotToWidth(plot, 400);
+        QCOMPARE(plot.xAxis->label().replace(QLatin1Char('\n'), QLatin1Char(' ')), QString::fromStdString(raw.valueAxisLabel));
+        ui::fitPlotToWidth(plot, 3000);
+        QCOMPARE(plot.xAxis->label(), QString::fromStdString(raw.valueAxisLabel));
     }
 
     void tooltipGivesTheExactValuePriceMemoryAndPower() {

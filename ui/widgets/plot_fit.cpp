@@ -11,17 +11,25 @@ namespace advisor::ui {
 
 namespace {
 
-// The text an element or axis showed before it was first wrapped (a dynamic property, so
-// that fitting is repeatable).
+// An element's or axis's text before wrapping and as wrapped (dynamic properties), so that
+// fitting again starts from the whole text - unless the text was set anew since (an axis
+// keeps its properties when the chart is rebuilt with another title).
 const char* const kFullText = "advisorFullText";
+const char* const kWrappedText = "advisorWrappedText";
 
 QString fullText(QObject& holder, const QString& shown) {
-    const QVariant kept = holder.property(kFullText);
-    if (kept.isValid()) {
-        return kept.toString();
+    if (holder.property(kWrappedText).toString() == shown && holder.property(kFullText).isValid()) {
+        return holder.property(kFullText).toString();
     }
     holder.setProperty(kFullText, shown);
+    holder.setProperty(kWrappedText, shown);
     return shown;
+}
+
+QString wrapped(QObject& holder, const QString& text, const QFont& font, int width) {
+    const QString lines = wrapText(text, font, width);
+    holder.setProperty(kWrappedText, lines);
+    return lines;
 }
 
 // Owned by the watched widget, so it goes when the widget does.
@@ -71,10 +79,14 @@ int addedLines(const QString& wrapped) {
 
 void unwrapAll(QCustomPlot& plot) {
     for (QCPTextElement* e : textElements(*plot.plotLayout())) {
-        e->setText(fullText(*e, e->text()));
+        const QString text = fullText(*e, e->text());
+        e->setText(text);
+        e->setProperty(kWrappedText, text);
     }
     for (QCPAxis* axis : titledAxes(plot)) {
-        axis->setLabel(fullText(*axis, axis->label()));
+        const QString text = fullText(*axis, axis->label());
+        axis->setLabel(text);
+        axis->setProperty(kWrappedText, text);
     }
     if (plot.legend != nullptr && plot.legend->visible()) {
         plot.legend->setWrap(0);
@@ -125,7 +137,7 @@ int fitPlotToWidth(QCustomPlot& plot, int width) {
     int taller = 0;
     for (QCPTextElement* e : textElements(*plot.plotLayout())) {
         const QMargins m = e->margins();
-        e->setText(wrapText(e->text(), e->font(), width - m.left() - m.right()));
+        e->setText(wrapped(*e, e->text(), e->font(), width - m.left() - m.right()));
         taller += addedLines(e->text()) * QFontMetrics(e->font()).lineSpacing();
     }
     if (plot.legend != nullptr && plot.legend->visible()) {
@@ -138,9 +150,8 @@ int fitPlotToWidth(QCustomPlot& plot, int width) {
     layOut(plot, width);
     for (QCPAxis* axis : titledAxes(plot)) {
         if (axis->orientation() == Qt::Horizontal) {
-            const QString wrapped = wrapText(axis->label(), axis->labelFont(), axis->axisRect()->width());
-            taller += addedLines(wrapped) * QFontMetrics(axis->labelFont()).lineSpacing();
-            axis->setLabel(wrapped);
+            axis->setLabel(wrapped(*axis, axis->label(), axis->labelFont(), axis->axisRect()->width()));
+            taller += addedLines(axis->label()) * QFontMetrics(axis->labelFont()).lineSpacing();
         }
     }
     return taller;
