@@ -1,6 +1,7 @@
 #include "prices/settings.h"
 
 #include "catalog/catalog.h"
+#include "common/format.h"
 #include "common/text.h"
 #include "prices/currency.h"
 
@@ -84,23 +85,24 @@ std::vector<InputProblem> Settings::validate(const Catalog& catalog) const {
     const auto bad = [&](const char* key, const std::string& why) {
         out.push_back({{"settings", 0, "", key}, why});
     };
-    if (!(electricityUsdPerKwh >= 0 && electricityUsdPerKwh <= 10)) {
-        bad("electricity_usd_per_kwh", "must be between 0 and 10 USD per kWh");
+    using L = SettingLimits;
+    if (!(electricityUsdPerKwh >= 0 && electricityUsdPerKwh <= L::kMaxElectricityUsdPerKwh)) {
+        bad("electricity_usd_per_kwh", "must be between 0 and " + format::trimmed(L::kMaxElectricityUsdPerKwh, 2) + " USD per kWh");
     }
     if (!(utilization >= 0 && utilization <= 1)) {
         bad("utilization", "must be a fraction between 0 and 1 (0.15 = 15%)");
     }
-    if (!(years > 0 && years <= 30)) {
-        bad("years", "must be more than 0 and at most 30");
+    if (!(years > 0 && years <= L::kMaxYears)) {
+        bad("years", "must be more than 0 and at most " + format::trimmed(L::kMaxYears, 2));
     }
-    if (!(desktopBaseCostUsd >= 0 && desktopBaseCostUsd <= 1e7)) {
-        bad("desktop_base_cost_usd", "must be between 0 and 10,000,000");
+    if (!(desktopBaseCostUsd >= 0 && desktopBaseCostUsd <= L::kMaxDesktopBaseCostUsd)) {
+        bad("desktop_base_cost_usd", "must be between 0 and " + format::trimmed(L::kMaxDesktopBaseCostUsd, 2));
     }
-    if (!(gridKgCo2ePerKwh >= 0 && gridKgCo2ePerKwh <= 2)) {
-        bad("grid_kg_co2e_per_kwh", "must be between 0 and 2 kg CO2e per kWh");
+    if (!(gridKgCo2ePerKwh >= 0 && gridKgCo2ePerKwh <= L::kMaxGridKgCo2ePerKwh)) {
+        bad("grid_kg_co2e_per_kwh", "must be between 0 and " + format::trimmed(L::kMaxGridKgCo2ePerKwh, 2) + " kg CO2e per kWh");
     }
-    if (!(cpuWatts >= 0 && cpuWatts <= 2000)) {
-        bad("cpu_watts", "must be between 0 and 2000 W");
+    if (!(cpuWatts >= 0 && cpuWatts <= L::kMaxCpuWatts)) {
+        bad("cpu_watts", "must be between 0 and " + format::trimmed(L::kMaxCpuWatts, 2) + " W");
     }
     if (catalog.findById(referenceGpu) == nullptr) {
         bad("reference_gpu", "'" + referenceGpu + "' is not a known GPU id");

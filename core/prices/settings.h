@@ -25,6 +25,15 @@ enum class PriceRule {
 const char* toString(PriceRule r);
 std::optional<PriceRule> parsePriceRule(std::string_view s);
 
+/// The ranges Settings::validate accepts; every front end offers exactly these.
+struct SettingLimits {
+    static constexpr double kMaxElectricityUsdPerKwh = 10;
+    static constexpr double kMaxYears = 30;
+    static constexpr double kMaxDesktopBaseCostUsd = 1e7;
+    static constexpr double kMaxGridKgCo2ePerKwh = 2;
+    static constexpr double kMaxCpuWatts = 2000;
+};
+
 struct Settings {
     double electricityUsdPerKwh = 0.175; ///< seed: 0.175 USD/kWh
     double utilization = 0.15;           ///< seed: 15% GPU utilization

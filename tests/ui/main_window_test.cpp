@@ -15,12 +15,14 @@
 #include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
+#include "pages/settings_panel.h"
 #include "session.h"
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QTabWidget>
 #include <QScrollArea>
@@ -365,6 +367,41 @@ private slots:
         session.undoStack()->redo();
         QCOMPARE(valueOf(page.data(), "rtx-3090"), after);
         session.undoStack()->undo();
+    }
+
+    void settingsPanelKeepsEveryValueTheCommandLineAllows() {
+        // The panel's fields once stopped short of what `settings set` accepts (15 years,
+        // $5/kWh, $50,000, 1,000 W, 1% utilization): one edit in the window silently cut the
+        // others down to the field's limits.
+        ui::Session session;
+        session.open(dbPath());
+        Settings wide = session.settings();
+        wide.years = 25;
+        wide.electricityUsdPerKwh = 8;
+        wide.desktopBaseCostUsd = 250000;
+        wide.cpuWatts = 1800;
+        wide.utilization = 0.155; // shown rounded, as 16%
+        wide.gridKgCo2ePerKwh = 1.9;
+        session.changeSettings(wide, QStringLiteral("settings set"));
+        ui::SettingsPanel panel(session);
+        auto* years = panel.findChildren<QDoubleSpinBox*>().at(2);
+        QVERIFY(years->suffix().contains(QStringLiteral("years")));
+        years->setValue(24); // one edit, as a user makes it
+        const Settings after = session.settings();
+        QCOMPARE(after.years, 24.0);
+        QCOMPARE(after.electricityUsdPerKwh, 8.0);
+        QCOMPARE(after.desktopBaseCostUsd, 250000.0);
+        QCOMPARE(after.cpuWatts, 1800.0);
+        QCOMPARE(after.utilization, 0.155); // not the 0.16 the field shows
+        QCOMPARE(after.gridKgCo2ePerKwh, 1.9);
+        Settings idle = after;
+        idle.utilization = 0; // a spare machine: allowed, and the field goes down to it
+        session.changeSettings(idle, QStringLiteral("settings set"));
+        years->setValue(23);
+        QCOMPARE(session.settings().utilization, 0.0);
+        for (int i = 0; i < 4; ++i) {
+            session.undoStack()->undo();
+        }
     }
 
     void chartsFilterAndHighlight() {

@@ -30,15 +30,18 @@ QDoubleSpinBox* spinBox(double min, double max, int decimals, double step, const
 SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* form = new QFormLayout(this);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a narrow column puts labels above fields
-    electricity_ = spinBox(0, 5, 3, 0.01, tr(" $/kWh"), tr("What you pay per kWh (the seed's charts: $0.175)"));
-    utilization_ = spinBox(1, 100, 0, 5, tr(" %"),
+    // The ranges are the ones `settings set` accepts, so the fields can show any stored value.
+    using L = SettingLimits;
+    electricity_ = spinBox(0, L::kMaxElectricityUsdPerKwh, 3, 0.01, tr(" $/kWh"),
+                           tr("What you pay per kWh (the seed's charts: $0.175)"));
+    utilization_ = spinBox(0, 100, 0, 5, tr(" %"),
                            tr("How much of the time the GPUs compute (seed: 15% for a PhD student's desktop)"));
-    years_ = spinBox(0.5, 15, 1, 0.5, tr(" years"), tr("How long you use the GPUs (seed: 5 years)"));
-    desktopCost_ = spinBox(0, 50000, 0, 50, QString(), tr("The rest of the desktop without its GPUs"));
+    years_ = spinBox(0.1, L::kMaxYears, 1, 0.5, tr(" years"), tr("How long you use the GPUs (seed: 5 years)"));
+    desktopCost_ = spinBox(0, L::kMaxDesktopBaseCostUsd, 0, 50, QString(), tr("The rest of the desktop without its GPUs"));
     desktopCost_->setPrefix(QStringLiteral("$")); // "$700", as the Advisor's budget
     desktopCost_->setGroupSeparatorShown(true);
-    cpuWatts_ = spinBox(0, 1000, 0, 10, tr(" W"), tr("CPU and the rest of the system under load"));
-    grid_ = spinBox(0, 2, 3, 0.01, tr(" kg CO₂e/kWh"), tr("Carbon intensity of your electricity (world 2023: 0.481)"));
+    cpuWatts_ = spinBox(0, L::kMaxCpuWatts, 0, 10, tr(" W"), tr("CPU and the rest of the system under load"));
+    grid_ = spinBox(0, L::kMaxGridKgCo2ePerKwh, 3, 0.01, tr(" kg CO₂e/kWh"), tr("Carbon intensity of your electricity (world 2023: 0.481)"));
     reference_ = new QComboBox;
     reference_->setToolTip(tr("Charts and perf/$ are relative to this GPU (1.0)"));
     priceRule_ = new QComboBox;
@@ -68,18 +71,29 @@ SettingsPanel::SettingsPanel(Session& session, QWidget* parent) : QWidget(parent
     form->addRow(tr("&Price basis:"), priceRule_);
     form->addRow(tr("Currenc&y:"), currency_);
 
-    const auto onNumber = [this](QDoubleSpinBox* box, const QString& what) {
-        connect(box, &QDoubleSpinBox::valueChanged, this, [this, what] { commit(what); });
+    // Each field changes only its own setting: the others keep their stored values even
+    // where a field shows them rounded (a utilization of 15.5% set on the command line).
+    const auto onNumber = [this](QDoubleSpinBox* box, const QString& what, double Settings::*member, double scale) {
+        connect(box, &QDoubleSpinBox::valueChanged, this,
+                [this, what, member, scale](double v) { commit(what, [&](Settings& s) { s.*member = v * scale; }); });
     };
-    onNumber(electricity_, tr("Change electricity price"));
-    onNumber(utilization_, tr("Change utilization"));
-    onNumber(years_, tr("Change years of use"));
-    onNumber(desktopCost_, tr("Change desktop cost"));
-    onNumber(cpuWatts_, tr("Change CPU power"));
-    onNumber(grid_, tr("Change grid carbon intensity"));
-    connect(reference_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change reference GPU")); });
-    connect(priceRule_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change price basis")); });
-    connect(currency_, &QComboBox::currentIndexChanged, this, [this] { commit(tr("Change currency")); });
+    onNumber(electricity_, tr("Change electricity price"), &Settings::electricityUsdPerKwh, 1);
+    onNumber(utilization_, tr("Change utilization"), &Settings::utilization, 0.01);
+    onNumber(years_, tr("Change years of use"), &Settings::years, 1);
+    onNumber(desktopCost_, tr("Change desktop cost"), &Settings::desktopBaseCostUsd, 1);
+    onNumber(cpuWatts_, tr("Change CPU power"), &Settings::cpuWatts, 1);
+    onNumber(grid_, tr("Change grid carbon intensity"), &Settings::gridKgCo2ePerKwh, 1);
+    connect(reference_, &QComboBox::currentIndexChanged, this, [this] {
+        commit(tr("Change reference GPU"), [this](Settings& s) { s.referenceGpu = reference_->currentData().toString().toStdString(); });
+    });
+    connect(priceRule_, &QComboBox::currentIndexChanged, this, [this] {
+        commit(tr("Change price basis"), [this](Settings& s) {
+            s.priceRule = parsePriceRule(priceRule_->currentData().toString().toStdString()).value_or(s.priceRule);
+        });
+    });
+    connect(currency_, &QComboBox::currentIndexChanged, this, [this] {
+        commit(tr("Change currency"), [this](Settings& s) { s.currency = currency_->currentText().toStdString(); });
+    });
     connect(&session_, &Session::settingsChanged, this, &SettingsPanel::reload);
     connect(&session_, &Session::opened, this, &SettingsPanel::reload);
     connect(&session_, &Session::catalogChanged, this, &SettingsPanel::reload);
@@ -113,22 +127,12 @@ void SettingsPanel::reload() {
     loading_ = false;
 }
 
-void SettingsPanel::commit(const QString& description) {
+void SettingsPanel::commit(const QString& description, const std::function<void(Settings&)>& change) {
     if (loading_ || !session_.isOpen()) {
         return;
     }
     Settings s = session_.settings();
-    s.electricityUsdPerKwh = electricity_->value();
-    s.utilization = utilization_->value() / 100.0;
-    s.years = years_->value();
-    s.desktopBaseCostUsd = desktopCost_->value();
-    s.cpuWatts = cpuWatts_->value();
-    s.gridKgCo2ePerKwh = grid_->value();
-    s.referenceGpu = reference_->currentData().toString().toStdString();
-    s.currency = currency_->currentText().toStdString();
-    if (const auto rule = parsePriceRule(priceRule_->currentData().toString().toStdString())) {
-        s.priceRule = *rule;
-    }
+    change(s);
     session_.changeSettings(s, description);
 }
 

@@ -4,7 +4,11 @@
 /// cost, reference GPU, price basis, CPU power and grid carbon - as one form. Each edit is
 /// saved at once as an undoable step, and every page recomputes.
 
+#include "prices/settings.h"
+
 #include <QWidget>
+
+#include <functional>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -21,7 +25,7 @@ public:
 
 private:
     void reload();
-    void commit(const QString& description);
+    void commit(const QString& description, const std::function<void(Settings&)>& change);
 
     Session& session_;
     bool loading_ = false;
