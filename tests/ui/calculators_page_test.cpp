@@ -156,6 +156,11 @@ private slots:
         session_->changeSettings(s, QStringLiteral("cpu watts"));
         QCOMPARE(tab.cpuField()->value(), 250.0);
         QVERIFY2(tab.resultText().contains(QStringLiteral("CPU 250 W")), qPrintable(tab.resultText()));
+        // Any value the setting takes, not one cut to the field's range (it stopped at 1,000 W).
+        s.cpuWatts = 1800;
+        session_->changeSettings(s, QStringLiteral("cpu watts"));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("CPU 1,800 W")), qPrintable(tab.resultText()));
+        session_->undoStack()->undo();
         session_->undoStack()->undo();
         QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
     }
