@@ -101,7 +101,7 @@ int psu(Context& ctx, const Args& args) {
     in.psuEfficiency = args.number("psu-efficiency").value_or(0.9);
     const auto r = calc::sizePsu(in);
     const auto psuWatts = args.number("psu-watts", 1, 100000); // a PSU of 0 W or less is a typo, not "too small"
-    const auto verdict = psuWatts ? std::optional(calc::judgePsu(in, *psuWatts)) : std::nullopt;
+    const auto verdict = psuWatts ? std::optional(calc::judgePsu(in, r, *psuWatts)) : std::nullopt;
     const bool psuOk = !verdict || verdict->sufficient;
     if (ctx.json()) {
         nlohmann::json circuits = nlohmann::json::array();

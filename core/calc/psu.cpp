@@ -107,7 +107,10 @@ std::optional<PsuFitLimit> powerLimitForPsu(const PsuInput& in, double psuWatts)
 }
 
 PsuVerdict judgePsu(const PsuInput& in, double psuWatts) {
-    const PsuResult r = sizePsu(in);
+    return judgePsu(in, sizePsu(in), psuWatts);
+}
+
+PsuVerdict judgePsu(const PsuInput& in, const PsuResult& r, double psuWatts) {
     PsuVerdict v;
     v.sufficient = psuWatts >= r.withBufferWatts;
     if (v.sufficient) {

@@ -77,6 +77,8 @@ struct PsuVerdict {
     /// of 350 W per GPU makes it enough (at most 8% slower)".
     std::string text;
 };
+/// `sized` is sizePsu(in), when the caller has it already (the psu command and tab do).
+PsuVerdict judgePsu(const PsuInput& in, const PsuResult& sized, double psuWatts);
 PsuVerdict judgePsu(const PsuInput& in, double psuWatts);
 
 /// PSU cables one card needs (its published connectors).

@@ -76,7 +76,7 @@ void PsuTab::compute() {
     const auto r = calc::sizePsu(in);
     QString yours;
     if (psu_->value() > 0) { // the same test as `gpu-advisor psu --psu-watts`
-        const auto verdict = calc::judgePsu(in, psu_->value());
+        const auto verdict = calc::judgePsu(in, r, psu_->value());
         yours = (verdict.sufficient ? tr("<p>Your %1 W PSU: %2.</p>") : tr("<p style='color:#c0392b'><b>Your %1 W PSU: %2.</b></p>"))
                     .arg(qs(format::number(psu_->value(), 0)), qs(verdict.text).toHtmlEscaped());
     }
