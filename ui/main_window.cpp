@@ -31,8 +31,6 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     auto* central = new QWidget(this);
     auto* layout = new QHBoxLayout(central);
     navigation_ = new QListWidget(central);
-    navigation_->setMaximumWidth(170);
-    navigation_->setMinimumWidth(120);
     navigation_->setAccessibleName(tr("Pages"));
     pages_ = new QStackedWidget(central);
     layout->addWidget(navigation_);
@@ -64,6 +62,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     connect(&session_, &Session::externalChangesLoaded, this, [this] {
         statusBar()->showMessage(tr("Loaded changes another program made to the prices; undo history cleared"), 8000);
     });
+    // As wide as its longest title and no wider: at 1,024 px every pixel it does not need goes
+    // to the tables and charts, which otherwise scroll sideways.
+    navigation_->setFixedWidth(navigation_->sizeHintForColumn(0) + 2 * navigation_->frameWidth() + 16);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     navigation_->setCurrentRow(0);
     buildMenus();

@@ -310,6 +310,8 @@ private slots:
         QVERIFY(plot->width() < 420);
         QVERIFY(plot->legend->itemCount() >= 5);
         QVERIFY2(plot->legend->rowCount() > 1, "the legend should wrap onto more rows");
+        // The legend fills its row edge to edge, so a frame would be cut off at the plot's edges.
+        QCOMPARE(plot->legend->borderPen().style(), Qt::NoPen);
         const auto verifyItemsWhole = [plot] {
             for (int i = 0; i < plot->legend->itemCount(); ++i) {
                 QCPAbstractLegendItem* item = plot->legend->item(i);

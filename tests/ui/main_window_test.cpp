@@ -108,6 +108,16 @@ private slots:
         window.resize(1024, 700);
         QCoreApplication::processEvents();
         QCOMPARE(window.size(), QSize(1024, 700));
+        // The page list shows each title whole and takes no more: it once took 170 px for
+        // titles of 80, and the Cloud offers table lost its Region and Date columns to it.
+        auto* nav = window.findChild<QListWidget*>();
+        int widestTitle = 0;
+        for (int i = 0; i < nav->count(); ++i) {
+            const int title = nav->fontMetrics().horizontalAdvance(nav->item(i)->text());
+            QVERIFY2(nav->visualItemRect(nav->item(i)).width() >= title, qPrintable(nav->item(i)->text()));
+            widestTitle = std::max(widestTitle, title);
+        }
+        QVERIFY2(nav->width() <= widestTitle + 40, qPrintable(QStringLiteral("%1 px for titles of %2").arg(nav->width()).arg(widestTitle)));
         // Input columns that never scroll sideways must not cut their fields off on the right.
         const auto verifyNothingCutOff = [&window](const QString& screen) {
             QCoreApplication::processEvents();

@@ -95,6 +95,9 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     plot_->xAxis->setLabel(tr("GB per GPU"));
     plot_->legend->setVisible(true);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // Below the axes the legend fills its row, so a border would run along the plot's edges
+    // (cut off on the right and bottom); the other plots' legends have none either.
+    plot_->legend->setBorderPen(Qt::NoPen);
     plot_->plotLayout()->addElement(1, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     // The legend wraps to the plot's width (fitLegendToPlot), so it must not set the tab's
