@@ -10,6 +10,7 @@
 #include "common/format.h"
 #include "common/text.h"
 #include "perf/model.h"
+#include "value/gpu_price.h"
 
 #include <cmath>
 #include <ostream>
@@ -188,7 +189,6 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Settings settings = ctx.settings();
     calc::CloudVsDesktopInput in;
-    in.desktopCostUsd = args.requiredNumber("desktop-cost");
     in.cpuWatts = args.number("cpu-watts").value_or(settings.cpuWatts);
     in.utilization = numberOrPreset(args, "utilization", calc::utilizationPresets()).value_or(settings.utilization);
     in.kwhPriceUsd = args.number("kwh-price").value_or(settings.electricityUsdPerKwh);
@@ -223,6 +223,22 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     }
 
     const SpeedComparison speed = compareSpeeds(ctx, args, offer);
+    // Without --desktop-cost, the desktop is priced as the window prices it: the desktop base
+    // cost plus the GPUs at the price your price rule chooses.
+    std::optional<value::PricedDesktop> priced;
+    if (const auto cost = args.number("desktop-cost")) {
+        in.desktopCostUsd = *cost;
+    } else if (speed.desktop == nullptr) {
+        throw UsageError("missing required option '--desktop-cost' (or give --desktop-gpu to price it from your prices)");
+    } else {
+        priced = value::priceDesktop(value::pricesOf(ctx.db().prices(), speed.desktop->id), settings, desktopGpus);
+        if (!priced) {
+            throw UsageError("missing required option '--desktop-cost': " + speed.desktop->name +
+                             " has no USD price for the price rule '" + std::string(toString(settings.priceRule)) +
+                             "' (add one with 'prices add')");
+        }
+        in.desktopCostUsd = priced->usd;
+    }
     if (const auto w = args.number("gpu-watts")) {
         in.gpuWatts = *w;
     } else if (speed.desktop != nullptr) {
@@ -255,13 +271,15 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"offer", offerText},
                        {"desktop_kg_co2e_per_year", r.desktopKgCo2PerYear},
                        {"years", in.years},
+                       {"desktop_cost_usd", in.desktopCostUsd},
+                       {"desktop_cost_basis", priced ? nlohmann::json(priced->basis()) : nlohmann::json(nullptr)},
                        {"desktop_usd_over_years", r.overYears.desktopUsd},
                        {"cloud_usd_over_years", r.overYears.cloudUsd},
                        {"curves", curve}});
         return 0;
     }
     auto& o = ctx.out();
-    o << "Desktop: " << format::money(in.desktopCostUsd) << ", " << format::number(in.gpuWatts + in.cpuWatts, 0)
+    o << "Desktop: " << format::money(in.desktopCostUsd) << (priced ? " (" + priced->basis() + ")" : "") << ", " << format::number(in.gpuWatts + in.cpuWatts, 0)
       << " W at " << format::percent(in.utilization, 0) << " utilization -> "
       << format::number(r.desktopKwhPerYear, 0) << " kWh/year, " << format::money(r.desktopElectricityPerYearUsd)
       << "/year at " << format::money(in.kwhPriceUsd) << "/kWh, "
@@ -312,7 +330,7 @@ Command cloudCommand() {
 
 Command cloudVsDesktopCommand() {
     return {"cloud-vs-desktop", "when buying a desktop beats renting in the cloud",
-            "Usage: gpu-advisor cloud-vs-desktop --desktop-cost USD (--gpu-watts W | --desktop-gpu NAME)\n"
+            "Usage: gpu-advisor cloud-vs-desktop [--desktop-cost USD] (--gpu-watts W | --desktop-gpu NAME)\n"
             "         [--cpu-watts W] [--utilization F|PRESET] [--kwh-price USD] [--years N] [--resale-fraction F]\n"
             "         (--cloud-hourly USD | --offer ID [--spot]) [--cloud-gpu NAME] [--cloud-gpus N]\n"
             "         [--desktop-gpus N] [--grid KG_PER_KWH|PRESET]\n"
@@ -324,7 +342,9 @@ Command cloudVsDesktopCommand() {
             "resale) / (cloud per day - desktop electricity per day); 'never' when the cloud is cheaper\n"
             "than the electricity. Utilization presets: personal-desktop-typical (7.5%), personal-desktop\n"
             "(15%), phd-cluster (35%), company-cluster (60%). Grid presets: world, germany, france, ...\n"
-            "Unset options come from your settings.\n",
+            "Without --desktop-cost the desktop is priced from your prices (needs --desktop-gpu): the\n"
+            "settings' desktop base cost plus the GPUs at the price your price rule chooses, as the\n"
+            "window's Cloud vs desktop tab fills it in. Unset options come from your settings.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return cloudVsDesktop(
                     ctx, Args::parse(rest, perfOptionSpecs({{"desktop-cost"}, {"gpu-watts"}, {"cpu-watts"}, {"utilization"},

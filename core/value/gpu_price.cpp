@@ -3,6 +3,7 @@
 #include "common/format.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace advisor::value {
 namespace {
@@ -76,6 +77,30 @@ std::optional<ChosenPrice> choosePrice(const std::vector<Price>& prices, PriceRu
         break;
     }
     return c;
+}
+
+std::vector<Price> pricesOf(const std::vector<Price>& all, const std::string& gpuId) {
+    std::vector<Price> out;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(out), [&](const Price& p) { return p.gpuId == gpuId; });
+    return out;
+}
+
+std::string PricedDesktop::basis() const {
+    return "desktop " + format::money(baseUsd) + " + " + std::to_string(gpuCount) + " x " + format::money(gpu.usd) +
+           " (" + gpu.basis + ")";
+}
+
+std::optional<PricedDesktop> priceDesktop(const std::vector<Price>& pricesOfGpu, const Settings& settings, int gpuCount) {
+    auto chosen = choosePrice(pricesOfGpu, settings.priceRule);
+    if (!chosen) {
+        return std::nullopt;
+    }
+    PricedDesktop d;
+    d.baseUsd = settings.desktopBaseCostUsd;
+    d.gpuCount = gpuCount;
+    d.gpu = std::move(*chosen);
+    d.usd = d.baseUsd + d.gpu.usd * gpuCount;
+    return d;
 }
 
 std::optional<double> usedToNewRatio(const std::vector<Price>& prices) {

@@ -23,6 +23,23 @@ struct ChosenPrice {
 /// (e.g. newest-used for a GPU without used prices).
 std::optional<ChosenPrice> choosePrice(const std::vector<Price>& pricesOfGpu, PriceRule rule);
 
+/// The prices of one GPU among all of them.
+std::vector<Price> pricesOf(const std::vector<Price>& all, const std::string& gpuId);
+
+/// A desktop with `gpuCount` of one GPU, priced from the database: the settings' desktop
+/// base cost (everything but the GPUs) plus the GPUs at the price the settings' rule chooses.
+struct PricedDesktop {
+    double usd = 0;
+    double baseUsd = 0;
+    int gpuCount = 1;
+    ChosenPrice gpu;
+    /// e.g. "desktop $700 + 2 x $1,599 (newest new $1,599 (2025-08-01))"
+    std::string basis() const;
+};
+
+/// nullopt when the rule finds no USD price for the GPU.
+std::optional<PricedDesktop> priceDesktop(const std::vector<Price>& pricesOfGpu, const Settings& settings, int gpuCount);
+
 /// Used/new ratio of a GPU's newest prices (for the default resale value), when both exist.
 std::optional<double> usedToNewRatio(const std::vector<Price>& pricesOfGpu);
 

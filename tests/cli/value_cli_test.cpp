@@ -104,6 +104,38 @@ TEST(CloudVsDesktopCli, DifferentGpusUseTheModelsSpeedRatio) {
     EXPECT_NE(bad.err.find("error: --resale-fraction: must be between 0 and 1"), std::string::npos) << bad.err;
 }
 
+TEST(CloudVsDesktopCli, WithoutADesktopCostTheDesktopIsPricedFromTheDatabase) {
+    // As the window's Cloud vs desktop tab fills it: the desktop base cost plus the GPUs at
+    // the price rule's price. The command used to require --desktop-cost.
+    Cli cli;
+    ASSERT_EQ(cli.run({"prices", "add", "--gpu", "RTX 4090", "--price", "1234", "--date", "2026-11-01"}).exitCode, 0);
+    ASSERT_EQ(cli.run({"settings", "set", "price_rule", "newest-new"}).exitCode, 0);
+    ASSERT_EQ(cli.run({"settings", "set", "desktop_base_cost_usd", "900"}).exitCode, 0);
+    const std::vector<std::string> priced = {"cloud-vs-desktop", "--desktop-gpu", "RTX 4090", "--desktop-gpus", "2",
+                                             "--cloud-hourly", "3"};
+    const auto doc = cli.json(priced);
+    EXPECT_DOUBLE_EQ(doc.at("desktop_cost_usd").get<double>(), 900 + 2 * 1234);
+    EXPECT_EQ(doc.at("desktop_cost_basis"), "desktop $900 + 2 x $1,234 (newest new $1,234 (2026-11-01))");
+    const auto human = cli.run(priced);
+    EXPECT_NE(human.out.find("Desktop: $3,368 (desktop $900 + 2 x $1,234"), std::string::npos) << human.out;
+    // Given, it is used as it is.
+    auto given = priced;
+    given.insert(given.end(), {"--desktop-cost", "5000"});
+    const auto asGiven = cli.json(given);
+    EXPECT_DOUBLE_EQ(asGiven.at("desktop_cost_usd").get<double>(), 5000);
+    EXPECT_TRUE(asGiven.at("desktop_cost_basis").is_null());
+    // A GPU without a price, or no GPU at all, asks for the cost.
+    const auto unpriced = cli.run({"cloud-vs-desktop", "--desktop-gpu", "MI325X", "--cloud-hourly", "3"});
+    EXPECT_EQ(unpriced.exitCode, 2);
+    EXPECT_NE(unpriced.err.find("missing required option '--desktop-cost': MI325X has no USD price for the price rule "
+                                "'newest-new'"),
+              std::string::npos)
+        << unpriced.err;
+    const auto noGpu = cli.run({"cloud-vs-desktop", "--gpu-watts", "300", "--cloud-hourly", "3"});
+    EXPECT_EQ(noGpu.exitCode, 2);
+    EXPECT_NE(noGpu.err.find("missing required option '--desktop-cost'"), std::string::npos) << noGpu.err;
+}
+
 TEST(CloudVsDesktopCli, TheCloudGpuDefaultsToTheOffersThenTheDesktopsGpu) {
     Cli cli;
     const auto added = cli.json({"cloud", "add", "--provider", "Test Cloud", "--gpu", "H100 SXM", "--hourly", "6",

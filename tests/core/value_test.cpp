@@ -41,6 +41,23 @@ TEST(PriceRules, AverageNewestNewNewestUsedCheapest) {
     EXPECT_FALSE(value::choosePrice({}, PriceRule::Average));
 }
 
+TEST(PriceRules, ADesktopIsItsBaseCostPlusItsGpusAtTheRulesPrice) {
+    const std::vector<Price> all = {price("x", 1600, Condition::New, "2025-08-01"), price("y", 9000, Condition::New, "2025-08-01"),
+                                    price("x", 1200, Condition::Used, "2025-09-01")};
+    const auto xs = value::pricesOf(all, "x");
+    ASSERT_EQ(xs.size(), 2u);
+    Settings s;
+    s.desktopBaseCostUsd = 700;
+    s.priceRule = PriceRule::NewestNew;
+    const auto d = value::priceDesktop(xs, s, 2);
+    ASSERT_TRUE(d);
+    EXPECT_DOUBLE_EQ(d->usd, 700 + 2 * 1600);
+    EXPECT_EQ(d->basis(), "desktop $700 + 2 x $1,600 (newest new $1,600 (2025-08-01))");
+    s.priceRule = PriceRule::Average;
+    EXPECT_DOUBLE_EQ(value::priceDesktop(xs, s, 1)->usd, 700 + (1600 + 1200) / 2.0);
+    EXPECT_FALSE(value::priceDesktop(value::pricesOf(all, "z"), s, 1)); // no price: the caller asks for one
+}
+
 TEST(Tco, Rtx4090CostsAboutOneHundredDollarsAYearAtTheSeedDefaults) {
     value::TcoInput in;
     in.gpuPriceUsd = 1600;

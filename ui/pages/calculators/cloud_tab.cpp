@@ -118,15 +118,10 @@ void CloudTab::fillDesktopCost() {
     if (g == nullptr || !session().isOpen()) {
         return;
     }
-    std::vector<Price> history;
-    for (const auto& p : session().prices()) {
-        if (p.gpuId == g->id) {
-            history.push_back(p);
-        }
-    }
-    const Settings s = session().settings();
-    if (const auto price = value::choosePrice(history, s.priceRule)) {
-        desktopCost_->setValue(s.desktopBaseCostUsd + price->usd * count_->value()); // recomputes
+    const auto priced = value::priceDesktop(value::pricesOf(session().prices(), g->id), session().settings(), count_->value());
+    if (priced) {
+        desktopCost_->setToolTip(tr("Filled from your prices: %1; edit it freely").arg(qs(priced->basis())));
+        desktopCost_->setValue(priced->usd); // recomputes
     }
 }
 
