@@ -11,8 +11,6 @@ namespace {
 constexpr double kGb = 1e9;
 /// CUDA context, kernels and library workspaces: typically 0.5-1 GB per GPU.
 constexpr double kRuntimeOverheadGb = 1.0;
-/// Memory the allocator cannot use (fragmentation).
-constexpr double kUsableFraction = 0.95;
 
 double weightBytes(perf::Precision p) {
     switch (p) {
@@ -184,7 +182,7 @@ std::vector<GpuFit> gpusThatFit(const Catalog& catalog, const MemoryInput& in) {
             MemoryInput split = in;
             split.shardGpus = std::max(in.shardGpus, n);
             const double need = estimateMemory(split).perGpuGb;
-            const double usable = g.memoryGb * kUsableFraction;
+            const double usable = g.memoryGb * kUsableMemoryFraction;
             if (need <= usable) {
                 fits.push_back({&g, n, usable - need});
                 break;

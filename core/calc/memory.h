@@ -57,10 +57,13 @@ struct MemoryEstimate {
 /// or shard counts outside 1..1024.
 MemoryEstimate estimateMemory(const MemoryInput& in);
 
+/// Of a GPU's memory, what a model can count on: the allocator loses the rest to fragmentation.
+inline constexpr double kUsableMemoryFraction = 0.95;
+
 struct GpuFit {
     const Gpu* gpu = nullptr;
     int gpusNeeded = 0;  ///< 1, 2, 4 or 8 (splitting the model / sharding)
-    double headroomGb = 0; ///< free memory per GPU at that count
+    double headroomGb = 0; ///< free memory per GPU at that count, of the usable fraction
 };
 
 /// GPUs that hold the model on 1, 2, 4 or 8 cards (5% kept free for fragmentation), fewest

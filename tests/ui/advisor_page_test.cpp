@@ -1,9 +1,12 @@
 // The Advisor page offscreen on a real database: the wizard reaches the chart's leaves by
 // button clicks, budget answers come from the prices and can be overridden, the live shortlist
 // fits the budget, and the recommendation is highlighted for the charts.
+#include "advisor/chart_path_input.h"
+#include "advisor/recommender.h"
 #include "pages/advisor_page.h"
 #include "session.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -159,6 +162,47 @@ private slots:
         QCOMPARE(fromChart, fromShortlist);
         QVERIFY(chart->horizontalHeaderItem(3)->toolTip().contains(
             QString::fromStdString(page.liveRecommendation().perDollarAnchor)));
+    }
+
+    void theResultFitsItsColumnsAndShowsEveryCaveatWhole() {
+        // At 1,024 px the chart's table scrolled its Caveats column out of sight (and cut every
+        // caveat to two lines at any width); a stretched last column kept 100 px for "350 W"
+        // and scrolled both tables sideways.
+        ui::AdvisorPage page(*session_);
+        page.resize(890, 650); // what a 1,024 px window leaves the page
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_3090"));
+        QCoreApplication::processEvents();
+        for (const char* name : {"chartGpus", "shortlist"}) {
+            auto* table = page.findChild<QTableWidget*>(QLatin1String(name));
+            QVERIFY(table->rowCount() > 0);
+            int columns = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                columns += table->columnWidth(c);
+                const int cells = static_cast<QAbstractItemView*>(table)->sizeHintForColumn(c);
+                QVERIFY2(table->columnWidth(c) >= std::max(cells, table->horizontalHeader()->sectionSizeHint(c)),
+                         qPrintable(table->horizontalHeaderItem(c)->text())); // nothing cut off
+            }
+            QVERIFY2(columns <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("%1: %2 px of columns in %3 px").arg(QLatin1String(name)).arg(columns).arg(table->viewport()->width())));
+        }
+        auto* chart = page.findChild<QTableWidget*>(QStringLiteral("chartGpus"));
+        QVERIFY2(chart->height() >= chart->maximumHeight() - 1 && chart->maximumHeight() < 150,
+                 "the chart's table is as tall as its two rows");
+        const QString caveats = page.findChild<QLabel*>(QStringLiteral("chartCaveats"))->text();
+        const Gpu* rtx3090 = session_->catalog().findById("rtx-3090");
+        QVERIFY(rtx3090 != nullptr);
+        const auto expected = advice::hardwareCaveats(*rtx3090, session_->model().specs(*rtx3090), 1,
+                                                      advice::recommendInputForDettmers2023(page.walk().path(), session_->settings()));
+        QVERIFY(!expected.empty());
+        for (const auto& c : expected) {
+            QVERIFY2(caveats.contains(QString::fromStdString(c).toHtmlEscaped()), qPrintable(caveats));
+        }
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

@@ -165,6 +165,26 @@ private slots:
         QCOMPARE(tab.cpuField()->value(), in.cpuWatts);
     }
 
+    void psuCircuitTableIsAsBigAsItsContents() {
+        // Its stretched "Enough?" column kept 100 px for "yes" and scrolled the table sideways
+        // at 1,024 px; the table also filled the tab's height for three rows.
+        ui::PsuTab tab(*session_);
+        tab.resize(870, 600); // about what a 1,024 px window leaves the tab
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QCoreApplication::processEvents();
+        QTableWidget* circuits = tab.circuits();
+        int columns = 0;
+        for (int c = 0; c < circuits->columnCount(); ++c) {
+            columns += circuits->columnWidth(c);
+        }
+        QVERIFY2(columns <= circuits->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(columns).arg(circuits->viewport()->width())));
+        const int rows = circuits->verticalHeader()->length() + circuits->horizontalHeader()->height();
+        QVERIFY2(circuits->height() < rows + 40, qPrintable(QStringLiteral("%1 px tall for %2 px of rows").arg(circuits->height()).arg(rows)));
+        QVERIFY(circuits->height() >= rows);
+    }
+
     void psuTakesOtherPartsBufferAndThePsuYouHave() {
         // The guide's example: 4 x 250 W + 150 W CPU + 100 W = 1,250 W, +10% = 1,375 W.
         ui::PsuTab tab(*session_);

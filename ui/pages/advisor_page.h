@@ -95,6 +95,7 @@ private:
     QLabel* leaf_ = nullptr;
     QLabel* leafWhy_ = nullptr;
     QTableWidget* chartGpus_ = nullptr;
+    QLabel* chartCaveats_ = nullptr; ///< each chart GPU's hardware caveats, in full
     QLabel* liveSummary_ = nullptr;
     QDoubleSpinBox* liveMemory_ = nullptr;
     QTableWidget* shortlist_ = nullptr;

@@ -8,6 +8,7 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/table_rows.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -32,15 +33,15 @@ QTableWidget* table(const QStringList& headers) {
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->verticalHeader()->setVisible(false);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->setWordWrap(true);
+    useContentWidthColumns(t);
+    useSingleLineRows(t);
     return t;
 }
 
-void setRow(QTableWidget* t, int row, const QStringList& cells, const QString& tooltip = {}) {
+void setRow(QTableWidget* t, int row, const QStringList& cells) {
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(tooltip.isEmpty() ? cells[c] : tooltip);
+        item->setToolTip(cells[c]); // the whole text of a cut-off cell
         t->setItem(row, c, item);
     }
 }
@@ -52,8 +53,13 @@ void AdvisorPage::buildResultView(QWidget* page) {
     leafWhy_ = new QLabel;
     leafWhy_->setWordWrap(true);
     leafWhy_->setOpenExternalLinks(true);
-    chartGpus_ = table({tr("GPU"), tr("Memory"), tr("Price"), tr("Perf/$"), tr("Power"), tr("Caveats")});
+    chartGpus_ = table({tr("GPU"), tr("Memory"), tr("Price"), tr("Perf/$"), tr("Power")});
     chartGpus_->setObjectName(QStringLiteral("chartGpus"));
+    // As tall as its few rows; the caveats follow in full below it. In a sixth column they
+    // were cut to "3-slot card: a second card lat…" and, at 1,024 px, scrolled out of sight.
+    chartCaveats_ = new QLabel;
+    chartCaveats_->setObjectName(QStringLiteral("chartCaveats"));
+    chartCaveats_->setWordWrap(true);
     auto* showChart = new QPushButton(tr("Show in &charts"));
     connect(showChart, &QPushButton::clicked, this, [this] { emit showInCharts(chartGpuIds()); });
 
@@ -61,7 +67,9 @@ void AdvisorPage::buildResultView(QWidget* page) {
     auto* chartLayout = new QVBoxLayout(chartBox);
     chartLayout->addWidget(leaf_);
     chartLayout->addWidget(leafWhy_);
-    chartLayout->addWidget(chartGpus_, 1);
+    chartLayout->addWidget(chartGpus_);
+    chartLayout->addWidget(chartCaveats_);
+    chartLayout->addStretch(1);
     chartLayout->addWidget(showChart, 0, Qt::AlignLeft);
 
     liveSummary_ = new QLabel;
@@ -75,9 +83,10 @@ void AdvisorPage::buildResultView(QWidget* page) {
         liveInput_.memoryGb = liveMemory_->value();
         updateLive();
     });
-    shortlist_ = table({tr("#"), tr("GPU"), tr("Condition"), tr("Price"), tr("Perf/$"), tr("Speed"), tr("Spare memory"),
+    shortlist_ = table({tr("#"), tr("GPU"), tr("Condition"), tr("Price"), tr("Perf/$"), tr("Speed"), tr("Spare"),
                         tr("Power")});
     shortlist_->setObjectName(QStringLiteral("shortlist"));
+    shortlist_->horizontalHeaderItem(6)->setToolTip(tr("Memory per GPU beyond what you need"));
     reasons_ = new QTextBrowser;
     reasons_->setOpenExternalLinks(false);
     cloud_ = new QLabel;
@@ -154,6 +163,7 @@ void AdvisorPage::updateResult() {
         liveMemory_->setValue(liveInput_.memoryGb);
     }
     chartGpus_->setRowCount(0);
+    QString caveatsHtml;
     if (uiSession_.isOpen()) {
         const auto lookup = advice::priceLookupFrom(uiSession_.prices(), uiSession_.settings().priceRule);
         // The shortlist's scale, so one GPU at one price has one perf/$ figure on this page.
@@ -170,24 +180,31 @@ void AdvisorPage::updateResult() {
             const auto price = lookup(choice.gpuId, choice.condition);
             const auto ppd =
                 price ? advice::perfPerDollarOf(anchor, uiSession_.model(), liveInput_, *g, *price) : std::nullopt;
+            const QString name =
+                qs(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(qs(toString(*choice.condition))) : QString());
             QStringList caveats;
             for (const auto& c : advice::hardwareCaveats(*g, uiSession_.model().specs(*g), 1, liveInput_)) {
-                caveats << qs(c);
+                caveats << qs(c).toHtmlEscaped();
+            }
+            if (!caveats.isEmpty()) {
+                caveatsHtml += QStringLiteral("<li><b>%1</b>: %2</li>")
+                                   .arg(name.toHtmlEscaped(), caveats.join(QStringLiteral("; ")));
             }
             const int row = chartGpus_->rowCount();
             chartGpus_->insertRow(row);
             setRow(chartGpus_, row,
-                   {qs(g->name) + (choice.condition ? QStringLiteral(" (%1)").arg(qs(toString(*choice.condition))) : QString()),
-                    qs(format::gigabytes(g->memoryGb)), price ? qs(format::money(*price)) : tr("no price"),
-                    ppd ? qs(format::number(*ppd, 2)) : tr("-"), qs(format::number(g->tdpW, 0)) + QStringLiteral(" W"),
-                    caveats.join(QStringLiteral("; "))},
-                   caveats.join(QStringLiteral("\n")));
+                   {name, qs(format::gigabytes(g->memoryGb)), price ? qs(format::money(*price)) : tr("no price"),
+                    ppd ? qs(format::number(*ppd, 2)) : tr("-"), qs(format::number(g->tdpW, 0)) + QStringLiteral(" W")});
             if (!budget_->value() && price) { // no budget given: today's picks for the chart pick's money
                 liveInput_.budgetUsd = std::max(liveInput_.budgetUsd, *price);
             }
         }
-        chartGpus_->resizeColumnsToContents();
     }
+    fitHeightToRows(chartGpus_);
+    chartCaveats_->setText(caveatsHtml.isEmpty() ? QString()
+                                                 : tr("Caveats:") + QStringLiteral("<ul style='margin-left:-20px'>") +
+                                                       caveatsHtml + QStringLiteral("</ul>"));
+    chartCaveats_->setVisible(!caveatsHtml.isEmpty());
     if (budget_->value() > 0) {
         liveInput_.budgetUsd = budget_->value();
     }
@@ -231,7 +248,6 @@ void AdvisorPage::updateLive() {
                 qs(format::ratio(c.relativePerformance)), qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
                 qs(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
     }
-    shortlist_->resizeColumnsToContents();
     if (!live_.shortlist.empty()) {
         shortlist_->selectRow(0);
     }

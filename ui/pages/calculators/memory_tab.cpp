@@ -112,7 +112,10 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Cards"), tr("Free per card")});
     useSingleLineRows(fits_);
     fits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    fits_->horizontalHeader()->setStretchLastSection(true);
+    useContentWidthColumns(fits_);
+    fits_->horizontalHeaderItem(2)->setToolTip(
+        tr("Memory left per card after the model, of the %1% a model can count on (the rest is lost to fragmentation)")
+            .arg(calc::kUsableMemoryFraction * 100));
     results()->addWidget(fits_, 1);
     ready();
 }
@@ -203,7 +206,6 @@ void MemoryTab::compute() {
         fits_->setItem(row, 1, new QTableWidgetItem(QString::number(f.gpusNeeded)));
         fits_->setItem(row, 2, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
     }
-    fits_->resizeColumnsToContents();
 }
 
 void MemoryTab::fitLegendToPlot() {

@@ -36,8 +36,9 @@ PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, paren
     circuits_->setHorizontalHeaderLabels({tr("Circuit"), tr("Continuous"), tr("Wall draw"), tr("Enough?")});
     useSingleLineRows(circuits_);
     circuits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    circuits_->horizontalHeader()->setStretchLastSection(true);
-    results()->addWidget(circuits_, 1);
+    useContentWidthColumns(circuits_);
+    results()->addWidget(circuits_);
+    results()->addStretch(1); // the table is as tall as its three circuits
     // The CPU's watts start at the cpu_watts setting (as in the build check and the command
     // line) and follow it when it changes; the field can still be edited for this build.
     connect(&session, &Session::opened, this, &PsuTab::followCpuSetting);
@@ -117,7 +118,7 @@ void PsuTab::compute() {
         circuits_->setItem(row, 2, new QTableWidgetItem(qs(format::number(c.wallDrawWatts, 0)) + QStringLiteral(" W")));
         circuits_->setItem(row, 3, new QTableWidgetItem(c.fits ? tr("yes") : tr("no: split over circuits or limit power")));
     }
-    circuits_->resizeColumnsToContents();
+    fitHeightToRows(circuits_);
 }
 
 } // namespace advisor::ui
