@@ -28,8 +28,10 @@ Args Args::parse(const std::vector<std::string>& args, const std::vector<OptionS
             for (const auto& s : specs) {
                 known.push_back("--" + s.name);
             }
-            throw UsageError("unknown option '--" + name + "'" +
-                             (known.empty() ? "" : "; this command accepts " + text::join(known, ", ")));
+            const auto meant = text::closestMatch("--" + name, known);
+            throw UsageError("unknown option '--" + name + "'" + (meant ? "; did you mean '" + *meant + "'?" : "") +
+                             (known.empty() ? "" : (meant ? " This" : "; this") + std::string(" command accepts ") +
+                                                       text::join(known, ", ")));
         }
         if (out.values_.count(name) != 0 || out.flags_.count(name) != 0) {
             throw UsageError("option '--" + name + "' is given twice");

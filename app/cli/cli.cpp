@@ -4,6 +4,7 @@
 #include "cli/context.h"
 #include "cli/option_errors.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "paths.h"
 
 #include <iostream>
@@ -105,7 +106,13 @@ int run(int argc, char** argv, const GuiLauncher& gui) {
             }
         }
         if (cmd == nullptr) {
-            throw UsageError("unknown command '" + name + "'; see 'gpu-advisor --help'");
+            std::vector<std::string> names;
+            for (const auto& c : cmds) {
+                names.push_back(c.name);
+            }
+            const auto meant = text::closestMatch(name, names);
+            throw UsageError("unknown command '" + name + "'" +
+                             (meant ? "; did you mean '" + *meant + "'? See" : "; see") + " 'gpu-advisor --help'");
         }
         if (g.help) {
             std::cout << cmd->usage;

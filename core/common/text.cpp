@@ -57,6 +57,61 @@ bool startsWith(std::string_view s, std::string_view prefix) {
     return s.substr(0, prefix.size()) == prefix;
 }
 
+namespace {
+
+/// Levenshtein distance (insertions, deletions and substitutions), one row at a time.
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::optional<std::string> closestMatch(std::string_view typed, const std::vector<std::string>& candidates) {
+    if (typed.empty()) {
+        return std::nullopt;
+    }
+    std::vector<std::string> extending;
+    for (const auto& c : candidates) {
+        if (c.size() > typed.size() && startsWith(c, typed)) {
+            extending.push_back(c);
+        }
+    }
+    if (extending.size() == 1) {
+        return extending.front();
+    }
+    constexpr size_t kMaxEdits = 2;
+    std::optional<std::string> best;
+    size_t bestDistance = kMaxEdits + 1;
+    bool tie = false;
+    for (const auto& c : candidates) {
+        const size_t d = editDistance(typed, c);
+        if (d < bestDistance) {
+            best = c;
+            bestDistance = d;
+            tie = false;
+        } else if (d == bestDistance) {
+            tie = true;
+        }
+    }
+    if (tie || bestDistance == 0 || bestDistance >= typed.size()) { // "ab" is not a typo of "xy"
+        return std::nullopt;
+    }
+    return best;
+}
+
 std::optional<size_t> firstInvalidUtf8(std::string_view s) {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const size_t n = s.size();

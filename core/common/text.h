@@ -17,6 +17,11 @@ std::vector<std::string> split(std::string_view s, char sep);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 bool startsWith(std::string_view s, std::string_view prefix);
 
+/// The candidate the user most likely meant by `typed`, for "did you mean ...?": the only
+/// candidate that starts with it ("--memory" -> "--memory-gb"), else the only one closest to
+/// it within two edits ("recomend" -> "recommend"); nullopt when none is close or two tie.
+std::optional<std::string> closestMatch(std::string_view typed, const std::vector<std::string>& candidates);
+
 /// Byte offset of the first invalid UTF-8 sequence, or nullopt when the text is valid.
 std::optional<size_t> firstInvalidUtf8(std::string_view s);
 

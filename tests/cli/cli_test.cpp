@@ -28,8 +28,16 @@ TEST(Cli, UsageErrorsExitWithTwoAndSayWhy) {
     EXPECT_EQ(unknown.err, "gpu-advisor: error: unknown command 'frobnicate'; see 'gpu-advisor --help'\n");
     const auto badOpt = cli.run({"gpus", "list", "--colour", "red"});
     EXPECT_EQ(badOpt.exitCode, 2);
-    EXPECT_NE(badOpt.err.find("unknown option '--colour'"), std::string::npos) << badOpt.err;
+    EXPECT_NE(badOpt.err.find("unknown option '--colour'; this command accepts"), std::string::npos) << badOpt.err;
     EXPECT_TRUE(badOpt.out.empty());
+    // A likely typo gets a suggestion.
+    EXPECT_EQ(cli.run({"recomend"}).err,
+              "gpu-advisor: error: unknown command 'recomend'; did you mean 'recommend'? See 'gpu-advisor --help'\n");
+    const auto typo = cli.run({"recommend", "--memory", "24", "--budget", "1500"});
+    EXPECT_EQ(typo.exitCode, 2);
+    EXPECT_NE(typo.err.find("unknown option '--memory'; did you mean '--memory-gb'? This command accepts --memory-gb, "),
+              std::string::npos)
+        << typo.err;
     const auto missing = cli.run({"prices", "add", "--gpu", "RTX 4090"});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("missing required option '--price'"), std::string::npos);

@@ -62,6 +62,22 @@ TEST(Text, ControlCharactersAndQuoting) {
     EXPECT_EQ(text::quoteForMessage(longText), "'" + std::string(40, 'x') + "...' (100 bytes)");
 }
 
+TEST(Text, ClosestMatchSuggestsOnlyALikelyTypo) {
+    const std::vector<std::string> commands = {"gpus", "prices", "perf", "recommend", "memory", "cloud", "cloud-vs-desktop"};
+    EXPECT_EQ(text::closestMatch("recomend", commands), "recommend"); // one edit
+    EXPECT_EQ(text::closestMatch("memroy", commands), "memory");      // a swap is two edits
+    EXPECT_EQ(text::closestMatch("cloud-vs", commands), "cloud-vs-desktop"); // the only one it starts
+    EXPECT_EQ(text::closestMatch("clod", commands), "cloud");
+    EXPECT_FALSE(text::closestMatch("frobnicate", commands)); // nothing close
+    EXPECT_FALSE(text::closestMatch("perfs", {"perf", "pers"})); // two at one edit: no guess
+    EXPECT_FALSE(text::closestMatch("gpus", commands));          // exact: not a typo
+    EXPECT_FALSE(text::closestMatch("", commands));
+    EXPECT_FALSE(text::closestMatch("ab", {"xy"})); // every letter different is not a typo
+    const std::vector<std::string> options = {"--memory-gb", "--params-billion", "--budget"};
+    EXPECT_EQ(text::closestMatch("--memory", options), "--memory-gb");
+    EXPECT_EQ(text::closestMatch("--budgte", options), "--budget");
+}
+
 TEST(Text, ExactDoubleFormattingRoundTrips) {
     for (const double v : {1599.0, 2.14, 0.1, 1234.56, 1e-7, 34749.95}) {
         EXPECT_EQ(*text::parseNumber(text::formatDoubleExact(v)).value, v);
