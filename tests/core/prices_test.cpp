@@ -1,6 +1,7 @@
 // Tests for core/prices: the SQLite database, validation rules, import and settings.
 #include "catalog/catalog.h"
 #include "common/file_io.h"
+#include "common/text.h"
 #include "prices/price_db.h"
 #include "prices/schema.h"
 #include "../support/input_problems.h"
@@ -87,6 +88,25 @@ TEST(PriceDb, AddListRemoveAndRestore) {
     // An edit starts from the stored price's own input, which validates back to it exactly.
     db.updatePrice(id, toInput(*p));
     EXPECT_TRUE(db.price(id)->sameObservation(*p));
+}
+
+TEST(PriceDb, ListsByGpuNameIgnoringCaseThenNewestFirstThenAsEntered) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    const auto old4090 = db.addPrice(input("RTX 4090", "1500", "2025-01"));
+    const auto first4090 = db.addPrice(input("RTX 4090", "1600", "2025-08-01"));
+    const auto second4090 = db.addPrice(input("RTX 4090", "1700", "2025-08-01"));
+    const auto radeon = db.addPrice(input("Radeon PRO W7900", "3500"));
+    const auto a100 = db.addPrice(input("A100 40GB PCIe", "7000", "2024-05"));
+    std::vector<std::int64_t> ids;
+    for (const auto& p : db.prices()) {
+        ids.push_back(p.id);
+    }
+    // "Radeon" before "RTX" as SQLite's NOCASE has it (byte order puts "RTX" first).
+    EXPECT_EQ(ids, (std::vector<std::int64_t>{a100, radeon, first4090, second4090, old4090}));
+    EXPECT_TRUE(text::lessIgnoringAsciiCase("Radeon", "RTX"));
+    EXPECT_FALSE(text::lessIgnoringAsciiCase("rtx", "RTX"));
+    EXPECT_TRUE(text::lessIgnoringAsciiCase("rtx", "RTX 4090"));
 }
 
 TEST(PriceDb, BulkRemoveIsAllOrNothingAndRestoresIds) {

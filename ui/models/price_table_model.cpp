@@ -13,7 +13,6 @@
 #include <map>
 
 namespace advisor::ui {
-
 PriceTableModel::PriceTableModel(Session& session, QObject* parent) : QAbstractTableModel(parent), session_(session) {
     for (auto signal : {&Session::opened, &Session::pricesChanged, &Session::catalogChanged}) {
         connect(&session_, signal, this, &PriceTableModel::reload);
@@ -59,6 +58,31 @@ int PriceTableModel::rowOf(std::int64_t id) const {
     return -1;
 }
 
+bool PriceTableModel::sortsBefore(int a, int b, int column) const {
+    const Price& l = priceAt(a);
+    const Price& r = priceAt(b);
+    switch (column) {
+    case AmountColumn:
+        return l.amount < r.amount;
+    case DateColumn:
+        return l.observed < r.observed;
+    case GpuColumn:
+        return text::lessIgnoringAsciiCase(l.gpuName, r.gpuName);
+    case ConditionColumn:
+        return text::lessIgnoringAsciiCase(toString(l.condition), toString(r.condition));
+    case CurrencyColumn:
+        return text::lessIgnoringAsciiCase(l.currency, r.currency);
+    case SourceColumn:
+        return text::lessIgnoringAsciiCase(l.source, r.source);
+    case UrlColumn:
+        return text::lessIgnoringAsciiCase(l.sourceUrl, r.sourceUrl);
+    case NoteColumn:
+        return text::lessIgnoringAsciiCase(l.note, r.note);
+    default:
+        return false;
+    }
+}
+
 QVariant PriceTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) {
         return {};
@@ -69,16 +93,6 @@ QVariant PriceTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::TextAlignmentRole) {
         return index.column() == AmountColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    }
-    if (role == SortRole) {
-        switch (index.column()) {
-        case AmountColumn:
-            return p.amount;
-        case DateColumn:
-            return qs(p.observed.toString()); // ISO text sorts as a date
-        default:
-            return data(index, Qt::DisplayRole).toString().toLower();
-        }
     }
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != Qt::ToolTipRole) {
         return {};

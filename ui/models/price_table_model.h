@@ -22,8 +22,6 @@ class PriceTableModel : public QAbstractTableModel {
 public:
     enum Column { GpuColumn, ConditionColumn, AmountColumn, CurrencyColumn, DateColumn, SourceColumn, UrlColumn,
                   NoteColumn, ColumnCount };
-    /// Raw values for sorting (numbers and dates sort as such, not as text).
-    static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int IdRole = Qt::UserRole + 2;
 
     explicit PriceTableModel(Session& session, QObject* parent = nullptr);
@@ -42,6 +40,10 @@ public:
     static QString columnTitle(int section);
 
     const Price& priceAt(int row) const { return prices_.at(static_cast<size_t>(row)); }
+    /// Whether row `a` sorts before row `b` by `column`: prices as numbers, dates as dates and
+    /// text ignoring ASCII case, compared where they are stored. Through SortRole each
+    /// comparison built two lowercased strings: 2 s to sort 100,000 prices at start-up.
+    bool sortsBefore(int a, int b, int column) const;
     /// Row of a price id, or -1.
     int rowOf(std::int64_t id) const;
 

@@ -55,6 +55,10 @@ public:
     }
 
 protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override {
+        return static_cast<const PriceTableModel*>(sourceModel())->sortsBefore(left.row(), right.row(), left.column());
+    }
+
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
         const auto* m = sourceModel();
         if (!condition_.isEmpty() &&
@@ -95,7 +99,6 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     auto* proxy = new PriceFilterProxy(this);
     proxy_ = proxy;
     proxy_->setSourceModel(model_);
-    proxy_->setSortRole(PriceTableModel::SortRole);
     proxy_->setDynamicSortFilter(true);
 
     search_ = new QLineEdit;
@@ -124,8 +127,9 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
 
     view_ = new QTableView;
     view_->setModel(proxy_);
+    // The indicator first: enabling sorting sorts once by it (sortByColumn after sorted again).
+    view_->horizontalHeader()->setSortIndicator(PriceTableModel::GpuColumn, Qt::AscendingOrder);
     view_->setSortingEnabled(true);
-    view_->sortByColumn(PriceTableModel::GpuColumn, Qt::AscendingOrder);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::AnyKeyPressed);
