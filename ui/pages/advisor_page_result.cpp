@@ -121,7 +121,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     auto* liveLayout = new QVBoxLayout(liveBox);
     liveLayout->addWidget(liveSummary_);
     liveLayout->addLayout(memoryRow);
-    liveLayout->addWidget(shortlist_, 2);
+    liveLayout->addWidget(shortlist_); // as tall as its rows: the reasons get the rest
     liveLayout->addWidget(reasons_, 1);
     liveLayout->addWidget(cloud_);
     liveLayout->addWidget(showLive, 0, Qt::AlignLeft);
@@ -248,6 +248,7 @@ void AdvisorPage::updateLive() {
                 qs(format::ratio(c.relativePerformance)), qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
                 qs(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
     }
+    fitHeightToRows(shortlist_);
     if (!live_.shortlist.empty()) {
         shortlist_->selectRow(0);
     }
