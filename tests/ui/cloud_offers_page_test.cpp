@@ -68,6 +68,30 @@ private slots:
         }
     }
 
+    void eachOffersDateIsInSightAtTheWidthOfASmallScreen() {
+        // Long provider and instance names (up to 180 px each) pushed the Date column out of
+        // sight at 1,024 px, behind the Region; without it an old price looked current.
+        ui::CloudOffersPage page(*session_);
+        page.resize(890, 600); // what a 1,024 px window leaves the page
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTableWidget* table = page.table();
+        int date = -1;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            if (table->horizontalHeaderItem(c)->text() == QStringLiteral("Date")) {
+                date = c;
+            }
+        }
+        QVERIFY(date >= 0);
+        const int right = table->columnViewportPosition(date) + table->columnWidth(date);
+        QVERIFY2(right <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("the Date column ends at %1 px of %2").arg(right).arg(table->viewport()->width())));
+        // A cut-off name is whole in its tooltip.
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QCOMPARE(table->item(row, 1)->toolTip(), table->item(row, 1)->text());
+        }
+    }
+
     void addThroughTheDialogReachesTheCalculatorAndUndoRemovesIt() {
         ui::CloudOffersPage page(*session_);
         ui::CloudTab calculator(*session_);

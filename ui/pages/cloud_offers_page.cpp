@@ -28,7 +28,10 @@ namespace {
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
-enum Column { Provider, Instance, Gpu, Count, Hourly, PerGpuHour, Spot, Region, Date, Source, ColumnCount };
+// The date before the region: how old a price is matters more, and it stays in sight at 1,024 px.
+enum Column { Provider, Instance, Gpu, Count, Hourly, PerGpuHour, Spot, Date, Region, Source, ColumnCount };
+/// Widest a text column starts (its cells show the whole text as a tooltip).
+constexpr int kMaxColumnWidth = 140;
 
 // Money and counts sort as numbers, not as text ("$10" after "$9").
 class SortedItem : public QTableWidgetItem {
@@ -51,7 +54,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     remove->setToolTip(tr("Delete the selected offers (Del); Ctrl+Z brings them back"));
     table_ = new QTableWidget(0, ColumnCount);
     table_->setHorizontalHeaderLabels({tr("Provider"), tr("Instance"), tr("GPU"), tr("GPUs"), tr("$/hour"),
-                                       tr("$/GPU-hour"), tr("Spot $/hour"), tr("Region"), tr("Date"), tr("Source")});
+                                       tr("$/GPU-hour"), tr("Spot $/hour"), tr("Date"), tr("Region"), tr("Source")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     useSingleLineRows(table_);
@@ -107,16 +110,21 @@ void CloudOffersPage::reload() {
         const int row = table_->rowCount();
         table_->insertRow(row);
         const auto money = [](double usd) { return new SortedItem(qs(format::money(usd)), usd); };
-        auto* provider = new QTableWidgetItem(qs(o.provider));
+        const auto text = [](const std::string& t) {
+            auto* item = new QTableWidgetItem(qs(t));
+            item->setToolTip(item->text()); // whole, where the column cuts it off
+            return item;
+        };
+        auto* provider = text(o.provider);
         provider->setData(kIdRole, QVariant::fromValue(o.id));
         table_->setItem(row, Provider, provider);
-        table_->setItem(row, Instance, new QTableWidgetItem(qs(o.instance)));
-        table_->setItem(row, Gpu, new QTableWidgetItem(qs(o.gpuName)));
+        table_->setItem(row, Instance, text(o.instance));
+        table_->setItem(row, Gpu, text(o.gpuName));
         table_->setItem(row, Count, new SortedItem(QString::number(o.gpuCount), o.gpuCount));
         table_->setItem(row, Hourly, money(o.onDemandUsdPerHour));
         table_->setItem(row, PerGpuHour, money(o.onDemandPerGpuHour()));
         table_->setItem(row, Spot, o.spotUsdPerHour ? money(*o.spotUsdPerHour) : new SortedItem(QStringLiteral("-"), -1.0));
-        table_->setItem(row, Region, new QTableWidgetItem(qs(o.region)));
+        table_->setItem(row, Region, text(o.region));
         table_->setItem(row, Date, new QTableWidgetItem(qs(o.observed.toString())));
         auto* source = new QTableWidgetItem(qs(o.sourceUrl));
         source->setToolTip(qs(o.note.empty() ? o.sourceUrl : o.sourceUrl + "\n" + o.note));
@@ -126,7 +134,7 @@ void CloudOffersPage::reload() {
     table_->sortByColumn(sortColumn, order);
     for (int c = Provider; c < Source; ++c) { // fit the text, but a long name does not push Source away
         table_->resizeColumnToContents(c);
-        table_->setColumnWidth(c, std::min(table_->columnWidth(c), 180));
+        table_->setColumnWidth(c, std::min(table_->columnWidth(c), kMaxColumnWidth));
     }
     applyFilter();
 }
