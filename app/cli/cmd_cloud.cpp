@@ -41,7 +41,8 @@ int listOffers(Context& ctx, const Args& args) {
     }
     const auto provider = args.value("provider");
     std::vector<CloudOffer> offers;
-    for (auto& o : ctx.db().cloudOffers(gpuId)) {
+    const auto stored = ctx.db().cloudOffers(gpuId);
+    for (auto& o : args.has("current") ? currentOffers(stored) : stored) {
         if (!provider || text::toLower(o.provider).find(text::toLower(*provider)) != std::string::npos) {
             offers.push_back(std::move(o));
         }
@@ -302,19 +303,21 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
 
 Command cloudCommand() {
     return {"cloud", "cloud GPU offers: list, add, remove",
-            "Usage: gpu-advisor cloud list [--gpu NAME] [--provider TEXT]\n"
+            "Usage: gpu-advisor cloud list [--gpu NAME] [--provider TEXT] [--current]\n"
             "       gpu-advisor cloud add --provider P --gpu NAME --hourly USD [--spot USD] [--gpus N]\n"
             "                             [--instance X] [--region R] [--date YYYY-MM-DD] [--source-url U] [--note T]\n"
             "       gpu-advisor cloud remove ID\n\n"
             "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
-            "dated, sourced offers in resources/cloud/cloud_offers.csv.\n",
+            "dated, sourced offers in resources/cloud/cloud_offers.csv; each observation of an offer\n"
+            "is kept. --current lists only the newest observation of each offer (provider, instance,\n"
+            "GPU and count), as the Cloud vs desktop calculator and the recommender use them.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add or remove");
                 }
                 const std::vector<std::string> tail(rest.begin() + 1, rest.end());
                 if (rest.front() == "list") {
-                    return listOffers(ctx, Args::parse(tail, {{"gpu"}, {"provider"}}));
+                    return listOffers(ctx, Args::parse(tail, {{"gpu"}, {"provider"}, {"current", false}}));
                 }
                 if (rest.front() == "add") {
                     return addOffer(ctx, Args::parse(tail, {{"provider"}, {"gpu"}, {"hourly"}, {"spot"}, {"gpus"},

@@ -218,5 +218,29 @@ TEST(CloudCli, SeededOffersAddAndRemove) {
     EXPECT_NE(bad.err.find("error: --hourly: must be more than 0"), std::string::npos) << bad.err;
 }
 
+TEST(CloudCli, CurrentListsTheNewestObservationOfEachOffer) {
+    Cli cli;
+    for (const char* date : {"2026-01-01", "2026-06-01"}) {
+        ASSERT_EQ(cli.run({"cloud", "add", "--provider", "Test Cloud", "--instance", "t1", "--gpu", "L4", "--hourly",
+                           date[6] == '1' ? "1.00" : "0.80", "--date", date})
+                      .exitCode,
+                  0);
+    }
+    const auto testCloud = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"cloud", "list", "--provider", "test cloud"});
+        std::vector<double> hourly;
+        const auto doc = cli.json(args);
+        for (const auto& o : doc.at("offers")) {
+            hourly.push_back(o.at("on_demand_usd_per_hour").get<double>());
+        }
+        return hourly;
+    };
+    EXPECT_EQ(testCloud({}).size(), 2u); // the history
+    EXPECT_EQ(testCloud({"--current"}), std::vector<double>{0.80}); // the June price only
+    // The shipped offers hold several observations of some instances (AWS p5en.48xlarge).
+    EXPECT_LT(cli.json({"cloud", "list", "--current"}).at("count").get<int>(),
+              cli.json({"cloud", "list"}).at("count").get<int>());
+}
+
 } // namespace
 } // namespace advisor::testing

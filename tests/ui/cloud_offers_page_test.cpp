@@ -7,6 +7,7 @@
 #include "pages/cloud_offers_page.h"
 #include "session.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -16,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+
+#include <set>
 
 using namespace advisor;
 
@@ -90,6 +93,32 @@ private slots:
         for (int row = 0; row < table->rowCount(); ++row) {
             QCOMPARE(table->item(row, 1)->toolTip(), table->item(row, 1)->text());
         }
+    }
+
+    void newestOnlyHidesOlderObservationsOfTheSameOffer() {
+        ui::CloudOffersPage page(*session_);
+        const auto stored = session_->db().cloudOffers();
+        const auto current = currentOffers(stored);
+        QVERIFY(current.size() < stored.size()); // the shipped history repeats some offers
+        QVERIFY(!page.newestOnlyField()->isChecked()); // the whole history by default
+        QCOMPARE(page.shownIds().size(), stored.size());
+        page.newestOnlyField()->setChecked(true);
+        std::set<std::int64_t> expected;
+        for (const auto& o : current) {
+            expected.insert(o.id);
+        }
+        const auto shown = page.shownIds();
+        QCOMPARE(std::set<std::int64_t>(shown.begin(), shown.end()), expected);
+        // With a search: both filters apply.
+        page.searchField()->setText(QStringLiteral("p5en"));
+        for (const auto id : page.shownIds()) {
+            QVERIFY(expected.count(id) == 1);
+            QVERIFY(QString::fromStdString(session_->db().cloudOffer(id)->instance).contains(QStringLiteral("p5en")));
+        }
+        QVERIFY(!page.shownIds().empty());
+        page.searchField()->clear();
+        page.newestOnlyField()->setChecked(false);
+        QCOMPARE(page.shownIds().size(), stored.size());
     }
 
     void addThroughTheDialogReachesTheCalculatorAndUndoRemovesIt() {

@@ -3,10 +3,12 @@
 #include "commands/cloud_offer_commands.h"
 #include "common/format.h"
 #include "dialogs/add_cloud_offer_dialog.h"
+#include "prices/cloud_offer.h"
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/table_rows.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -48,6 +50,9 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     search_ = new QLineEdit;
     search_->setPlaceholderText(tr("Search provider, instance, GPU or region (Ctrl+F)"));
     search_->setClearButtonEnabled(true);
+    newestOnly_ = new QCheckBox(tr("&Newest of each offer only"));
+    newestOnly_->setToolTip(tr("Hide older observations of the same provider, instance, GPU and count (the Cloud vs "
+                               "desktop calculator lists only the newest)"));
     auto* add = new QPushButton(tr("&Add offer..."));
     add->setToolTip(tr("Add an offer you have seen (Ctrl+N)"));
     auto* remove = new QPushButton(tr("&Delete"));
@@ -67,6 +72,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(search_, 1);
+    bar->addWidget(newestOnly_);
     bar->addWidget(add);
     bar->addWidget(remove);
     auto* layout = new QVBoxLayout(this);
@@ -75,6 +81,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     layout->addWidget(note);
 
     connect(search_, &QLineEdit::textChanged, this, &CloudOffersPage::applyFilter);
+    connect(newestOnly_, &QCheckBox::toggled, this, &CloudOffersPage::applyFilter);
     connect(add, &QPushButton::clicked, this, &CloudOffersPage::addOfferWithDialog);
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
@@ -106,7 +113,12 @@ void CloudOffersPage::reload() {
     const Qt::SortOrder order = table_->horizontalHeader()->sortIndicatorOrder();
     table_->setSortingEnabled(false); // fill first, then sort once
     table_->setRowCount(0);
-    for (const auto& o : session_.db().cloudOffers()) {
+    const auto offers = session_.db().cloudOffers();
+    currentIds_.clear();
+    for (const auto& o : currentOffers(offers)) {
+        currentIds_.insert(o.id);
+    }
+    for (const auto& o : offers) {
         const int row = table_->rowCount();
         table_->insertRow(row);
         const auto money = [](double usd) { return new SortedItem(qs(format::money(usd)), usd); };
@@ -146,6 +158,8 @@ void CloudOffersPage::applyFilter() {
         for (const int c : {Provider, Instance, Gpu, Region}) {
             match = match || table_->item(row, c)->text().contains(needle, Qt::CaseInsensitive);
         }
+        const auto id = table_->item(row, Provider)->data(kIdRole).toLongLong();
+        match = match && (!newestOnly_->isChecked() || currentIds_.count(id) != 0);
         table_->setRowHidden(row, !match);
     }
 }

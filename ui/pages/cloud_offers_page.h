@@ -7,8 +7,10 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
+class QCheckBox;
 class QLineEdit;
 class QTableWidget;
 
@@ -24,6 +26,8 @@ public:
 
     QTableWidget* table() const { return table_; }
     QLineEdit* searchField() const { return search_; }
+    /// Shows only the newest observation of each offer (as the calculator lists them).
+    QCheckBox* newestOnlyField() const { return newestOnly_; }
     /// Ids of the offers on the rows shown, in table order.
     std::vector<std::int64_t> shownIds() const;
 
@@ -40,7 +44,9 @@ private:
 
     Session& session_;
     QLineEdit* search_ = nullptr;
+    QCheckBox* newestOnly_ = nullptr;
     QTableWidget* table_ = nullptr;
+    std::set<std::int64_t> currentIds_; ///< the newest observation of each offer
 };
 
 } // namespace advisor::ui
