@@ -161,15 +161,18 @@ SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optiona
         throw UsageError("--params-billion, --weights and --context describe an LLM; give --metric llm-decode or "
                          "llm-prefill");
     }
+    std::string assumption; // how an offer's ambiguous GPU name was read
     if (c.cloud == nullptr) {
         if (!offer) {
             c.cloud = c.desktop;
-        } else if (offer->gpuId) {
-            c.cloud = ctx.catalog().findById(*offer->gpuId);
-        }
-        if (c.cloud == nullptr) {
-            throw UsageError("the GPU of offer " + std::to_string(offer->id) + " ('" + offer->gpuName +
-                             "') is not in the catalog; give --cloud-gpu NAME to compare speeds");
+        } else {
+            const OfferGpu og = offerGpu(*offer, ctx.catalog());
+            if (og.gpu == nullptr) {
+                throw UsageError("the GPU of offer " + std::to_string(offer->id) + " ('" + offer->gpuName +
+                                 "') is not in the catalog; give --cloud-gpu NAME to compare speeds");
+            }
+            c.cloud = og.gpu;
+            assumption = og.assumption;
         }
     }
     const perf::PerfModel model(ctx.catalog());
@@ -182,6 +185,9 @@ SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optiona
         c.basis = "performance model, " + std::string(perf::toString(q.metric)) +
                   (perf::isLlm(q.metric) ? "" : " " + std::string(perf::toString(q.workload))) + ": one " +
                   c.desktop->name + " does the work of " + format::number(c.ratio, 2) + " " + c.cloud->name;
+    }
+    if (!assumption.empty()) {
+        c.basis += " (" + assumption + ")";
     }
     return c;
 }

@@ -4,6 +4,7 @@
 #include "common/csv.h"
 #include "common/text.h"
 
+#include <algorithm>
 #include <map>
 
 namespace advisor {
@@ -136,6 +137,38 @@ std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::
         throw InputError(std::move(problems));
     }
     return out;
+}
+
+OfferGpu offerGpu(const CloudOffer& offer, const Catalog& catalog) {
+    if (offer.gpuId) {
+        if (const Gpu* g = catalog.findById(*offer.gpuId)) {
+            return {g, ""};
+        }
+    }
+    const Resolution r = catalog.resolve(offer.gpuName);
+    if (r.status == ResolveStatus::Found) {
+        return {r.gpu, ""};
+    }
+    if (r.status == ResolveStatus::NotFound || r.candidates.empty()) {
+        return {nullptr, "'" + offer.gpuName + "' is not in the catalog"};
+    }
+    // Eight or more GPUs in one server are an HGX board of SXM modules.
+    constexpr int kHgxGpus = 8;
+    const Gpu* chosen = r.candidates.front();
+    if (offer.gpuCount >= kHgxGpus) {
+        const auto sxm = std::find_if(r.candidates.begin(), r.candidates.end(),
+                                      [](const Gpu* g) { return g->form == FormFactor::Sxm; });
+        if (sxm != r.candidates.end()) {
+            chosen = *sxm;
+        }
+    }
+    std::vector<std::string> names;
+    for (const Gpu* g : r.candidates) {
+        names.push_back(g->name);
+    }
+    return {chosen, "'" + offer.gpuName + "' can be " + text::join(names, " or ") + "; assumed " + chosen->name +
+                        (offer.gpuCount >= kHgxGpus && chosen->form == FormFactor::Sxm ? " (8-GPU servers use SXM modules)"
+                                                                                        : "")};
 }
 
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers) {

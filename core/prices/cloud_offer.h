@@ -14,6 +14,7 @@
 namespace advisor {
 
 class Catalog;
+struct Gpu;
 
 struct CloudOffer {
     std::int64_t id = 0;
@@ -45,6 +46,17 @@ std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Ca
 /// The newest observation of each offer (same provider, instance, GPU and GPU count): older
 /// observations are history, not something one can rent today. Order as given.
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers);
+
+/// The catalog GPU an offer runs, for comparing its speed with a desktop's.
+struct OfferGpu {
+    const Gpu* gpu = nullptr; ///< nullptr when the provider's name matches no catalog GPU
+    std::string assumption;   ///< why `gpu` was chosen, or why none; empty when the offer is linked
+};
+
+/// The offer's linked GPU; else its name resolved in the catalog. An ambiguous name ("A100
+/// 40GB": PCIe or SXM4) takes the SXM module for an instance of 8 or more GPUs (such
+/// servers are HGX boards of SXM modules) and otherwise the first match, and says so.
+OfferGpu offerGpu(const CloudOffer& offer, const Catalog& catalog);
 
 /// Parses the cloud offer CSV (columns as resources/cloud/cloud_offers.csv). Throws InputError.
 std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view text,

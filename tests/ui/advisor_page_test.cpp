@@ -4,6 +4,7 @@
 #include "advisor/chart_path_input.h"
 #include "advisor/recommender.h"
 #include "pages/advisor_page.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <QHeaderView>
@@ -34,12 +35,7 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        // The page remembers its walk: keep it in this run's own settings file.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
-        session_ = std::make_unique<ui::Session>();
-        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+        session_ = testing::openPrivateSession(dir_); // remembered inputs go to dir_, not the user's
     }
 
     void init() {

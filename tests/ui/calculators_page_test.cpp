@@ -1,17 +1,17 @@
 // The Calculators page offscreen on a real database: each tab recomputes as its inputs change,
 // shows core's numbers (checked against core directly and against the seed's figures), draws
 // its chart, and shows a refusal in the tab.
-#include "calc/cloud_vs_desktop.h"
+#include "calculator_checks.h"
 #include "calc/memory.h"
 #include "calc/power_limit.h"
 #include "calc/psu.h"
 #include "common/format.h"
 #include "pages/calculators/build_tab.h"
-#include "pages/calculators/cloud_tab.h"
 #include "pages/calculators/memory_tab.h"
 #include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators/psu_tab.h"
 #include "pages/calculators_page.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <qcustomplot.h>
@@ -32,47 +32,9 @@
 
 using namespace advisor;
 
-namespace {
-
-void pick(QComboBox* box, const char* data) {
-    const int i = box->findData(QString::fromLatin1(data));
-    QVERIFY2(i >= 0, data);
-    box->setCurrentIndex(i);
-}
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-// The plot's one text label lies inside the axis rectangle (drawn, not cut off at an edge).
-void verifyLabelInsidePlot(QCustomPlot* plot) {
-    plot->replot();
-    QCOMPARE(plot->itemCount() > 0, true);
-    QCPItemText* label = nullptr;
-    for (int i = 0; i < plot->itemCount(); ++i) {
-        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i))) {
-            label = t;
-        }
-    }
-    QVERIFY(label != nullptr);
-    const QRect area = plot->axisRect()->rect();
-    const QPointF topLeft = label->topLeft->pixelPosition();
-    const QPointF bottomRight = label->bottomRight->pixelPosition();
-    QVERIFY2(topLeft.x() >= area.left() - 1 && bottomRight.x() <= area.right() + 1 && topLeft.y() >= area.top() - 1 &&
-                 bottomRight.y() <= area.bottom() + 1,
-             qPrintable(QStringLiteral("'%1' spans x %2..%3, y %4..%5; the plot's area x %6..%7, y %8..%9")
-                            .arg(label->text())
-                            .arg(topLeft.x())
-                            .arg(bottomRight.x())
-                            .arg(topLeft.y())
-                            .arg(bottomRight.y())
-                            .arg(area.left())
-                            .arg(area.right())
-                            .arg(area.top())
-                            .arg(area.bottom())));
-}
-
-} // namespace
+using advisor::testing::pick;
+using advisor::testing::q;
+using advisor::testing::verifyLabelInsidePlot;
 
 class CalculatorsPageTest : public QObject {
     Q_OBJECT
@@ -83,12 +45,7 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        // The page remembers inputs: keep them in this run's own settings file.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
-        session_ = std::make_unique<ui::Session>();
-        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+        session_ = testing::openPrivateSession(dir_); // remembered inputs go to dir_, not the user's
     }
 
     void pageHasEveryCalculator() {
@@ -357,124 +314,6 @@ private slots:
         QCOMPARE(plot->legend->rowCount(), 1);
     }
 
-    void cloudLegendSitsAboveTheLinesAndWraps() {
-        // Inside the axes the legend covered the cloud's line where it climbed through the
-        // legend's corner (the seed's example at 1024 px: the line ran under "Desktop (purchase ...").
-        ui::CloudTab tab(*session_);
-        tab.offerField()->setCurrentIndex(0);
-        tab.hourlyField()->setValue(2.14);
-        tab.show();
-        tab.resize(900, 600);
-        QVERIFY(QTest::qWaitForWindowExposed(&tab));
-        QCustomPlot* plot = tab.plot();
-        plot->replot();
-        const QRect axes = plot->axisRect()->outerRect();
-        QVERIFY2(!plot->legend->outerRect().intersects(axes),
-                 qPrintable(QStringLiteral("legend %1,%2 %3x%4 overlaps the axes from y=%5")
-                                .arg(plot->legend->outerRect().x())
-                                .arg(plot->legend->outerRect().y())
-                                .arg(plot->legend->outerRect().width())
-                                .arg(plot->legend->outerRect().height())
-                                .arg(axes.top())));
-        QCOMPARE(plot->legend->rowCount(), 1);
-        tab.resize(tab.minimumSizeHint().width(), 600); // as narrow as the tab goes
-        QCoreApplication::processEvents();
-        plot->replot();
-        QVERIFY2(plot->legend->rowCount() == 2 && plot->legend->outerRect().right() <= plot->width(),
-                 qPrintable(QStringLiteral("%1 rows, right edge %2 in a %3 px plot")
-                                .arg(plot->legend->rowCount())
-                                .arg(plot->legend->outerRect().right())
-                                .arg(plot->width())));
-    }
-
-    void cloudVsDesktopReproducesTheSeedsExample() {
-        Settings s = session_->settings();
-        s.electricityUsdPerKwh = 0.12; // the seed's example
-        session_->changeSettings(s, QStringLiteral("seed electricity"));
-        ui::CloudTab tab(*session_);
-        tab.offerField()->setCurrentIndex(0); // enter a price
-        tab.desktopCostField()->setValue(2200);
-        tab.hourlyField()->setValue(2.14);
-        QVERIFY2(tab.resultText().contains(QStringLiteral("591 kWh")), qPrintable(tab.resultText()));
-        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 293 days")), qPrintable(tab.resultText()));
-        QCOMPARE(tab.plot()->graphCount(), 2);
-        // A setting change recomputes at once: free electricity moves break-even earlier.
-        s.electricityUsdPerKwh = 0.0;
-        session_->changeSettings(s, QStringLiteral("free electricity"));
-        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying pays off after 286 days")), qPrintable(tab.resultText()));
-        session_->undoStack()->undo();
-        // A cloud cheaper than the desktop's electricity says so with both prices, as the command line does.
-        tab.hourlyField()->setValue(0.01);
-        QVERIFY2(tab.resultText().contains(QStringLiteral("Buying never pays off: the cloud costs $0.036 a day")),
-                 qPrintable(tab.resultText()));
-        // A late break-even: the totals are those at the end of the years of use, not at the end
-        // of the drawn curve, which runs past the break-even (it once said "Over 5 years: ...
-        // cloud $2,750" for a cloud at $0.036 a day).
-        tab.hourlyField()->setValue(0.06);
-        QVERIFY2(tab.resultText().contains(QStringLiteral("Over 5 years: desktop $2,555, cloud $394")),
-                 qPrintable(tab.resultText()));
-        session_->undoStack()->undo();
-    }
-
-    void cloudOfferSpotPriceIsOfferedWhereTheOfferHasOne() {
-        ui::CloudTab tab(*session_);
-        int withSpot = -1, withoutSpot = -1;
-        for (int i = 1; i < tab.offerField()->count(); ++i) {
-            const double spot = tab.offerField()->itemData(i, Qt::UserRole + 3).toDouble();
-            int& first = spot > 0 ? withSpot : withoutSpot;
-            first = first < 0 ? i : first;
-        }
-        QVERIFY(withSpot > 0 && withoutSpot > 0); // the seeded offers have both kinds
-        tab.offerField()->setCurrentIndex(withSpot);
-        QVERIFY(tab.spotField()->isEnabled());
-        const double onDemand = tab.offerField()->itemData(withSpot, Qt::UserRole + 1).toDouble();
-        const double spot = tab.offerField()->itemData(withSpot, Qt::UserRole + 3).toDouble();
-        QCOMPARE(tab.hourlyField()->value(), std::round(onDemand * 1000) / 1000);
-        const QString before = tab.resultText();
-        tab.spotField()->setChecked(true);
-        QCOMPARE(tab.hourlyField()->value(), std::round(spot * 1000) / 1000);
-        QVERIFY2(tab.resultText().contains(QStringLiteral(" at the spot price")), qPrintable(tab.resultText()));
-        QVERIFY(tab.resultText() != before);
-        // An offer without a spot price: the option goes away and its on-demand price is used.
-        tab.offerField()->setCurrentIndex(withoutSpot);
-        QVERIFY(!tab.spotField()->isEnabled());
-        QVERIFY(!tab.spotField()->isChecked());
-        QCOMPARE(tab.hourlyField()->value(),
-                 std::round(tab.offerField()->itemData(withoutSpot, Qt::UserRole + 1).toDouble() * 1000) / 1000);
-    }
-
-    void breakEvenLabelStaysInsideTheNarrowPlot() {
-        ui::CloudTab tab(*session_);
-        tab.show();
-        tab.resize(720, 600); // the width a tab gets in the window at its smallest
-        QVERIFY(QTest::qWaitForWindowExposed(&tab));
-        tab.offerField()->setCurrentIndex(0); // enter a price
-        tab.desktopCostField()->setValue(2200);
-        for (const double hourly : {5.0, 2.14, 0.5, 0.32}) { // break-even from weeks to years
-            tab.hourlyField()->setValue(hourly);
-            QVERIFY2(tab.resultText().contains(QStringLiteral("pays off after")), qPrintable(tab.resultText()));
-            verifyLabelInsidePlot(tab.plot());
-        }
-    }
-
-    void longCloudOffersKeepTheInputColumnNarrow() {
-        ui::CloudTab tab(*session_);
-        QVERIFY(tab.offerField()->count() > 100); // the seeded offers, some 60 characters long
-        tab.resize(1350, 800);
-        tab.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&tab));
-        auto* inputs = tab.findChild<QScrollArea*>();
-        QVERIFY(inputs != nullptr);
-        QVERIFY2(inputs->width() <= 460, qPrintable(QString::number(inputs->width())));
-        QVERIFY2(tab.plot()->width() > inputs->width(), qPrintable(QString::number(tab.plot()->width())));
-        // The open list is still wide enough to read every offer.
-        int widest = 0;
-        for (int i = 0; i < tab.offerField()->count(); ++i) {
-            widest = std::max(widest, tab.offerField()->fontMetrics().horizontalAdvance(tab.offerField()->itemText(i)));
-        }
-        QVERIFY2(tab.offerField()->view()->minimumWidth() >= widest,
-                 qPrintable(QStringLiteral("%1 < %2").arg(tab.offerField()->view()->minimumWidth()).arg(widest)));
-    }
 };
 
 QTEST_MAIN(CalculatorsPageTest)

@@ -41,6 +41,13 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
                          "spot price have one"));
     spot_->setEnabled(false);
     inputs()->addRow(QString(), spot_);
+    // The instance's GPUs: the model converts hours between them and the desktop's. An offer
+    // fills both; before, an offer whose GPU name is not one catalog GPU ("A100 40GB") was
+    // taken to do the desktop's work per hour, whatever its GPUs and their number.
+    cloudGpu_ = addGpuPicker(tr("C&loud GPU:"), "", tr("Same as the desktop"));
+    cloudGpu_->setToolTip(tr("The GPU of the cloud instance; an offer fills it in"));
+    makeCompact(cloudGpu_, 24);
+    cloudCount_ = addCount(tr("Cloud GPU coun&t:"), 1, 64, 1);
     hourly_ = addNumber(tr("Cloud p&rice:"), 0.01, 1000, 2.14, 3, tr(" $/h"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
@@ -64,7 +71,7 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     results()->addWidget(plot_, 1);
     connect(gpu_, &QComboBox::currentIndexChanged, this, &CloudTab::fillDesktopCost);
     connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);
-    connect(offer_, &QComboBox::currentIndexChanged, this, &CloudTab::takeOfferPrice);
+    connect(offer_, &QComboBox::currentIndexChanged, this, &CloudTab::takeOffer);
     connect(spot_, &QCheckBox::toggled, this, &CloudTab::takeOfferPrice);
     connect(&session, &Session::opened, this, &CloudTab::fillOffers);
     connect(&session, &Session::cloudOffersChanged, this, &CloudTab::fillOffers);
@@ -91,13 +98,33 @@ void CloudTab::fillOffers() {
                             .arg(qs(o.provider), qs(o.instance), qs(o.gpuName))
                             .arg(o.gpuCount)
                             .arg(qs(format::money(o.onDemandUsdPerHour)), qs(o.observed.toString())),
-                        qs(o.gpuId.value_or("")));
+                        QVariant::fromValue<qlonglong>(o.id));
         offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
         offer_->setItemData(offer_->count() - 1, o.gpuCount, Qt::UserRole + 2);
         offer_->setItemData(offer_->count() - 1, o.spotUsdPerHour.value_or(0.0), Qt::UserRole + 3);
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
     fitPopupToItems(offer_);
+}
+
+void CloudTab::takeOffer() {
+    offerAssumption_.clear();
+    const auto offer = offer_->currentIndex() > 0 && session().isOpen()
+                           ? session().db().cloudOffer(offer_->currentData().toLongLong())
+                           : std::nullopt;
+    if (offer) {
+        const OfferGpu og = offerGpu(*offer, session().catalog());
+        offerAssumption_ = qs(og.assumption);
+        if (og.gpu == nullptr) {
+            offerAssumption_ += tr(": its speed is taken as the desktop GPU's; choose the closest under Cloud GPU");
+        }
+        const QSignalBlocker blockGpu(cloudGpu_);
+        const QSignalBlocker blockCount(cloudCount_);
+        cloudGpu_->setCurrentIndex(std::max(0, cloudGpu_->findData(og.gpu != nullptr ? qs(og.gpu->id) : QString())));
+        cloudCount_->setValue(offer->gpuCount);
+    }
+    takeOfferPrice();
+    recompute();
 }
 
 void CloudTab::takeOfferPrice() {
@@ -140,13 +167,14 @@ void CloudTab::compute() {
     in.cloudHourlyUsd = hourly_->value();
     in.years = s.years;
     in.gridKgCo2PerKwh = s.gridKgCo2ePerKwh;
-    QString speed = tr("the same work per hour assumed");
-    const Gpu* cloudGpu = session().catalog().findById(offer_->currentData().toString().toStdString());
-    if (cloudGpu != nullptr && offer_->currentIndex() > 0) {
-        const int cloudCount = offer_->currentData(Qt::UserRole + 2).toInt();
-        in.workRatio = calc::workRatio(session().model(), *g, count_->value(), *cloudGpu, cloudCount, {});
-        speed = tr("the desktop does %1x the work of this instance per hour (performance model)")
-                    .arg(qs(format::number(in.workRatio, 2)));
+    const Gpu* cloudGpu = gpuOf(cloudGpu_);
+    in.workRatio = calc::workRatio(session().model(), *g, count_->value(), cloudGpu != nullptr ? *cloudGpu : *g,
+                                   cloudCount_->value(), {});
+    QString speed = in.workRatio == 1.0 ? tr("the same work per hour")
+                                        : tr("the desktop does %1x the work of the instance per hour (performance model)")
+                                              .arg(qs(format::trimmed(in.workRatio, 2)));
+    if (!offerAssumption_.isEmpty()) {
+        speed += QStringLiteral("; ") + offerAssumption_.toHtmlEscaped();
     }
     const auto r = calc::compareCloudAndDesktop(in);
     result_->setText(

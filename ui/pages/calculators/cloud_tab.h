@@ -15,10 +15,13 @@ class CloudTab : public CalculatorTab {
 
 public:
     explicit CloudTab(Session& session, QWidget* parent = nullptr);
+    QSpinBox* countField() const { return count_; }
     QDoubleSpinBox* desktopCostField() const { return desktopCost_; }
     QDoubleSpinBox* hourlyField() const { return hourly_; }
     QComboBox* offerField() const { return offer_; }
     QCheckBox* spotField() const { return spot_; }
+    QComboBox* cloudGpuField() const { return cloudGpu_; }
+    QSpinBox* cloudCountField() const { return cloudCount_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
 
@@ -29,6 +32,8 @@ protected:
 private:
     void fillOffers();
     void fillDesktopCost();
+    /// The chosen offer's GPU, GPU count and price into their fields.
+    void takeOffer();
     /// The chosen offer's on-demand or (when asked and offered) spot price into the price field.
     void takeOfferPrice();
 
@@ -37,6 +42,9 @@ private:
     QDoubleSpinBox* desktopCost_ = nullptr;
     QComboBox* offer_ = nullptr;
     QCheckBox* spot_ = nullptr;
+    QComboBox* cloudGpu_ = nullptr; ///< nullptr item: the desktop's GPU
+    QSpinBox* cloudCount_ = nullptr;
+    QString offerAssumption_;       ///< how the chosen offer's GPU name was read, if it was
     QDoubleSpinBox* hourly_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;

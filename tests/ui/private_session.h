@@ -1,0 +1,23 @@
+#pragma once
+// A session for one test run: its own settings file (pages remember inputs and walks there,
+// not in the user's) and its own freshly seeded price database, both in `dir`.
+#include "session.h"
+
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace advisor::testing {
+
+inline std::unique_ptr<ui::Session> openPrivateSession(const QTemporaryDir& dir) {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    auto session = std::make_unique<ui::Session>();
+    session->open(dir.filePath(QStringLiteral("prices.sqlite")).toStdString());
+    return session;
+}
+
+} // namespace advisor::testing
