@@ -170,7 +170,7 @@ void CloudTab::compute() {
     const Gpu* cloudGpu = gpuOf(cloudGpu_);
     in.workRatio = calc::workRatio(session().model(), *g, count_->value(), cloudGpu != nullptr ? *cloudGpu : *g,
                                    cloudCount_->value(), {});
-    QString speed = in.workRatio == 1.0 ? tr("the same work per hour")
+    QString speed = in.workRatio == 1.0 ? tr("an instance as fast as the desktop")
                                         : tr("the desktop does %1x the work of the instance per hour (performance model)")
                                               .arg(qs(format::trimmed(in.workRatio, 2)));
     if (!offerAssumption_.isEmpty()) {
