@@ -305,7 +305,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         double chosenSpeed = 0;
         const auto current = currentOffers(offers); // `chosen` points into it
         for (const auto& o : current) {
-            const Gpu* g = o.gpuId ? catalog.findById(*o.gpuId) : nullptr;
+            // Offers named ambiguously ("A100 40GB") count too, read as offerGpu reads them.
+            const Gpu* g = offerGpu(o, catalog).gpu;
             if (g == nullptr || g->memoryGb < in.memoryGb / o.gpuCount) {
                 continue;
             }
@@ -333,6 +334,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             rec.cloud.offer = chosen->provider + " " + chosen->instance + " (" + chosen->gpuName + " x" +
                               std::to_string(chosen->gpuCount) + ", " + format::money(chosen->onDemandUsdPerHour) +
                               "/h, " + chosen->observed.toString() + ")";
+            if (const auto assumption = offerGpu(*chosen, catalog).assumption; !assumption.empty()) {
+                rec.cloud.offer += "; " + assumption;
+            }
             rec.cloud.breakEvenDays = r.breakEvenDays;
             const double horizon = in.settings.years * 365.0;
             rec.cloud.recommended = !r.breakEvenDays || *r.breakEvenDays > horizon;

@@ -429,6 +429,35 @@ TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
     EXPECT_NE(rec.cloud.offer.find("$5/h"), std::string::npos) << rec.cloud.offer;
 }
 
+TEST(Recommender, RentsAnAmbiguouslyNamedOfferAndSaysHowItReadTheName) {
+    // "A100 40GB" is a PCIe card or an SXM4 module: such offers were skipped, though an
+    // 8-GPU server of them is an HGX board of SXM4 modules.
+    CloudOffer hgx;
+    hgx.provider = "Test";
+    hgx.instance = "8x";
+    hgx.gpuName = "A100 40GB";
+    hgx.gpuCount = 8;
+    hgx.onDemandUsdPerHour = 20.0;
+    hgx.observed = *Date::parse("2025-01");
+    const OfferGpu read = offerGpu(hgx, cat());
+    ASSERT_NE(read.gpu, nullptr);
+    EXPECT_EQ(read.gpu->id, "a100-40gb-sxm4");
+    EXPECT_EQ(read.assumption, "'A100 40GB' can be A100 40GB PCIe or A100 40GB SXM4; assumed A100 40GB SXM4 (8-GPU "
+                               "servers use SXM modules)");
+    CloudOffer single = hgx;
+    single.gpuCount = 1;
+    EXPECT_EQ(offerGpu(single, cat()).gpu->id, "a100-40gb-pcie"); // the first match, said so
+    CloudOffer unknown = hgx;
+    unknown.gpuName = "A10G";
+    EXPECT_EQ(offerGpu(unknown, cat()).gpu, nullptr);
+    EXPECT_EQ(offerGpu(unknown, cat()).assumption, "'A10G' is not in the catalog");
+
+    const perf::PerfModel model(cat());
+    const auto rec = recommend(cat(), model, samplePrices(), {hgx}, input(24, 2000));
+    EXPECT_NE(rec.cloud.offer.find("Test 8x (A100 40GB x8"), std::string::npos) << rec.cloud.offer;
+    EXPECT_NE(rec.cloud.offer.find("assumed A100 40GB SXM4"), std::string::npos) << rec.cloud.offer;
+}
+
 TEST(Recommender, RejectsBadInput) {
     const perf::PerfModel model(cat());
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(0, 1000)), InputError);
