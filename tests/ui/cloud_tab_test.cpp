@@ -149,6 +149,9 @@ private slots:
                  qPrintable(tab.resultText()));
         QVERIFY2(tab.resultText().contains(QStringLiteral("assumed A100 40GB SXM4 (8-GPU servers use SXM modules)")),
                  qPrintable(tab.resultText()));
+        // Choosing the GPU replaces the assumption.
+        tab.cloudGpuField()->setCurrentIndex(tab.cloudGpuField()->findData(QStringLiteral("a100-40gb-pcie")));
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("assumed")), qPrintable(tab.resultText()));
         // A GPU the catalog lacks: the count still counts, and the tab says what it assumed.
         const int g5 = offerIndex("g5.12xlarge");
         QVERIFY(g5 > 0);

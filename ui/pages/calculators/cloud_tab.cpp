@@ -73,6 +73,10 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);
     connect(offer_, &QComboBox::currentIndexChanged, this, &CloudTab::takeOffer);
     connect(spot_, &QCheckBox::toggled, this, &CloudTab::takeOfferPrice);
+    connect(cloudGpu_, &QComboBox::currentIndexChanged, this, [this] { // chosen, no longer assumed
+        offerAssumption_.clear();
+        recompute();
+    });
     connect(&session, &Session::opened, this, &CloudTab::fillOffers);
     connect(&session, &Session::cloudOffersChanged, this, &CloudTab::fillOffers);
     connect(&session, &Session::opened, this, &CloudTab::fillDesktopCost);
@@ -100,7 +104,6 @@ void CloudTab::fillOffers() {
                             .arg(qs(format::money(o.onDemandUsdPerHour)), qs(o.observed.toString())),
                         QVariant::fromValue<qlonglong>(o.id));
         offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
-        offer_->setItemData(offer_->count() - 1, o.gpuCount, Qt::UserRole + 2);
         offer_->setItemData(offer_->count() - 1, o.spotUsdPerHour.value_or(0.0), Qt::UserRole + 3);
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
