@@ -64,6 +64,29 @@ private slots:
         session_->notifyPricesChanged(); // a reset under the testers
     }
 
+    void columnsSortByTheirValues() {
+        // Compared in place (not through built strings): prices as numbers, dates as dates,
+        // text ignoring case.
+        ui::PricesPage page(*session_);
+        QSortFilterProxyModel* proxy = page.proxy();
+        const auto verifySorted = [&](int column, Qt::SortOrder order, const auto& key) {
+            proxy->sort(column, order);
+            QVERIFY(proxy->rowCount() > 50);
+            for (int r = 1; r < proxy->rowCount(); ++r) {
+                const Price& a = page.model()->priceAt(proxy->mapToSource(proxy->index(r - 1, 0)).row());
+                const Price& b = page.model()->priceAt(proxy->mapToSource(proxy->index(r, 0)).row());
+                QVERIFY2(order == Qt::AscendingOrder ? !(key(b) < key(a)) : !(key(a) < key(b)),
+                         qPrintable(QStringLiteral("column %1, rows %2 and %3").arg(column).arg(r - 1).arg(r)));
+            }
+        };
+        verifySorted(ui::PriceTableModel::AmountColumn, Qt::DescendingOrder, [](const Price& p) { return p.amount; });
+        verifySorted(ui::PriceTableModel::DateColumn, Qt::AscendingOrder, [](const Price& p) { return p.observed; });
+        verifySorted(ui::PriceTableModel::GpuColumn, Qt::AscendingOrder,
+                     [](const Price& p) { return QString::fromStdString(p.gpuName).toLower(); });
+        verifySorted(ui::PriceTableModel::SourceColumn, Qt::DescendingOrder,
+                     [](const Price& p) { return QString::fromStdString(p.source).toLower(); });
+    }
+
     void badEditIsRefusedWithAMessageAndChangesNothing() {
         ui::PricesPage page(*session_);
         const QModelIndex amount = firstIndexOf(page, "rtx-4090", ui::PriceTableModel::AmountColumn);
