@@ -157,4 +157,22 @@ void Args::expectPositionals(size_t count, const std::string& what) const {
     }
 }
 
+std::vector<std::int64_t> Args::ids(const std::string& what) const {
+    if (positionals_.empty()) {
+        throw UsageError("missing " + what);
+    }
+    std::vector<std::int64_t> out;
+    for (const auto& p : positionals_) {
+        const auto id = text::parseInteger(p);
+        if (!id || *id <= 0) {
+            throw UsageError("an id must be a positive whole number, got '" + p + "'");
+        }
+        if (std::find(out.begin(), out.end(), *id) != out.end()) {
+            throw UsageError("id " + p + " is given twice");
+        }
+        out.push_back(*id);
+    }
+    return out;
+}
+
 } // namespace advisor::cli

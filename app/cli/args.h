@@ -3,6 +3,7 @@
 /// Command-line argument parsing for subcommands: "--name value", "--name=value",
 /// flags and positionals, with usage errors that say what was expected.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,6 +48,10 @@ public:
 
     /// Exactly `count` positionals, else UsageError with `what` ("a price id").
     void expectPositionals(size_t count, const std::string& what) const;
+
+    /// The positionals as ids: at least one (else "missing `what`"), each a positive whole
+    /// number, none given twice; UsageError naming the bad one otherwise.
+    std::vector<std::int64_t> ids(const std::string& what) const;
 
 private:
     std::vector<std::string> positionals_;

@@ -96,16 +96,17 @@ int addOffer(Context& ctx, const Args& args) {
 }
 
 int removeOffer(Context& ctx, const Args& args) {
-    args.expectPositionals(1, "an offer id (see 'gpu-advisor cloud list')");
-    const auto id = text::parseInteger(args.positionals().front());
-    if (!id || *id <= 0) {
-        throw UsageError("offer id must be a positive whole number");
-    }
-    const auto o = ctx.db().removeCloudOffer(*id);
+    const auto removed = ctx.db().removeCloudOffers(args.ids("an offer id (see 'gpu-advisor cloud list')"));
     if (ctx.json()) {
-        ctx.printJson({{"removed", offerJson(o)}});
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto& o : removed) {
+            all.push_back(offerJson(o));
+        }
+        ctx.printJson({{"removed", offerJson(removed.front())}, {"removed_all", all}, {"count", removed.size()}});
     } else {
-        ctx.out() << "removed cloud offer " << o.id << ": " << o.provider << " " << o.gpuName << '\n';
+        for (const auto& o : removed) {
+            ctx.out() << "removed cloud offer " << o.id << ": " << o.provider << " " << o.gpuName << '\n';
+        }
     }
     return 0;
 }
@@ -312,7 +313,7 @@ Command cloudCommand() {
             "Usage: gpu-advisor cloud list [--gpu NAME] [--provider TEXT] [--current]\n"
             "       gpu-advisor cloud add --provider P --gpu NAME --hourly USD [--spot USD] [--gpus N]\n"
             "                             [--instance X] [--region R] [--date YYYY-MM-DD] [--source-url U] [--note T]\n"
-            "       gpu-advisor cloud remove ID\n\n"
+            "       gpu-advisor cloud remove ID [ID...]   (all or none)\n\n"
             "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
             "dated, sourced offers in resources/cloud/cloud_offers.csv; each observation of an offer\n"
             "is kept. --current lists only the newest observation of each offer (provider, instance,\n"

@@ -81,16 +81,18 @@ int add(Context& ctx, const Args& args) {
 }
 
 int remove(Context& ctx, const Args& args) {
-    args.expectPositionals(1, "a price id (see 'gpu-advisor prices list')");
-    const auto id = text::parseInteger(args.positionals().front());
-    if (!id || *id <= 0) {
-        throw UsageError("price id must be a positive whole number, got '" + args.positionals().front() + "'");
-    }
-    const Price removed = ctx.db().removePrice(*id);
+    // Several ids are removed together or not at all, as the Prices page deletes a selection.
+    const auto removed = ctx.db().removePrices(args.ids("a price id (see 'gpu-advisor prices list')"));
     if (ctx.json()) {
-        ctx.printJson({{"removed", priceJson(removed)}});
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto& p : removed) {
+            all.push_back(priceJson(p));
+        }
+        ctx.printJson({{"removed", priceJson(removed.front())}, {"removed_all", all}, {"count", removed.size()}});
     } else {
-        ctx.out() << "removed price " << removed.id << ": " << describe(removed) << '\n';
+        for (const auto& p : removed) {
+            ctx.out() << "removed price " << p.id << ": " << describe(p) << '\n';
+        }
     }
     return 0;
 }
@@ -134,7 +136,7 @@ Command pricesCommand() {
             "Usage: gpu-advisor prices list [--gpu NAME]\n"
             "       gpu-advisor prices add --gpu NAME --price AMOUNT [--currency CODE] [--condition new|used]\n"
             "                              [--source TEXT] [--source-url URL] [--date YYYY-MM-DD] [--note TEXT]\n"
-            "       gpu-advisor prices remove ID\n"
+            "       gpu-advisor prices remove ID [ID...]   (all or none)\n"
             "       gpu-advisor prices import FILE.csv|FILE.json\n"
             "       gpu-advisor prices export FILE.csv|FILE.json\n\n"
             "--currency defaults to the 'currency' setting (USD unless changed); charts and perf/$\n"

@@ -38,6 +38,40 @@ TEST(PricesCli, AddListRemove) {
     EXPECT_EQ(cli.run({"prices", "remove", "abc"}).exitCode, 2);
 }
 
+TEST(PricesCli, RemovesSeveralIdsAllOrNone) {
+    // As the Prices page deletes a selection; the command took one id.
+    Cli cli;
+    std::vector<std::string> ids;
+    for (const char* amount : {"1001", "1002", "1003"}) {
+        ids.push_back(std::to_string(cli.json({"prices", "add", "--gpu", "RTX 4090", "--price", amount}).at("added").at("id").get<int>()));
+    }
+    const auto count = [&] { return cli.json({"prices", "list"}).at("prices").size(); };
+    const size_t before = count();
+    // One unknown id: nothing is removed.
+    const auto bad = cli.run({"prices", "remove", ids[0], "999999", ids[1]});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.err, "error: no price with id 999999\n");
+    EXPECT_EQ(count(), before);
+    const auto twice = cli.run({"prices", "remove", ids[0], ids[0]});
+    EXPECT_EQ(twice.exitCode, 2);
+    EXPECT_NE(twice.err.find("id " + ids[0] + " is given twice"), std::string::npos) << twice.err;
+    EXPECT_EQ(cli.run({"prices", "remove"}).exitCode, 2);
+    const auto doc = cli.json({"prices", "remove", ids[0], ids[1]});
+    EXPECT_EQ(doc.at("count"), 2);
+    EXPECT_EQ(doc.at("removed_all").size(), 2u);
+    EXPECT_EQ(doc.at("removed").at("amount"), 1001); // the first, as for one id
+    EXPECT_EQ(count(), before - 2);
+    // Cloud offers alike.
+    std::vector<std::string> offers;
+    for (const char* hourly : {"1.5", "2.5"}) {
+        offers.push_back(std::to_string(cli.json({"cloud", "add", "--provider", "Test", "--gpu", "L4", "--hourly", hourly})
+                                            .at("added").at("id").get<int>()));
+    }
+    const auto removed = cli.run({"cloud", "remove", offers[0], offers[1]});
+    EXPECT_EQ(removed.exitCode, 0);
+    EXPECT_EQ(removed.out, "removed cloud offer " + offers[0] + ": Test L4\nremoved cloud offer " + offers[1] + ": Test L4\n");
+}
+
 TEST(PricesCli, AddUsesTheCurrencySettingUnlessTold) {
     Cli cli;
     const auto usd = cli.json({"prices", "add", "--gpu", "RTX 4090", "--price", "1599"});
