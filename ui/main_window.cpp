@@ -8,12 +8,14 @@
 #include "pages/cloud_offers_page.h"
 #include "pages/prices_page.h"
 #include "session.h"
+#include "ui_text.h"
 #include "widgets/shortcut_list.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QHBoxLayout>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -59,6 +61,13 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
         showMessageBox(QMessageBox::Warning, tr("The price database was damaged"), message);
     });
     connect(&session_, &Session::warning, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
+    // Which price database is open (--db can name any): its file in the title, as an editor
+    // names its document; the whole path is the title's file path (the platform shows it).
+    connect(&session_, &Session::opened, this, [this] {
+        const QString path = qs(session_.db().path());
+        setWindowFilePath(path);
+        setWindowTitle(tr("%1 - GPU Advisor").arg(QFileInfo(path).fileName()));
+    });
     connect(&session_, &Session::externalChangesLoaded, this, [this] {
         statusBar()->showMessage(tr("Loaded changes another program made to the prices; undo history cleared"), 8000);
     });

@@ -71,6 +71,15 @@ private slots:
         QCOMPARE(window.currentPageKey(), QStringLiteral("charts"));
     }
 
+    void theTitleNamesTheOpenDatabase() {
+        ui::Session session;
+        ui::MainWindow window(session);
+        QCOMPARE(window.windowTitle(), QStringLiteral("GPU Advisor")); // before the database opens
+        session.open(dbPath());
+        QCOMPARE(window.windowTitle(), QStringLiteral("prices.sqlite - GPU Advisor"));
+        QCOMPARE(window.windowFilePath(), QString::fromStdString(dbPath()));
+    }
+
     void remembersItsPageAndSize() {
         {
             ui::Session session;
