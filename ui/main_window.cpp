@@ -91,13 +91,27 @@ void MainWindow::buildMenus() {
         charts_->exportWithDialog();
     });
     file->addSeparator();
+    // The Prices page's import and export, also here where a desktop user looks for them.
+    QAction* importPrices = file->addAction(tr("&Import Prices…"));
+    importPrices->setStatusTip(tr("Add prices from a CSV or JSON file (all or nothing)"));
+    connect(importPrices, &QAction::triggered, this, [this] {
+        showPage(QStringLiteral("prices"));
+        prices_->importWithDialog();
+    });
+    QAction* exportPrices = file->addAction(tr("Export &Prices…"));
+    exportPrices->setStatusTip(tr("Save all prices as CSV or JSON"));
+    connect(exportPrices, &QAction::triggered, this, [this] {
+        showPage(QStringLiteral("prices"));
+        prices_->exportWithDialog();
+    });
+    file->addSeparator();
     QAction* backup = file->addAction(tr("&Back Up Prices Now"));
     backup->setStatusTip(tr("Save a copy of the price database in its backup folder"));
     connect(backup, &QAction::triggered, this, &MainWindow::backUpNow);
     QAction* restore = file->addAction(tr("&Restore Prices from Backup…"));
     restore->setStatusTip(tr("Replace the price database by one of its backups; the current one is kept"));
     connect(restore, &QAction::triggered, this, &MainWindow::restoreFromBackup);
-    for (QAction* a : {backup, restore}) {
+    for (QAction* a : {importPrices, exportPrices, backup, restore}) {
         a->setEnabled(false);
         connect(&session_, &Session::opened, a, [a] { a->setEnabled(true); });
     }

@@ -20,6 +20,8 @@
 
 #include <QComboBox>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTabWidget>
 #include <QScrollArea>
 #include <QShortcut>
@@ -71,11 +73,25 @@ private slots:
         QCOMPARE(window.currentPageKey(), QStringLiteral("charts"));
     }
 
-    void theTitleNamesTheOpenDatabase() {
+    void theTitleNamesTheOpenDatabaseAndPriceFilesWaitForIt() {
         ui::Session session;
         ui::MainWindow window(session);
         QCOMPARE(window.windowTitle(), QStringLiteral("GPU Advisor")); // before the database opens
+        // File > Import/Export Prices work on the database, so they wait for it.
+        QList<QAction*> priceFiles;
+        for (QAction* a : window.menuBar()->actions().front()->menu()->actions()) {
+            if (a->text().contains(QStringLiteral("Prices…"))) {
+                priceFiles << a;
+            }
+        }
+        QCOMPARE(priceFiles.size(), 2);
+        for (QAction* a : priceFiles) {
+            QVERIFY(!a->isEnabled());
+        }
         session.open(dbPath());
+        for (QAction* a : priceFiles) {
+            QVERIFY(a->isEnabled());
+        }
         QCOMPARE(window.windowTitle(), QStringLiteral("prices.sqlite - GPU Advisor"));
         QCOMPARE(window.windowFilePath(), QString::fromStdString(dbPath()));
     }
