@@ -116,7 +116,9 @@ std::vector<InputProblem> Settings::validate(const Catalog& catalog) const {
 void Settings::set(const std::string& key, const std::string& value, const Catalog& catalog) {
     const auto& all = keys();
     if (std::find(all.begin(), all.end(), key) == all.end()) {
-        throw InputError({"settings", 0, "", key}, "unknown setting; known: " + text::join(all, ", "));
+        const auto meant = text::closestMatch(key, all);
+        throw InputError({"settings", 0, "", key}, "unknown setting" + (meant ? "; did you mean '" + *meant + "'?" : "") +
+                                                       (meant ? " Known: " : "; known: ") + text::join(all, ", "));
     }
     Settings next = *this;
     if (key == "reference_gpu") {

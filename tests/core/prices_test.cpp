@@ -237,6 +237,10 @@ TEST(PriceDb, SettingsDefaultToTheSeedAndValidate) {
     EXPECT_EQ(problemsOf([&] { s.set("utilization", "1.5", db.catalog()); }),
               std::vector<std::string>{"settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)"});
     EXPECT_EQ(problemsOf([&] { s.set("colour", "blue", db.catalog()); }).size(), 1u);
+    const auto typo = problemsOf([&] { s.set("utilisation", "0.2", db.catalog()); });
+    ASSERT_EQ(typo.size(), 1u);
+    EXPECT_EQ(typo.front().rfind("settings: field 'utilisation': unknown setting; did you mean 'utilization'? Known: ", 0), 0u)
+        << typo.front();
     EXPECT_EQ(problemsOf([&] { s.set("reference_gpu", "A100", db.catalog()); }).size(), 1u);
     EXPECT_DOUBLE_EQ(db.settings().utilization, 0.35);
 }
