@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -62,6 +63,25 @@ private slots:
         page.setFilterText(QStringLiteral("2080"));
         page.proxy()->sort(ui::PriceTableModel::AmountColumn, Qt::DescendingOrder);
         session_->notifyPricesChanged(); // a reset under the testers
+    }
+
+    void shortColumnsLeaveTheSourceInSightOnASmallScreen() {
+        // Condition, price, currency and date took 100 px each, and at 1,024 px the Source
+        // column scrolled out of sight.
+        ui::PricesPage page(*session_);
+        page.resize(890, 650); // what a 1,024 px window leaves the page
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTableView* view = page.view();
+        using M = ui::PriceTableModel;
+        for (const int c : {M::ConditionColumn, M::AmountColumn, M::CurrencyColumn, M::DateColumn}) {
+            QVERIFY2(view->columnWidth(c) >= view->horizontalHeader()->sectionSizeHint(c), qPrintable(QString::number(c)));
+            QVERIFY2(view->columnWidth(c) < 100, qPrintable(QString::number(view->columnWidth(c))));
+        }
+        QVERIFY(view->columnWidth(M::DateColumn) >= view->fontMetrics().horizontalAdvance(QStringLiteral("2025-08-21")));
+        const int sourceEnd = view->columnViewportPosition(M::SourceColumn) + view->columnWidth(M::SourceColumn);
+        QVERIFY2(sourceEnd <= view->viewport()->width(),
+                 qPrintable(QStringLiteral("Source ends at %1 of %2 px").arg(sourceEnd).arg(view->viewport()->width())));
     }
 
     void columnsSortByTheirValues() {

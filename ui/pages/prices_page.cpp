@@ -137,7 +137,17 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     useSingleLineRows(view_);
     view_->setAlternatingRowColors(true);
     view_->setColumnWidth(PriceTableModel::GpuColumn, 170);
-    view_->setColumnWidth(PriceTableModel::SourceColumn, 170);
+    // Short columns as wide as their header or their widest value, not QHeaderView's 100 px
+    // each: at 1,024 px the Source column then shows instead of scrolling out of sight.
+    // (Measured from a sample, not the rows: there may be 100,000 of them.)
+    for (const auto& [column, widest] : {std::pair{PriceTableModel::ConditionColumn, QStringLiteral("used")},
+                                         std::pair{PriceTableModel::AmountColumn, QStringLiteral("888,888")},
+                                         std::pair{PriceTableModel::CurrencyColumn, QStringLiteral("USD")},
+                                         std::pair{PriceTableModel::DateColumn, QStringLiteral("8888-88-88")}}) {
+        view_->setColumnWidth(column, std::max(view_->horizontalHeader()->sectionSizeHint(column),
+                                               view_->fontMetrics().horizontalAdvance(widest) + 16));
+    }
+    view_->setColumnWidth(PriceTableModel::SourceColumn, 220);
     view_->setColumnWidth(PriceTableModel::UrlColumn, 170);
     view_->setAccessibleName(tr("Prices"));
     message_ = new QLabel;
