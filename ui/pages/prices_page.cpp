@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "dialogs/add_price_dialog.h"
 #include "dialogs/custom_gpu_dialog.h"
+#include "models/price_filter_proxy.h"
 #include "models/price_table_model.h"
 #include "pages/settings_panel.h"
 #include "prices/price_io.h"
@@ -25,7 +26,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -39,49 +39,6 @@
 namespace advisor::ui {
 
 namespace {
-
-/// Search over GPU, source and note; new/used filter; numeric and date sorting.
-class PriceFilterProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    void setCondition(const QString& c) {
-        condition_ = c;
-        invalidateFilter();
-    }
-    void setNeedle(const QString& text) {
-        needle_ = text.trimmed();
-        invalidateFilter();
-    }
-
-protected:
-    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override {
-        return static_cast<const PriceTableModel*>(sourceModel())->sortsBefore(left.row(), right.row(), left.column());
-    }
-
-    bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
-        const auto* m = sourceModel();
-        if (!condition_.isEmpty() &&
-            m->index(row, PriceTableModel::ConditionColumn, parent).data().toString() != condition_) {
-            return false;
-        }
-        const QString& needle = needle_;
-        if (needle.isEmpty()) {
-            return true;
-        }
-        for (const int c : {PriceTableModel::GpuColumn, PriceTableModel::SourceColumn, PriceTableModel::NoteColumn,
-                            PriceTableModel::DateColumn}) {
-            if (m->index(row, c, parent).data().toString().contains(needle, Qt::CaseInsensitive)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-private:
-    QString condition_;
-    QString needle_;
-};
 
 struct ImportState {
     std::atomic<size_t> done{0};
