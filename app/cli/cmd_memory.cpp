@@ -8,6 +8,7 @@
 #include "common/format.h"
 #include "common/text.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace advisor::cli {
@@ -122,15 +123,14 @@ int run(Context& ctx, const Args& args) {
     for (const auto& n : e.notes) {
         ctx.out() << "note: " << n << '\n';
     }
-    int shown = 0;
+    constexpr size_t kShown = 12; // a line or two; --json lists them all
     ctx.out() << "Fits on: ";
-    for (const auto& f : fits) {
-        if (shown++ >= 12) {
-            ctx.out() << "...";
-            break;
-        }
-        ctx.out() << (shown > 1 ? ", " : "") << (f.gpusNeeded > 1 ? std::to_string(f.gpusNeeded) + " x " : "")
-                  << f.gpu->name;
+    for (size_t i = 0; i < std::min(fits.size(), kShown); ++i) {
+        const auto& f = fits[i];
+        ctx.out() << (i > 0 ? ", " : "") << (f.gpusNeeded > 1 ? std::to_string(f.gpusNeeded) + " x " : "") << f.gpu->name;
+    }
+    if (fits.size() > kShown) {
+        ctx.out() << " and " << fits.size() - kShown << " more (--json lists them all)";
     }
     ctx.out() << (fits.empty() ? "no catalog GPU, even 8 of them" : "") << '\n';
     return 0;

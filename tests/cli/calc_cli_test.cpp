@@ -144,6 +144,13 @@ TEST(MemoryCli, BreakdownTotalAndFits) {
     EXPECT_GT(doc.at("total_gb").get<double>(), 112);
     EXPECT_GE(doc.at("breakdown").size(), 5u);
     EXPECT_FALSE(doc.at("fits").empty());
+    // The text names the first twelve and counts the rest (it ended in a bare "...").
+    const auto small = cli.json({"memory", "--params-billion", "1", "--mode", "inference"});
+    const size_t all = small.at("fits").size();
+    ASSERT_GT(all, 12u);
+    const auto text = cli.run({"memory", "--params-billion", "1", "--mode", "inference"});
+    EXPECT_NE(text.out.find(" and " + std::to_string(all - 12) + " more (--json lists them all)\n"), std::string::npos)
+        << text.out;
     const auto task = cli.json({"memory", "--task", "transformers"});
     EXPECT_DOUBLE_EQ(task.at("total_gb").get<double>(), 24);
     EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--mode", "pretraining"}).exitCode, 2);
