@@ -181,6 +181,21 @@ private slots:
             QVERIFY2(tab.resultText().contains(QStringLiteral("pays off after")), qPrintable(tab.resultText()));
             verifyLabelInsidePlot(tab.plot());
         }
+        // The day axis's labels stand apart ("1,0001,2501,500" ran together at this width).
+        QCPAxis* days = tab.plot()->xAxis;
+        tab.plot()->replot();
+        const QVector<double> ticks = days->tickVector();
+        const QVector<QString> labels = days->tickVectorLabels();
+        QVERIFY(ticks.size() >= 2);
+        const QFontMetrics metrics(days->tickLabelFont());
+        for (qsizetype i = 1; i < ticks.size(); ++i) {
+            const double apart = days->coordToPixel(ticks[i]) - days->coordToPixel(ticks[i - 1]);
+            const double needed = (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0 + 6;
+            QVERIFY2(apart >= needed, qPrintable(QStringLiteral("'%1' and '%2' are %3 px apart, need %4")
+                                                     .arg(labels[i - 1], labels[i])
+                                                     .arg(apart)
+                                                     .arg(needed)));
+        }
     }
 
     void longCloudOffersKeepTheInputColumnNarrow() {

@@ -157,6 +157,11 @@ int fitPlotToWidth(QCustomPlot& plot, int width) {
     return taller;
 }
 
+void fitTickCountToWidth(QCPAxis& axis, int widthPx) {
+    constexpr int kPixelsPerTick = 110; // a label like "12,500" and room on both sides
+    axis.ticker()->setTickCount(std::clamp(widthPx / kPixelsPerTick, 2, 8));
+}
+
 void callOnResize(QWidget* widget, std::function<void()> fit) {
     new ResizeWatcher(widget, std::move(fit));
 }

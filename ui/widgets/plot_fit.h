@@ -9,6 +9,7 @@
 
 #include <functional>
 
+class QCPAxis;
 class QCPLegend;
 class QCustomPlot;
 class QWidget;
@@ -27,6 +28,10 @@ void wrapLegendToWidth(QCPLegend& legend, int width);
 /// to a wider width joins the lines again. Returns how many pixels taller the plot's
 /// layout became than with every text on one line and the legend in one row.
 int fitPlotToWidth(QCustomPlot& plot, int width);
+
+/// About one tick per 110 px of `widthPx` (2 to 8) on `axis`: QCustomPlot's default of five
+/// ran "1,000 1,250 1,500" into one another on a narrow plot.
+void fitTickCountToWidth(QCPAxis& axis, int widthPx);
 
 /// Calls `fit` whenever `widget` is resized (for as long as the widget lives): plots re-wrap
 /// their legend and words to their new width.

@@ -66,6 +66,7 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     plot_->setMinimumWidth(200);
     callOnResize(plot_, [this] {
         wrapLegendToWidth(*plot_->legend, plot_->width() - 20); // the plot layout's side margins
+        fitTickCountToWidth(*plot_->xAxis, plot_->width());
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
     results()->addWidget(plot_, 1);
