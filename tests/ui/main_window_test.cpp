@@ -18,6 +18,7 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QListWidget>
 #include <QMenu>
@@ -166,6 +167,39 @@ private slots:
         for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
             window.calculatorsPage()->showTab(QString::fromLatin1(tab));
             verifyNothingCutOff(QString::fromLatin1(tab));
+        }
+    }
+
+    void noFieldIsSqueezedInTheSmallestWindow() {
+        // The Prices page's settings were cut to half their height in a short window; inputs
+        // scroll instead.
+        ui::Session session;
+        session.open(dbPath());
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(window.minimumSizeHint().expandedTo(window.minimumSize()));
+        const auto verifyFieldsWhole = [&window](const QString& screen) {
+            QCoreApplication::processEvents();
+            for (QWidget* field : window.findChildren<QWidget*>()) {
+                if (!field->isVisible() || (!qobject_cast<QAbstractSpinBox*>(field) && !qobject_cast<QComboBox*>(field))) {
+                    continue;
+                }
+                QVERIFY2(field->height() >= field->minimumSizeHint().height(),
+                         qPrintable(QStringLiteral("%1: a field %2 px tall, needs %3")
+                                        .arg(screen)
+                                        .arg(field->height())
+                                        .arg(field->minimumSizeHint().height())));
+            }
+        };
+        for (const auto& key : window.pageKeys()) {
+            window.showPage(key);
+            verifyFieldsWhole(key);
+        }
+        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
+            window.showPage(QStringLiteral("calculators"));
+            window.calculatorsPage()->showTab(QString::fromLatin1(tab));
+            verifyFieldsWhole(QString::fromLatin1(tab));
         }
     }
 

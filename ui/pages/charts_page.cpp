@@ -7,6 +7,7 @@
 #include "session.h"
 #include "widgets/compact_combo.h"
 #include "widgets/plot_fit.h"
+#include "widgets/vertical_scroll.h"
 #include "widgets/shortcut_list.h"
 
 #include <qcustomplot.h>
@@ -139,11 +140,7 @@ void ChartsPage::buildControls() {
     // Options | chart, resizable; the options scroll when the window is short.
     auto* sideWidget = new QWidget;
     sideWidget->setLayout(side);
-    auto* sideScroll = new QScrollArea;
-    sideScroll->setWidget(sideWidget);
-    sideScroll->setWidgetResizable(true);
-    sideScroll->setFrameShape(QFrame::NoFrame);
-    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QScrollArea* sideScroll = scrollVertically(sideWidget);
     sideScroll->setMinimumWidth(sideWidget->minimumSizeHint().width() + 8); // drag the splitter to hide it
     auto* chartWidget = new QWidget;
     chartWidget->setLayout(chartColumn);

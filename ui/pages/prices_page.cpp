@@ -11,6 +11,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/table_rows.h"
+#include "widgets/vertical_scroll.h"
 
 #include <qcustomplot.h>
 
@@ -125,7 +126,8 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     historyLayout->addWidget(history_);
     auto* settingsBox = new QGroupBox(tr("Settings that change results"));
     auto* settingsLayout = new QVBoxLayout(settingsBox);
-    settingsLayout->addWidget(new SettingsPanel(session_));
+    // Scrolls when the window is short: squeezed, its fields were cut to half their height.
+    settingsLayout->addWidget(scrollVertically(new SettingsPanel(session_)));
     auto* lower = new QSplitter(Qt::Horizontal);
     lower->addWidget(historyBox);
     lower->addWidget(settingsBox);

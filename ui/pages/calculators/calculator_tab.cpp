@@ -4,6 +4,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/remembered_inputs.h"
+#include "widgets/vertical_scroll.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,11 +24,7 @@ namespace advisor::ui {
 CalculatorTab::CalculatorTab(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* inputBox = new QWidget;
     inputs_ = new QFormLayout(inputBox);
-    auto* inputScroll = new QScrollArea;
-    inputScroll->setWidget(inputBox);
-    inputScroll->setWidgetResizable(true);
-    inputScroll->setFrameShape(QFrame::NoFrame);
-    inputScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QScrollArea* inputScroll = scrollVertically(inputBox);
     inputScroll->setMaximumWidth(460);
     inputScroll_ = inputScroll;
     auto* resultBox = new QWidget;
