@@ -32,6 +32,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <functional>
+
 using namespace advisor;
 
 class MainWindowTest : public QObject {
@@ -159,27 +161,22 @@ private slots:
                                         .arg(scroll->viewport()->width())));
             }
         };
-        for (const auto& key : window.pageKeys()) {
-            window.showPage(key);
-            verifyNothingCutOff(key);
-        }
-        window.showPage(QStringLiteral("calculators"));
-        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
-            window.calculatorsPage()->showTab(QString::fromLatin1(tab));
-            verifyNothingCutOff(QString::fromLatin1(tab));
-        }
-    }
-
-    void noFieldIsSqueezedInTheSmallestWindow() {
-        // The Prices page's settings were cut to half their height in a short window; inputs
-        // scroll instead.
-        ui::Session session;
-        session.open(dbPath());
-        ui::MainWindow window(session);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.resize(window.minimumSizeHint().expandedTo(window.minimumSize()));
-        const auto verifyFieldsWhole = [&window](const QString& screen) {
+        const auto forEveryScreen = [&window](const std::function<void(const QString&)>& verify) {
+            for (const auto& key : window.pageKeys()) {
+                window.showPage(key);
+                verify(key);
+            }
+            window.showPage(QStringLiteral("calculators"));
+            for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
+                window.calculatorsPage()->showTab(QString::fromLatin1(tab));
+                verify(QString::fromLatin1(tab));
+            }
+        };
+        forEveryScreen(verifyNothingCutOff);
+        // At the smallest size no field is squeezed below its height: inputs scroll instead
+        // (the Prices page's settings were cut to half their height).
+        window.resize(least);
+        forEveryScreen([&window](const QString& screen) {
             QCoreApplication::processEvents();
             for (QWidget* field : window.findChildren<QWidget*>()) {
                 if (!field->isVisible() || (!qobject_cast<QAbstractSpinBox*>(field) && !qobject_cast<QComboBox*>(field))) {
@@ -191,16 +188,7 @@ private slots:
                                         .arg(field->height())
                                         .arg(field->minimumSizeHint().height())));
             }
-        };
-        for (const auto& key : window.pageKeys()) {
-            window.showPage(key);
-            verifyFieldsWhole(key);
-        }
-        for (const char* tab : {"power", "psu", "build", "memory", "cloud"}) {
-            window.showPage(QStringLiteral("calculators"));
-            window.calculatorsPage()->showTab(QString::fromLatin1(tab));
-            verifyFieldsWhole(QString::fromLatin1(tab));
-        }
+        });
     }
 
     void everyAltKeyOnAScreenIsUnique() {
