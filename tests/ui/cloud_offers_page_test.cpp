@@ -5,6 +5,7 @@
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "pages/calculators/cloud_tab.h"
 #include "pages/cloud_offers_page.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <QCheckBox>
@@ -40,9 +41,7 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        session_ = std::make_unique<ui::Session>();
-        session_->open(dir_.filePath(QStringLiteral("prices.sqlite")).toStdString());
+        session_ = testing::openPrivateSession(dir_); // the page remembers a filter: not in the user's settings
     }
 
     void listsTheShippedOffersAndSearches() {
@@ -117,8 +116,14 @@ private slots:
         }
         QVERIFY(!page.shownIds().empty());
         page.searchField()->clear();
+        {
+            ui::CloudOffersPage again(*session_); // the choice outlives the page (and the app)
+            QVERIFY(again.newestOnlyField()->isChecked());
+            QCOMPARE(again.shownIds().size(), current.size());
+        }
         page.newestOnlyField()->setChecked(false);
         QCOMPARE(page.shownIds().size(), stored.size());
+        QVERIFY(!ui::CloudOffersPage(*session_).newestOnlyField()->isChecked());
     }
 
     void addThroughTheDialogReachesTheCalculatorAndUndoRemovesIt() {

@@ -6,6 +6,7 @@
 #include "prices/cloud_offer.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/remembered_inputs.h"
 #include "widgets/table_rows.h"
 
 #include <QCheckBox>
@@ -82,6 +83,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
 
     connect(search_, &QLineEdit::textChanged, this, &CloudOffersPage::applyFilter);
     connect(newestOnly_, &QCheckBox::toggled, this, &CloudOffersPage::applyFilter);
+    new RememberedInputs(QStringLiteral("cloud-offers"), {{QStringLiteral("newest-only"), newestOnly_}}, this);
     connect(add, &QPushButton::clicked, this, &CloudOffersPage::addOfferWithDialog);
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
