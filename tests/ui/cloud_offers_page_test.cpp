@@ -17,6 +17,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QDesktopServices>
+#include <QUrl>
 #include <QtTest>
 
 #include <set>
@@ -26,9 +28,14 @@ using namespace advisor;
 class CloudOffersPageTest : public QObject {
     Q_OBJECT
 
+public slots:
+    /// Stands in for the browser (QDesktopServices::setUrlHandler).
+    void openUrl(const QUrl& url) { opened_ << url; }
+
 private:
     QTemporaryDir dir_;
     std::unique_ptr<ui::Session> session_;
+    QList<QUrl> opened_;
 
     static bool comboHas(QComboBox* box, const QString& part) {
         for (int i = 0; i < box->count(); ++i) {
@@ -92,6 +99,18 @@ private slots:
         for (int row = 0; row < table->rowCount(); ++row) {
             QCOMPARE(table->item(row, 1)->toolTip(), table->item(row, 1)->text());
         }
+    }
+
+    void anOffersSourceOpensInTheBrowser() {
+        QDesktopServices::setUrlHandler(QStringLiteral("https"), this, "openUrl");
+        ui::CloudOffersPage page(*session_);
+        page.table()->setCurrentCell(0, 0);
+        const auto id = page.shownIds().front();
+        const QString url = QString::fromStdString(session_->db().cloudOffer(id)->sourceUrl);
+        QVERIFY(url.startsWith(QStringLiteral("https://")));
+        QVERIFY(page.openCurrentSourceLink());
+        QCOMPARE(opened_, QList<QUrl>{QUrl(url)});
+        QDesktopServices::unsetUrlHandler(QStringLiteral("https"));
     }
 
     void newestOnlyHidesOlderObservationsOfTheSameOffer() {

@@ -7,6 +7,7 @@
 #include "models/price_table_model.h"
 #include "pages/prices_page.h"
 #include "session.h"
+#include "widgets/source_links.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -20,6 +21,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QDesktopServices>
+#include <QUrl>
 #include <QtTest>
 
 using namespace advisor;
@@ -27,9 +30,14 @@ using namespace advisor;
 class PricesPageTest : public QObject {
     Q_OBJECT
 
+public slots:
+    /// Stands in for the browser (QDesktopServices::setUrlHandler).
+    void openUrl(const QUrl& url) { opened_ << url; }
+
 private:
     QTemporaryDir dir_;
     std::unique_ptr<ui::Session> session_;
+    QList<QUrl> opened_;
 
     QString write(const QString& name, const QByteArray& content) {
         QFile f(dir_.filePath(name));
@@ -82,6 +90,26 @@ private slots:
         const int sourceEnd = view->columnViewportPosition(M::SourceColumn) + view->columnWidth(M::SourceColumn);
         QVERIFY2(sourceEnd <= view->viewport()->width(),
                  qPrintable(QStringLiteral("Source ends at %1 of %2 px").arg(sourceEnd).arg(view->viewport()->width())));
+    }
+
+    void aPricesSourceOpensInTheBrowser() {
+        QDesktopServices::setUrlHandler(QStringLiteral("https"), this, "openUrl");
+        ui::PricesPage page(*session_);
+        const QModelIndex amount = firstIndexOf(page, "rtx-4090", ui::PriceTableModel::AmountColumn);
+        page.view()->setCurrentIndex(page.proxy()->mapFromSource(amount));
+        const QString url = QString::fromStdString(page.model()->priceAt(amount.row()).sourceUrl);
+        QVERIFY(url.startsWith(QStringLiteral("https://")));
+        QCOMPARE(page.currentSourceUrl(), url);
+        opened_.clear();
+        QVERIFY(page.openCurrentSourceLink());
+        QCOMPARE(opened_, QList<QUrl>{QUrl(url)});
+        // Only web addresses are opened: not a path, nor an empty source.
+        QVERIFY(!ui::openSourceLink(QStringLiteral("/etc/passwd")));
+        QVERIFY(!ui::openSourceLink(QString()));
+        QVERIFY(!ui::openSourceLink(QStringLiteral("file:///etc/passwd")));
+        QCOMPARE(opened_.size(), 1);
+        QCOMPARE(page.view()->contextMenuPolicy(), Qt::CustomContextMenu);
+        QDesktopServices::unsetUrlHandler(QStringLiteral("https"));
     }
 
     void columnsSortByTheirValues() {

@@ -7,6 +7,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/remembered_inputs.h"
+#include "widgets/source_links.h"
 #include "widgets/table_rows.h"
 
 #include <QCheckBox>
@@ -64,6 +65,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     useSingleLineRows(table_);
+    addSourceLinkMenu(table_, [this](const QModelIndex& index) { return table_->item(index.row(), Source)->text(); });
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setSortingEnabled(true);
     table_->sortByColumn(Provider, Qt::AscendingOrder);
@@ -200,6 +202,11 @@ void CloudOffersPage::deleteSelected() {
     session_.undoStack()->push(new RemoveCloudOffersCommand(session_, {ids.begin(), ids.end()}));
     emit statusMessage(tr("Deleted %1 (Ctrl+Z to undo)")
                            .arg(qs(format::count(static_cast<long long>(ids.size()), "cloud offer"))));
+}
+
+bool CloudOffersPage::openCurrentSourceLink() {
+    const int row = table_->currentRow();
+    return row >= 0 && openSourceLink(table_->item(row, Source)->text());
 }
 
 } // namespace advisor::ui

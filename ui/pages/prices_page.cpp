@@ -10,6 +10,7 @@
 #include "prices/price_io.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/source_links.h"
 #include "widgets/table_rows.h"
 #include "widgets/vertical_scroll.h"
 
@@ -93,6 +94,9 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
                            QAbstractItemView::AnyKeyPressed);
     view_->horizontalHeader()->setStretchLastSection(true);
     useSingleLineRows(view_);
+    addSourceLinkMenu(view_, [this](const QModelIndex& shown) {
+        return qs(model_->priceAt(proxy_->mapToSource(shown).row()).sourceUrl);
+    });
     view_->setAlternatingRowColors(true);
     view_->setColumnWidth(PriceTableModel::GpuColumn, 170);
     // Short columns as wide as their header or their widest value, not QHeaderView's 100 px
@@ -443,6 +447,15 @@ void PricesPage::importFile(const QString& path, bool quiet) {
         emit importFinished(false, summary);
     });
     importThread_->start();
+}
+
+QString PricesPage::currentSourceUrl() const {
+    const QModelIndex shown = view_->currentIndex();
+    return shown.isValid() ? qs(model_->priceAt(proxy_->mapToSource(shown).row()).sourceUrl) : QString();
+}
+
+bool PricesPage::openCurrentSourceLink() {
+    return openSourceLink(currentSourceUrl());
 }
 
 } // namespace advisor::ui

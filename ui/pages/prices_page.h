@@ -49,7 +49,12 @@ public:
     /// Asks a running import to stop; it then changes nothing.
     void cancelImport();
 
+    /// The source address of the current row (empty when none).
+    QString currentSourceUrl() const;
+
 public slots:
+    /// Opens the current row's source in the browser (its context menu's first entry).
+    bool openCurrentSourceLink();
     void addPriceWithDialog();
     void addGpuWithDialog();
     void importWithDialog();
