@@ -204,9 +204,9 @@ void CloudOffersPage::deleteSelected() {
                            .arg(qs(format::count(static_cast<long long>(ids.size()), "cloud offer"))));
 }
 
-bool CloudOffersPage::openCurrentSourceLink() {
+bool CloudOffersPage::copyCurrentSourceLink() {
     const int row = table_->currentRow();
-    return row >= 0 && openSourceLink(table_->item(row, Source)->text());
+    return row >= 0 && copySourceLink(table_->item(row, Source)->text());
 }
 
 } // namespace advisor::ui

@@ -32,8 +32,8 @@ public:
     std::vector<std::int64_t> shownIds() const;
 
 public slots:
-    /// Opens the current row's source in the browser (its context menu's first entry).
-    bool openCurrentSourceLink();
+    /// Copies the current row's source address (its context menu's entry).
+    bool copyCurrentSourceLink();
     void addOfferWithDialog();
     void deleteSelected();
 

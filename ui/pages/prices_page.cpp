@@ -454,8 +454,8 @@ QString PricesPage::currentSourceUrl() const {
     return shown.isValid() ? qs(model_->priceAt(proxy_->mapToSource(shown).row()).sourceUrl) : QString();
 }
 
-bool PricesPage::openCurrentSourceLink() {
-    return openSourceLink(currentSourceUrl());
+bool PricesPage::copyCurrentSourceLink() {
+    return copySourceLink(currentSourceUrl());
 }
 
 } // namespace advisor::ui

@@ -53,8 +53,8 @@ public:
     QString currentSourceUrl() const;
 
 public slots:
-    /// Opens the current row's source in the browser (its context menu's first entry).
-    bool openCurrentSourceLink();
+    /// Copies the current row's source address (its context menu's entry).
+    bool copyCurrentSourceLink();
     void addPriceWithDialog();
     void addGpuWithDialog();
     void importWithDialog();

@@ -3,23 +3,16 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QClipboard>
-#include <QDesktopServices>
 #include <QMenu>
-#include <QUrl>
 
 namespace advisor::ui {
-namespace {
 
-bool isWebAddress(const QString& url) {
-    const QUrl u(url.trimmed(), QUrl::StrictMode);
-    return u.isValid() && (u.scheme() == QLatin1String("http") || u.scheme() == QLatin1String("https")) &&
-           !u.host().isEmpty();
-}
-
-} // namespace
-
-bool openSourceLink(const QString& url) {
-    return isWebAddress(url) && QDesktopServices::openUrl(QUrl(url.trimmed()));
+bool copySourceLink(const QString& url) {
+    if (url.trimmed().isEmpty()) {
+        return false;
+    }
+    QApplication::clipboard()->setText(url.trimmed());
+    return true;
 }
 
 void addSourceLinkMenu(QAbstractItemView* view, std::function<QString(const QModelIndex&)> urlOf) {
@@ -27,12 +20,10 @@ void addSourceLinkMenu(QAbstractItemView* view, std::function<QString(const QMod
     QObject::connect(view, &QWidget::customContextMenuRequested, view, [view, urlOf = std::move(urlOf)](const QPoint& at) {
         // A right click makes its row current, and the Menu key opens on the current row.
         const QModelIndex index = view->currentIndex();
-        const QString url = index.isValid() ? urlOf(index).trimmed() : QString();
+        const QString url = index.isValid() ? urlOf(index) : QString();
         QMenu menu(view);
-        QAction* open = menu.addAction(QObject::tr("&Open Source Link"), [url] { openSourceLink(url); });
-        QAction* copy = menu.addAction(QObject::tr("&Copy Source Link"), [url] { QApplication::clipboard()->setText(url); });
-        open->setEnabled(isWebAddress(url));
-        copy->setEnabled(!url.isEmpty());
+        QAction* copy = menu.addAction(QObject::tr("&Copy Source Link"), [url] { copySourceLink(url); });
+        copy->setEnabled(!url.trimmed().isEmpty());
         menu.exec(view->viewport()->mapToGlobal(at));
     });
 }

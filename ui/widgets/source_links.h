@@ -1,7 +1,9 @@
 #pragma once
 /// \file
 /// Every price and cloud offer carries the address it was read from: a right click (or the
-/// Menu key) on its row opens that page in the browser or copies the address.
+/// Menu key) on its row copies that address, to paste into a browser. The program itself
+/// opens nothing from the network (tests/hygiene/source_rules.sh): the addresses come from
+/// imported files, which may be hostile.
 
 #include <QString>
 
@@ -12,12 +14,11 @@ class QModelIndex;
 
 namespace advisor::ui {
 
-/// Opens `url` in the desktop's browser when it is an http or https address; false (and
-/// nothing opened) for anything else, such as an empty source or a local path.
-bool openSourceLink(const QString& url);
-
-/// The context menu of `view`'s rows: "Open Source Link" and "Copy Source Link" for the
-/// address `urlOf` gives for the current row (both disabled when it has none).
+/// The context menu of `view`'s rows: "Copy Source Link" for the address `urlOf` gives for
+/// the current row (disabled when it has none).
 void addSourceLinkMenu(QAbstractItemView* view, std::function<QString(const QModelIndex&)> urlOf);
+
+/// Puts `url` on the clipboard; false (clipboard unchanged) when it is empty.
+bool copySourceLink(const QString& url);
 
 } // namespace advisor::ui
