@@ -150,7 +150,7 @@ PricesPage::PricesPage(Session& session, QWidget* parent) : QWidget(parent), ses
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({480, 320});
+    split->setSizes({440, 360}); // the settings' nine rows whole in a 860 px window
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
