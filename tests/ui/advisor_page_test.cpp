@@ -191,6 +191,11 @@ private slots:
             QVERIFY2(table->height() >= rows && table->height() <= rows + 25,
                      qPrintable(QStringLiteral("%1: %2 px tall for %3 px of rows").arg(QLatin1String(name)).arg(table->height()).arg(rows)));
         }
+        // The cloud line gives its verdict once (it read "rent - ... against 1,825 days of use: rent").
+        const QString cloud = page.findChild<QLabel*>(QStringLiteral("cloudVerdict"))->text();
+        const QString reason = QString::fromStdString(page.liveRecommendation().cloud.reason).toHtmlEscaped();
+        QVERIFY(!reason.isEmpty());
+        QVERIFY2(cloud.startsWith(QStringLiteral("<b>Cloud:</b> ") + reason), qPrintable(cloud));
         const QString caveats = page.findChild<QLabel*>(QStringLiteral("chartCaveats"))->text();
         const Gpu* rtx3090 = session_->catalog().findById("rtx-3090");
         QVERIFY(rtx3090 != nullptr);

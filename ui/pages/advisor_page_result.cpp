@@ -91,6 +91,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     reasons_->setOpenExternalLinks(false);
     cloud_ = new QLabel;
     cloud_->setWordWrap(true);
+    cloud_->setObjectName(QStringLiteral("cloudVerdict"));
     connect(shortlist_, &QTableWidget::currentCellChanged, this, [this](int row) {
         if (row < 0 || row >= static_cast<int>(live_.shortlist.size())) {
             return;
@@ -252,9 +253,11 @@ void AdvisorPage::updateLive() {
     if (!live_.shortlist.empty()) {
         shortlist_->selectRow(0);
     }
-    QString cloud = tr("<b>Cloud:</b> %1 - %2")
-                        .arg(live_.cloud.recommended ? tr("rent") : tr("buy"), qs(live_.cloud.reason).toHtmlEscaped());
-    if (!live_.cloud.offer.empty()) {
+    // The reason ends in its verdict (": rent", ": buy ..."); a "rent - " before it said it twice.
+    QString cloud = live_.cloud.reason.empty()
+                        ? QString()
+                        : tr("<b>Cloud:</b> %1").arg(qs(live_.cloud.reason).toHtmlEscaped());
+    if (!cloud.isEmpty() && !live_.cloud.offer.empty()) {
         cloud += QStringLiteral(" [") + qs(live_.cloud.offer).toHtmlEscaped() + QStringLiteral("]");
     }
     QStringList alternatives;
@@ -262,8 +265,8 @@ void AdvisorPage::updateLive() {
         alternatives << qs(a.reasons.front()).toHtmlEscaped();
     }
     if (!alternatives.isEmpty()) {
-        cloud += QStringLiteral("<br><b>") + tr("For the same money:") + QStringLiteral("</b> ") +
-                 alternatives.join(QStringLiteral("; "));
+        cloud += (cloud.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("<b>") +
+                 tr("For the same money:") + QStringLiteral("</b> ") + alternatives.join(QStringLiteral("; "));
     }
     cloud_->setText(cloud);
 }
