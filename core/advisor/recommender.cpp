@@ -302,11 +302,13 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         const Candidate& best = rec.shortlist.front();
         double bestCostPerWork = 0;
         const CloudOffer* chosen = nullptr;
+        OfferGpu chosenGpu; // how the chosen offer's GPU name was read
         double chosenSpeed = 0;
         const auto current = currentOffers(offers); // `chosen` points into it
         for (const auto& o : current) {
             // Offers named ambiguously ("A100 40GB") count too, read as offerGpu reads them.
-            const Gpu* g = offerGpu(o, catalog).gpu;
+            OfferGpu read = offerGpu(o, catalog);
+            const Gpu* g = read.gpu;
             if (g == nullptr || g->memoryGb < in.memoryGb / o.gpuCount) {
                 continue;
             }
@@ -316,6 +318,7 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             const double costPerWork = o.onDemandUsdPerHour / speed;
             if (chosen == nullptr || costPerWork < bestCostPerWork) {
                 chosen = &o;
+                chosenGpu = std::move(read);
                 bestCostPerWork = costPerWork;
                 chosenSpeed = speed;
             }
@@ -334,8 +337,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             rec.cloud.offer = chosen->provider + " " + chosen->instance + " (" + chosen->gpuName + " x" +
                               std::to_string(chosen->gpuCount) + ", " + format::money(chosen->onDemandUsdPerHour) +
                               "/h, " + chosen->observed.toString() + ")";
-            if (const auto assumption = offerGpu(*chosen, catalog).assumption; !assumption.empty()) {
-                rec.cloud.offer += "; " + assumption;
+            if (!chosenGpu.assumption.empty()) {
+                rec.cloud.offer += "; " + chosenGpu.assumption;
             }
             rec.cloud.breakEvenDays = r.breakEvenDays;
             const double horizon = in.settings.years * 365.0;
