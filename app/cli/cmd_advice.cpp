@@ -167,6 +167,8 @@ int recommend(Context& ctx, const Args& args) {
         in.llmWeights = perf::Precision::Int4;
     }
     args.refuseTogether({"memory-gb"}, {"params-billion"});
+    nlohmann::json memoryBasis = nullptr; // how --params-billion became gigabytes
+    std::string memoryBasisText;
     if (const auto m = args.number("memory-gb")) {
         in.memoryGb = *m;
     } else if (const auto p = args.number("params-billion")) {
@@ -181,6 +183,10 @@ int recommend(Context& ctx, const Args& args) {
                                     : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
         in.memoryGb = calc::estimateMemory(mem).perGpuGb;
         in.llmParamsBillion = *p;
+        memoryBasis = {{"params_billion", *p}, {"mode", calc::toString(mem.mode)},
+                       {"weights", perf::toString(mem.weights)}};
+        memoryBasisText = " (" + format::trimmed(*p, 2) + "B parameters, " + calc::toString(mem.mode) +
+                          " with " + perf::toString(mem.weights) + " weights; 'gpu-advisor memory' itemises it)";
     } else {
         throw UsageError("missing --memory-gb N (or --params-billion P to compute it)");
     }
@@ -215,6 +221,7 @@ int recommend(Context& ctx, const Args& args) {
         ctx.printJson({{"metric", perf::toString(rec.metric)},
                        {"workload", perf::toString(rec.workload)},
                        {"memory_gb", in.memoryGb},
+                       {"memory_basis", memoryBasis},
                        {"budget_usd", in.budgetUsd},
                        {"rank_by", toString(in.rankBy)},
                        {"perf_per_dollar_anchor", rec.perDollarAnchor},
@@ -231,7 +238,7 @@ int recommend(Context& ctx, const Args& args) {
         return 0;
     }
     auto& o = ctx.out();
-    o << "Needs " << format::gigabytes(in.memoryGb) << ", budget " << format::money(in.budgetUsd) << ", ranked by "
+    o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd) << ", ranked by "
       << (in.rankBy == advice::RankBy::Speed ? "speed in " + std::string(perf::toString(rec.metric))
                                              : std::string(perf::toString(rec.metric)) + " per dollar (" +
                                                    rec.perDollarAnchor + ")")

@@ -129,16 +129,79 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
 
 namespace {
 
+/// A price or offer seen over a year before the newest one is history rather than today's
+/// market: GPU and cloud prices move within a year (the shipped price history shows it).
+constexpr long long kStaleDays = 365;
+
 std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,
                                     const RecommendInput& in, const Date& newestPriceDate) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
     if (o.condition == Condition::Used) {
         c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");
     } else if (o.price.newestNew && newestPriceDate.year > 0 &&
-               o.price.newestNew->observed.daysSinceEpoch() + 365 < newestPriceDate.daysSinceEpoch()) {
+               o.price.newestNew->observed.daysSinceEpoch() + kStaleDays < newestPriceDate.daysSinceEpoch()) {
         c.push_back("newest price is from " + o.price.newestNew->observed.toString() + ": check today's market");
     }
     return c;
+}
+
+/// The cloud offer that does the metric's work for the least money per hour, of those whose
+/// GPUs hold the memory.
+struct CloudChoice {
+    std::optional<CloudOffer> offer;
+    OfferGpu gpu;           ///< how the offer's GPU name was read
+    double speed = 0;       ///< the offer's throughput in the metric
+    bool stale = false;     ///< no recent offer held the memory, so an old one was taken
+    int staleLeftOut = 0;   ///< old offers passed over for a recent one
+    Date newestObserved;    ///< of all current offers
+};
+
+CloudChoice cheapestCloudFor(const Catalog& catalog, const perf::PerfModel& model, const std::vector<CloudOffer>& offers,
+                             const perf::PerfQuery& base, double memoryGb) {
+    CloudChoice best;
+    const auto current = currentOffers(offers);
+    for (const auto& o : current) {
+        best.newestObserved = std::max(best.newestObserved, o.observed);
+    }
+    // An offer last seen over a year before the newest one has most likely changed or gone:
+    // old offers count only when no recent one holds the memory.
+    const auto isStale = [&](const CloudOffer& o) {
+        return o.observed.daysSinceEpoch() + kStaleDays < best.newestObserved.daysSinceEpoch();
+    };
+    double bestCostPerWork = 0;
+    for (const bool staleToo : {false, true}) {
+        if (best.offer) {
+            break;
+        }
+        best.staleLeftOut = 0;
+        for (const auto& o : current) {
+            if (!staleToo && isStale(o)) {
+                ++best.staleLeftOut;
+                continue;
+            }
+            // Offers named ambiguously ("A100 40GB") count too, read as offerGpu reads them.
+            OfferGpu read = offerGpu(o, catalog);
+            const Gpu* g = read.gpu;
+            if (g == nullptr || g->memoryGb < memoryGb / o.gpuCount) {
+                continue;
+            }
+            perf::PerfQuery q = base;
+            q.gpus = std::min(o.gpuCount, 8);
+            const double speed = model.throughput(*g, q);
+            const double costPerWork = o.onDemandUsdPerHour / speed;
+            if (!best.offer || costPerWork < bestCostPerWork) {
+                best.offer = o;
+                best.gpu = std::move(read);
+                best.speed = speed;
+                best.stale = isStale(o);
+                bestCostPerWork = costPerWork;
+            }
+        }
+    }
+    if (best.stale) {
+        best.staleLeftOut = 0;
+    }
+    return best;
 }
 
 } // namespace
@@ -300,30 +363,14 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     // The cloud, priced for the same work as the best desktop choice.
     if (!rec.shortlist.empty()) {
         const Candidate& best = rec.shortlist.front();
-        double bestCostPerWork = 0;
-        const CloudOffer* chosen = nullptr;
-        OfferGpu chosenGpu; // how the chosen offer's GPU name was read
-        double chosenSpeed = 0;
-        const auto current = currentOffers(offers); // `chosen` points into it
-        for (const auto& o : current) {
-            // Offers named ambiguously ("A100 40GB") count too, read as offerGpu reads them.
-            OfferGpu read = offerGpu(o, catalog);
-            const Gpu* g = read.gpu;
-            if (g == nullptr || g->memoryGb < in.memoryGb / o.gpuCount) {
-                continue;
-            }
-            perf::PerfQuery q = base;
-            q.gpus = std::min(o.gpuCount, 8);
-            const double speed = model.throughput(*g, q);
-            const double costPerWork = o.onDemandUsdPerHour / speed;
-            if (chosen == nullptr || costPerWork < bestCostPerWork) {
-                chosen = &o;
-                chosenGpu = std::move(read);
-                bestCostPerWork = costPerWork;
-                chosenSpeed = speed;
-            }
+        const auto cloud = cheapestCloudFor(catalog, model, offers, base, in.memoryGb);
+        if (cloud.staleLeftOut > 0) {
+            rec.notes.push_back("cloud: " + std::to_string(cloud.staleLeftOut) + " offer" +
+                                (cloud.staleLeftOut == 1 ? "" : "s") + " last seen over a year before the newest (" +
+                                cloud.newestObserved.toString() + ") not considered");
         }
-        if (chosen != nullptr) {
+        if (cloud.offer) {
+            const CloudOffer* chosen = &*cloud.offer;
             calc::CloudVsDesktopInput cv;
             cv.desktopCostUsd = in.settings.desktopBaseCostUsd + best.unitPriceUsd * best.count;
             cv.gpuWatts = best.gpu->tdpW * best.count;
@@ -332,13 +379,17 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             cv.kwhPriceUsd = in.settings.electricityUsdPerKwh;
             cv.years = in.settings.years;
             cv.cloudHourlyUsd = chosen->onDemandUsdPerHour;
-            cv.workRatio = best.throughput / chosenSpeed;
+            cv.workRatio = best.throughput / cloud.speed;
             const auto r = calc::compareCloudAndDesktop(cv);
             rec.cloud.offer = chosen->provider + " " + chosen->instance + " (" + chosen->gpuName + " x" +
                               std::to_string(chosen->gpuCount) + ", " + format::money(chosen->onDemandUsdPerHour) +
                               "/h, " + chosen->observed.toString() + ")";
-            if (!chosenGpu.assumption.empty()) {
-                rec.cloud.offer += "; " + chosenGpu.assumption;
+            if (!cloud.gpu.assumption.empty()) {
+                rec.cloud.offer += "; " + cloud.gpu.assumption;
+            }
+            if (cloud.stale) {
+                rec.cloud.offer += "; no offer seen within a year of the newest (" + cloud.newestObserved.toString() +
+                                   ") holds the memory: check today's price";
             }
             rec.cloud.breakEvenDays = r.breakEvenDays;
             const double horizon = in.settings.years * 365.0;

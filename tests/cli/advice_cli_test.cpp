@@ -113,6 +113,24 @@ TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
     EXPECT_GT(llm.at("memory_gb").get<double>(), 7.4);
     EXPECT_LT(llm.at("memory_gb").get<double>(), 12);
     EXPECT_EQ(llm.at("metric"), "llm-decode");
+    EXPECT_EQ(llm.at("memory_basis"), (nlohmann::json{{"params_billion", 7.0}, {"mode", "inference"}, {"weights", "int8"}}));
+    EXPECT_TRUE(org.at("memory_basis").is_null()); // --memory-gb was given
+}
+
+TEST(RecommendCli, SaysHowItSizedTheMemoryFromParameters) {
+    // Fine-tuning is sized as QLoRA with 4-bit weights: the header says so, and `memory`
+    // gives the same figure for the same inputs.
+    Cli cli;
+    const auto rec = cli.json({"recommend", "--params-billion", "13", "--task", "fine-tune", "--budget", "3000"});
+    EXPECT_EQ(rec.at("memory_basis"), (nlohmann::json{{"params_billion", 13.0}, {"mode", "qlora"}, {"weights", "int4"}}));
+    const auto mem = cli.json({"memory", "--params-billion", "13", "--mode", "qlora", "--precision", "int4"});
+    EXPECT_DOUBLE_EQ(rec.at("memory_gb").get<double>(), mem.at("per_gpu_gb").get<double>());
+    const auto text = cli.run({"recommend", "--params-billion", "13", "--task", "fine-tune", "--budget", "3000"});
+    EXPECT_EQ(text.out.rfind("Needs 9.3 GB (13B parameters, qlora with int4 weights; 'gpu-advisor memory' itemises "
+                             "it), budget $3,000",
+                             0),
+              0u)
+        << text.out;
 }
 
 TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {

@@ -154,7 +154,7 @@ std::vector<CrossCheckRow> crossCheck() {
             const auto& top = rec.shortlist.front();
             row.live = (top.count > 1 ? std::to_string(top.count) + " x " : "") + top.gpu->name + " (" +
                        toString(top.condition) + ", " + format::money(top.unitPriceUsd) + ")" +
-                       (rec.cloud.recommended ? "; rent: " + rec.cloud.reason : "");
+                       (rec.cloud.recommended ? "; rent: " + rec.cloud.reason + " [" + rec.cloud.offer + "]" : "");
             row.liveGpuId = rec.cloud.recommended && chartRents ? "cloud" : top.gpu->id;
         }
         bool agree = chartRents ? row.liveGpuId == "cloud" : false;

@@ -207,6 +207,28 @@ private slots:
         }
     }
 
+    void theLiveRecommendersNotesAreShown() {
+        // The command line printed "note: not considered: 11 with too little memory, 6 over the
+        // budget, ..."; the page dropped those lines, so an empty or short list went unexplained.
+        ui::AdvisorPage page(*session_);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        const auto& notes = page.liveRecommendation().notes;
+        QVERIFY(!notes.empty());
+        auto* label = page.findChild<QLabel*>(QStringLiteral("liveNotes"));
+        QVERIFY(label != nullptr);
+        QVERIFY(label->isVisible());
+        for (const auto& n : notes) {
+            QVERIFY2(label->text().contains(QStringLiteral("Note: ") + QString::fromStdString(n).toHtmlEscaped()),
+                     qPrintable(label->text()));
+        }
+        QVERIFY2(label->text().contains(QStringLiteral("not considered:")), qPrintable(label->text()));
+    }
+
     void withoutABudgetTheUserAnswersBudgetQuestions() {
         ui::AdvisorPage page(*session_);
         page.setBudget(std::nullopt);

@@ -101,6 +101,7 @@ private:
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;
     QLabel* cloud_ = nullptr;
+    QLabel* liveNotes_ = nullptr; ///< what the recommender left out and why (the CLI's "note:" lines)
 };
 
 } // namespace advisor::ui

@@ -92,6 +92,10 @@ void AdvisorPage::buildResultView(QWidget* page) {
     cloud_ = new QLabel;
     cloud_->setWordWrap(true);
     cloud_->setObjectName(QStringLiteral("cloudVerdict"));
+    liveNotes_ = new QLabel;
+    liveNotes_->setWordWrap(true);
+    liveNotes_->setObjectName(QStringLiteral("liveNotes"));
+    liveNotes_->setVisible(false);
     connect(shortlist_, &QTableWidget::currentCellChanged, this, [this](int row) {
         if (row < 0 || row >= static_cast<int>(live_.shortlist.size())) {
             return;
@@ -125,6 +129,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     liveLayout->addWidget(shortlist_); // as tall as its rows: the reasons get the rest
     liveLayout->addWidget(reasons_, 1);
     liveLayout->addWidget(cloud_);
+    liveLayout->addWidget(liveNotes_);
     liveLayout->addWidget(showLive, 0, Qt::AlignLeft);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
@@ -216,6 +221,8 @@ void AdvisorPage::updateResult() {
 void AdvisorPage::updateLive() {
     shortlist_->setRowCount(0);
     reasons_->clear();
+    liveNotes_->clear();
+    liveNotes_->setVisible(false);
     live_ = {};
     if (!uiSession_.isOpen()) {
         liveSummary_->setText(tr("Opening the price database…"));
@@ -269,6 +276,12 @@ void AdvisorPage::updateLive() {
                  tr("For the same money:") + QStringLiteral("</b> ") + alternatives.join(QStringLiteral("; "));
     }
     cloud_->setText(cloud);
+    QStringList notes;
+    for (const auto& n : live_.notes) {
+        notes << tr("Note: %1").arg(qs(n).toHtmlEscaped());
+    }
+    liveNotes_->setText(notes.join(QStringLiteral("<br>")));
+    liveNotes_->setVisible(!notes.isEmpty());
 }
 
 } // namespace advisor::ui
