@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -211,22 +212,35 @@ private slots:
         // The command line printed "note: not considered: 11 with too little memory, 6 over the
         // budget, ..."; the page dropped those lines, so an empty or short list went unexplained.
         ui::AdvisorPage page(*session_);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
         page.setBudget(1500);
         for (const char* a : {"no", "yes", "yes"}) {
             QVERIFY(page.answer(QLatin1String(a)));
         }
-        const auto& notes = page.liveRecommendation().notes;
-        QVERIFY(!notes.empty());
-        auto* label = page.findChild<QLabel*>(QStringLiteral("liveNotes"));
-        QVERIFY(label != nullptr);
-        QVERIFY(label->isVisible());
-        for (const auto& n : notes) {
-            QVERIFY2(label->text().contains(QStringLiteral("Note: ") + QString::fromStdString(n).toHtmlEscaped()),
-                     qPrintable(label->text()));
-        }
-        QVERIFY2(label->text().contains(QStringLiteral("not considered:")), qPrintable(label->text()));
+        auto* reasons = page.findChild<QTextBrowser*>(QStringLiteral("liveReasons"));
+        QVERIFY(reasons != nullptr);
+        const auto showsEveryNote = [&] {
+            const auto& notes = page.liveRecommendation().notes;
+            QVERIFY(!notes.empty());
+            for (const auto& n : notes) {
+                QVERIFY2(reasons->toPlainText().contains(QString::fromStdString(n)), qPrintable(reasons->toPlainText()));
+            }
+        };
+        QVERIFY(!page.liveRecommendation().shortlist.empty());
+        QVERIFY2(reasons->toPlainText().contains(QStringLiteral("not considered:")), qPrintable(reasons->toPlainText()));
+        showsEveryNote(); // below the selected GPU's reasons
+        auto* showChartPicks = page.findChild<QPushButton*>(QStringLiteral("showChartPicks"));
+        auto* showLivePicks = page.findChild<QPushButton*>(QStringLiteral("showLivePicks"));
+        QVERIFY(showChartPicks->isEnabled());
+        QVERIFY(showLivePicks->isEnabled());
+        // Nothing within $50: the notes say why, and there is nothing to show in the charts.
+        page.setBudget(50);
+        QCOMPARE(QString::fromStdString(page.walk().current().id), QStringLiteral("leaf_sorry"));
+        QVERIFY(page.liveRecommendation().shortlist.empty());
+        QVERIFY2(reasons->toPlainText().contains(QStringLiteral("over the budget")), qPrintable(reasons->toPlainText()));
+        showsEveryNote();
+        QVERIFY(!showChartPicks->isEnabled());
+        QVERIFY(!showLivePicks->isEnabled());
+        QVERIFY(page.findChild<QTableWidget*>(QStringLiteral("chartGpus"))->isHidden());
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

@@ -69,6 +69,7 @@ private:
     void updateQuestion();
     void updateResult();
     void updateLive();
+    QString liveNotesHtml() const; ///< the recommender's notes, for the reasons view
     /// The walk outlives the window: the budget, its check box and the answers the user gave.
     void saveWalk() const;
     void restoreWalk();
@@ -101,7 +102,8 @@ private:
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;
     QLabel* cloud_ = nullptr;
-    QLabel* liveNotes_ = nullptr; ///< what the recommender left out and why (the CLI's "note:" lines)
+    QPushButton* showChart_ = nullptr; ///< the chart's GPUs in the charts
+    QPushButton* showLive_ = nullptr;  ///< today's picks in the charts
 };
 
 } // namespace advisor::ui

@@ -60,8 +60,9 @@ void AdvisorPage::buildResultView(QWidget* page) {
     chartCaveats_ = new QLabel;
     chartCaveats_->setObjectName(QStringLiteral("chartCaveats"));
     chartCaveats_->setWordWrap(true);
-    auto* showChart = new QPushButton(tr("Show in &charts"));
-    connect(showChart, &QPushButton::clicked, this, [this] { emit showInCharts(chartGpuIds()); });
+    showChart_ = new QPushButton(tr("Show in &charts"));
+    showChart_->setObjectName(QStringLiteral("showChartPicks"));
+    connect(showChart_, &QPushButton::clicked, this, [this] { emit showInCharts(chartGpuIds()); });
 
     auto* chartBox = new QGroupBox(tr("The 2023 chart says"));
     auto* chartLayout = new QVBoxLayout(chartBox);
@@ -70,7 +71,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     chartLayout->addWidget(chartGpus_);
     chartLayout->addWidget(chartCaveats_);
     chartLayout->addStretch(1);
-    chartLayout->addWidget(showChart, 0, Qt::AlignLeft);
+    chartLayout->addWidget(showChart_, 0, Qt::AlignLeft);
 
     liveSummary_ = new QLabel;
     liveSummary_->setWordWrap(true);
@@ -89,13 +90,10 @@ void AdvisorPage::buildResultView(QWidget* page) {
     shortlist_->horizontalHeaderItem(6)->setToolTip(tr("Memory per GPU beyond what you need"));
     reasons_ = new QTextBrowser;
     reasons_->setOpenExternalLinks(false);
+    reasons_->setObjectName(QStringLiteral("liveReasons"));
     cloud_ = new QLabel;
     cloud_->setWordWrap(true);
     cloud_->setObjectName(QStringLiteral("cloudVerdict"));
-    liveNotes_ = new QLabel;
-    liveNotes_->setWordWrap(true);
-    liveNotes_->setObjectName(QStringLiteral("liveNotes"));
-    liveNotes_->setVisible(false);
     connect(shortlist_, &QTableWidget::currentCellChanged, this, [this](int row) {
         if (row < 0 || row >= static_cast<int>(live_.shortlist.size())) {
             return;
@@ -109,10 +107,11 @@ void AdvisorPage::buildResultView(QWidget* page) {
             html += QStringLiteral("<li><i>%1</i></li>").arg(qs(cv).toHtmlEscaped());
         }
         html += QStringLiteral("</ul>");
-        reasons_->setHtml(html);
+        reasons_->setHtml(html + liveNotesHtml());
     });
-    auto* showLive = new QPushButton(tr("Show &today's picks in charts"));
-    connect(showLive, &QPushButton::clicked, this, [this] {
+    showLive_ = new QPushButton(tr("Show &today's picks in charts"));
+    showLive_->setObjectName(QStringLiteral("showLivePicks"));
+    connect(showLive_, &QPushButton::clicked, this, [this] {
         QStringList ids;
         for (const auto& c : live_.shortlist) {
             ids << qs(c.gpu->id);
@@ -129,8 +128,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     liveLayout->addWidget(shortlist_); // as tall as its rows: the reasons get the rest
     liveLayout->addWidget(reasons_, 1);
     liveLayout->addWidget(cloud_);
-    liveLayout->addWidget(liveNotes_);
-    liveLayout->addWidget(showLive, 0, Qt::AlignLeft);
+    liveLayout->addWidget(showLive_, 0, Qt::AlignLeft);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(chartBox);
@@ -207,6 +205,9 @@ void AdvisorPage::updateResult() {
         }
     }
     fitHeightToRows(chartGpus_);
+    // A leaf without GPUs ("Sorry", "rent") has nothing to list or show in the charts.
+    chartGpus_->setVisible(!node.gpus.empty());
+    showChart_->setEnabled(!node.gpus.empty());
     chartCaveats_->setText(caveatsHtml.isEmpty() ? QString()
                                                  : tr("Caveats:") + QStringLiteral("<ul style='margin-left:-20px'>") +
                                                        caveatsHtml + QStringLiteral("</ul>"));
@@ -221,8 +222,7 @@ void AdvisorPage::updateResult() {
 void AdvisorPage::updateLive() {
     shortlist_->setRowCount(0);
     reasons_->clear();
-    liveNotes_->clear();
-    liveNotes_->setVisible(false);
+    showLive_->setEnabled(false);
     live_ = {};
     if (!uiSession_.isOpen()) {
         liveSummary_->setText(tr("Opening the price database…"));
@@ -260,6 +260,7 @@ void AdvisorPage::updateLive() {
     if (!live_.shortlist.empty()) {
         shortlist_->selectRow(0);
     }
+    showLive_->setEnabled(!live_.shortlist.empty());
     // The reason ends in its verdict (": rent", ": buy ..."); a "rent - " before it said it twice.
     QString cloud = live_.cloud.reason.empty()
                         ? QString()
@@ -276,12 +277,18 @@ void AdvisorPage::updateLive() {
                  tr("For the same money:") + QStringLiteral("</b> ") + alternatives.join(QStringLiteral("; "));
     }
     cloud_->setText(cloud);
-    QStringList notes;
-    for (const auto& n : live_.notes) {
-        notes << tr("Note: %1").arg(qs(n).toHtmlEscaped());
+    if (live_.shortlist.empty()) {
+        reasons_->setHtml(liveNotesHtml()); // why nothing is listed
     }
-    liveNotes_->setText(notes.join(QStringLiteral("<br>")));
-    liveNotes_->setVisible(!notes.isEmpty());
+}
+
+QString AdvisorPage::liveNotesHtml() const {
+    // The command line's "note:" lines: what the recommender left out and why.
+    QString html;
+    for (const auto& n : live_.notes) {
+        html += QStringLiteral("<li>%1</li>").arg(qs(n).toHtmlEscaped());
+    }
+    return html.isEmpty() ? html : QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Notes")) + html + QStringLiteral("</ul>");
 }
 
 } // namespace advisor::ui
