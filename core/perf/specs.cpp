@@ -28,6 +28,22 @@ const Gpu* chipPeer(const Gpu& g, const Catalog* peers) {
     return best;
 }
 
+// A GPU with the same vendor, chip, SM count and memory bus, and a published L2: NVIDIA's L2
+// slices sit with the memory controllers, so such a configuration has the same L2 (L40 and
+// RTX 6000 Ada, both AD102 with 142 SMs and 384 bits, publish 96 MB; the L40S does not).
+const Gpu* l2Peer(const Gpu& g, const Catalog* peers) {
+    if (peers == nullptr || g.chip.empty() || !g.computeUnits || !g.memoryBusBits) {
+        return nullptr;
+    }
+    for (const auto& p : peers->gpus()) {
+        if (p.id != g.id && !p.custom && p.vendor == g.vendor && p.chip == g.chip && p.computeUnits == g.computeUnits &&
+            p.memoryBusBits == g.memoryBusBits && p.l2CacheMb) {
+            return &p;
+        }
+    }
+    return nullptr;
+}
+
 // Board power and clock per SM: what the sustained-clock term compares within a chip.
 struct PerSm {
     double watts = 0, clock = 0; ///< clock as FP32 TFLOPS per SM (same chip: proportional to GHz)
@@ -184,6 +200,12 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
 
     if (g.l2CacheMb) {
         s.l2Mb = *g.l2CacheMb;
+    } else if (const Gpu* peer = l2Peer(g, peers)) {
+        s.l2Mb = *peer->l2CacheMb;
+        s.estimated = true;
+        s.notes.push_back("L2 size not published; taken from " + peer->name + " (same " + g.chip + ", " +
+                          std::to_string(*g.computeUnits) + " " + (g.computeUnitName.empty() ? "SM" : g.computeUnitName) +
+                          "s, " + std::to_string(*g.memoryBusBits) + "-bit bus): " + format::number(s.l2Mb, 0) + " MB");
     } else {
         s.l2Mb = c.l2NoBenefitMb;
         s.estimated = true;

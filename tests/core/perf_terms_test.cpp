@@ -92,6 +92,28 @@ TEST(L2Cache, RampsFromNoBenefitToTheSeedsGainAtAdaSize) {
     EXPECT_LT(l2CacheFactor(40, c), l2CacheFactor(50, c));
 }
 
+TEST(L2Cache, AnUnpublishedSizeIsTakenFromTheSameChipConfiguration) {
+    // The L40S publishes no L2; the L40 and RTX 6000 Ada (AD102, 142 SMs, 384-bit) publish
+    // 96 MB. Taking "no benefit" instead put it at 0.55x an RTX 4090 for 8-bit inference.
+    const auto l40s = specs("L40S");
+    EXPECT_DOUBLE_EQ(l40s.l2Mb, 96);
+    EXPECT_TRUE(l40s.estimated);
+    ASSERT_FALSE(l40s.notes.empty());
+    EXPECT_EQ(l40s.notes.back(), "L2 size not published; taken from RTX 6000 Ada (same AD102, 142 SMs, 384-bit bus): 96 MB");
+    // Another configuration of the chip is no evidence: a 100-SM AD102 keeps "no benefit"
+    // (a 128-SM one would take the RTX 4090's 72 MB).
+    Gpu cut = cat().require("L40S");
+    cut.id = "cut-l40s";
+    cut.name = "Cut L40S";
+    cut.aliases.clear();
+    cut.computeUnits = 100;
+    Catalog with = cat();
+    with.add(cut);
+    EXPECT_DOUBLE_EQ(deriveSpecs(*with.findById("cut-l40s"), consts(), &with).l2Mb, consts().l2NoBenefitMb);
+    // Without the catalog to look in, nothing is borrowed.
+    EXPECT_DOUBLE_EQ(deriveSpecs(cat().require("L40S"), consts(), nullptr).l2Mb, consts().l2NoBenefitMb);
+}
+
 TEST(AsyncCopyAndTma, ApplyToTheRightGenerations) {
     ModelConstants c;
     EXPECT_DOUBLE_EQ(asyncCopyFactor(specs("A100 40GB SXM4"), c), 1.15); // seed: ~15%
