@@ -129,17 +129,12 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
 
 namespace {
 
-/// A price or offer seen over a year before the newest one is history rather than today's
-/// market: GPU and cloud prices move within a year (the shipped price history shows it).
-constexpr long long kStaleDays = 365;
-
 std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,
                                     const RecommendInput& in, const Date& newestPriceDate) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
     if (o.condition == Condition::Used) {
         c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");
-    } else if (o.price.newestNew && newestPriceDate.year > 0 &&
-               o.price.newestNew->observed.daysSinceEpoch() + kStaleDays < newestPriceDate.daysSinceEpoch()) {
+    } else if (o.price.newestNew && isOverAYearBefore(o.price.newestNew->observed, newestPriceDate)) {
         c.push_back("newest price is from " + o.price.newestNew->observed.toString() + ": check today's market");
     }
     return c;
@@ -160,14 +155,10 @@ CloudChoice cheapestCloudFor(const Catalog& catalog, const perf::PerfModel& mode
                              const perf::PerfQuery& base, double memoryGb) {
     CloudChoice best;
     const auto current = currentOffers(offers);
-    for (const auto& o : current) {
-        best.newestObserved = std::max(best.newestObserved, o.observed);
-    }
+    best.newestObserved = newestObservation(current);
     // An offer last seen over a year before the newest one has most likely changed or gone:
     // old offers count only when no recent one holds the memory.
-    const auto isStale = [&](const CloudOffer& o) {
-        return o.observed.daysSinceEpoch() + kStaleDays < best.newestObserved.daysSinceEpoch();
-    };
+    const auto isStale = [&](const CloudOffer& o) { return isOverAYearBefore(o.observed, best.newestObserved); };
     double bestCostPerWork = 0;
     for (const bool staleToo : {false, true}) {
         if (best.offer) {

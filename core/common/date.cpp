@@ -82,6 +82,10 @@ Date Date::today() {
                 static_cast<int>(static_cast<unsigned>(ymd.day()))};
 }
 
+bool isOverAYearBefore(const Date& d, const Date& newest) {
+    return newest.year > 0 && d.daysSinceEpoch() + 365 < newest.daysSinceEpoch();
+}
+
 bool isInFuture(const Date& d, const Date& today) {
     if (d.year != today.year) {
         return d.year > today.year;

@@ -36,4 +36,9 @@ struct Date {
 /// True when d lies after `today` (a month-precision date is in the future only if its month is).
 bool isInFuture(const Date& d, const Date& today);
 
+/// True when d lies more than 365 days before `newest`: a price or cloud offer that much older
+/// than the newest one is history rather than today's market (GPU and cloud prices move
+/// within a year). False when `newest` is unset.
+bool isOverAYearBefore(const Date& d, const Date& newest);
+
 } // namespace advisor

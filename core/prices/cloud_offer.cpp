@@ -171,6 +171,14 @@ OfferGpu offerGpu(const CloudOffer& offer, const Catalog& catalog) {
                                                                                         : "")};
 }
 
+Date newestObservation(const std::vector<CloudOffer>& offers) {
+    Date newest;
+    for (const auto& o : offers) {
+        newest = std::max(newest, o.observed);
+    }
+    return newest;
+}
+
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers) {
     const auto key = [](const CloudOffer& o) {
         return text::toLower(o.provider) + '\n' + text::toLower(o.instance) + '\n' + o.gpuId.value_or(o.gpuName) +

@@ -47,6 +47,10 @@ std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Ca
 /// observations are history, not something one can rent today. Order as given.
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers);
 
+/// The date of the newest observation (unset when there are no offers): what "today's market"
+/// means for offers (`isOverAYearBefore`).
+Date newestObservation(const std::vector<CloudOffer>& offers);
+
 /// The catalog GPU an offer runs, for comparing its speed with a desktop's.
 struct OfferGpu {
     const Gpu* gpu = nullptr; ///< nullptr when the provider's name matches no catalog GPU

@@ -114,6 +114,16 @@ TEST(DateTest, FutureComparesAtThePrecisionGiven) {
     EXPECT_EQ(Date::parse("1970-01-02")->daysSinceEpoch(), 1);
 }
 
+TEST(DateTest, OverAYearBeforeTheNewestIsMoreThan365Days) {
+    const Date newest{2026, 10, 10};
+    EXPECT_FALSE(isOverAYearBefore(*Date::parse("2025-10-10"), newest)); // 365 days
+    EXPECT_TRUE(isOverAYearBefore(*Date::parse("2025-10-09"), newest));
+    EXPECT_TRUE(isOverAYearBefore(*Date::parse("2023-03-31"), newest));
+    EXPECT_FALSE(isOverAYearBefore(*Date::parse("2026-10"), newest));
+    EXPECT_TRUE(isOverAYearBefore(*Date::parse("2025-09"), newest)); // counts from 2025-09-01
+    EXPECT_FALSE(isOverAYearBefore(*Date::parse("1999-01"), Date{})); // no newest: nothing to compare with
+}
+
 TEST(Csv, ReadsHeaderRowsAndLineNumbers) {
     const auto t = csv::read("GPU, Amount\nRTX 4090,1599\n\n\"RTX\n3090\",\"7,00\"\nA,1\n", "f.csv");
     EXPECT_EQ(t.header, (std::vector<std::string>{"gpu", "amount"}));

@@ -5,6 +5,7 @@
 #include "calculator_checks.h"
 #include "common/format.h"
 #include "pages/calculators/cloud_tab.h"
+#include "prices/cloud_offer.h"
 #include "private_session.h"
 #include "session.h"
 
@@ -167,6 +168,36 @@ private slots:
         tab.countField()->setValue(4);
         QVERIFY2(tab.resultText().contains(QStringLiteral("the desktop does 4x the work")), qPrintable(tab.resultText()));
         QVERIFY2(!tab.resultText().contains(QStringLiteral("catalog")), qPrintable(tab.resultText()));
+    }
+
+    void anOfferOverAYearOlderThanTheNewestSaysSo() {
+        // The recommender passes over such offers; here the user chose one, so the result says
+        // how old it is (a 2023 marketplace price is not what one rents in 2026).
+        ui::CloudTab tab(*session_);
+        const auto offers = currentOffers(session_->db().cloudOffers());
+        const Date newest = newestObservation(offers);
+        const CloudOffer* old = nullptr;
+        const CloudOffer* recent = nullptr;
+        for (const auto& o : offers) {
+            (isOverAYearBefore(o.observed, newest) ? old : recent) = &o;
+        }
+        QVERIFY(old != nullptr && recent != nullptr);
+        const auto choose = [&tab](const CloudOffer& o) {
+            const int i = tab.offerField()->findData(QVariant::fromValue<qlonglong>(o.id));
+            QVERIFY(i > 0);
+            tab.offerField()->setCurrentIndex(i);
+        };
+        choose(*old);
+        const QString age = QStringLiteral("the offer was last seen %1, over a year before the newest offer (%2): check "
+                                           "today's price")
+                                .arg(q(old->observed.toString()), q(newest.toString()));
+        QVERIFY2(tab.resultText().contains(age), qPrintable(tab.resultText()));
+        tab.cloudGpuField()->setCurrentIndex(tab.cloudGpuField()->findData(QStringLiteral("rtx-4090")));
+        QVERIFY2(tab.resultText().contains(age), qPrintable(tab.resultText())); // still that old
+        choose(*recent);
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("last seen")), qPrintable(tab.resultText()));
+        tab.offerField()->setCurrentIndex(0); // entering a price
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("last seen")), qPrintable(tab.resultText()));
     }
 
     void breakEvenLabelStaysInsideTheNarrowPlot() {

@@ -98,7 +98,9 @@ void CloudTab::fillOffers() {
     const QSignalBlocker block(offer_);
     offer_->clear();
     offer_->addItem(tr("Enter a price"), QString());
-    for (const auto& o : currentOffers(session().db().cloudOffers())) {
+    const auto offers = currentOffers(session().db().cloudOffers());
+    newestOffer_ = newestObservation(offers);
+    for (const auto& o : offers) {
         offer_->addItem(QStringLiteral("%1 %2 (%3 x%4, %5/h, %6)")
                             .arg(qs(o.provider), qs(o.instance), qs(o.gpuName))
                             .arg(o.gpuCount)
@@ -113,6 +115,7 @@ void CloudTab::fillOffers() {
 
 void CloudTab::takeOffer() {
     offerAssumption_.clear();
+    offerAge_.clear();
     const auto offer = offer_->currentIndex() > 0 && session().isOpen()
                            ? session().db().cloudOffer(offer_->currentData().toLongLong())
                            : std::nullopt;
@@ -126,6 +129,10 @@ void CloudTab::takeOffer() {
         const QSignalBlocker blockCount(cloudCount_);
         cloudGpu_->setCurrentIndex(std::max(0, cloudGpu_->findData(og.gpu != nullptr ? qs(og.gpu->id) : QString())));
         cloudCount_->setValue(offer->gpuCount);
+        if (isOverAYearBefore(offer->observed, newestOffer_)) {
+            offerAge_ = tr("the offer was last seen %1, over a year before the newest offer (%2): check today's price")
+                            .arg(qs(offer->observed.toString()), qs(newestOffer_.toString()));
+        }
     }
     takeOfferPrice();
     recompute();
@@ -177,8 +184,10 @@ void CloudTab::compute() {
     QString speed = in.workRatio == 1.0 ? tr("an instance as fast as the desktop")
                                         : tr("the desktop does %1x the work of the instance per hour (performance model)")
                                               .arg(qs(format::trimmed(in.workRatio, 2)));
-    if (!offerAssumption_.isEmpty()) {
-        speed += QStringLiteral("; ") + offerAssumption_.toHtmlEscaped();
+    for (const QString& aside : {offerAssumption_, offerAge_}) {
+        if (!aside.isEmpty()) {
+            speed += QStringLiteral("; ") + aside.toHtmlEscaped();
+        }
     }
     const auto r = calc::compareCloudAndDesktop(in);
     result_->setText(

@@ -4,6 +4,9 @@
 /// (seed: a $2,200 RTX 3090 desktop against AWS at $2.14/h breaks even after ~300 days at 15%).
 
 #include "pages/calculators/calculator_tab.h"
+#ifndef Q_MOC_RUN // moc cannot parse <compare>, which date.h needs; it needs no core type here
+#include "common/date.h"
+#endif
 
 class QCheckBox;
 class QCustomPlot;
@@ -45,6 +48,8 @@ private:
     QComboBox* cloudGpu_ = nullptr; ///< nullptr item: the desktop's GPU
     QSpinBox* cloudCount_ = nullptr;
     QString offerAssumption_;       ///< how the chosen offer's GPU name was read, if it was
+    QString offerAge_;              ///< said when the chosen offer is over a year older than the newest
+    Date newestOffer_;              ///< of the offers listed
     QDoubleSpinBox* hourly_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
