@@ -212,6 +212,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
         throw UsageError("--spot picks an offer's spot price; give --offer ID (or the spot price as --cloud-hourly)");
     }
     std::string offerText;
+    std::string offerAge; // said when the offer is over a year older than the newest
     std::optional<CloudOffer> offer;
     if (const auto offerId = args.value("offer")) {
         const auto id = text::parseInteger(*offerId);
@@ -226,6 +227,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
         cloudGpus = offer->gpuCount;
         offerText = offer->provider + " " + offer->instance + " (" + offer->gpuName + " x" +
                     std::to_string(offer->gpuCount) + ", " + offer->observed.toString() + ")";
+        offerAge = offerAgeNote(*offer, newestObservation(currentOffers(ctx.db().cloudOffers())));
     } else {
         in.cloudHourlyUsd = args.requiredNumber("cloud-hourly");
     }
@@ -277,6 +279,7 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"utilization", in.utilization},
                        {"cloud_hourly_usd", in.cloudHourlyUsd},
                        {"offer", offerText},
+                       {"offer_age_note", offerAge.empty() ? nlohmann::json(nullptr) : nlohmann::json(offerAge)},
                        {"desktop_kg_co2e_per_year", r.desktopKgCo2PerYear},
                        {"years", in.years},
                        {"desktop_cost_usd", in.desktopCostUsd},
@@ -294,6 +297,9 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
       << format::number(r.desktopKgCo2PerYear, 0) << " kg CO2e/year\n";
     o << "Cloud: " << (offerText.empty() ? "" : offerText + ", ") << format::money(in.cloudHourlyUsd)
       << "/h -> " << format::money(r.cloudPerDayUsd) << " per day for the same work\n";
+    if (!offerAge.empty()) {
+        o << "  note: " << offerAge << '\n';
+    }
     o << "Speed: " << speed.basis << '\n';
     o << "Over " << format::trimmed(in.years, 2) << " years: desktop "
       << format::money(r.overYears.desktopUsd) << ", cloud " << format::money(r.overYears.cloudUsd) << '\n';

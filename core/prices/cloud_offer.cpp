@@ -179,6 +179,14 @@ Date newestObservation(const std::vector<CloudOffer>& offers) {
     return newest;
 }
 
+std::string offerAgeNote(const CloudOffer& offer, const Date& newest) {
+    if (!isOverAYearBefore(offer.observed, newest)) {
+        return {};
+    }
+    return "the offer was last seen " + offer.observed.toString() + ", over a year before the newest offer (" +
+           newest.toString() + "): check today's price";
+}
+
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers) {
     const auto key = [](const CloudOffer& o) {
         return text::toLower(o.provider) + '\n' + text::toLower(o.instance) + '\n' + o.gpuId.value_or(o.gpuName) +

@@ -51,6 +51,10 @@ std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers);
 /// means for offers (`isOverAYearBefore`).
 Date newestObservation(const std::vector<CloudOffer>& offers);
 
+/// "the offer was last seen 2023-03-31, over a year before the newest offer (2026-10-10): check
+/// today's price" for an offer that old (`isOverAYearBefore`), else empty.
+std::string offerAgeNote(const CloudOffer& offer, const Date& newest);
+
 /// The catalog GPU an offer runs, for comparing its speed with a desktop's.
 struct OfferGpu {
     const Gpu* gpu = nullptr; ///< nullptr when the provider's name matches no catalog GPU

@@ -164,6 +164,25 @@ TEST(CloudVsDesktopCli, TheCloudGpuDefaultsToTheOffersThenTheDesktopsGpu) {
     EXPECT_DOUBLE_EQ(same.at("work_ratio").get<double>(), 2.0);
 }
 
+TEST(CloudVsDesktopCli, AnOfferOverAYearOlderThanTheNewestSaysSo) {
+    Cli cli;
+    const auto newest = cli.json({"cloud", "add", "--provider", "Now", "--gpu", "RTX 4090", "--hourly", "0.6",
+                                  "--date", "2026-10-15"});
+    const auto old = cli.json({"cloud", "add", "--provider", "Then", "--gpu", "RTX 4090", "--hourly", "0.3",
+                               "--date", "2025-10-14"}); // 366 days before
+    const auto run = [&](const nlohmann::json& added, bool json) {
+        const std::vector<std::string> a = {"cloud-vs-desktop", "--desktop-cost", "2200", "--desktop-gpu", "RTX 4090",
+                                            "--offer", std::to_string(added.at("added").at("id").get<int>())};
+        return json ? cli.json(a) : nlohmann::json(cli.run(a).out);
+    };
+    const std::string note =
+        "the offer was last seen 2025-10-14, over a year before the newest offer (2026-10-15): check today's price";
+    EXPECT_EQ(run(old, true).at("offer_age_note"), note);
+    EXPECT_TRUE(run(newest, true).at("offer_age_note").is_null());
+    const std::string text = run(old, false);
+    EXPECT_NE(text.find("per day for the same work\n  note: " + note + "\n"), std::string::npos) << text;
+}
+
 TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     Cli cli;
     const std::vector<std::string> watts = {"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350",

@@ -129,10 +129,7 @@ void CloudTab::takeOffer() {
         const QSignalBlocker blockCount(cloudCount_);
         cloudGpu_->setCurrentIndex(std::max(0, cloudGpu_->findData(og.gpu != nullptr ? qs(og.gpu->id) : QString())));
         cloudCount_->setValue(offer->gpuCount);
-        if (isOverAYearBefore(offer->observed, newestOffer_)) {
-            offerAge_ = tr("the offer was last seen %1, over a year before the newest offer (%2): check today's price")
-                            .arg(qs(offer->observed.toString()), qs(newestOffer_.toString()));
-        }
+        offerAge_ = qs(offerAgeNote(*offer, newestOffer_));
     }
     takeOfferPrice();
     recompute();
