@@ -299,7 +299,11 @@ Command recommendCommand() {
             "within --years. --organization leaves out GeForce cards (NVIDIA's driver licence does not\n"
             "allow them in data centers) and used prices, and allows server modules (SXM/OAM).\n"
             "--rank speed picks the fastest setup within the budget instead (money is no object).\n"
-            "--precision 4bit (LLM inference only) sizes and ranks for 4-bit weights (llama.cpp Q4_K_M).\n",
+            "--precision 4bit (LLM inference only) sizes and ranks for 4-bit weights (llama.cpp Q4_K_M).\n"
+            "--params-billion sizes the memory with 'gpu-advisor memory': inference, fine-tune as QLoRA\n"
+            "(4-bit weights), train as full training; the first line says which.\n"
+            "The cloud is the offer that does the work for least per hour among those seen within a year\n"
+            "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"budget"}, {"precision"},
                                                          {"task"}, {"domain"}, {"new-only", false}, {"gpus"},
