@@ -96,8 +96,14 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
                                 : std::string("a second card later needs a board with 3-slot spacing or an extender")));
     }
     if (count > 1 && in.memoryGb > g.memoryGb) {
+        // Training must shard (the seed's model parallelism); inference splits by layers out of the
+        // box, and the model counts the extra cards as memory, not speed (as it predicts decoding).
         c.push_back("the " + format::gigabytes(in.memoryGb) + " are split over " + std::to_string(count) +
-                    " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe traffic costs speed");
+                    (in.task == Task::Inference
+                         ? " cards (llama.cpp splits by layers out of the box): the extra cards count as memory, "
+                           "not speed"
+                         : " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe traffic costs "
+                           "speed"));
     }
     if (g.vendor != "NVIDIA") {
         c.push_back(g.vendor + " GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something breaks "

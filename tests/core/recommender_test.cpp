@@ -218,7 +218,20 @@ TEST(Recommender, SplittingMemoryOverCardsIsShownAsACaveat) {
             split = true;
             EXPECT_EQ(c.count, 2);
             EXPECT_NEAR(c.memoryHeadroomGb, 0, 1e-9);
-            EXPECT_NE(c.caveats.front().find("split over 2 cards"), std::string::npos) << c.caveats.front();
+            EXPECT_NE(c.caveats.front().find("split over 2 cards (FSDP/ZeRO-3"), std::string::npos) << c.caveats.front();
+        }
+    }
+    EXPECT_TRUE(split);
+    // Inference splits by layers without sharding code; "FSDP/ZeRO-3" is for training.
+    in.task = Task::Inference;
+    in.domain = Domain::Llm;
+    const auto serving = recommend(cat(), model, samplePrices(), {}, in);
+    split = false;
+    for (const auto& c : serving.shortlist) {
+        if (c.gpu->id == "rtx-4070-ti") {
+            split = true;
+            EXPECT_EQ(c.caveats.front(), "the 24 GB are split over 2 cards (llama.cpp splits by layers out of the box): "
+                                         "the extra cards count as memory, not speed");
         }
     }
     EXPECT_TRUE(split);
