@@ -323,7 +323,7 @@ Command cloudCommand() {
             "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
             "dated, sourced offers in resources/cloud/cloud_offers.csv; each observation of an offer\n"
             "is kept. --current lists only the newest observation of each offer (provider, instance,\n"
-            "GPU and count), as the Cloud vs desktop calculator and the recommender use them.\n",
+            "GPU, count and region), as the Cloud vs desktop calculator and the recommender use them.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add or remove");

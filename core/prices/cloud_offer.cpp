@@ -189,8 +189,9 @@ std::string offerAgeNote(const CloudOffer& offer, const Date& newest) {
 
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers) {
     const auto key = [](const CloudOffer& o) {
+        // A region is a different place to rent (prices differ between regions).
         return text::toLower(o.provider) + '\n' + text::toLower(o.instance) + '\n' + o.gpuId.value_or(o.gpuName) +
-               '\n' + std::to_string(o.gpuCount);
+               '\n' + std::to_string(o.gpuCount) + '\n' + text::toLower(o.region);
     };
     std::map<std::string, Date> newest;
     for (const auto& o : offers) {

@@ -43,7 +43,7 @@ struct CloudOfferInput {
 std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Catalog& catalog, const Date& today,
                                              const InputLocation& where, std::vector<InputProblem>& problems);
 
-/// The newest observation of each offer (same provider, instance, GPU and GPU count): older
+/// The newest observation of each offer (same provider, instance, GPU, GPU count and region): older
 /// observations are history, not something one can rent today. Order as given.
 std::vector<CloudOffer> currentOffers(const std::vector<CloudOffer>& offers);
 

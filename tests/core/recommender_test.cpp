@@ -251,6 +251,16 @@ TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
     const auto current = currentOffers({old, now});
     ASSERT_EQ(current.size(), 1u);
     EXPECT_DOUBLE_EQ(current.front().onDemandUsdPerHour, 5.0);
+    // Another region is another offer, however old (the Cloud offers page dimmed a us-east-2
+    // row as "a newer one of this offer is listed" for a newer us-east-1 one).
+    CloudOffer elsewhere = old;
+    elsewhere.region = "us-east-2";
+    now.region = "US-East-1";
+    old.region = "us-east-1";
+    const auto regions = currentOffers({old, elsewhere, now});
+    ASSERT_EQ(regions.size(), 2u);
+    EXPECT_EQ(regions[0].region, "us-east-2");
+    EXPECT_EQ(regions[1].region, "US-East-1");
     const perf::PerfModel model(cat());
     auto in = input(24, 2000);
     in.settings.utilization = 0.6;

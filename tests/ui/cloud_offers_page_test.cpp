@@ -137,6 +137,40 @@ private slots:
         QVERIFY(!ui::CloudOffersPage(*session_).newestOnlyField()->isChecked());
     }
 
+    void datesTheRecommenderPassesOverAreDimmedAndSaySo() {
+        ui::CloudOffersPage page(*session_);
+        QTableWidget* table = page.table();
+        const int date = 7; // before Region, so that it stays in sight
+        QCOMPARE(table->horizontalHeaderItem(date)->text(), QStringLiteral("Date"));
+        const auto stored = session_->db().cloudOffers();
+        std::set<std::int64_t> current;
+        for (const auto& o : currentOffers(stored)) {
+            current.insert(o.id);
+        }
+        const Date newest = newestObservation(stored);
+        int old = 0, history = 0, fresh = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const auto offer = session_->db().cloudOffer(table->item(row, 0)->data(Qt::UserRole).toLongLong());
+            QVERIFY(offer);
+            const QString tip = table->item(row, date)->toolTip();
+            if (current.count(offer->id) == 0) {
+                ++history;
+                QCOMPARE(tip, QStringLiteral("an earlier observation: a newer one of this offer is listed"));
+            } else if (isOverAYearBefore(offer->observed, newest)) {
+                ++old;
+                QVERIFY2(tip.startsWith(QStringLiteral("the offer was last seen ") + QString::fromStdString(offer->observed.toString())),
+                         qPrintable(tip));
+            } else {
+                ++fresh;
+                QVERIFY2(tip.isEmpty(), qPrintable(tip));
+                QCOMPARE(table->item(row, date)->foreground().color(), table->item(row, 0)->foreground().color());
+                continue;
+            }
+            QCOMPARE(table->item(row, date)->foreground().color(), table->palette().color(QPalette::PlaceholderText));
+        }
+        QVERIFY(old > 0 && history > 0 && fresh > 0); // the shipped offers have all three
+    }
+
     void addThroughTheDialogReachesTheCalculatorAndUndoRemovesIt() {
         ui::CloudOffersPage page(*session_);
         ui::CloudTab calculator(*session_);

@@ -122,6 +122,7 @@ void CloudOffersPage::reload() {
     for (const auto& o : currentOffers(offers)) {
         currentIds_.insert(o.id);
     }
+    const advisor::Date newest = newestObservation(offers);
     for (const auto& o : offers) {
         const int row = table_->rowCount();
         table_->insertRow(row);
@@ -141,7 +142,15 @@ void CloudOffersPage::reload() {
         table_->setItem(row, PerGpuHour, money(o.onDemandPerGpuHour()));
         table_->setItem(row, Spot, o.spotUsdPerHour ? money(*o.spotUsdPerHour) : new SortedItem(QStringLiteral("-"), -1.0));
         table_->setItem(row, Region, text(o.region));
-        table_->setItem(row, Date, new QTableWidgetItem(qs(o.observed.toString())));
+        auto* date = new QTableWidgetItem(qs(o.observed.toString()));
+        // What the recommender passes over, dimmed and said (an older observation is history).
+        const QString age = currentIds_.count(o.id) == 0 ? tr("an earlier observation: a newer one of this offer is listed")
+                                                         : qs(offerAgeNote(o, newest));
+        if (!age.isEmpty()) {
+            date->setToolTip(age);
+            date->setForeground(table_->palette().brush(QPalette::PlaceholderText));
+        }
+        table_->setItem(row, Date, date);
         auto* source = new QTableWidgetItem(qs(o.sourceUrl));
         source->setToolTip(qs(o.note.empty() ? o.sourceUrl : o.sourceUrl + "\n" + o.note));
         table_->setItem(row, Source, source);
