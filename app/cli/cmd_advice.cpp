@@ -1,5 +1,6 @@
 // `gpu-advisor flowchart` (the 2023 chart as data) and `gpu-advisor recommend` (the live recommender).
 #include "advisor/flowchart.h"
+#include "advisor/model_memory.h"
 #include "advisor/recommender.h"
 #include "calc/memory.h"
 #include "cli/args.h"
@@ -172,21 +173,10 @@ int recommend(Context& ctx, const Args& args) {
     if (const auto m = args.number("memory-gb")) {
         in.memoryGb = *m;
     } else if (const auto p = args.number("params-billion")) {
-        // From the memory calculator: the task decides the mode.
-        calc::MemoryInput mem;
-        mem.paramsBillion = *p;
-        mem.mode = in.task == advice::Task::Inference  ? calc::MemoryMode::Inference
-                   : in.task == advice::Task::FineTune ? calc::MemoryMode::Qlora
-                                                       : calc::MemoryMode::FullTraining;
-        mem.weights = in.llmWeights ? *in.llmWeights
-                      : in.eightBit ? perf::Precision::Int8
-                                    : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
-        in.memoryGb = calc::estimateMemory(mem).perGpuGb;
-        in.llmParamsBillion = *p;
+        const calc::MemoryInput mem = advice::sizeMemoryForModel(in, *p); // the task decides the mode
         memoryBasis = {{"params_billion", *p}, {"mode", calc::toString(mem.mode)},
                        {"weights", perf::toString(mem.weights)}};
-        memoryBasisText = " (" + format::trimmed(*p, 2) + "B parameters, " + calc::toString(mem.mode) +
-                          " with " + perf::toString(mem.weights) + " weights; 'gpu-advisor memory' itemises it)";
+        memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
         throw UsageError("missing --memory-gb N (or --params-billion P to compute it)");
     }

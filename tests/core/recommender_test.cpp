@@ -1,6 +1,7 @@
 // Tests for core/advisor's live recommender: the shortlist, multi-card alternatives and the
 // cloud (its cross-check with 2023-era prices is in advisor_crosscheck_test.cpp).
 #include "advisor/recommender.h"
+#include "advisor/model_memory.h"
 #include "advisor/buyer_value.h"
 #include "value/gpu_price.h"
 #include "catalog/catalog.h"
@@ -337,6 +338,30 @@ TEST(Recommender, RentsAnAmbiguouslyNamedOfferAndSaysHowItReadTheName) {
     const auto rec = recommend(cat(), model, samplePrices(), {hgx}, input(24, 2000));
     EXPECT_NE(rec.cloud.offer.find("Test 8x (A100 40GB x8"), std::string::npos) << rec.cloud.offer;
     EXPECT_NE(rec.cloud.offer.find("assumed A100 40GB SXM4"), std::string::npos) << rec.cloud.offer;
+}
+
+TEST(ModelMemory, TheTaskDecidesHowAModelSizeBecomesGigabytes) {
+    RecommendInput in;
+    in.task = Task::FineTune;
+    auto m = memoryInputFor(in, 13);
+    EXPECT_EQ(m.mode, calc::MemoryMode::Qlora);
+    EXPECT_EQ(m.weights, perf::Precision::Int4);
+    in.eightBit = true;
+    EXPECT_EQ(memoryInputFor(in, 13).weights, perf::Precision::Int8);
+    in.task = Task::Inference;
+    in.llmWeights = perf::Precision::Int4;
+    m = memoryInputFor(in, 70);
+    EXPECT_EQ(m.mode, calc::MemoryMode::Inference);
+    EXPECT_EQ(m.weights, perf::Precision::Int4);
+    in = RecommendInput{};
+    EXPECT_EQ(memoryInputFor(in, 7).mode, calc::MemoryMode::FullTraining);
+    EXPECT_EQ(memoryInputFor(in, 7).weights, perf::Precision::Fp16);
+    // Sizing sets the memory and the model size the LLM metrics use.
+    const auto used = sizeMemoryForModel(in, 7);
+    EXPECT_GT(in.memoryGb, 7 * 16.0); // fp16 weights and gradients, fp32 master copy, two Adam moments
+    EXPECT_EQ(in.llmParamsBillion, 7.0);
+    EXPECT_EQ(describeMemoryBasis(used), "7B parameters, full-training with fp16 weights");
+    EXPECT_THROW(sizeMemoryForModel(in, 0), InputError);
 }
 
 TEST(Recommender, RejectsBadInput) {

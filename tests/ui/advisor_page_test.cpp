@@ -7,6 +7,7 @@
 #include "private_session.h"
 #include "session.h"
 
+#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -241,6 +242,43 @@ private slots:
         QVERIFY(!showChartPicks->isEnabled());
         QVERIFY(!showLivePicks->isEnabled());
         QVERIFY(page.findChild<QTableWidget*>(QStringLiteral("chartGpus"))->isHidden());
+    }
+
+    void aModelSizeSizesTheMemoryForTheLeafsTask() {
+        // As `recommend --params-billion`: the page only took gigabytes.
+        ui::AdvisorPage page(*session_);
+        page.setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) { // train transformers
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
+        QVERIFY(size != nullptr);
+        QDoubleSpinBox* memory = nullptr;
+        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
+            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
+        }
+        QVERIFY(memory != nullptr);
+        QCOMPARE(memory->value(), 24.0); // the chart's 24 GB for transformers
+        size->setValue(1);
+        // Full training with Adam: 16 bytes per parameter before activations.
+        QVERIFY2(memory->value() > 16 && memory->value() < 30, qPrintable(QString::number(memory->value())));
+        auto* summary = page.findChildren<QLabel*>().front();
+        for (auto* l : page.findChildren<QLabel*>()) {
+            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
+        }
+        QVERIFY2(summary->text().contains(QStringLiteral("of memory (1B parameters, full-training with fp16 weights)")),
+                 qPrintable(summary->text()));
+        {
+            ui::AdvisorPage again(*session_); // kept between sessions
+            QCOMPARE(again.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->value(), 1.0);
+        }
+        // Entering gigabytes sets the size aside.
+        memory->setValue(40);
+        QCOMPARE(size->value(), 0.0);
+        QCOMPARE(size->text(), QStringLiteral("none: the memory above"));
+        QVERIFY2(!summary->text().contains(QStringLiteral("parameters")), qPrintable(summary->text()));
+        QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->value(), 0.0);
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

@@ -70,6 +70,8 @@ private:
     void updateResult();
     void updateLive();
     QString liveNotesHtml() const; ///< the recommender's notes, for the reasons view
+    /// With a model size: the memory it needs for the leaf's task, into the input and the field.
+    void sizeLiveMemoryForModel();
     /// The walk outlives the window: the budget, its check box and the answers the user gave.
     void saveWalk() const;
     void restoreWalk();
@@ -99,6 +101,8 @@ private:
     QLabel* chartCaveats_ = nullptr; ///< each chart GPU's hardware caveats, in full
     QLabel* liveSummary_ = nullptr;
     QDoubleSpinBox* liveMemory_ = nullptr;
+    QDoubleSpinBox* liveParams_ = nullptr; ///< a model size instead of gigabytes; 0 = none
+    QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;
     QLabel* cloud_ = nullptr;

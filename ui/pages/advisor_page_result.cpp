@@ -4,6 +4,7 @@
 
 #include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
+#include "advisor/model_memory.h"
 #include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
@@ -17,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -77,11 +79,34 @@ void AdvisorPage::buildResultView(QWidget* page) {
     liveSummary_->setWordWrap(true);
     liveMemory_ = new QDoubleSpinBox;
     liveMemory_->setRange(1, 4096);
-    liveMemory_->setDecimals(0);
+    liveMemory_->setDecimals(1);
     liveMemory_->setSuffix(tr(" GB"));
     liveMemory_->setKeyboardTracking(false);
+    // Or the memory a model of so many parameters needs, sized as `recommend --params-billion`
+    // sizes it (the task decides the mode); entering gigabytes again sets the size aside.
+    liveParams_ = new QDoubleSpinBox;
+    liveParams_->setObjectName(QStringLiteral("liveModelSize"));
+    liveParams_->setRange(0, 100000);
+    liveParams_->setDecimals(1);
+    liveParams_->setSuffix(tr(" B parameters"));
+    liveParams_->setSpecialValueText(tr("none: the memory above"));
+    liveParams_->setKeyboardTracking(false);
+    liveParams_->setToolTip(tr("The model you will run: the memory calculator sizes it for the task (inference; "
+                               "fine-tuning as QLoRA; training as full training)"));
+    liveParams_->setValue(QSettings().value(QStringLiteral("advisor/model_params_billion"), 0.0).toDouble());
     connect(liveMemory_, &QDoubleSpinBox::valueChanged, this, [this] {
+        {
+            const QSignalBlocker block(liveParams_);
+            liveParams_->setValue(0);
+        }
+        QSettings().setValue(QStringLiteral("advisor/model_params_billion"), 0.0);
+        sizeLiveMemoryForModel();
         liveInput_.memoryGb = liveMemory_->value();
+        updateLive();
+    });
+    connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
+        sizeLiveMemoryForModel();
         updateLive();
     });
     shortlist_ = table({tr("#"), tr("GPU"), tr("Condition"), tr("Price"), tr("Perf/$"), tr("Speed"), tr("Spare"),
@@ -121,6 +146,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     auto* memoryRow = new QFormLayout;
     memoryRow->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number, not a full-width bar
     memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
+    memoryRow->addRow(tr("Or a model si&ze of:"), liveParams_);
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
     liveLayout->addWidget(liveSummary_);
@@ -166,6 +192,7 @@ void AdvisorPage::updateResult() {
         const QSignalBlocker block(liveMemory_);
         liveMemory_->setValue(liveInput_.memoryGb);
     }
+    sizeLiveMemoryForModel(); // for this leaf's task
     chartGpus_->setRowCount(0);
     QString caveatsHtml;
     if (uiSession_.isOpen()) {
@@ -240,12 +267,13 @@ void AdvisorPage::updateLive() {
         liveSummary_->setText(QString::fromUtf8(e.what()));
         return;
     }
-    liveSummary_->setText(tr("%1 of memory, budget %2, %3 %4, ranked by %5.")
+    liveSummary_->setText(tr("%1 of memory%6, budget %2, %3 %4, ranked by %5.")
                               .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
                                    qs(advice::toString(liveInput_.task)), qs(advice::toString(liveInput_.domain)),
                                    liveInput_.rankBy == advice::RankBy::Speed
                                        ? tr("speed")
-                                       : tr("performance per dollar (%1)").arg(qs(live_.perDollarAnchor))));
+                                       : tr("performance per dollar (%1)").arg(qs(live_.perDollarAnchor)),
+                                   liveMemoryBasis_.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(liveMemoryBasis_)));
     int rank = 0;
     for (const auto& c : live_.shortlist) {
         const int row = shortlist_->rowCount();
@@ -280,6 +308,23 @@ void AdvisorPage::updateLive() {
     if (live_.shortlist.empty()) {
         reasons_->setHtml(liveNotesHtml()); // why nothing is listed
     }
+}
+
+void AdvisorPage::sizeLiveMemoryForModel() {
+    liveMemoryBasis_.clear();
+    liveInput_.llmParamsBillion.reset();
+    if (liveParams_->value() <= 0) {
+        return;
+    }
+    try {
+        const auto mem = advice::sizeMemoryForModel(liveInput_, liveParams_->value());
+        liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
+    } catch (const AdvisorError& e) {
+        liveMemoryBasis_ = QString::fromUtf8(e.what());
+        return;
+    }
+    const QSignalBlocker block(liveMemory_);
+    liveMemory_->setValue(liveInput_.memoryGb);
 }
 
 QString AdvisorPage::liveNotesHtml() const {

@@ -1,0 +1,31 @@
+#include "advisor/model_memory.h"
+
+#include "common/format.h"
+
+namespace advisor::advice {
+
+calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion) {
+    calc::MemoryInput mem;
+    mem.paramsBillion = paramsBillion;
+    mem.mode = in.task == Task::Inference  ? calc::MemoryMode::Inference
+               : in.task == Task::FineTune ? calc::MemoryMode::Qlora
+                                           : calc::MemoryMode::FullTraining;
+    mem.weights = in.llmWeights ? *in.llmWeights
+                  : in.eightBit ? perf::Precision::Int8
+                                : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
+    return mem;
+}
+
+calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion) {
+    const calc::MemoryInput mem = memoryInputFor(in, paramsBillion);
+    in.memoryGb = calc::estimateMemory(mem).perGpuGb; // validates the size
+    in.llmParamsBillion = paramsBillion;
+    return mem;
+}
+
+std::string describeMemoryBasis(const calc::MemoryInput& m) {
+    return format::trimmed(m.paramsBillion, 2) + "B parameters, " + calc::toString(m.mode) + " with " +
+           perf::toString(m.weights) + " weights";
+}
+
+} // namespace advisor::advice
