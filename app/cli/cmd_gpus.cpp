@@ -6,6 +6,7 @@
 #include "cli/table.h"
 #include "common/format.h"
 #include "common/text.h"
+#include "perf/model.h"
 
 #include <optional>
 #include <ostream>
@@ -81,7 +82,8 @@ int show(Context& ctx, const Args& args) {
              optionalNumber(g.tensor.fp16Fp16Acc) + ", BF16 " + optionalNumber(g.tensor.bf16) + ", TF32 " +
              optionalNumber(g.tensor.tf32) + ", FP8 " + optionalNumber(g.tensor.fp8) + ", INT8 " +
              optionalNumber(g.tensor.int8) + " TOPS, FP4 " + optionalNumber(g.tensor.fp4));
-    line("Cache", "L2 " + optionalNumber(g.l2CacheMb) + " MB, shared memory " +
+    line("Cache", (g.l2CacheMb ? "L2 " + optionalNumber(g.l2CacheMb) + " MB" : std::string("L2 not published")) +
+                      ", shared memory " +
                       optionalNumber(g.sharedMemPerSmKb, 0) + " KB per SM");
     line("Power", format::number(g.tdpW, 0) + " W" +
                       (g.connectors.label.empty() ? "" : ", " + g.connectors.label));
@@ -99,6 +101,10 @@ int show(Context& ctx, const Args& args) {
     }
     for (const auto& s : g.sources) {
         line("Source", s);
+    }
+    // What the performance model fills in or assumes for this GPU, as 'perf' notes it.
+    for (const auto& n : perf::PerfModel(ctx.catalog()).specs(g).notes) {
+        line("Model assumes", n);
     }
     return 0;
 }

@@ -85,6 +85,12 @@ TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {
     const auto human = cli.run({"gpus", "show", "rtx 4090"});
     EXPECT_EQ(human.exitCode, 0);
     EXPECT_NE(human.out.find("Memory: 24 GB GDDR6X, 1,008 GB/s"), std::string::npos) << human.out;
+    EXPECT_EQ(human.out.find("Model assumes"), std::string::npos) << human.out; // everything published
+    // An unpublished figure is said so (it printed "L2 - MB"), with what the model takes instead.
+    const auto l40s = cli.run({"gpus", "show", "L40S"});
+    EXPECT_NE(l40s.out.find("Cache: L2 not published, shared memory 100 KB per SM\n"), std::string::npos) << l40s.out;
+    EXPECT_NE(l40s.out.find("Model assumes: L2 size not published; taken from RTX 6000 Ada"), std::string::npos)
+        << l40s.out;
     const auto amb = cli.run({"gpus", "show", "A100"});
     EXPECT_EQ(amb.exitCode, 1);
     EXPECT_EQ(amb.err, "error: 'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4, A100 80GB PCIe, "
