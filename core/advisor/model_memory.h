@@ -12,8 +12,8 @@
 namespace advisor::advice {
 
 /// The memory calculator's input for a model of `paramsBillion` for `in`'s task: inference
-/// with the task's weights (int4/int8/fp16); fine-tuning as QLoRA on 4-bit weights (8-bit when
-/// `in.eightBit`, the QLoRA paper's setting); training as full mixed-precision training.
+/// with the task's weights (int4/int8/fp16); fine-tuning as QLoRA on 4-bit weights (the QLoRA
+/// paper's NF4; 8-bit when `in.eightBit`); training as full mixed-precision training.
 calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion);
 
 /// Sets `in.memoryGb` (per GPU) and `in.llmParamsBillion` from a model of `paramsBillion`, and
