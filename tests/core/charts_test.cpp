@@ -3,6 +3,7 @@
 #include "charts/chart_data.h"
 #include "catalog/catalog.h"
 #include "common/csv.h"
+#include "support/price_fixtures.h"
 #include "common/errors.h"
 #include "common/text.h"
 #include "value/tco.h"
@@ -19,15 +20,7 @@ const Catalog& fixture() {
     return c;
 }
 
-Price price(const char* gpu, double usd, Condition c) {
-    Price p;
-    p.gpuId = gpu;
-    p.gpuName = gpu;
-    p.amount = usd;
-    p.condition = c;
-    p.observed = *Date::parse("2025-01");
-    return p;
-}
+constexpr auto price = [](const char* gpu, double usd, Condition c) { return testing::observedPrice(gpu, usd, c); };
 
 const std::vector<Price>& prices() {
     static const std::vector<Price> p = {price("rtx-4090", 1600, Condition::New), price("rtx-3090", 700, Condition::Used),

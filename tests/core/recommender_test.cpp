@@ -6,6 +6,7 @@
 #include "value/gpu_price.h"
 #include "catalog/catalog.h"
 #include "prices/cloud_offer.h"
+#include "support/price_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -16,14 +17,21 @@ const Catalog& cat() {
     return Catalog::builtin();
 }
 
-Price price(const char* gpu, double amount, Condition c, const char* date) {
-    Price p;
-    p.gpuId = gpu;
-    p.gpuName = gpu;
-    p.amount = amount;
-    p.condition = c;
-    p.observed = *Date::parse(date);
-    return p;
+using testing::observedPrice;
+constexpr auto price = [](const char* gpu, double amount, Condition c, const char* date) {
+    return observedPrice(gpu, amount, c, date);
+};
+
+/// A one-GPU RTX 4090 instance, the shape every cloud test here starts from.
+CloudOffer rtx4090Offer(const char* provider, double usdPerHour, const char* observed) {
+    CloudOffer o;
+    o.provider = provider;
+    o.instance = "1x";
+    o.gpuName = "RTX 4090";
+    o.gpuId = "rtx-4090";
+    o.onDemandUsdPerHour = usdPerHour;
+    o.observed = *Date::parse(observed);
+    return o;
 }
 
 RecommendInput input(double memory, double budget) {
@@ -159,12 +167,7 @@ TEST(Recommender, CloudWhenNothingFitsOrBuyingNeverPaysOff) {
     const auto none = recommend(cat(), model, samplePrices(), {}, input(24, 300));
     EXPECT_TRUE(none.shortlist.empty());
     EXPECT_TRUE(none.cloud.recommended);
-    CloudOffer cheap;
-    cheap.provider = "Test";
-    cheap.gpuName = "RTX 4090";
-    cheap.gpuId = "rtx-4090";
-    cheap.onDemandUsdPerHour = 0.05;
-    cheap.observed = *Date::parse("2025-01");
+    CloudOffer cheap = rtx4090Offer("Test", 0.05, "2025-01");
     auto in = input(24, 2000);
     in.settings.utilization = 0.05;
     const auto rent = recommend(cat(), model, samplePrices(), {cheap}, in);
@@ -239,16 +242,8 @@ TEST(Recommender, SplittingMemoryOverCardsIsShownAsACaveat) {
 }
 
 TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
-    CloudOffer old;
-    old.provider = "Test";
-    old.instance = "1x";
-    old.gpuName = "RTX 4090";
-    old.gpuId = "rtx-4090";
-    old.onDemandUsdPerHour = 0.01; // a price from long ago that no longer exists
-    old.observed = *Date::parse("2022-01");
-    CloudOffer now = old;
-    now.onDemandUsdPerHour = 5.0;
-    now.observed = *Date::parse("2025-01");
+    CloudOffer old = rtx4090Offer("Test", 0.01, "2022-01"); // a price from long ago that no longer exists
+    CloudOffer now = rtx4090Offer("Test", 5.0, "2025-01");
     const auto current = currentOffers({old, now});
     ASSERT_EQ(current.size(), 1u);
     EXPECT_DOUBLE_EQ(current.front().onDemandUsdPerHour, 5.0);
@@ -273,17 +268,8 @@ TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
 TEST(Recommender, PassesOverCloudOffersLastSeenOverAYearBeforeTheNewest) {
     // A marketplace price from 2023 is not what one can rent in 2026: the cheaper old offer
     // would turn "buy" into "rent".
-    CloudOffer old;
-    old.provider = "Old";
-    old.instance = "1x";
-    old.gpuName = "RTX 4090";
-    old.gpuId = "rtx-4090";
-    old.onDemandUsdPerHour = 0.05;
-    old.observed = *Date::parse("2023-03-31");
-    CloudOffer recent = old;
-    recent.provider = "Recent";
-    recent.onDemandUsdPerHour = 5.0;
-    recent.observed = *Date::parse("2026-10-10");
+    CloudOffer old = rtx4090Offer("Old", 0.05, "2023-03-31");
+    CloudOffer recent = rtx4090Offer("Recent", 5.0, "2026-10-10");
     const perf::PerfModel model(cat());
     auto in = input(20, 2000);
     in.settings.utilization = 0.6;

@@ -6,22 +6,15 @@
 #include "value/gpu_price.h"
 #include "value/tco.h"
 #include "value/value_table.h"
+#include "support/price_fixtures.h"
 
 #include <gtest/gtest.h>
 
 namespace advisor {
 namespace {
 
-Price price(const char* gpu, double amount, Condition c, const char* date, const char* currency = "USD") {
-    Price p;
-    p.gpuId = gpu;
-    p.gpuName = gpu;
-    p.amount = amount;
-    p.condition = c;
-    p.currency = currency;
-    p.observed = *Date::parse(date);
-    return p;
-}
+constexpr auto price = [](const char* gpu, double amount, Condition c, const char* date,
+                          const char* currency = "USD") { return testing::observedPrice(gpu, amount, c, date, currency); };
 
 TEST(PriceRules, AverageNewestNewNewestUsedCheapest) {
     const std::vector<Price> h = {price("x", 1500, Condition::New, "2023-01"), price("x", 1600, Condition::New, "2025-08-01"),
