@@ -30,6 +30,9 @@ int run(Context& ctx, const Args& args) {
     in.cpuWatts = args.number("cpu-watts").value_or(ctx.settings().cpuWatts);
     in.powerLimitWatts = args.number("limit-watts");
     in.psuWatts = args.number("psu-watts");
+    const auto reference = args.value("reference");
+    in.reference = reference ? &ctx.catalog().require(*reference, "--reference")
+                             : ctx.catalog().findById(ctx.settings().referenceGpu);
     const perf::PerfModel model(ctx.catalog());
     const auto r = calc::checkBuild(in, model);
     int critical = 0;
@@ -50,7 +53,13 @@ int run(Context& ctx, const Args& args) {
                        {"critical", critical},
                        {"recommended_psu_watts", r.psu.recommendedPsuWatts},
                        {"throughput", r.throughput},
-                       {"efficiency", r.efficiency}});
+                       {"efficiency", r.efficiency},
+                       {"power_limit_factor", r.powerLimitFactor},
+                       {"mixed_pacing_loss", r.mixedPacingLoss},
+                       {"reference", in.reference != nullptr ? nlohmann::json(in.reference->name) : nlohmann::json()},
+                       {"speed_vs_reference", r.referenceThroughput > 0
+                                                  ? nlohmann::json(r.throughput / r.referenceThroughput)
+                                                  : nlohmann::json()}});
         return 0;
     }
     ctx.out() << in.count << " x " << in.gpu->name
@@ -59,8 +68,7 @@ int run(Context& ctx, const Args& args) {
         ctx.out() << "[" << calc::toString(f.severity) << "] " << f.topic << ": " << f.message << "\n    why: "
                   << f.reason << '\n';
     }
-    ctx.out() << "Estimated fp16 transformer training: " << format::number(r.throughput, 2)
-              << " x one V100 SXM2 (data-parallel efficiency " << format::percent(r.efficiency, 0) << ")\n";
+    ctx.out() << "Modelled speed: " << calc::describeSpeed(in, r) << '\n';
     return 0;
 }
 
@@ -71,16 +79,20 @@ Command buildCommand() {
             "Usage: gpu-advisor build --gpu NAME [--count N | --gpus N] [--extra-gpu NAME --extra-count M]\n"
             "                         [--pcie-lanes L] [--slot-spacing S] [--blower|--water] [--extenders]\n"
             "                         [--cpu-threads T] [--ram-gb R] [--cpu-watts W] [--limit-watts W]\n"
-            "                         [--psu-watts W] [--machines M] [--network-gbps G]\n\n"
+            "                         [--psu-watts W] [--machines M] [--network-gbps G] [--reference GPU]\n\n"
             "Each finding has a severity (critical, warning, info) and the reason from the seed or the\n"
-            "hardware guide. --cpu-watts defaults to your cpu_watts setting, as in the window.\n",
+            "hardware guide. --cpu-watts defaults to your cpu_watts setting, as in the window.\n"
+            "The modelled speed is fp16 transformer training of one machine: all its GPUs in one\n"
+            "data-parallel job, paced by the slowest, at the power limit; against one --reference\n"
+            "GPU (default: your reference_gpu setting). JSON: throughput in model units (one V100\n"
+            "SXM2 = 1) and speed_vs_reference.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"gpu"},           {"count"},        {"gpus"},         {"extra-gpu"},
                                                    {"extra-count"},   {"pcie-lanes"},   {"slot-spacing"},
                                                    {"blower", false}, {"water", false}, {"extenders", false},
                                                    {"cpu-threads"},   {"ram-gb"},       {"machines"},
                                                    {"network-gbps"},  {"cpu-watts"},    {"limit-watts"},
-                                                   {"psu-watts"}}));
+                                                   {"psu-watts"},     {"reference"}}));
             }};
 }
 

@@ -126,10 +126,10 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
     }
 
     // PCIe lanes: what x4 or x8 costs, from the multi-GPU model.
-    const int lanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (in.count <= 2 ? 16 : 8);
-    if (in.count >= 2) {
-        const double at = model.throughput(g, trainingQuery(in.count, lanes));
-        const double atX16 = model.throughput(g, trainingQuery(in.count, 16));
+    const int lanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (total <= 2 ? 16 : 8);
+    if (total >= 2) {
+        const double at = model.throughput(g, trainingQuery(total, lanes));
+        const double atX16 = model.throughput(g, trainingQuery(total, 16));
         const double cost = 1.0 - at / atX16;
         if (in.count >= 4 && lanes < 8) {
             add(Severity::Warning, "pcie",
@@ -173,19 +173,36 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
         }
     }
 
-    // Mixed GPU types: data parallelism waits for the slowest.
+    // Speed: one data-parallel job over every GPU in the machine. Each GPU's share of it, the
+    // main type slowed by its power limit; with two types the slowest paces the rest (seed).
+    const perf::PerfQuery job = trainingQuery(total, lanes);
+    const perf::Prediction mainJob = model.explain(g, job);
+    if (in.powerLimitWatts) {
+        r.powerLimitFactor = relativePerformance(*in.powerLimitWatts, g.tdpW, mainJob.clockBoundShare);
+    }
+    const double mainPerGpu = mainJob.throughput / total * r.powerLimitFactor;
+    r.efficiency = mainJob.efficiency;
+    r.throughput = mainPerGpu * in.count;
     if (in.extraGpu != nullptr) {
-        const perf::PerfQuery one = trainingQuery(1, lanes);
-        const double a = model.throughput(g, one);
-        const double b = model.throughput(*in.extraGpu, one);
-        std::vector<double> speeds(static_cast<size_t>(in.count), a);
-        speeds.insert(speeds.end(), static_cast<size_t>(in.extraCount), b);
-        const double paced = perf::mixedPacing(speeds.data(), static_cast<int>(speeds.size()));
-        const double sum = a * in.count + b * in.extraCount;
+        const double extraPerGpu = model.throughput(*in.extraGpu, job) / total;
+        std::vector<double> speeds(static_cast<size_t>(in.count), mainPerGpu);
+        speeds.insert(speeds.end(), static_cast<size_t>(in.extraCount), extraPerGpu);
+        const double sum = r.throughput + extraPerGpu * in.extraCount;
+        r.throughput = perf::mixedPacing(speeds.data(), static_cast<int>(speeds.size()));
+        r.mixedPacingLoss = 1.0 - r.throughput / sum;
+        // The main cards alone, on the lanes they would get alone: can the second type even help?
+        const int aloneLanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (in.count <= 2 ? 16 : 8);
+        const double alone = model.throughput(g, trainingQuery(in.count, aloneLanes)) * r.powerLimitFactor;
+        const std::string worse = r.throughput < alone ? " - slower than the " + std::to_string(in.count) + " x " +
+                                                             g.name + " alone"
+                                                       : "";
         add(Severity::Warning, "mixed",
-            "mixed GPUs in one data-parallel job run at the slowest one's pace: " + format::percent(1.0 - paced / sum, 0) +
-                " of the combined speed is lost; run separate jobs per GPU type instead",
+            "mixed GPUs in one data-parallel job run at the slowest one's pace: " + format::percent(r.mixedPacingLoss, 0) +
+                " of the combined speed is lost" + worse + "; run separate jobs per GPU type instead",
             "seed: 'the fastest GPU will wait for the slowest GPU to catch up to a synchronization point'");
+    }
+    if (in.reference != nullptr) {
+        r.referenceThroughput = model.throughput(*in.reference, trainingQuery(1, 16));
     }
 
     // Power: PSU, connectors, wall circuit, and a power limit when it helps.
@@ -248,11 +265,30 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
 
     std::stable_sort(r.findings.begin(), r.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
-    perf::PerfQuery q = trainingQuery(in.count, lanes);
-    perf::Prediction p = model.explain(g, q);
-    r.throughput = p.throughput;
-    r.efficiency = p.efficiency;
     return r;
+}
+
+std::string describeSpeed(const BuildInput& in, const BuildReport& r) {
+    const bool relative = in.reference != nullptr && r.referenceThroughput > 0;
+    std::string s = relative ? format::number(r.throughput / r.referenceThroughput, 2) + "x one " + in.reference->name
+                             : format::number(r.throughput, 2) + "x one V100 SXM2";
+    s += in.machines > 1 ? " per machine" : "";
+    s += " (fp16 transformer training";
+    const int total = in.count + (in.extraGpu != nullptr ? in.extraCount : 0);
+    if (total > 1) {
+        s += "; data-parallel efficiency " + format::percent(r.efficiency, 0);
+    }
+    if (in.powerLimitWatts) {
+        s += "; power limit " + format::number(*in.powerLimitWatts, 0) + " W: " +
+             format::percent(1.0 - r.powerLimitFactor, 0) + " slower";
+    }
+    if (in.extraGpu != nullptr) {
+        s += "; paced by the slowest GPU: " + format::percent(r.mixedPacingLoss, 0) + " lost";
+    }
+    if (in.machines > 1) {
+        s += "; across machines the network decides, which the model does not cover";
+    }
+    return s + ")";
 }
 
 } // namespace advisor::calc

@@ -40,14 +40,27 @@ struct BuildInput {
     double otherWatts = 100;
     std::optional<double> powerLimitWatts; ///< per GPU of the main type
     std::optional<double> psuWatts;        ///< the PSU the user has or plans
+    /// The GPU the build's speed is stated against (the user's reference GPU); null: no ratio.
+    const Gpu* reference = nullptr;
 };
 
 struct BuildReport {
     std::vector<Finding> findings; ///< critical first
     PsuResult psu;
-    double throughput = 0; ///< fp16 transformer training, model units, whole machine
-    double efficiency = 1; ///< data-parallel efficiency of the main GPU type
+    /// fp16 transformer training of one machine, in model units (one V100 SXM2 = 1): every GPU
+    /// of both types in one data-parallel job, paced by the slowest, at the power limit.
+    double throughput = 0;
+    double efficiency = 1;       ///< data-parallel efficiency of the job over all the machine's GPUs
+    double powerLimitFactor = 1; ///< speed of a main-type GPU at the power limit (1 at the TDP)
+    double mixedPacingLoss = 0;  ///< share of the GPUs' combined speed lost waiting for the slowest
+    /// One reference GPU in the same units (0 without a reference).
+    double referenceThroughput = 0;
 };
+
+/// The build's modelled speed in one line: "3.29x one RTX 4090 per machine (fp16 transformer
+/// training; data-parallel efficiency 82%; power limit 300 W: 4% slower)". Against one V100 SXM2
+/// without a reference; across machines the network decides, which the model does not cover.
+std::string describeSpeed(const BuildInput& in, const BuildReport& r);
 
 /// Throws InputError listing every refused input: a missing GPU, counts outside 1..16, a
 /// second-type count without a second type, lanes other than 1/2/4/8/16, a power limit outside

@@ -87,6 +87,41 @@ TEST(BuildCli, FindingsHaveSeverityAndReason) {
     }
 }
 
+TEST(BuildCli, SpeedIsStatedAgainstTheReferenceGpuAndFollowsTheLimitAndTheSecondType) {
+    Cli cli;
+    // It was "x one V100 SXM2" whatever the reference setting, and a power limit or a second
+    // GPU type left it unchanged.
+    const auto four = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "4"});
+    EXPECT_EQ(four.at("reference"), "RTX 4090"); // the reference_gpu setting's default
+    const double speed = four.at("speed_vs_reference").get<double>();
+    EXPECT_NEAR(speed, 4 * four.at("efficiency").get<double>(), 1e-9);
+    const auto limited = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "4", "--limit-watts", "300"});
+    EXPECT_LT(limited.at("power_limit_factor").get<double>(), 1.0);
+    EXPECT_NEAR(limited.at("speed_vs_reference").get<double>(), speed * limited.at("power_limit_factor").get<double>(),
+                1e-9);
+    // Two 3090s beside two 4090s add speed; one makes the job slower than the 4090s alone (3 x 0.64 < 2).
+    const auto two = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "2"});
+    const auto plusTwo = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090", "--extra-count", "2"});
+    EXPECT_GT(plusTwo.at("throughput").get<double>(), two.at("throughput").get<double>());
+    EXPECT_GT(plusTwo.at("mixed_pacing_loss").get<double>(), 0.0);
+    const auto plusOne = cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090"});
+    EXPECT_NE(plusOne.out.find("of the combined speed is lost - slower than the 2 x RTX 4090 alone; run separate jobs"),
+              std::string::npos)
+        << plusOne.out;
+    EXPECT_EQ(cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090", "--extra-count", "2"})
+                  .out.find("alone"),
+              std::string::npos);
+
+    ASSERT_EQ(cli.run({"settings", "set", "reference_gpu", "RTX 3090"}).exitCode, 0);
+    const auto text = cli.run({"build", "--gpu", "RTX 4090", "--gpus", "4"});
+    EXPECT_NE(text.out.find("Modelled speed: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("x one RTX 3090 (fp16 transformer training; data-parallel efficiency 82%)"), std::string::npos)
+        << text.out;
+    const auto option = cli.json({"build", "--gpu", "RTX 4090", "--gpus", "4", "--reference", "RTX 4090"});
+    EXPECT_NEAR(option.at("speed_vs_reference").get<double>(), speed, 1e-9);
+    EXPECT_EQ(cli.run({"build", "--gpu", "RTX 4090", "--reference", "Nope"}).exitCode, 1);
+}
+
 TEST(BuildCli, ImpossibleInputsAreRefusedByTheirOptions) {
     Cli cli;
     // These were accepted and reported as if real ("-5 GB RAM is less than ...").

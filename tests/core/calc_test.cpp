@@ -6,8 +6,11 @@
 #include "calc/presets.h"
 #include "calc/psu.h"
 #include "catalog/catalog.h"
+#include "common/format.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace advisor::calc {
 namespace {
@@ -265,6 +268,68 @@ TEST(BuildCheck, LanesThreadsRamNetworkMixedAndModules) {
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
     in.psuWatts = 850;
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "power", "too small"));
+}
+
+// The build's speed was the main type's alone: a power limit, a second GPU type and the
+// user's reference GPU did not change it, and it was stated against a V100.
+TEST(BuildCheck, ModelledSpeedCountsEveryGpuThePowerLimitAndTheSlowest) {
+    const perf::PerfModel model(cat());
+    const Gpu& rtx4090 = cat().require("RTX 4090");
+    const Gpu& rtx3090 = cat().require("RTX 3090");
+    BuildInput in;
+    in.gpu = &rtx4090;
+    in.count = 4;
+    in.reference = &rtx4090;
+    const auto full = checkBuild(in, model);
+    // Four cards on x8 lanes: four times one, less the data-parallel overhead.
+    EXPECT_NEAR(full.throughput / full.referenceThroughput, 4 * full.efficiency, 1e-9);
+    EXPECT_GT(full.efficiency, 0.6);
+    EXPECT_LT(full.efficiency, 1.0);
+    EXPECT_EQ(describeSpeed(in, full).rfind(format::number(4 * full.efficiency, 2) + "x one RTX 4090 (fp16 transformer "
+                                                "training; data-parallel efficiency ",
+                                            0),
+              0u)
+        << describeSpeed(in, full);
+
+    // 300 W of 450: the clock falls to (300/450)^(1/3) = 0.874; only the clock-bound share slows.
+    in.powerLimitWatts = 300;
+    const auto limited = checkBuild(in, model);
+    EXPECT_LT(limited.powerLimitFactor, 1.0);
+    EXPECT_GT(limited.powerLimitFactor, std::cbrt(300.0 / 450.0));
+    EXPECT_NEAR(limited.throughput, full.throughput * limited.powerLimitFactor, 1e-9);
+    EXPECT_NE(describeSpeed(in, limited).find("power limit 300 W: " + format::percent(1 - limited.powerLimitFactor, 0) +
+                                              " slower"),
+              std::string::npos)
+        << describeSpeed(in, limited);
+
+    // 2 x RTX 4090 + 2 x RTX 3090: four GPUs in one job, each at the 3090's pace.
+    in.powerLimitWatts.reset();
+    in.count = 2;
+    in.extraGpu = &rtx3090;
+    in.extraCount = 2;
+    const auto mixed = checkBuild(in, model);
+    perf::PerfQuery job;
+    job.gpus = 4;
+    job.interconnect.pcieLanes = 8;
+    EXPECT_NEAR(mixed.throughput, model.throughput(rtx3090, job), 1e-9);
+    EXPECT_GT(mixed.throughput, full.throughput / 2); // more than the two 4090s alone
+    EXPECT_LT(mixed.throughput, full.throughput);     // less than four 4090s
+    const double combined = (model.throughput(rtx4090, job) + model.throughput(rtx3090, job)) / 2;
+    EXPECT_NEAR(mixed.mixedPacingLoss, 1 - mixed.throughput / combined, 1e-9);
+    EXPECT_TRUE(has(mixed, Severity::Warning, "mixed", format::percent(mixed.mixedPacingLoss, 0) + " of the combined"));
+    EXPECT_NE(describeSpeed(in, mixed).find("paced by the slowest GPU"), std::string::npos);
+
+    // Without a reference the unit is the model's own; several machines are stated per machine.
+    in = {};
+    in.gpu = &rtx4090;
+    in.machines = 2;
+    in.networkGbps = 100;
+    const auto perMachine = checkBuild(in, model);
+    EXPECT_EQ(perMachine.referenceThroughput, 0);
+    EXPECT_EQ(describeSpeed(in, perMachine),
+              format::number(perMachine.throughput, 2) +
+                  "x one V100 SXM2 per machine (fp16 transformer training; across machines the network decides, "
+                  "which the model does not cover)");
 }
 
 TEST(BuildCheck, RefusesImpossibleInputsAllAtOnce) {

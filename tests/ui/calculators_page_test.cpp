@@ -182,6 +182,22 @@ private slots:
         QVERIFY(tab.findingCount() < four);
     }
 
+    void buildSpeedFollowsTheLimitAndTheReferenceSetting() {
+        ui::BuildTab tab(*session_);
+        pick(tab.gpuField(), "rtx-4090");
+        tab.countField()->setValue(4);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("x one RTX 4090 (fp16 transformer training; data-parallel "
+                                                          "efficiency 82%)")),
+                 qPrintable(tab.resultText()));
+        tab.limitField()->setValue(300); // it was ignored: the same speed at any limit
+        QVERIFY2(tab.resultText().contains(QStringLiteral("power limit 300 W: 9% slower")), qPrintable(tab.resultText()));
+        tab.limitField()->setValue(0);
+        Settings s = session_->settings();
+        s.referenceGpu = "rtx-3090";
+        session_->changeSettings(s, QStringLiteral("Change reference GPU"));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("x one RTX 3090")), qPrintable(tab.resultText()));
+    }
+
     void buildCheckTakesASecondGpuTypeAndLanesAndRefusesALimitAboveTheTdp() {
         ui::BuildTab tab(*session_);
         pick(tab.gpuField(), "rtx-4090");

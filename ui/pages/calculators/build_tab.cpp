@@ -69,6 +69,10 @@ QString BuildTab::findingsText() const {
     return findings_->toPlainText();
 }
 
+QString BuildTab::resultText() const {
+    return summary_->text();
+}
+
 void BuildTab::compute() {
     const Gpu* g = gpuOf(gpu_);
     if (g == nullptr) {
@@ -90,6 +94,7 @@ void BuildTab::compute() {
     in.machines = machines_->value();
     in.networkGbps = network_->value() > 0 ? std::optional<double>(network_->value()) : std::nullopt;
     in.cpuWatts = session().settings().cpuWatts;
+    in.reference = session().catalog().findById(session().settings().referenceGpu);
     const auto r = calc::checkBuild(in, session().model());
     int critical = 0, warnings = 0;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='4' width='100%'>");
@@ -106,14 +111,13 @@ void BuildTab::compute() {
     }
     findings_->setHtml(html + QStringLiteral("</table>"));
     findingCount_ = static_cast<int>(r.findings.size());
-    summary_->setText(tr("<p style='font-size:large'><b>%1</b></p><p>%2 critical, %3 warnings. Modelled speed: %4 "
-                         "(data-parallel efficiency %5); power supply: %6.</p>")
+    summary_->setText(tr("<p style='font-size:large'><b>%1</b></p><p>%2 critical, %3 warnings. Modelled speed: %4; "
+                         "power supply: %5.</p>")
                           .arg(critical > 0 ? tr("This build needs changes") : warnings > 0 ? tr("Workable, with care")
                                                                                             : tr("Looks good"))
                           .arg(critical)
                           .arg(warnings)
-                          .arg(qs(format::number(r.throughput, 2)) + tr(" x a V100 (fp16 transformer training)"),
-                               qs(format::percent(r.efficiency, 0)),
+                          .arg(qs(calc::describeSpeed(in, r)).toHtmlEscaped(),
                                r.psu.recommendedPsuWatts > 0 ? tr("%1 W").arg(qs(format::number(r.psu.recommendedPsuWatts, 0)))
                                                              : tr("more than one PSU")));
 }

@@ -17,6 +17,8 @@ public:
     explicit BuildTab(Session& session, QWidget* parent = nullptr);
     /// The findings as shown (one per line: severity, what to do, why).
     QString findingsText() const;
+    /// The verdict, the counts, the modelled speed and the power supply, as shown.
+    QString resultText() const;
     int findingCount() const { return findingCount_; }
     QSpinBox* countField() const { return count_; }
     QComboBox* gpuField() const { return gpu_; }
