@@ -17,7 +17,7 @@ namespace {
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
-    args.refuseTogether({"task"}, {"params-billion", "mode", "precision", "context", "batch", "layers", "hidden",
+    args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
                                    "kv-heads", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
                                    "offload", "shard", "lora-rank"});
     if (const auto task = args.value("task")) {
@@ -48,7 +48,17 @@ int run(Context& ctx, const Args& args) {
         return 0;
     }
     calc::MemoryInput in;
-    in.paramsBillion = args.requiredNumber("params-billion");
+    // A named model brings its size and shape; --layers, --hidden and --kv-heads still override the shape.
+    args.refuseTogether({"model"}, {"params-billion"});
+    if (const auto name = args.value("model")) {
+        in.model = calc::findModelShape(*name);
+        if (in.model == nullptr) {
+            throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
+        }
+        in.paramsBillion = in.model->paramsBillion;
+    } else {
+        in.paramsBillion = args.requiredNumber("params-billion");
+    }
     const auto mode = calc::parseMemoryMode(args.value("mode").value_or("inference"));
     if (!mode) {
         throw UsageError("--mode must be inference, lora, qlora or full-training");
@@ -99,6 +109,8 @@ int run(Context& ctx, const Args& args) {
                             {"headroom_gb", f.headroomGb}});
         }
         ctx.printJson({{"params_billion", in.paramsBillion},
+                       {"model", in.model != nullptr ? nlohmann::json(in.model->id) : nlohmann::json()},
+                       {"shape_basis", e.shapeBasis},
                        {"mode", calc::toString(in.mode)},
                        {"precision", perf::toString(in.weights)},
                        {"total_gb", e.totalGb},
@@ -119,7 +131,8 @@ int run(Context& ctx, const Args& args) {
     t.print(ctx.out());
     ctx.out() << "Total: " << format::number(e.perGpuGb, 1) << " GB per GPU"
               << (in.shardGpus > 1 ? " (" + format::number(e.totalGb, 1) + " GB over " + std::to_string(in.shardGpus) + " GPUs)" : "")
-              << "; model shape " << e.layers << " layers, hidden " << e.hidden << ", " << e.kvHeads << " KV heads\n";
+              << "; " << e.layers << " layers, hidden " << e.hidden << ", " << e.kvHeads << " KV heads ("
+              << e.shapeBasis << ")\n";
     for (const auto& n : e.notes) {
         ctx.out() << "note: " << n << '\n';
     }
@@ -140,7 +153,7 @@ int run(Context& ctx, const Args& args) {
 
 Command memoryCommand() {
     return {"memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
-            "Usage: gpu-advisor memory --params-billion P [--mode inference|lora|qlora|full-training]\n"
+            "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
             "                          [--precision fp16|int8|int4] [--context N] [--batch N]\n"
             "                          [--layers L --hidden H --kv-heads K] [--[no-]checkpointing] [--no-flash-attention]\n"
             "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
@@ -151,9 +164,11 @@ Command memoryCommand() {
             "8-bit optimizers, gradient checkpointing, CPU offload, sharding over GPUs (ZeRO/FSDP), and\n"
             "8/4-bit weights. Mixture-of-experts models count all their parameters. Without --layers/\n"
             "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
-            "8 KV heads). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n",
+            "8 KV heads). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
+            "--model takes a published model's size and shape (--layers/--hidden/--kv-heads still override it):\n  " +
+                calc::modelShapeIds() + "\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"params-billion"}, {"mode"}, {"precision"}, {"context"},
+                return run(ctx, Args::parse(rest, {{"params-billion"}, {"model"}, {"mode"}, {"precision"}, {"context"},
                                                    {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"},
                                                    {"checkpointing", false}, {"no-checkpointing", false},
                                                    {"no-flash-attention", false},

@@ -68,7 +68,7 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     const auto reject = [](const char* field, const std::string& why) {
         throw InputError({"memory", 0, "", field}, why);
     };
-    if (!(in.paramsBillion > 0 && in.paramsBillion <= 100000)) {
+    if (in.model == nullptr && !(in.paramsBillion > 0 && in.paramsBillion <= 100000)) {
         reject("params_billion", "must be more than 0 and at most 100,000");
     }
     if (in.batch < 1 || in.batch > 100000) {
@@ -85,15 +85,30 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     }
     const bool training = in.mode != MemoryMode::Inference;
     MemoryEstimate e;
-    const double p = in.paramsBillion * 1e9;
-    // Model shape: Llama-like, P ~ 12 x layers x hidden^2 with layers = hidden / 128 (7B: 4096/32,
-    // 13B: 5120/40, 70B: 8192/80) -> hidden = (P / 0.09375)^(1/3), rounded to 128.
-    const double h = in.hidden ? *in.hidden : std::max(128.0, std::round(std::cbrt(p / 0.09375) / 128.0) * 128.0);
+    const ModelShape* model = in.model;
+    const double p = (model != nullptr ? model->paramsBillion : in.paramsBillion) * 1e9;
+    // Model shape: a published model's own; else Llama-like, P ~ 12 x layers x hidden^2 with
+    // layers = hidden / 128 (7B: 4096/32, 13B: 5120/40, 70B: 8192/80) -> hidden = (P / 0.09375)^(1/3),
+    // rounded to 128, and 8 KV heads (grouped-query attention, as Llama 3 and Mistral).
+    const double guessedHidden = std::max(128.0, std::round(std::cbrt(p / 0.09375) / 128.0) * 128.0);
+    const double h = in.hidden ? *in.hidden : model != nullptr ? model->hidden : guessedHidden;
     e.hidden = static_cast<int>(h);
-    e.layers = in.layers ? *in.layers : std::max(1, static_cast<int>(std::lround(h / 128.0)));
-    const int heads = std::max(1, e.hidden / 128);
-    e.kvHeads = in.kvHeads ? *in.kvHeads : std::min(8, heads);
+    e.layers = in.layers ? *in.layers : model != nullptr ? model->layers : std::max(1, static_cast<int>(std::lround(h / 128.0)));
+    const int heads = std::max(1, e.hidden / 128); // 128-dimensional heads, as every shipped model
+    e.kvHeads = in.kvHeads ? *in.kvHeads : model != nullptr ? model->kvHeads : std::min(8, heads);
     e.contextTokens = in.contextTokens.value_or(training ? 2048 : 4096);
+    e.shapeBasis = in.layers || in.hidden || in.kvHeads ? "given shape"
+                   : model != nullptr                   ? model->label + "'s published shape"
+                                                        : "Llama-like shape for the size";
+    if (model != nullptr) {
+        if (!model->note.empty()) {
+            e.notes.push_back(model->note);
+        }
+        if (e.contextTokens > model->contextTokens) {
+            e.notes.push_back(format::number(e.contextTokens, 0) + " tokens of context is more than the " +
+                              format::number(model->contextTokens, 0) + " " + model->label + " was trained for");
+        }
+    }
     const double s = e.contextTokens;
     const double b = in.batch;
     const int shards = in.shardGpus;

@@ -3,6 +3,7 @@
 /// How much GPU memory a model needs - for inference, LoRA/QLoRA fine-tuning or full
 /// training - itemised, with the seed's memory-saving techniques, and which GPUs fit it.
 
+#include "calc/model_shapes.h"
 #include "catalog/catalog.h"
 #include "common/errors.h"
 #include "perf/workload.h"
@@ -21,7 +22,10 @@ std::optional<MemoryMode> parseMemoryMode(std::string_view s);
 std::optional<Optimizer> parseOptimizer(std::string_view s);
 
 struct MemoryInput {
-    double paramsBillion = 7;
+    double paramsBillion = 7; ///< ignored when `model` is set: the model's own size counts
+    /// A published model (model_shapes.h): its size, and its shape where layers, hidden and
+    /// kvHeads are not given. Null: the size above with a Llama-like shape.
+    const ModelShape* model = nullptr;
     MemoryMode mode = MemoryMode::Inference;
     perf::Precision weights = perf::Precision::Fp16; ///< fp16, int8 or int4 (inference, LoRA base)
     std::optional<int> contextTokens;  ///< default 4096 (inference) / 2048 (training)
@@ -50,6 +54,9 @@ struct MemoryEstimate {
     double totalGb = 0;   ///< all GPUs together
     double cpuRamGb = 0;  ///< offloaded states
     int layers = 0, hidden = 0, kvHeads = 0, contextTokens = 0;
+    /// Where the shape came from: "Llama 3.1 70B's published shape", "Llama-like shape for the
+    /// size" or "given shape" (any of layers, hidden, KV heads given).
+    std::string shapeBasis;
     std::vector<std::string> notes;
 };
 

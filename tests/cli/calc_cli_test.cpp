@@ -191,5 +191,34 @@ TEST(MemoryCli, BreakdownTotalAndFits) {
     EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--mode", "pretraining"}).exitCode, 2);
 }
 
+TEST(MemoryCli, APublishedModelBringsItsSizeAndShape) {
+    Cli cli;
+    const auto llama = cli.json({"memory", "--model", "Llama 3.1 70B", "--precision", "int4", "--context", "131072"});
+    EXPECT_EQ(llama.at("model"), "llama-3.1-70b");
+    EXPECT_DOUBLE_EQ(llama.at("params_billion").get<double>(), 70);
+    EXPECT_EQ(llama.at("shape").at("layers"), 80);
+    EXPECT_EQ(llama.at("shape").at("kv_heads"), 8);
+    EXPECT_EQ(llama.at("shape_basis"), "Llama 3.1 70B's published shape");
+    // 320 KB per token of KV cache at 128K tokens: 42.9 GB.
+    double kv = 0;
+    for (const auto& item : llama.at("breakdown")) {
+        kv += item.at("item") == "KV cache" ? item.at("gb").get<double>() : 0.0;
+    }
+    EXPECT_NEAR(kv, 42.95, 0.01);
+    EXPECT_TRUE(cli.json({"memory", "--params-billion", "70"}).at("model").is_null());
+
+    const auto text = cli.run({"memory", "--model", "llama-2-7b", "--context", "8192"});
+    EXPECT_NE(text.out.find("32 layers, hidden 4096, 32 KV heads (Llama 2 7B's published shape)"), std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("note: 8,192 tokens of context is more than the 4,096 Llama 2 7B was trained for"),
+              std::string::npos)
+        << text.out;
+    const auto unknown = cli.run({"memory", "--model", "gpt-5"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("--model must be one of llama-2-7b, "), std::string::npos) << unknown.err;
+    EXPECT_EQ(cli.run({"memory", "--model", "llama-2-7b", "--params-billion", "7"}).exitCode, 2);
+    EXPECT_EQ(cli.run({"memory", "--model", "llama-2-7b", "--task", "kaggle"}).exitCode, 2);
+}
+
 } // namespace
 } // namespace advisor::testing

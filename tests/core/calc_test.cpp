@@ -464,5 +464,70 @@ TEST(Memory, TaskPresetsComeFromTheSeeds) {
     EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "pretrained-transformers")->value, 11);
 }
 
+// --- published model shapes ---------------------------------------------------------------
+
+TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
+    ASSERT_GE(modelShapes().size(), 9u);
+    for (const auto& m : modelShapes()) {
+        SCOPED_TRACE(m.id);
+        EXPECT_FALSE(m.source.empty());
+        // 128-dimensional heads, and grouped-query attention shares each KV head among whole groups.
+        EXPECT_EQ(m.hidden % 128, 0);
+        EXPECT_EQ((m.hidden / 128) % m.kvHeads, 0);
+        // A dense transformer has about 12 x layers x hidden^2 parameters (more with a wide MLP and a
+        // large vocabulary): a layer count or width off by a factor of two would show here.
+        if (m.note.find("mixture of experts") == std::string::npos) {
+            const double ratio = 12.0 * m.layers * m.hidden * double(m.hidden) / (m.paramsBillion * 1e9);
+            EXPECT_GT(ratio, 0.5);
+            EXPECT_LT(ratio, 1.1);
+        }
+    }
+    EXPECT_EQ(findModelShape("LLAMA 3.1 70b"), findModelShape("llama-3.1-70b"));
+    EXPECT_EQ(findModelShape(" qwen2.5-7b "), &modelShapes()[7]);
+    EXPECT_EQ(findModelShape("llama-4"), nullptr);
+}
+
+TEST(ModelShapes, KvCacheOfNamedModelsMatchesTheirPublishedShapes) {
+    const auto kvGb = [](const MemoryEstimate& e) {
+        for (const auto& i : e.items) {
+            if (i.name == "KV cache") {
+                return i.gb;
+            }
+        }
+        return -1.0;
+    };
+    MemoryInput in;
+    in.paramsBillion = 7;
+    in.contextTokens = 4096;
+    // Llama 2 7B has no grouped-query attention: 2 x 32 layers x 4096 x 2 bytes = 0.5 MB per token,
+    // 2.15 GB for 4,096 tokens. The shape guessed from "7B" has 8 KV heads, a quarter of that.
+    const double guessed = kvGb(estimateMemory(in));
+    in.model = findModelShape("llama-2-7b");
+    const auto llama2 = estimateMemory(in);
+    EXPECT_NEAR(kvGb(llama2), 2.0 * 32 * 4096 * 2 * 4096 / 1e9, 1e-9);
+    EXPECT_NEAR(kvGb(llama2) / guessed, 32.0 / 8.0 * 32 / 33, 1e-9); // the guess also has 33 layers
+    EXPECT_EQ(llama2.shapeBasis, "Llama 2 7B's published shape");
+    EXPECT_NEAR(llama2.items.front().gb, 6.7 * 2, 1e-9); // the model's size, not the 7 given
+    // Llama 3.1 8B and 70B at their full 128K context: 128 KB and 320 KB per token.
+    in.contextTokens = 131072;
+    in.model = findModelShape("llama-3.1-8b");
+    EXPECT_NEAR(kvGb(estimateMemory(in)), 131072.0 * 131072 / 1e9, 1e-9); // 17.2 GB (16 GiB)
+    in.model = findModelShape("llama-3.1-70b");
+    EXPECT_NEAR(kvGb(estimateMemory(in)), 327680.0 * 131072 / 1e9, 1e-9); // 42.9 GB (40 GiB)
+    EXPECT_TRUE(estimateMemory(in).notes.empty());
+    // Beyond the trained context, a note; a mixture of experts says what it holds.
+    in.model = findModelShape("llama-2-13b");
+    in.contextTokens = 8192;
+    ASSERT_EQ(estimateMemory(in).notes.size(), 1u);
+    EXPECT_EQ(estimateMemory(in).notes[0], "8,192 tokens of context is more than the 4,096 Llama 2 13B was trained for");
+    in.model = findModelShape("mixtral-8x7b");
+    in.contextTokens = 4096;
+    EXPECT_NE(estimateMemory(in).notes.at(0).find("all 46.7B parameters are held"), std::string::npos);
+    // A shape given by hand overrides the model's.
+    in.kvHeads = 32;
+    EXPECT_EQ(estimateMemory(in).kvHeads, 32);
+    EXPECT_EQ(estimateMemory(in).shapeBasis, "given shape");
+}
+
 } // namespace
 } // namespace advisor::calc

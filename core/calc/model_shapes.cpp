@@ -1,0 +1,65 @@
+#include "calc/model_shapes.h"
+
+#include "common/embedded_resources.h"
+#include "common/errors.h"
+#include "common/json_fields.h"
+#include "common/text.h"
+
+#include <nlohmann/json.hpp>
+
+namespace advisor::calc {
+namespace {
+
+constexpr const char* kPath = "presets/model_shapes.json";
+
+std::vector<ModelShape> load() {
+    const auto data = resources::find(kPath);
+    if (!data) {
+        throw AdvisorError(std::string("missing built-in resource ") + kPath);
+    }
+    const auto doc = nlohmann::json::parse(*data);
+    std::vector<ModelShape> out;
+    const auto& list = doc.at("models");
+    for (size_t i = 0; i < list.size(); ++i) {
+        const JsonFields f(list[i], {std::string("resources/") + kPath, 0, "model " + std::to_string(i + 1), ""});
+        ModelShape m;
+        m.id = f.requireString("id");
+        m.label = f.requireString("label");
+        m.paramsBillion = f.requirePositive("params_billion");
+        m.layers = f.requireInt("layers", 1, 1000);
+        m.hidden = f.requireInt("hidden", 128, 1000000);
+        m.kvHeads = f.requireInt("kv_heads", 1, 1024);
+        m.contextTokens = f.requireInt("context_tokens", 1, 10000000);
+        m.note = f.optionalString("note").value_or("");
+        m.source = f.requireString("source");
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+} // namespace
+
+const std::vector<ModelShape>& modelShapes() {
+    static const std::vector<ModelShape> shapes = load();
+    return shapes;
+}
+
+const ModelShape* findModelShape(std::string_view name) {
+    const std::string wanted = text::toLower(text::trim(name));
+    for (const auto& m : modelShapes()) {
+        if (text::toLower(m.id) == wanted || text::toLower(m.label) == wanted) {
+            return &m;
+        }
+    }
+    return nullptr;
+}
+
+std::string modelShapeIds() {
+    std::vector<std::string> ids;
+    for (const auto& m : modelShapes()) {
+        ids.push_back(m.id);
+    }
+    return text::join(ids, ", ");
+}
+
+} // namespace advisor::calc

@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// Published shapes of open-weight language models (resources/presets/model_shapes.json), so
+/// the memory calculator sizes a named model's KV cache, activations and LoRA adapters from its
+/// real layers, width and KV heads instead of a shape guessed from the parameter count: Llama 2
+/// 7B keeps 32 KV heads where a guess gives 8, four times the KV cache.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor::calc {
+
+struct ModelShape {
+    std::string id;    ///< "llama-3.1-70b"
+    std::string label; ///< "Llama 3.1 70B"
+    double paramsBillion = 0; ///< total (a mixture of experts holds every expert)
+    int layers = 0;
+    int hidden = 0;
+    int kvHeads = 0;
+    int contextTokens = 0; ///< the longest context the model was trained for
+    std::string note;      ///< e.g. what a mixture of experts holds; may be empty
+    std::string source;
+};
+
+/// The shipped models, in file order. Throws AdvisorError naming the file and entry if the
+/// built-in resource is malformed.
+const std::vector<ModelShape>& modelShapes();
+
+/// By id or label, case-insensitive ("llama-3.1-70b", "Llama 3.1 70B"); nullptr if unknown.
+const ModelShape* findModelShape(std::string_view name);
+
+/// "llama-2-7b, llama-2-13b, ...": for an error that lists the choices.
+std::string modelShapeIds();
+
+} // namespace advisor::calc
