@@ -167,18 +167,29 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmWeights = perf::Precision::Int4;
     }
-    args.refuseTogether({"memory-gb"}, {"params-billion"});
-    nlohmann::json memoryBasis = nullptr; // how --params-billion became gigabytes
+    args.refuseTogether({"memory-gb"}, {"params-billion", "model"});
+    args.refuseTogether({"model"}, {"params-billion"});
+    nlohmann::json memoryBasis = nullptr; // how --params-billion or --model became gigabytes
     std::string memoryBasisText;
+    const calc::ModelShape* namedModel = nullptr;
+    if (const auto name = args.value("model")) {
+        namedModel = calc::findModelShape(*name);
+        if (namedModel == nullptr) {
+            throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
+        }
+    }
     if (const auto m = args.number("memory-gb")) {
         in.memoryGb = *m;
-    } else if (const auto p = args.number("params-billion")) {
-        const calc::MemoryInput mem = advice::sizeMemoryForModel(in, *p); // the task decides the mode
-        memoryBasis = {{"params_billion", *p}, {"mode", calc::toString(mem.mode)},
+    } else if (const auto p = args.number("params-billion"); p || namedModel != nullptr) {
+        // The task decides the mode; a named model brings its size and shape.
+        const calc::MemoryInput mem = advice::sizeMemoryForModel(in, p.value_or(0), namedModel);
+        memoryBasis = {{"params_billion", mem.paramsBillion},
+                       {"model", namedModel != nullptr ? nlohmann::json(namedModel->id) : nlohmann::json()},
+                       {"mode", calc::toString(mem.mode)},
                        {"weights", perf::toString(mem.weights)}};
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
-        throw UsageError("missing --memory-gb N (or --params-billion P to compute it)");
+        throw UsageError("missing --memory-gb N (or --params-billion P or --model ID to compute it)");
     }
     in.usedOk = !args.has("new-only");
     in.maxGpus = args.integer("gpus", 1, 16).value_or(1);
@@ -278,7 +289,7 @@ Command flowchartCommand() {
 
 Command recommendCommand() {
     return {"recommend", "a ranked shortlist of GPUs for your work, memory and budget",
-            "Usage: gpu-advisor recommend (--memory-gb N | --params-billion P) --budget USD\n"
+            "Usage: gpu-advisor recommend (--memory-gb N | --params-billion P | --model ID) --budget USD\n"
             "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
@@ -291,11 +302,12 @@ Command recommendCommand() {
             "--rank speed picks the fastest setup within the budget instead (money is no object).\n"
             "--precision 4bit (LLM inference only) sizes and ranks for 4-bit weights (llama.cpp Q4_K_M).\n"
             "--params-billion sizes the memory with 'gpu-advisor memory': inference, fine-tune as QLoRA\n"
-            "(4-bit weights), train as full training; the first line says which.\n"
+            "(4-bit weights), train as full training; the first line says which. --model does the same\n"
+            "with a published model's size and shape ('gpu-advisor memory --help' lists them).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"budget"}, {"precision"},
+                return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"model"}, {"budget"}, {"precision"},
                                                          {"task"}, {"domain"}, {"new-only", false}, {"gpus"},
                                                          {"organization", false}, {"rank"}, {"top"}, {"years"},
                                                          {"utilization"}}));

@@ -4,9 +4,10 @@
 
 namespace advisor::advice {
 
-calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion) {
+calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion, const calc::ModelShape* model) {
     calc::MemoryInput mem;
-    mem.paramsBillion = paramsBillion;
+    mem.model = model;
+    mem.paramsBillion = model != nullptr ? model->paramsBillion : paramsBillion;
     mem.mode = in.task == Task::Inference  ? calc::MemoryMode::Inference
                : in.task == Task::FineTune ? calc::MemoryMode::Qlora
                                            : calc::MemoryMode::FullTraining;
@@ -16,15 +17,16 @@ calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion)
     return mem;
 }
 
-calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion) {
-    const calc::MemoryInput mem = memoryInputFor(in, paramsBillion);
+calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, const calc::ModelShape* model) {
+    const calc::MemoryInput mem = memoryInputFor(in, paramsBillion, model);
     in.memoryGb = calc::estimateMemory(mem).perGpuGb; // validates the size
-    in.llmParamsBillion = paramsBillion;
+    in.llmParamsBillion = mem.paramsBillion;
     return mem;
 }
 
 std::string describeMemoryBasis(const calc::MemoryInput& m) {
-    return format::trimmed(m.paramsBillion, 2) + "B parameters, " + calc::toString(m.mode) + " with " +
+    const std::string size = format::trimmed(m.paramsBillion, 2) + "B parameters";
+    return (m.model != nullptr ? m.model->label + ": " + size : size) + ", " + calc::toString(m.mode) + " with " +
            perf::toString(m.weights) + " weights";
 }
 

@@ -113,7 +113,8 @@ TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
     EXPECT_GT(llm.at("memory_gb").get<double>(), 7.4);
     EXPECT_LT(llm.at("memory_gb").get<double>(), 12);
     EXPECT_EQ(llm.at("metric"), "llm-decode");
-    EXPECT_EQ(llm.at("memory_basis"), (nlohmann::json{{"params_billion", 7.0}, {"mode", "inference"}, {"weights", "int8"}}));
+    EXPECT_EQ(llm.at("memory_basis"),
+              (nlohmann::json{{"params_billion", 7.0}, {"model", nullptr}, {"mode", "inference"}, {"weights", "int8"}}));
     EXPECT_TRUE(org.at("memory_basis").is_null()); // --memory-gb was given
 }
 
@@ -122,7 +123,10 @@ TEST(RecommendCli, SaysHowItSizedTheMemoryFromParameters) {
     // gives the same figure for the same inputs.
     Cli cli;
     const auto rec = cli.json({"recommend", "--params-billion", "13", "--task", "fine-tune", "--budget", "3000"});
-    EXPECT_EQ(rec.at("memory_basis"), (nlohmann::json{{"params_billion", 13.0}, {"mode", "qlora"}, {"weights", "int4"}}));
+    EXPECT_EQ(rec.at("memory_basis"), (nlohmann::json{{"params_billion", 13.0},
+                                                      {"model", nullptr},
+                                                      {"mode", "qlora"},
+                                                      {"weights", "int4"}}));
     const auto mem = cli.json({"memory", "--params-billion", "13", "--mode", "qlora", "--precision", "int4"});
     EXPECT_DOUBLE_EQ(rec.at("memory_gb").get<double>(), mem.at("per_gpu_gb").get<double>());
     const auto text = cli.run({"recommend", "--params-billion", "13", "--task", "fine-tune", "--budget", "3000"});
@@ -131,6 +135,33 @@ TEST(RecommendCli, SaysHowItSizedTheMemoryFromParameters) {
                              0),
               0u)
         << text.out;
+}
+
+TEST(RecommendCli, APublishedModelIsSizedWithItsOwnShape) {
+    Cli cli;
+    // Llama 2 13B has no grouped-query attention: for inference its 40 KV heads need more than a
+    // 13B model with a guessed shape, and `memory --model` gives the same figure.
+    const std::vector<std::string> base = {"recommend", "--task", "inference", "--domain", "llm", "--budget", "5000"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return cli.json(a);
+    };
+    const auto named = with({"--model", "llama-2-13b"});
+    const auto guessed = with({"--params-billion", "13"});
+    EXPECT_GT(named.at("memory_gb").get<double>(), guessed.at("memory_gb").get<double>());
+    EXPECT_DOUBLE_EQ(named.at("memory_gb").get<double>(),
+                     cli.json({"memory", "--model", "llama-2-13b"}).at("per_gpu_gb").get<double>());
+    EXPECT_EQ(named.at("memory_basis").at("model"), "llama-2-13b");
+    std::vector<std::string> text = base;
+    text.insert(text.end(), {"--model", "Llama 2 13B"});
+    EXPECT_EQ(cli.run(text).out.rfind("Needs ", 0), 0u);
+    EXPECT_NE(cli.run(text).out.find("(Llama 2 13B: 13B parameters, inference with fp16 weights; "), std::string::npos)
+        << cli.run(text).out;
+    const auto both = cli.run({"recommend", "--model", "llama-2-13b", "--params-billion", "13", "--budget", "1000"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_NE(both.err.find("--model cannot be combined with --params-billion"), std::string::npos) << both.err;
+    EXPECT_EQ(cli.run({"recommend", "--model", "nope", "--budget", "1000"}).exitCode, 2);
 }
 
 TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {

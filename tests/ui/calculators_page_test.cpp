@@ -268,7 +268,7 @@ private slots:
         QVERIFY(llama2.perGpuGb > automatic.perGpuGb); // 4x the KV cache of 8 KV heads
         QVERIFY2(tab.resultText().contains(q(format::gigabytes(llama2.perGpuGb)) + QStringLiteral(" per GPU")),
                  qPrintable(tab.resultText()));
-        QVERIFY2(tab.resultText().contains(QStringLiteral("Model shape: 32 layers, hidden size 4096, 32 KV heads")),
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Given shape: 32 layers, hidden size 4096, 32 KV heads")),
                  qPrintable(tab.resultText()));
         // LoRA rank counts only for LoRA and QLoRA, and moves the estimate as core says.
         QVERIFY(!tab.loraRankField()->isEnabled());
@@ -289,6 +289,30 @@ private slots:
         QVERIFY(noFlash.perGpuGb > calc::estimateMemory(in).perGpuGb);
         QVERIFY2(tab.resultText().contains(q(format::gigabytes(noFlash.perGpuGb)) + QStringLiteral(" per GPU")),
                  qPrintable(tab.resultText()));
+    }
+
+    void memoryTakesAPublishedModelsSizeAndShape() {
+        ui::MemoryTab tab(*session_);
+        QVERIFY(tab.modelField()->count() >= 10); // "Any size" and the shipped models
+        pick(tab.modelField(), "llama-2-7b");
+        QVERIFY(!tab.paramsField()->isEnabled()); // the model's own size
+        QCOMPARE(tab.paramsField()->value(), 6.7);
+        QCOMPARE(tab.kvHeadsField()->text(), QStringLiteral("the model's (32)"));
+        calc::MemoryInput in;
+        in.model = calc::findModelShape("llama-2-7b");
+        const auto llama2 = calc::estimateMemory(in);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(llama2.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Llama 2 7B's published shape: 32 layers, hidden size 4096, "
+                                                          "32 KV heads, 4096 tokens of context")),
+                 qPrintable(tab.resultText()));
+        QVERIFY(!tab.modelField()->itemData(tab.modelField()->currentIndex(), Qt::ToolTipRole).toString().isEmpty());
+        // Back to any size: the size is the user's again, and the shape a guess from it.
+        pick(tab.modelField(), "");
+        QVERIFY(tab.paramsField()->isEnabled());
+        tab.paramsField()->setValue(7);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Llama-like shape for the size")), qPrintable(tab.resultText()));
+        QCOMPARE(tab.kvHeadsField()->text(), QStringLiteral("automatic (8)"));
     }
 
     void memoryLegendWrapsToANarrowTab() {

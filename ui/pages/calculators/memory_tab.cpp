@@ -1,6 +1,7 @@
 #include "pages/calculators/memory_tab.h"
 
 #include "calc/memory.h"
+#include "calc/model_shapes.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
@@ -23,7 +24,26 @@
 
 namespace advisor::ui {
 
+namespace {
+
+const calc::ModelShape* modelOf(const QComboBox* box) {
+    const QString id = box->currentData().toString();
+    return id.isEmpty() ? nullptr : calc::findModelShape(id.toStdString());
+}
+
+} // namespace
+
 MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
+    // A published model brings its size and shape (KV heads above all); "Any size" takes a size.
+    model_ = new QComboBox;
+    model_->addItem(tr("Any size (Llama-like shape)"), QString());
+    for (const auto& m : calc::modelShapes()) {
+        model_->addItem(qs(m.label), qs(m.id));
+        model_->setItemData(model_->count() - 1, tr("Published shape - %1").arg(qs(m.source)), Qt::ToolTipRole);
+    }
+    inputs()->addRow(tr("Model:"), model_); // no Alt key left: M, o, d, e and l are taken on this screen
+    connect(model_, &QComboBox::currentIndexChanged, this, &MemoryTab::followModel);
+    watch(model_);
     params_ = addNumber(tr("P&arameters:"), 0.01, 2000, 7, 2, tr(" billion"));
     mode_ = new QComboBox;
     for (const auto& [mode, label] : {std::pair{calc::MemoryMode::Inference, tr("Inference")},
@@ -120,12 +140,22 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     ready();
 }
 
+void MemoryTab::followModel() {
+    const calc::ModelShape* m = modelOf(model_);
+    params_->setEnabled(m == nullptr);
+    params_->setToolTip(m != nullptr ? tr("The size of %1; choose \"Any size\" to enter one").arg(qs(m->label)) : QString());
+    if (m != nullptr) {
+        params_->setValue(m->paramsBillion);
+    }
+}
+
 QString MemoryTab::resultText() const {
     return result_->text();
 }
 
 void MemoryTab::compute() {
     calc::MemoryInput in;
+    in.model = modelOf(model_);
     in.paramsBillion = params_->value();
     in.mode = calc::parseMemoryMode(mode_->currentData().toString().toStdString()).value_or(calc::MemoryMode::Inference);
     in.weights = perf::parsePrecision(weights_->currentData().toString().toStdString()).value_or(perf::Precision::Fp16);
@@ -147,16 +177,18 @@ void MemoryTab::compute() {
     in.hidden = given(hidden_);
     in.kvHeads = given(kvHeads_);
     const auto m = calc::estimateMemory(in);
-    // "automatic (32)": the shape the estimate used, where the user left it to the size.
-    layers_->setSpecialValueText(tr("automatic (%1)").arg(m.layers));
-    hidden_->setSpecialValueText(tr("automatic (%1)").arg(m.hidden));
-    kvHeads_->setSpecialValueText(tr("automatic (%1)").arg(m.kvHeads));
+    // "automatic (32)": the shape the estimate used, where the user left it to the size or model.
+    const QString shapeFrom = in.model != nullptr ? tr("the model's (%1)") : tr("automatic (%1)");
+    layers_->setSpecialValueText(shapeFrom.arg(m.layers));
+    hidden_->setSpecialValueText(shapeFrom.arg(m.hidden));
+    kvHeads_->setSpecialValueText(shapeFrom.arg(m.kvHeads));
     loraRank_->setEnabled(in.mode == calc::MemoryMode::Lora || in.mode == calc::MemoryMode::Qlora);
     QStringList notes;
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();
     }
-    const bool shapeGiven = in.layers || in.hidden || in.kvHeads;
+    QString basis = qs(m.shapeBasis);
+    basis[0] = basis[0].toUpper();
     result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%9: %3 layers, hidden size %4, %5 KV heads, "
                         "%6 tokens of context.%7</p>%8")
                          .arg(qs(format::gigabytes(m.perGpuGb)),
@@ -170,7 +202,7 @@ void MemoryTab::compute() {
                                              : QString(),
                               notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
                                                                 QStringLiteral("</li></ul>"))
-                         .arg(shapeGiven ? tr("Model shape") : tr("Llama-like shape for the size")));
+                         .arg(basis.toHtmlEscaped()));
     // One stacked bar: weights, gradients, optimizer states, activations, KV cache, overhead.
     plot_->clearPlottables();
     const QColor palette[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(213, 94, 0),

@@ -9,6 +9,10 @@ class QCheckBox;
 class QCustomPlot;
 class QTableWidget;
 
+namespace advisor::calc {
+struct ModelShape;
+}
+
 namespace advisor::ui {
 
 class MemoryTab : public CalculatorTab {
@@ -16,6 +20,8 @@ class MemoryTab : public CalculatorTab {
 
 public:
     explicit MemoryTab(Session& session, QWidget* parent = nullptr);
+    /// A published model (its size and shape), or "Any size" (empty data).
+    QComboBox* modelField() const { return model_; }
     QDoubleSpinBox* paramsField() const { return params_; }
     QComboBox* modeField() const { return mode_; }
     QComboBox* weightsField() const { return weights_; }
@@ -33,7 +39,9 @@ protected:
 
 private:
     void fitLegendToPlot();
+    void followModel();
 
+    QComboBox* model_ = nullptr;
     QDoubleSpinBox* params_ = nullptr;
     QComboBox* mode_ = nullptr;
     QComboBox* weights_ = nullptr;
