@@ -1,5 +1,6 @@
 // `gpu-advisor cloud list|add|remove`: cloud GPU offers in the database, and
 // `gpu-advisor cloud-vs-desktop`: when buying pays off.
+#include "advisor/cheapest_offer.h"
 #include "calc/cloud_vs_desktop.h"
 #include "calc/presets.h"
 #include "cli/args.h"
@@ -214,15 +215,46 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     std::string offerText;
     std::string offerAge; // said when the offer is over a year older than the newest
     std::optional<CloudOffer> offer;
-    if (const auto offerId = args.value("offer")) {
+    std::string offerChoice; // why this offer, when the program chose it
+    // With a desktop GPU and no price, the offer that does the same work for least per hour.
+    const bool cheapest = args.value("offer") == "cheapest" || (!args.has("offer") && !args.has("cloud-hourly") &&
+                                                                args.has("desktop-gpu"));
+    if (cheapest) {
+        if (!args.has("desktop-gpu")) {
+            throw UsageError("--offer cheapest compares offers for a desktop's work; give --desktop-gpu too");
+        }
+        if (args.has("spot")) {
+            throw UsageError("--offer cheapest chooses by on-demand price; give an offer id to use its spot price");
+        }
+        const Gpu& desktop = ctx.catalog().require(*args.value("desktop-gpu"), "--desktop-gpu");
+        perf::PerfQuery work = perfOptions(args, GpuSetup::One).query;
+        work.metric = perfOptions(args, GpuSetup::One).metric.value_or(perf::Metric::Fp16Training);
+        const double memoryGb = desktop.memoryGb * desktopGpus;
+        const perf::PerfModel model(ctx.catalog());
+        const auto choice = advice::cheapestCloudFor(ctx.catalog(), model, ctx.db().cloudOffers(), work, memoryGb);
+        if (!choice.offer) {
+            throw InputError({"--offer", 0, "", ""}, "no cloud offer's GPUs hold the desktop's " +
+                                                         format::gigabytes(memoryGb) + "; give --cloud-hourly");
+        }
+        offer = choice.offer;
+        offerChoice = "chosen: the offer that does this work (" + std::string(perf::toString(work.metric)) +
+                      ") for least per hour with at least " + format::gigabytes(memoryGb) + " of GPU memory" +
+                      (choice.staleLeftOut > 0 ? ", of those seen within a year of the newest (" +
+                                                     choice.newestObserved.toString() + ")"
+                                               : "") +
+                      "; --offer ID or --cloud-hourly picks another";
+    } else if (const auto offerId = args.value("offer")) {
         const auto id = text::parseInteger(*offerId);
         offer = id ? ctx.db().cloudOffer(*id) : std::nullopt;
         if (!offer) {
             throw InputError({"--offer", 0, "", ""}, "no cloud offer with id '" + *offerId + "'");
         }
+    }
+    if (offer) {
+        const std::string offerId = std::to_string(offer->id);
         in.cloudHourlyUsd = args.has("spot") ? offer->spotUsdPerHour.value_or(0) : offer->onDemandUsdPerHour;
         if (args.has("spot") && !offer->spotUsdPerHour) {
-            throw InputError({"--offer", 0, "", "spot"}, "offer " + *offerId + " has no spot price");
+            throw InputError({"--offer", 0, "", "spot"}, "offer " + offerId + " has no spot price");
         }
         cloudGpus = offer->gpuCount;
         offerText = offer->provider + " " + offer->instance + " (" + offer->gpuName + " x" +
@@ -279,6 +311,8 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
                        {"utilization", in.utilization},
                        {"cloud_hourly_usd", in.cloudHourlyUsd},
                        {"offer", offerText},
+                       {"offer_id", offer ? nlohmann::json(offer->id) : nlohmann::json(nullptr)},
+                       {"offer_choice", offerChoice.empty() ? nlohmann::json(nullptr) : nlohmann::json(offerChoice)},
                        {"offer_age_note", offerAge.empty() ? nlohmann::json(nullptr) : nlohmann::json(offerAge)},
                        {"desktop_kg_co2e_per_year", r.desktopKgCo2PerYear},
                        {"years", in.years},
@@ -297,6 +331,9 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
       << format::number(r.desktopKgCo2PerYear, 0) << " kg CO2e/year\n";
     o << "Cloud: " << (offerText.empty() ? "" : offerText + ", ") << format::money(in.cloudHourlyUsd)
       << "/h -> " << format::money(r.cloudPerDayUsd) << " per day for the same work\n";
+    if (!offerChoice.empty()) {
+        o << "  " << offerChoice << '\n';
+    }
     if (!offerAge.empty()) {
         o << "  note: " << offerAge << '\n';
     }
@@ -348,7 +385,7 @@ Command cloudVsDesktopCommand() {
     return {"cloud-vs-desktop", "when buying a desktop beats renting in the cloud",
             "Usage: gpu-advisor cloud-vs-desktop [--desktop-cost USD] (--gpu-watts W | --desktop-gpu NAME)\n"
             "         [--cpu-watts W] [--utilization F|PRESET] [--kwh-price USD] [--years N] [--resale-fraction F]\n"
-            "         (--cloud-hourly USD | --offer ID [--spot]) [--cloud-gpu NAME] [--cloud-gpus N]\n"
+            "         [--cloud-hourly USD | --offer ID|cheapest [--spot]] [--cloud-gpu NAME] [--cloud-gpus N]\n"
             "         [--desktop-gpus N] [--grid KG_PER_KWH|PRESET]\n"
             "         [--metric M] [--workload W] [--batch B] [--params-billion P --weights W --context N]\n\n"
             "Desktop electricity: (GPU W + CPU W) x utilization x 24 x 365 / 1000 kWh a year. The cloud is\n"
@@ -357,7 +394,10 @@ Command cloudVsDesktopCommand() {
             "(e.g. a V100 instance vs an RTX 3090 desktop). An offer's ambiguous GPU name ('A100 40GB')\n"
             "is read as the SXM module for 8-GPU servers, else the first match, and the speed line says\n"
             "so. Break-even = (desktop cost - resale) / (cloud per day - desktop electricity per day);\n"
-            "'never' when the cloud is cheaper than the electricity. Utilization presets:\n"
+            "'never' when the cloud is cheaper than the electricity. With --desktop-gpu and no price, or\n"
+            "with --offer cheapest, the offer is the one that does the same work for least per hour and\n"
+            "holds the desktop's GPU memory, among offers seen within a year of the newest (as 'recommend').\n"
+            "Utilization presets:\n"
             "personal-desktop-typical (7.5%), personal-desktop (15%), phd-cluster (35%),\n"
             "company-cluster (60%). Grid presets: world, germany, france, ...\n"
             "Without --desktop-cost the desktop is priced from your prices (needs --desktop-gpu): the\n"

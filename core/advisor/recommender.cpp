@@ -1,6 +1,7 @@
 #include "advisor/recommender.h"
 
 #include "advisor/buyer_value.h"
+#include "advisor/cheapest_offer.h"
 #include "calc/cloud_vs_desktop.h"
 #include "calc/psu.h"
 #include "common/format.h"
@@ -144,61 +145,6 @@ std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s,
         c.push_back("newest price is from " + o.price.newestNew->observed.toString() + ": check today's market");
     }
     return c;
-}
-
-/// The cloud offer that does the metric's work for the least money per hour, of those whose
-/// GPUs hold the memory.
-struct CloudChoice {
-    std::optional<CloudOffer> offer;
-    OfferGpu gpu;           ///< how the offer's GPU name was read
-    double speed = 0;       ///< the offer's throughput in the metric
-    bool stale = false;     ///< no recent offer held the memory, so an old one was taken
-    int staleLeftOut = 0;   ///< old offers passed over for a recent one
-    Date newestObserved;    ///< of all current offers
-};
-
-CloudChoice cheapestCloudFor(const Catalog& catalog, const perf::PerfModel& model, const std::vector<CloudOffer>& offers,
-                             const perf::PerfQuery& base, double memoryGb) {
-    CloudChoice best;
-    const auto current = currentOffers(offers);
-    best.newestObserved = newestObservation(current);
-    // An offer last seen over a year before the newest one has most likely changed or gone:
-    // old offers count only when no recent one holds the memory.
-    const auto isStale = [&](const CloudOffer& o) { return isOverAYearBefore(o.observed, best.newestObserved); };
-    double bestCostPerWork = 0;
-    for (const bool staleToo : {false, true}) {
-        if (best.offer) {
-            break;
-        }
-        best.staleLeftOut = 0;
-        for (const auto& o : current) {
-            if (!staleToo && isStale(o)) {
-                ++best.staleLeftOut;
-                continue;
-            }
-            // Offers named ambiguously ("A100 40GB") count too, read as offerGpu reads them.
-            OfferGpu read = offerGpu(o, catalog);
-            const Gpu* g = read.gpu;
-            if (g == nullptr || g->memoryGb < memoryGb / o.gpuCount) {
-                continue;
-            }
-            perf::PerfQuery q = base;
-            q.gpus = std::min(o.gpuCount, 8);
-            const double speed = model.throughput(*g, q);
-            const double costPerWork = o.onDemandUsdPerHour / speed;
-            if (!best.offer || costPerWork < bestCostPerWork) {
-                best.offer = o;
-                best.gpu = std::move(read);
-                best.speed = speed;
-                best.stale = isStale(o);
-                bestCostPerWork = costPerWork;
-            }
-        }
-    }
-    if (best.stale) {
-        best.staleLeftOut = 0;
-    }
-    return best;
 }
 
 } // namespace

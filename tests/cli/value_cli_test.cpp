@@ -183,6 +183,45 @@ TEST(CloudVsDesktopCli, AnOfferOverAYearOlderThanTheNewestSaysSo) {
     EXPECT_NE(text.find("per day for the same work\n  note: " + note + "\n"), std::string::npos) << text;
 }
 
+TEST(CloudVsDesktopCli, WithoutAPriceTheCheapestRecentOfferForTheWorkIsChosen) {
+    Cli cli;
+    const auto add = [&](const char* gpu, const char* hourly, const char* date) {
+        return cli.json({"cloud", "add", "--provider", "Test", "--gpu", gpu, "--hourly", hourly, "--date", date})
+            .at("added")
+            .at("id")
+            .get<int>();
+    };
+    const int cheap = add("RTX 4090", "0.10", "2026-10-15");
+    add("RTX 4090", "0.01", "2025-01-01");   // cheaper, but over a year before the newest
+    add("RTX 3060 12GB", "0.01", "2026-10-15"); // cheaper, but 12 GB do not hold the desktop's 24
+    const std::vector<std::string> base = {"cloud-vs-desktop", "--desktop-cost", "2200", "--desktop-gpu", "RTX 4090"};
+    const auto chosen = cli.json(base);
+    EXPECT_EQ(chosen.at("offer_id"), cheap);
+    EXPECT_DOUBLE_EQ(chosen.at("cloud_hourly_usd").get<double>(), 0.10);
+    EXPECT_EQ(chosen.at("cloud_gpu"), "RTX 4090");
+    EXPECT_NE(chosen.at("offer_choice").get<std::string>().find("least per hour with at least 24 GB"), std::string::npos);
+    std::vector<std::string> explicitly = base;
+    explicitly.insert(explicitly.end(), {"--offer", "cheapest"});
+    EXPECT_EQ(cli.json(explicitly).dump(), chosen.dump());
+    const auto text = cli.run(base);
+    EXPECT_NE(text.out.find("per day for the same work\n  chosen: the offer that does this work (fp16-training)"),
+              std::string::npos)
+        << text.out;
+    // A price or an offer given: nothing is chosen.
+    std::vector<std::string> priced = base;
+    priced.insert(priced.end(), {"--cloud-hourly", "2"});
+    EXPECT_TRUE(cli.json(priced).at("offer_choice").is_null());
+    // No offer holds 64 H200s' memory; without a desktop GPU there is no work to compare.
+    const auto none = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--desktop-gpu", "H200 SXM",
+                               "--desktop-gpus", "64"});
+    EXPECT_EQ(none.exitCode, 1);
+    EXPECT_NE(none.err.find("no cloud offer's GPUs hold the desktop's"), std::string::npos) << none.err;
+    const auto noDesktop = cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--offer",
+                                    "cheapest"});
+    EXPECT_EQ(noDesktop.exitCode, 2);
+    EXPECT_EQ(cli.run({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350"}).exitCode, 2);
+}
+
 TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     Cli cli;
     const std::vector<std::string> watts = {"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350",
