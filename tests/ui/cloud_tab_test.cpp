@@ -1,8 +1,10 @@
 // The Cloud vs desktop tab offscreen on a real database: the seed's break-even example, offers
 // with their spot prices, GPUs and GPU counts, and a plot whose legend and label stay readable
 // in a narrow window.
+#include "advisor/cheapest_offer.h"
 #include "calc/cloud_vs_desktop.h"
 #include "calculator_checks.h"
+#include "commands/cloud_offer_commands.h"
 #include "common/format.h"
 #include "pages/calculators/cloud_tab.h"
 #include "prices/cloud_offer.h"
@@ -25,8 +27,12 @@
 #include <cmath>
 
 using namespace advisor;
+using advisor::testing::pick;
 using advisor::testing::q;
 using advisor::testing::verifyLabelInsidePlot;
+
+// The offer list starts with "Enter a price" and "Cheapest for this desktop's work".
+constexpr int kFirstOffer = 2;
 
 class CloudTabTest : public QObject {
     Q_OBJECT
@@ -102,7 +108,7 @@ private slots:
     void cloudOfferSpotPriceIsOfferedWhereTheOfferHasOne() {
         ui::CloudTab tab(*session_);
         int withSpot = -1, withoutSpot = -1;
-        for (int i = 1; i < tab.offerField()->count(); ++i) {
+        for (int i = kFirstOffer; i < tab.offerField()->count(); ++i) {
             const double spot = tab.offerField()->itemData(i, Qt::UserRole + 3).toDouble();
             int& first = spot > 0 ? withSpot : withoutSpot;
             first = first < 0 ? i : first;
@@ -131,7 +137,7 @@ private slots:
         // do the desktop's work per hour, whatever its GPUs and their number.
         ui::CloudTab tab(*session_);
         const auto offerIndex = [&tab](const char* instance) {
-            for (int i = 1; i < tab.offerField()->count(); ++i) {
+            for (int i = kFirstOffer; i < tab.offerField()->count(); ++i) {
                 if (tab.offerField()->itemText(i).contains(QLatin1String(instance))) {
                     return i;
                 }
@@ -168,6 +174,43 @@ private slots:
         tab.countField()->setValue(4);
         QVERIFY2(tab.resultText().contains(QStringLiteral("the desktop does 4x the work")), qPrintable(tab.resultText()));
         QVERIFY2(!tab.resultText().contains(QStringLiteral("catalog")), qPrintable(tab.resultText()));
+    }
+
+    void theCheapestOfferFollowsTheDesktop() {
+        ui::CloudTab tab(*session_);
+        pick(tab.offerField(), "cheapest");
+        // The core rule the Advisor uses: least per hour for the work, holding the desktop's memory.
+        const auto expect = [&](const char* gpuId, int count) {
+            const Gpu* g = session_->catalog().findById(gpuId);
+            return advice::cheapestCloudFor(session_->catalog(), session_->model(), session_->db().cloudOffers(), {},
+                                            g->memoryGb * count);
+        };
+        const auto one = expect("rtx-3090", 1);
+        QVERIFY(one.offer.has_value());
+        QCOMPARE(tab.hourlyField()->value(), std::round(one.offer->onDemandUsdPerHour * 1000) / 1000);
+        QCOMPARE(tab.cloudCountField()->value(), one.offer->gpuCount);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("chosen: %1 %2").arg(q(one.offer->provider), q(one.offer->instance))),
+                 qPrintable(tab.resultText()));
+        // Four desktop cards need four times the memory: the choice moves with them.
+        tab.countField()->setValue(4);
+        const auto four = expect("rtx-3090", 4);
+        QVERIFY(four.offer.has_value());
+        QVERIFY(four.offer->id != one.offer->id);
+        QCOMPARE(tab.hourlyField()->value(), std::round(four.offer->onDemandUsdPerHour * 1000) / 1000);
+        // A refill of the offers (one added elsewhere) keeps the choice, and a cheaper offer wins.
+        CloudOfferInput cheap;
+        cheap.provider = "Test";
+        cheap.instance = "four-3090";
+        cheap.gpu = "RTX 3090";
+        cheap.gpuCount = "4";
+        cheap.onDemand = "0.05";
+        cheap.date = newestObservation(currentOffers(session_->db().cloudOffers())).toString();
+        session_->undoStack()->push(ui::AddCloudOfferCommand::create(*session_, cheap));
+        QCOMPARE(tab.offerField()->currentData().toString(), QStringLiteral("cheapest"));
+        QCOMPARE(tab.hourlyField()->value(), 0.05);
+        session_->undoStack()->undo();
+        QCOMPARE(tab.hourlyField()->value(), std::round(four.offer->onDemandUsdPerHour * 1000) / 1000);
+        tab.countField()->setValue(1);
     }
 
     void anOfferOverAYearOlderThanTheNewestSaysSo() {

@@ -1,5 +1,6 @@
 #include "pages/calculators/cloud_tab.h"
 
+#include "advisor/cheapest_offer.h"
 #include "calc/cloud_vs_desktop.h"
 #include "common/format.h"
 #include "session.h"
@@ -22,6 +23,19 @@
 #include <algorithm>
 
 namespace advisor::ui {
+namespace {
+
+/// The offer choice that follows the desktop: the offer doing its work for least per hour.
+const QString kCheapest = QStringLiteral("cheapest");
+
+QString offerLabel(const CloudOffer& o) {
+    return QStringLiteral("%1 %2 (%3 x%4, %5/h, %6)")
+        .arg(qs(o.provider), qs(o.instance), qs(o.gpuName))
+        .arg(o.gpuCount)
+        .arg(qs(format::money(o.onDemandUsdPerHour)), qs(o.observed.toString()));
+}
+
+} // namespace
 
 CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("Desktop &GPU:"), "rtx-3090");
@@ -72,6 +86,14 @@ CloudTab::CloudTab(Session& session, QWidget* parent) : CalculatorTab(session, p
     results()->addWidget(plot_, 1);
     connect(gpu_, &QComboBox::currentIndexChanged, this, &CloudTab::fillDesktopCost);
     connect(count_, &QSpinBox::valueChanged, this, &CloudTab::fillDesktopCost);
+    // The cheapest offer depends on the desktop it does the work of.
+    const auto rechoose = [this] {
+        if (offer_->currentData().toString() == kCheapest) {
+            takeOffer();
+        }
+    };
+    connect(gpu_, &QComboBox::currentIndexChanged, this, rechoose);
+    connect(count_, &QSpinBox::valueChanged, this, rechoose);
     connect(offer_, &QComboBox::currentIndexChanged, this, &CloudTab::takeOffer);
     connect(spot_, &QCheckBox::toggled, this, &CloudTab::takeOfferPrice);
     connect(cloudGpu_, &QComboBox::currentIndexChanged, this, [this] { // chosen, no longer assumed
@@ -95,30 +117,56 @@ void CloudTab::fillOffers() {
     if (!session().isOpen()) {
         return;
     }
-    const QSignalBlocker block(offer_);
+    const QVariant chosen = offer_->currentData(); // kept across a refill, when still offered
+    QSignalBlocker block(offer_);
     offer_->clear();
     offer_->addItem(tr("Enter a price"), QString());
+    offer_->addItem(tr("Cheapest for this desktop's work"), kCheapest);
+    offer_->setItemData(1,
+                        tr("The offer that does the desktop's fp16 training for least per hour and holds its GPU "
+                           "memory, among offers seen within a year of the newest (as the Advisor)"),
+                        Qt::ToolTipRole);
     const auto offers = currentOffers(session().db().cloudOffers());
     newestOffer_ = newestObservation(offers);
     for (const auto& o : offers) {
-        offer_->addItem(QStringLiteral("%1 %2 (%3 x%4, %5/h, %6)")
-                            .arg(qs(o.provider), qs(o.instance), qs(o.gpuName))
-                            .arg(o.gpuCount)
-                            .arg(qs(format::money(o.onDemandUsdPerHour)), qs(o.observed.toString())),
-                        QVariant::fromValue<qlonglong>(o.id));
+        offer_->addItem(offerLabel(o), QVariant::fromValue<qlonglong>(o.id));
         offer_->setItemData(offer_->count() - 1, o.onDemandUsdPerHour, Qt::UserRole + 1);
         offer_->setItemData(offer_->count() - 1, o.spotUsdPerHour.value_or(0.0), Qt::UserRole + 3);
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
     fitPopupToItems(offer_);
+    offer_->setCurrentIndex(std::max(0, offer_->findData(chosen)));
+    block.unblock();
+    if (offer_->currentData().toString() == kCheapest) {
+        takeOffer(); // the new offers may hold a cheaper one
+    }
 }
 
 void CloudTab::takeOffer() {
     offerAssumption_.clear();
     offerAge_.clear();
-    const auto offer = offer_->currentIndex() > 0 && session().isOpen()
-                           ? session().db().cloudOffer(offer_->currentData().toLongLong())
-                           : std::nullopt;
+    offerChoice_.clear();
+    std::optional<CloudOffer> offer;
+    const Gpu* desktop = gpuOf(gpu_);
+    if (!session().isOpen()) {
+        // nothing to look up yet
+    } else if (offer_->currentData().toString() == kCheapest) {
+        if (desktop != nullptr) {
+            const double memoryGb = desktop->memoryGb * count_->value();
+            const auto choice = advice::cheapestCloudFor(session().catalog(), session().model(),
+                                                         session().db().cloudOffers(), perf::PerfQuery{}, memoryGb);
+            offer = choice.offer;
+            offerChoice_ = offer ? tr("chosen: %1, the offer that does this work for least per hour")
+                                       .arg(offerLabel(*offer))
+                                 : tr("no cloud offer holds the desktop's %1: enter a price")
+                                       .arg(qs(format::gigabytes(memoryGb)));
+            // Its prices where the listed offers keep theirs, for the price and spot fields.
+            offer_->setItemData(1, offer ? offer->onDemandUsdPerHour : 0.0, Qt::UserRole + 1);
+            offer_->setItemData(1, offer ? offer->spotUsdPerHour.value_or(0.0) : 0.0, Qt::UserRole + 3);
+        }
+    } else if (offer_->currentIndex() > 0) {
+        offer = session().db().cloudOffer(offer_->currentData().toLongLong());
+    }
     if (offer) {
         const OfferGpu og = offerGpu(*offer, session().catalog());
         offerAssumption_ = qs(og.assumption);
@@ -181,7 +229,7 @@ void CloudTab::compute() {
     QString speed = in.workRatio == 1.0 ? tr("an instance as fast as the desktop")
                                         : tr("the desktop does %1x the work of the instance per hour (performance model)")
                                               .arg(qs(format::trimmed(in.workRatio, 2)));
-    for (const QString& aside : {offerAssumption_, offerAge_}) {
+    for (const QString& aside : {offerChoice_, offerAssumption_, offerAge_}) {
         if (!aside.isEmpty()) {
             speed += QStringLiteral("; ") + aside.toHtmlEscaped();
         }

@@ -49,6 +49,7 @@ private:
     QSpinBox* cloudCount_ = nullptr;
     QString offerAssumption_;       ///< how the chosen offer's GPU name was read, if it was
     QString offerAge_;              ///< said when the chosen offer is over a year older than the newest
+    QString offerChoice_;           ///< which offer "Cheapest for this desktop" chose, and why
     Date newestOffer_;              ///< of the offers listed
     QDoubleSpinBox* hourly_ = nullptr;
     QLabel* result_ = nullptr;
