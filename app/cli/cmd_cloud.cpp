@@ -227,8 +227,9 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
             throw UsageError("--offer cheapest chooses by on-demand price; give an offer id to use its spot price");
         }
         const Gpu& desktop = ctx.catalog().require(*args.value("desktop-gpu"), "--desktop-gpu");
-        perf::PerfQuery work = perfOptions(args, GpuSetup::One).query;
-        work.metric = perfOptions(args, GpuSetup::One).metric.value_or(perf::Metric::Fp16Training);
+        const PerfOptions options = perfOptions(args, GpuSetup::One);
+        perf::PerfQuery work = options.query;
+        work.metric = options.metric.value_or(perf::Metric::Fp16Training);
         const double memoryGb = desktop.memoryGb * desktopGpus;
         const perf::PerfModel model(ctx.catalog());
         const auto choice = advice::cheapestCloudFor(ctx.catalog(), model, ctx.db().cloudOffers(), work, memoryGb);

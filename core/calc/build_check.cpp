@@ -33,6 +33,11 @@ perf::PerfQuery trainingQuery(int gpus, int lanes) {
     return q;
 }
 
+// Lanes per GPU for `gpus` cards: as given, else x16 for 1-2 cards and x8 for more.
+int lanesFor(const BuildInput& in, int gpus) {
+    return in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (gpus <= 2 ? 16 : 8);
+}
+
 // Every refusal at once, each naming its field.
 void validate(const BuildInput& in) {
     if (in.gpu == nullptr) {
@@ -126,7 +131,7 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
     }
 
     // PCIe lanes: what x4 or x8 costs, from the multi-GPU model.
-    const int lanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (total <= 2 ? 16 : 8);
+    const int lanes = lanesFor(in, total);
     if (total >= 2) {
         const double at = model.throughput(g, trainingQuery(total, lanes));
         const double atX16 = model.throughput(g, trainingQuery(total, 16));
@@ -191,8 +196,7 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
         r.throughput = perf::mixedPacing(speeds.data(), static_cast<int>(speeds.size()));
         r.mixedPacingLoss = 1.0 - r.throughput / sum;
         // The main cards alone, on the lanes they would get alone: can the second type even help?
-        const int aloneLanes = in.pcieLanesPerGpu > 0 ? in.pcieLanesPerGpu : (in.count <= 2 ? 16 : 8);
-        const double alone = model.throughput(g, trainingQuery(in.count, aloneLanes)) * r.powerLimitFactor;
+        const double alone = model.throughput(g, trainingQuery(in.count, lanesFor(in, in.count))) * r.powerLimitFactor;
         const std::string worse = r.throughput < alone ? " - slower than the " + std::to_string(in.count) + " x " +
                                                              g.name + " alone"
                                                        : "";

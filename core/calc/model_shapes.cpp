@@ -1,7 +1,6 @@
 #include "calc/model_shapes.h"
 
 #include "common/embedded_resources.h"
-#include "common/errors.h"
 #include "common/json_fields.h"
 #include "common/text.h"
 
@@ -13,11 +12,7 @@ namespace {
 constexpr const char* kPath = "presets/model_shapes.json";
 
 std::vector<ModelShape> load() {
-    const auto data = resources::find(kPath);
-    if (!data) {
-        throw AdvisorError(std::string("missing built-in resource ") + kPath);
-    }
-    const auto doc = nlohmann::json::parse(*data);
+    const auto doc = nlohmann::json::parse(resources::require(kPath));
     std::vector<ModelShape> out;
     const auto& list = doc.at("models");
     for (size_t i = 0; i < list.size(); ++i) {

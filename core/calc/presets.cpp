@@ -1,7 +1,6 @@
 #include "calc/presets.h"
 
 #include "common/embedded_resources.h"
-#include "common/errors.h"
 #include "common/json_fields.h"
 
 #include <nlohmann/json.hpp>
@@ -10,11 +9,7 @@ namespace advisor::calc {
 namespace {
 
 std::vector<Preset> load(const char* path) {
-    const auto data = resources::find(path);
-    if (!data) {
-        throw AdvisorError(std::string("missing built-in resource ") + path);
-    }
-    const auto doc = nlohmann::json::parse(*data);
+    const auto doc = nlohmann::json::parse(resources::require(path));
     std::vector<Preset> out;
     const auto& list = doc.at("presets");
     for (size_t i = 0; i < list.size(); ++i) {

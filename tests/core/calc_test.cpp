@@ -1,12 +1,12 @@
-// Tests for core/calc: power limits, PSU and wall circuit, build check, memory needs.
+// Tests for core/calc: power limits, PSU and wall circuit, build check (memory needs: memory_test.cpp).
 // Data-driven where the seeds give numbers.
 #include "calc/build_check.h"
-#include "calc/memory.h"
 #include "calc/power_limit.h"
-#include "calc/presets.h"
 #include "calc/psu.h"
 #include "catalog/catalog.h"
 #include "common/format.h"
+
+#include "support/input_problems.h"
 
 #include <gtest/gtest.h>
 
@@ -19,13 +19,9 @@ const Catalog& cat() {
     return Catalog::builtin();
 }
 
+// What the refused input said (the whole message), empty when it was accepted.
 std::string errorOf(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return testing::messageOf(fn);
 }
 
 // --- power limit ------------------------------------------------------------------------
@@ -368,165 +364,6 @@ TEST(BuildCheck, RefusesImpossibleInputsAllAtOnce) {
         in.powerLimitWatts = w;
         EXPECT_NO_THROW(checkBuild(in, model)) << w;
     }
-}
-
-// --- memory ---------------------------------------------------------------------------------
-
-double item(const MemoryEstimate& e, const std::string& name) {
-    for (const auto& i : e.items) {
-        if (i.name == name) {
-            return i.gb;
-        }
-    }
-    return -1;
-}
-
-TEST(Memory, FullTrainingNeedsSixteenBytesPerParameterPlusActivations) {
-    MemoryInput in;
-    in.paramsBillion = 7;
-    in.mode = MemoryMode::FullTraining;
-    const auto e = estimateMemory(in);
-    EXPECT_DOUBLE_EQ(item(e, "weights (fp16)") + item(e, "gradients (fp16)") + item(e, "optimizer states"), 7 * 16.0);
-    EXPECT_GT(item(e, "activations"), 0);
-    in.optimizer = Optimizer::Adam8bit; // seed: 8-bit optimizers
-    EXPECT_DOUBLE_EQ(item(estimateMemory(in), "optimizer states"), 7 * 6.0);
-    in.optimizer = Optimizer::Adam;
-    in.cpuOffload = true; // seed: CPU optimizer state
-    const auto off = estimateMemory(in);
-    EXPECT_DOUBLE_EQ(item(off, "optimizer states"), -1);
-    EXPECT_DOUBLE_EQ(off.cpuRamGb, 7 * 12.0);
-    in.cpuOffload = false;
-    in.shardGpus = 4; // seed: ZeRO parallelism
-    const auto shard = estimateMemory(in);
-    EXPECT_DOUBLE_EQ(item(shard, "optimizer states"), 7 * 12.0 / 4);
-    EXPECT_NEAR(shard.totalGb, shard.perGpuGb * 4, 1e-9);
-    in.shardGpus = 1;
-    const double plain = item(estimateMemory(in), "activations");
-    in.gradientCheckpointing = true; // seed: gradient checkpointing
-    EXPECT_LT(item(estimateMemory(in), "activations"), plain / 5);
-}
-
-TEST(Memory, InferenceWeightsKvCacheAndQuantization) {
-    MemoryInput in;
-    in.paramsBillion = 70;
-    in.weights = perf::Precision::Int4;
-    EXPECT_NEAR(item(estimateMemory(in), "weights"), 70 * 4.85 / 8, 1e-9);
-    in.weights = perf::Precision::Fp16;
-    EXPECT_DOUBLE_EQ(item(estimateMemory(in), "weights"), 140);
-    // Llama-3-8B-like shape given explicitly: 32 layers x 8 KV heads x 128 x 8192 tokens x 2 x 2 bytes.
-    in.paramsBillion = 8;
-    in.layers = 32;
-    in.hidden = 4096;
-    in.kvHeads = 8;
-    in.contextTokens = 8192;
-    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
-    in.batch = 4;
-    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 4 * 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
-}
-
-TEST(Memory, QloraFitsA65BModelOnOne48GbGpu) {
-    // QLoRA (Dettmers et al. 2023): a 65B model fine-tunes on a single 48 GB GPU.
-    MemoryInput in;
-    in.paramsBillion = 65;
-    in.mode = MemoryMode::Qlora;
-    const auto e = estimateMemory(in);
-    EXPECT_LT(e.perGpuGb, 48 * 0.95);
-    EXPECT_GT(e.perGpuGb, 65 * 0.5);
-    bool a6000 = false;
-    for (const auto& f : gpusThatFit(cat(), in)) {
-        a6000 |= f.gpu->id == "rtx-a6000" && f.gpusNeeded == 1;
-    }
-    EXPECT_TRUE(a6000);
-    in.mode = MemoryMode::Lora; // 16-bit base: no longer fits one 48 GB card
-    EXPECT_GT(estimateMemory(in).perGpuGb, 48);
-}
-
-TEST(Memory, FitsCountsCardsAndRejectsBadInput) {
-    MemoryInput in;
-    in.paramsBillion = 7; // ~15.5 GB in fp16
-    for (const auto& f : gpusThatFit(cat(), in)) {
-        if (f.gpu->id == "rtx-4090") {
-            EXPECT_EQ(f.gpusNeeded, 1);
-        }
-        if (f.gpu->id == "rtx-3060-12gb") {
-            EXPECT_EQ(f.gpusNeeded, 2);
-        }
-    }
-    in.paramsBillion = -1;
-    EXPECT_EQ(errorOf([&] { estimateMemory(in); }),
-              "memory: field 'params_billion': must be more than 0 and at most 100,000");
-}
-
-TEST(Memory, TaskPresetsComeFromTheSeeds) {
-    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "transformers")->value, 24);
-    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "image-generation")->value, 12);
-    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "kaggle")->value, 8);
-    EXPECT_DOUBLE_EQ(findPreset(memoryTaskPresets(), "pretrained-transformers")->value, 11);
-}
-
-// --- published model shapes ---------------------------------------------------------------
-
-TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
-    ASSERT_GE(modelShapes().size(), 9u);
-    for (const auto& m : modelShapes()) {
-        SCOPED_TRACE(m.id);
-        EXPECT_FALSE(m.source.empty());
-        // 128-dimensional heads, and grouped-query attention shares each KV head among whole groups.
-        EXPECT_EQ(m.hidden % 128, 0);
-        EXPECT_EQ((m.hidden / 128) % m.kvHeads, 0);
-        // A dense transformer has about 12 x layers x hidden^2 parameters (more with a wide MLP and a
-        // large vocabulary): a layer count or width off by a factor of two would show here.
-        if (m.note.find("mixture of experts") == std::string::npos) {
-            const double ratio = 12.0 * m.layers * m.hidden * double(m.hidden) / (m.paramsBillion * 1e9);
-            EXPECT_GT(ratio, 0.5);
-            EXPECT_LT(ratio, 1.1);
-        }
-    }
-    EXPECT_EQ(findModelShape("LLAMA 3.1 70b"), findModelShape("llama-3.1-70b"));
-    EXPECT_EQ(findModelShape(" qwen2.5-7b "), &modelShapes()[7]);
-    EXPECT_EQ(findModelShape("llama-4"), nullptr);
-}
-
-TEST(ModelShapes, KvCacheOfNamedModelsMatchesTheirPublishedShapes) {
-    const auto kvGb = [](const MemoryEstimate& e) {
-        for (const auto& i : e.items) {
-            if (i.name == "KV cache") {
-                return i.gb;
-            }
-        }
-        return -1.0;
-    };
-    MemoryInput in;
-    in.paramsBillion = 7;
-    in.contextTokens = 4096;
-    // Llama 2 7B has no grouped-query attention: 2 x 32 layers x 4096 x 2 bytes = 0.5 MB per token,
-    // 2.15 GB for 4,096 tokens. The shape guessed from "7B" has 8 KV heads, a quarter of that.
-    const double guessed = kvGb(estimateMemory(in));
-    in.model = findModelShape("llama-2-7b");
-    const auto llama2 = estimateMemory(in);
-    EXPECT_NEAR(kvGb(llama2), 2.0 * 32 * 4096 * 2 * 4096 / 1e9, 1e-9);
-    EXPECT_NEAR(kvGb(llama2) / guessed, 32.0 / 8.0 * 32 / 33, 1e-9); // the guess also has 33 layers
-    EXPECT_EQ(llama2.shapeBasis, "Llama 2 7B's published shape");
-    EXPECT_NEAR(llama2.items.front().gb, 6.7 * 2, 1e-9); // the model's size, not the 7 given
-    // Llama 3.1 8B and 70B at their full 128K context: 128 KB and 320 KB per token.
-    in.contextTokens = 131072;
-    in.model = findModelShape("llama-3.1-8b");
-    EXPECT_NEAR(kvGb(estimateMemory(in)), 131072.0 * 131072 / 1e9, 1e-9); // 17.2 GB (16 GiB)
-    in.model = findModelShape("llama-3.1-70b");
-    EXPECT_NEAR(kvGb(estimateMemory(in)), 327680.0 * 131072 / 1e9, 1e-9); // 42.9 GB (40 GiB)
-    EXPECT_TRUE(estimateMemory(in).notes.empty());
-    // Beyond the trained context, a note; a mixture of experts says what it holds.
-    in.model = findModelShape("llama-2-13b");
-    in.contextTokens = 8192;
-    ASSERT_EQ(estimateMemory(in).notes.size(), 1u);
-    EXPECT_EQ(estimateMemory(in).notes[0], "8,192 tokens of context is more than the 4,096 Llama 2 13B was trained for");
-    in.model = findModelShape("mixtral-8x7b");
-    in.contextTokens = 4096;
-    EXPECT_NE(estimateMemory(in).notes.at(0).find("all 46.7B parameters are held"), std::string::npos);
-    // A shape given by hand overrides the model's.
-    in.kvHeads = 32;
-    EXPECT_EQ(estimateMemory(in).kvHeads, 32);
-    EXPECT_EQ(estimateMemory(in).shapeBasis, "given shape");
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #pragma once
-// What a rejected input said: runs `fn` and returns each problem of the InputError it threw,
-// described as the user sees it ("file:line: entry: field 'x': reason"); empty when it did not throw.
+// What a rejected input said: runs `fn` and returns the InputError it threw - each problem as the
+// user sees it ("file:line: entry: field 'x': reason"), or its whole message; empty when it did not throw.
 
 #include "common/errors.h"
 
@@ -21,6 +21,15 @@ inline std::vector<std::string> problemsOf(const std::function<void()>& fn) {
         return out;
     }
     return {};
+}
+
+inline std::string messageOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
 }
 
 } // namespace advisor::testing
