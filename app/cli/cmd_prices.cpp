@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/context.h"
 #include "cli/table.h"
+#include "common/file_io.h"
 #include "common/format.h"
 #include "common/text.h"
 #include "prices/price_io.h"
@@ -118,7 +119,7 @@ int import(Context& ctx, const Args& args) {
 int exportPrices(Context& ctx, const Args& args) {
     args.expectPositionals(1, "the file to write (.csv or .json)");
     const std::string file = args.positionals().front();
-    priceio::formatForPath(file);
+    files::tableFormatForPath(file);
     const auto prices = ctx.db().prices();
     priceio::exportFile(file, prices);
     if (ctx.json()) {

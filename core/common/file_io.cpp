@@ -97,6 +97,17 @@ std::string extension(const std::string& path) {
     return ext.empty() ? "" : text::toLower(ext.substr(1));
 }
 
+TableFormat tableFormatForPath(const std::string& path) {
+    const std::string ext = extension(path);
+    if (ext == "csv") {
+        return TableFormat::Csv;
+    }
+    if (ext == "json") {
+        return TableFormat::Json;
+    }
+    throw InputError({path, 0, "", ""}, "unsupported file type '." + ext + "'; use .csv or .json");
+}
+
 std::string baseName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
 }

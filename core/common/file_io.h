@@ -21,6 +21,12 @@ void writeAtomically(const std::string& path, std::string_view content);
 /// copy that looks complete but is not. Throws AdvisorError naming the file.
 void syncToDisk(const std::string& path);
 
+/// The two formats of the table files users import and export (prices, cloud offers).
+enum class TableFormat { Csv, Json };
+
+/// By extension (.csv, .json); throws InputError naming the file otherwise.
+TableFormat tableFormatForPath(const std::string& path);
+
 /// Lower-case extension without the dot ("csv" for "a/b.CSV"), empty when none.
 std::string extension(const std::string& path);
 

@@ -260,4 +260,31 @@ std::vector<int> jsonArrayElementLines(std::string_view t, std::string_view key)
     return lines;
 }
 
+JsonRecords parseJsonRecords(std::string_view textIn, const std::string& fileLabel, const std::string& formatName,
+                             const std::string& key) {
+    constexpr size_t kMaxBytes = 256 * 1024 * 1024;
+    if (textIn.size() > kMaxBytes) {
+        throw InputError({fileLabel, 0, "", ""}, "file is larger than the limit of 256 MiB");
+    }
+    if (text::trim(textIn).empty()) {
+        throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a JSON document");
+    }
+    nlohmann::json doc = parseJsonDocument(textIn, fileLabel);
+    JsonRecords out;
+    if (doc.is_array()) {
+        out.items = std::move(doc);
+        out.lines = jsonArrayElementLines(textIn, "");
+        return out;
+    }
+    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_array()) {
+        throw InputError({fileLabel, 1, "", key}, "expected an object with a '" + key + "' list");
+    }
+    if (doc.contains("format") && doc["format"] != formatName) {
+        throw InputError({fileLabel, 1, "", "format"}, "is not '" + formatName + "'");
+    }
+    out.items = std::move(doc[key]);
+    out.lines = jsonArrayElementLines(textIn, key);
+    return out;
+}
+
 } // namespace advisor

@@ -25,6 +25,16 @@ std::vector<int> jsonArrayElementLines(std::string_view text, std::string_view k
 template <typename Json = nlohmann::json>
 Json parseJsonDocument(std::string_view text, const std::string& fileLabel);
 
+/// The records of a table file in JSON: {"format": formatName, "version": 1, key: [...]}, or a
+/// bare list. Throws InputError naming the file for an empty or oversized file, bad JSON,
+/// another format or a missing list.
+struct JsonRecords {
+    nlohmann::json items;   ///< the array
+    std::vector<int> lines; ///< where each item starts (see jsonArrayElementLines)
+};
+JsonRecords parseJsonRecords(std::string_view text, const std::string& fileLabel, const std::string& formatName,
+                             const std::string& key);
+
 class JsonFields {
 public:
     JsonFields(const nlohmann::json& object, InputLocation where);

@@ -1,7 +1,6 @@
 #include "prices/cloud_offer.h"
 
 #include "catalog/catalog.h"
-#include "common/csv.h"
 #include "common/text.h"
 
 #include <algorithm>
@@ -99,44 +98,18 @@ std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Ca
     return o;
 }
 
-std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view textIn,
-                                                                           const std::string& fileLabel) {
-    const csv::Table table = csv::read(textIn, fileLabel);
-    std::map<std::string, size_t> col;
-    for (size_t i = 0; i < table.header.size(); ++i) {
-        col[table.header[i]] = i;
+std::string observationKey(const CloudOffer& o) {
+    std::string k;
+    for (const std::string* s : {&o.provider, &o.instance, &o.gpuName, &o.region, &o.sourceUrl, &o.note}) {
+        k += *s;
+        k += '\x1f';
     }
-    std::vector<InputProblem> problems;
-    for (const char* required : {"provider", "gpu", "on_demand_usd_per_hour"}) {
-        if (col.count(required) == 0) {
-            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
-        }
+    for (const auto& n : {std::optional<double>(o.gpuCount), o.gpuMemoryGb, std::optional<double>(o.onDemandUsdPerHour),
+                          o.spotUsdPerHour}) {
+        k += n ? text::formatDoubleExact(*n) : "-";
+        k += '\x1f';
     }
-    if (!problems.empty()) {
-        throw InputError(std::move(problems));
-    }
-    const auto cell = [&](const csv::Row& r, const char* name) {
-        const auto it = col.find(name);
-        return it == col.end() ? std::string() : csv::unneutralizeFormula(r.fields[it->second]);
-    };
-    std::vector<std::pair<InputLocation, CloudOfferInput>> out;
-    for (const auto& r : table.rows) {
-        if (r.fields.size() != table.header.size()) {
-            problems.push_back({{fileLabel, r.line, "", ""}, "has " + std::to_string(r.fields.size()) +
-                                                                 " fields; the header has " +
-                                                                 std::to_string(table.header.size())});
-            continue;
-        }
-        CloudOfferInput in{cell(r, "provider"),    cell(r, "instance_or_sku"),        cell(r, "gpu"),
-                           cell(r, "gpu_count"),   cell(r, "gpu_memory_gb"),          cell(r, "on_demand_usd_per_hour"),
-                           cell(r, "spot_usd_per_hour"), cell(r, "region"),          cell(r, "observed_date"),
-                           cell(r, "source_url"),  cell(r, "note")};
-        out.emplace_back(InputLocation{fileLabel, r.line, "", ""}, std::move(in));
-    }
-    if (!problems.empty()) {
-        throw InputError(std::move(problems));
-    }
-    return out;
+    return k + o.observed.toString();
 }
 
 OfferGpu offerGpu(const CloudOffer& offer, const Catalog& catalog) {

@@ -4,11 +4,11 @@
 
 #include "common/date.h"
 #include "common/errors.h"
+#include "common/table_columns.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace advisor {
@@ -39,9 +39,20 @@ struct CloudOfferInput {
     std::string provider, instance, gpu, gpuCount, gpuMemoryGb, onDemand, spot, region, date, sourceUrl, note;
 };
 
+/// One offer as a file states it, with where it stands for errors.
+struct LocatedCloudOfferInput {
+    InputLocation where;
+    CloudOfferInput input;
+    SpelledColumns columnNames = nullptr; ///< the file's own names for renamed fields
+};
+
 /// Validates an offer (one problem per bad field, located at `where`); nullopt when invalid.
 std::optional<CloudOffer> validateCloudOffer(const CloudOfferInput& in, const Catalog& catalog, const Date& today,
                                              const InputLocation& where, std::vector<InputProblem>& problems);
+
+/// Everything an offer states but its id, as one text: equal keys are the same observation
+/// (an import skips a row whose key is stored already).
+std::string observationKey(const CloudOffer& offer);
 
 /// The newest observation of each offer (same provider, instance, GPU, GPU count and region): older
 /// observations are history, not something one can rent today. Order as given.
@@ -65,9 +76,5 @@ struct OfferGpu {
 /// 40GB": PCIe or SXM4) takes the SXM module for an instance of 8 or more GPUs (such
 /// servers are HGX boards of SXM modules) and otherwise the first match, and says so.
 OfferGpu offerGpu(const CloudOffer& offer, const Catalog& catalog);
-
-/// Parses the cloud offer CSV (columns as resources/cloud/cloud_offers.csv). Throws InputError.
-std::vector<std::pair<InputLocation, CloudOfferInput>> parseCloudOffersCsv(std::string_view text,
-                                                                           const std::string& fileLabel);
 
 } // namespace advisor

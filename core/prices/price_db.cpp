@@ -390,14 +390,7 @@ ImportOutcome PriceDb::importPrices(const std::vector<LocatedPriceInput>& rows,
         if (auto p = validatePrice(rows[i].input, names, today_, rows[i].where, problems)) {
             valid.push_back(std::move(*p));
         }
-        if (rows[i].columnNames) {
-            for (size_t k = before; k < problems.size(); ++k) {
-                const auto spelled = rows[i].columnNames->find(problems[k].where.field);
-                if (spelled != rows[i].columnNames->end()) {
-                    problems[k].where.field = spelled->second;
-                }
-            }
-        }
+        respellFields(problems, before, rows[i].columnNames);
         if (progress && i % 1000 == 0 && !progress(i / 2, rows.size())) {
             throw InputError({"", 0, "", ""}, "import cancelled; nothing was changed");
         }

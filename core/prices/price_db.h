@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "common/date.h"
+#include "common/table_columns.h"
 #include "prices/cloud_offer.h"
 #include "prices/price.h"
 #include "prices/settings.h"
@@ -30,7 +31,7 @@ struct LocatedPriceInput {
     PriceInput input;
     /// The file's own name for a field where it differs ("price" for amount, "date" for
     /// observed_date), so that errors name the column the user wrote. Shared by a file's rows.
-    std::shared_ptr<const std::map<std::string, std::string>> columnNames = nullptr;
+    SpelledColumns columnNames = nullptr;
 };
 
 struct ImportOutcome {
@@ -114,6 +115,10 @@ public:
     std::vector<CloudOffer> removeCloudOffers(const std::vector<std::int64_t>& ids);
     /// Re-inserts removed offers under their old ids (undo), in one transaction.
     void restoreCloudOffers(const std::vector<CloudOffer>& offers);
+    /// All-or-nothing import of offers (offerio::parseFile): validates every row first and, if
+    /// any is bad, throws one InputError listing every bad row and changes nothing. Rows
+    /// identical to a stored offer (or to an earlier row) are skipped.
+    ImportOutcome importCloudOffers(const std::vector<LocatedCloudOfferInput>& rows);
 
     // --- user-defined GPUs ------------------------------------------------------
     std::vector<Gpu> customGpus() const;

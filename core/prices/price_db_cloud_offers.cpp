@@ -4,9 +4,12 @@
 
 #include "common/embedded_resources.h"
 #include "prices/cloud_offer.h"
+#include "prices/cloud_offer_io.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+
+#include <unordered_set>
 
 namespace advisor {
 
@@ -124,25 +127,44 @@ void PriceDb::seedCloudOffersIfNew() {
     if (!data) {
         return;
     }
-    const auto rows = parseCloudOffersCsv(*data, "resources/cloud/cloud_offers.csv");
+    const ImportOutcome seeded = importCloudOffers(offerio::parseCsv(*data, "resources/cloud/cloud_offers.csv"));
+    withWriteTransaction([&] {
+        SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_cloud_offers', ?)");
+        q.bind(1, "resources/cloud/cloud_offers.csv (" + std::to_string(seeded.added) + " offers)");
+        q.exec();
+    });
+}
+
+ImportOutcome PriceDb::importCloudOffers(const std::vector<LocatedCloudOfferInput>& rows) {
     std::vector<InputProblem> problems;
-    std::vector<CloudOffer> offers;
-    for (const auto& [where, in] : rows) {
-        if (auto o = validateCloudOffer(in, catalog_, today_, where, problems)) {
-            offers.push_back(std::move(*o));
+    std::vector<CloudOffer> valid;
+    for (const auto& row : rows) {
+        const size_t before = problems.size();
+        if (auto o = validateCloudOffer(row.input, catalog_, today_, row.where, problems)) {
+            valid.push_back(std::move(*o));
         }
+        respellFields(problems, before, row.columnNames);
     }
     if (!problems.empty()) {
         throw InputError(std::move(problems));
     }
+    ImportOutcome outcome;
     withWriteTransaction([&] {
-        for (const auto& o : offers) {
-            insertCloudOffer(o);
+        outcome = {}; // a retried transaction starts again
+        std::unordered_set<std::string> known;
+        for (const auto& o : cloudOffers()) {
+            known.insert(observationKey(o));
         }
-        SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_cloud_offers', ?)");
-        q.bind(1, "resources/cloud/cloud_offers.csv (" + std::to_string(offers.size()) + " offers)");
-        q.exec();
+        for (const auto& o : valid) {
+            if (!known.insert(observationKey(o)).second) {
+                ++outcome.duplicates;
+                continue;
+            }
+            outcome.addedIds.push_back(insertCloudOffer(o));
+            ++outcome.added;
+        }
     });
+    return outcome;
 }
 
 std::vector<CloudOffer> PriceDb::removeCloudOffers(const std::vector<std::int64_t>& ids) {

@@ -1,8 +1,8 @@
 #include "prices/price_io.h"
 
-#include "common/json_fields.h"
-
 #include "common/csv.h"
+#include "common/json_fields.h"
+#include "common/table_columns.h"
 #include "common/file_io.h"
 #include "common/text.h"
 
@@ -16,9 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-// Canonical field -> accepted header spellings.
-const std::vector<std::pair<std::string, std::vector<std::string>>>& columnNames() {
-    static const std::vector<std::pair<std::string, std::vector<std::string>>> names = {
+const ColumnSpellings& columnNames() {
+    static const ColumnSpellings names = {
         {"gpu", {"gpu", "gpu_name", "name"}},
         {"gpu_id", {"gpu_id"}},
         {"amount", {"amount", "price", "price_usd"}},
@@ -30,15 +29,6 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& columnNames
         {"note", {"note", "notes"}},
     };
     return names;
-}
-
-std::string canonicalColumn(const std::string& header) {
-    for (const auto& [canon, spellings] : columnNames()) {
-        if (std::find(spellings.begin(), spellings.end(), header) != spellings.end()) {
-            return canon;
-        }
-    }
-    return "";
 }
 
 std::string expectedColumns() {
@@ -73,41 +63,11 @@ void assign(PriceInput& in, const std::string& field, const std::string& value) 
 
 } // namespace
 
-Format formatForPath(const std::string& path) {
-    const std::string ext = files::extension(path);
-    if (ext == "csv") {
-        return Format::Csv;
-    }
-    if (ext == "json") {
-        return Format::Json;
-    }
-    throw InputError({path, 0, "", ""}, "unsupported file type '." + ext + "'; use .csv or .json");
-}
-
 std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::string& fileLabel) {
     const csv::Table table = csv::read(textIn, fileLabel);
     std::vector<InputProblem> problems;
-
-    // Map header columns to fields; reject unknown and duplicate columns.
-    std::vector<std::string> fields(table.header.size());
-    std::map<std::string, size_t> seen;
-    for (size_t i = 0; i < table.header.size(); ++i) {
-        const std::string& h = table.header[i];
-        const std::string canon = canonicalColumn(h);
-        if (canon.empty()) {
-            const bool printable = !h.empty() && h.size() <= 64 && !text::firstInvalidUtf8(h) &&
-                                   !text::hasControlCharacters(h);
-            problems.push_back({{fileLabel, table.headerLine, "", printable ? h : "column " + std::to_string(i + 1)},
-                                "unknown column; expected columns: " + expectedColumns()});
-            continue;
-        }
-        if (seen.count(canon) != 0) {
-            problems.push_back({{fileLabel, table.headerLine, "", h}, "column given twice"});
-            continue;
-        }
-        seen[canon] = i;
-        fields[i] = canon;
-    }
+    const CsvColumns columns = mapCsvColumns(table, fileLabel, columnNames(), expectedColumns(), problems);
+    const auto& seen = columns.find;
     const bool hasGpu = seen.count("gpu") != 0 || seen.count("gpu_id") != 0;
     if (!hasGpu) {
         problems.push_back({{fileLabel, table.headerLine, "", "gpu"}, "required column is missing"});
@@ -119,33 +79,16 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
         throw InputError(std::move(problems));
     }
     // A "price_usd" column states the currency.
-    const bool usdColumn = table.header[seen["amount"]] == "price_usd";
-    auto spelled = std::make_shared<std::map<std::string, std::string>>();
-    for (const auto& [canon, column] : seen) {
-        if (table.header[column] != canon) {
-            (*spelled)[canon] = table.header[column];
-        }
-    }
-    const std::shared_ptr<const std::map<std::string, std::string>> columnNames = std::move(spelled);
+    const bool usdColumn = table.header[seen.at("amount")] == "price_usd";
 
     std::vector<LocatedPriceInput> out;
-    out.reserve(table.rows.size());
-    for (const auto& row : table.rows) {
-        if (row.fields.size() == 1 && text::trim(row.fields[0]).empty()) {
-            continue; // a line with only whitespace
-        }
-        if (row.fields.size() != table.header.size()) {
-            problems.push_back({{fileLabel, row.line, "", ""},
-                                "has " + std::to_string(row.fields.size()) + " fields; the header has " +
-                                    std::to_string(table.header.size())});
-            continue;
-        }
-        LocatedPriceInput located{{fileLabel, row.line, "", ""}, {}, columnNames};
+    for (const csv::Row* row : dataRows(table, fileLabel, problems)) {
+        LocatedPriceInput located{{fileLabel, row->line, "", ""}, {}, columns.spelled};
         if (usdColumn) {
             located.input.currency = "USD";
         }
-        for (size_t i = 0; i < fields.size(); ++i) {
-            assign(located.input, fields[i], csv::unneutralizeFormula(row.fields[i]));
+        for (size_t i = 0; i < columns.fieldOf.size(); ++i) {
+            assign(located.input, columns.fieldOf[i], csv::unneutralizeFormula(row->fields[i]));
         }
         out.push_back(std::move(located));
     }
@@ -156,26 +99,9 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
 }
 
 std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::string& fileLabel) {
-    constexpr size_t kMaxBytes = 256 * 1024 * 1024;
-    if (textIn.size() > kMaxBytes) {
-        throw InputError({fileLabel, 0, "", ""}, "file is larger than the limit of 256 MiB");
-    }
-    if (text::trim(textIn).empty()) {
-        throw InputError({fileLabel, 0, "", ""}, "file is empty; expected a JSON document");
-    }
-    const json doc = parseJsonDocument(textIn, fileLabel);
-    const json* list = nullptr;
-    if (doc.is_array()) {
-        list = &doc;
-    } else if (doc.is_object() && doc.contains("prices") && doc["prices"].is_array()) {
-        if (doc.contains("format") && doc["format"] != "gpu-advisor-prices") {
-            throw InputError({fileLabel, 1, "", "format"}, "is not 'gpu-advisor-prices'");
-        }
-        list = &doc["prices"];
-    } else {
-        throw InputError({fileLabel, 1, "", "prices"}, "expected an object with a 'prices' list");
-    }
-    const std::vector<int> lines = jsonArrayElementLines(textIn, doc.is_array() ? "" : "prices");
+    const JsonRecords records = parseJsonRecords(textIn, fileLabel, "gpu-advisor-prices", "prices");
+    const json* list = &records.items;
+    const std::vector<int>& lines = records.lines;
 
     std::vector<InputProblem> problems;
     std::vector<LocatedPriceInput> out;
@@ -192,7 +118,7 @@ std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::str
         std::map<std::string, std::string> spelled; // keys written other than the canonical name
         bool ok = true;
         for (const auto& [k, v] : item.items()) {
-            const std::string canon = canonicalColumn(text::toLower(k));
+            const std::string canon = canonicalColumn(columnNames(), text::toLower(k));
             if (canon.empty()) {
                 problems.push_back({{fileLabel, line, entry, k}, "unknown field; expected: " + expectedColumns()});
                 ok = false;
@@ -243,9 +169,9 @@ std::vector<LocatedPriceInput> parseJson(std::string_view textIn, const std::str
 }
 
 std::vector<LocatedPriceInput> parseFile(const std::string& path) {
-    const Format f = formatForPath(path);
+    const files::TableFormat f = files::tableFormatForPath(path);
     const std::string data = files::readAll(path);
-    return f == Format::Csv ? parseCsv(data, path) : parseJson(data, path);
+    return f == files::TableFormat::Csv ? parseCsv(data, path) : parseJson(data, path);
 }
 
 std::string toCsv(const std::vector<Price>& prices) {
@@ -280,8 +206,8 @@ std::string toJson(const std::vector<Price>& prices) {
 }
 
 void exportFile(const std::string& path, const std::vector<Price>& prices) {
-    const Format f = formatForPath(path);
-    files::writeAtomically(path, f == Format::Csv ? toCsv(prices) : toJson(prices));
+    const files::TableFormat f = files::tableFormatForPath(path);
+    files::writeAtomically(path, f == files::TableFormat::Csv ? toCsv(prices) : toJson(prices));
 }
 
 } // namespace advisor::priceio

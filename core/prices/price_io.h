@@ -13,11 +13,6 @@
 
 namespace advisor::priceio {
 
-enum class Format { Csv, Json };
-
-/// By extension (.csv, .json); throws InputError naming the file otherwise.
-Format formatForPath(const std::string& path);
-
 /// CSV columns (header names, any order, case-insensitive):
 ///   gpu (or gpu_id), amount (or price / price_usd), observed_date (or date),
 ///   currency, condition, source, source_url, note.

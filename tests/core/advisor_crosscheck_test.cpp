@@ -8,6 +8,7 @@
 #include "common/embedded_resources.h"
 #include "common/format.h"
 #include "prices/cloud_offer.h"
+#include "prices/cloud_offer_io.h"
 #include "prices/price_io.h"
 #include "value/gpu_price.h"
 
@@ -27,8 +28,9 @@ const Catalog& cat() {
 std::vector<CloudOffer> cloudOffersUpTo(const Date& last) {
     std::vector<CloudOffer> out;
     std::vector<InputProblem> problems;
-    for (const auto& [where, in] : parseCloudOffersCsv(*resources::find("cloud/cloud_offers.csv"), "cloud_offers.csv")) {
-        if (auto o = validateCloudOffer(in, cat(), Date{2026, 11, 22}, where, problems); o && o->observed <= last) {
+    for (const auto& row : offerio::parseCsv(*resources::find("cloud/cloud_offers.csv"), "cloud_offers.csv")) {
+        if (auto o = validateCloudOffer(row.input, cat(), Date{2026, 11, 22}, row.where, problems);
+            o && o->observed <= last) {
             out.push_back(std::move(*o));
         }
     }

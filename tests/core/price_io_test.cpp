@@ -1,5 +1,6 @@
 // Tests for core/prices/price_io: CSV and JSON price files.
 #include "catalog/catalog.h"
+#include "common/file_io.h"
 #include "common/json_fields.h"
 #include "prices/price_io.h"
 #include "../support/input_problems.h"
@@ -116,7 +117,7 @@ TEST(PriceFiles, ExportThenImportRoundTripsExactly) {
 }
 
 TEST(PriceFiles, UnknownExtensionIsRejected) {
-    EXPECT_EQ(problemsOf([] { priceio::formatForPath("prices.xlsx"); }),
+    EXPECT_EQ(problemsOf([] { files::tableFormatForPath("prices.xlsx"); }),
               std::vector<std::string>{"prices.xlsx: unsupported file type '.xlsx'; use .csv or .json"});
 }
 

@@ -1,0 +1,9 @@
+// Fuzz target: the cloud offer CSV importer (see offer_round_trip.h for what must hold).
+#include "offer_round_trip.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace advisor;
+    return fuzz::checkOfferImport(
+        data, size, [](std::string_view t, const std::string& label) { return offerio::parseCsv(t, label); },
+        [](const std::vector<CloudOffer>& o) { return offerio::toCsv(o); });
+}
