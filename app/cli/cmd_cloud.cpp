@@ -8,9 +8,11 @@
 #include "cli/context.h"
 #include "cli/perf_options.h"
 #include "cli/table.h"
+#include "common/file_io.h"
 #include "common/format.h"
 #include "common/text.h"
 #include "perf/model.h"
+#include "prices/cloud_offer_io.h"
 #include "value/gpu_price.h"
 
 #include <cmath>
@@ -34,8 +36,8 @@ nlohmann::json offerJson(const CloudOffer& o) {
             {"note", o.note}};
 }
 
-int listOffers(Context& ctx, const Args& args) {
-    args.expectPositionals(0, "");
+/// The offers --gpu, --provider and --current select (list and export).
+std::vector<CloudOffer> selectedOffers(Context& ctx, const Args& args) {
     std::optional<std::string> gpuId;
     if (const auto g = args.value("gpu")) {
         gpuId = ctx.db().catalog().require(*g, "--gpu").id;
@@ -48,6 +50,12 @@ int listOffers(Context& ctx, const Args& args) {
             offers.push_back(std::move(o));
         }
     }
+    return offers;
+}
+
+int listOffers(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const std::vector<CloudOffer> offers = selectedOffers(ctx, args);
     if (ctx.json()) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& o : offers) {
@@ -108,6 +116,40 @@ int removeOffer(Context& ctx, const Args& args) {
         for (const auto& o : removed) {
             ctx.out() << "removed cloud offer " << o.id << ": " << o.provider << " " << o.gpuName << '\n';
         }
+    }
+    return 0;
+}
+
+int importOffers(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "the file to import (.csv or .json)");
+    const std::string file = args.positionals().front();
+    const auto rows = offerio::parseFile(file);
+    const ImportOutcome outcome = ctx.db().importCloudOffers(rows);
+    if (ctx.json()) {
+        ctx.printJson({{"file", file}, {"rows", rows.size()}, {"added", outcome.added},
+                       {"duplicates", outcome.duplicates}, {"added_ids", outcome.addedIds}});
+    } else {
+        ctx.out() << "imported " << format::count(static_cast<long long>(outcome.added), "cloud offer") << " from "
+                  << file;
+        if (outcome.duplicates > 0) {
+            ctx.out() << " (" << outcome.duplicates << " already present, skipped)";
+        }
+        ctx.out() << '\n';
+    }
+    return 0;
+}
+
+int exportOffers(Context& ctx, const Args& args) {
+    args.expectPositionals(1, "the file to write (.csv or .json)");
+    const std::string file = args.positionals().front();
+    files::tableFormatForPath(file); // before any work: a wrong extension is the user's to fix
+    const std::vector<CloudOffer> offers = selectedOffers(ctx, args);
+    offerio::exportFile(file, offers);
+    if (ctx.json()) {
+        ctx.printJson({{"file", file}, {"exported", offers.size()}});
+    } else {
+        ctx.out() << "exported " << format::count(static_cast<long long>(offers.size()), "cloud offer") << " to "
+                  << file << '\n';
     }
     return 0;
 }
@@ -353,18 +395,25 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
 } // namespace
 
 Command cloudCommand() {
-    return {"cloud", "cloud GPU offers: list, add, remove",
+    return {"cloud", "cloud GPU offers: list, add, remove, import or export",
             "Usage: gpu-advisor cloud list [--gpu NAME] [--provider TEXT] [--current]\n"
             "       gpu-advisor cloud add --provider P --gpu NAME --hourly USD [--spot USD] [--gpus N]\n"
             "                             [--instance X] [--region R] [--date YYYY-MM-DD] [--source-url U] [--note T]\n"
-            "       gpu-advisor cloud remove ID [ID...]   (all or none)\n\n"
+            "       gpu-advisor cloud remove ID [ID...]   (all or none)\n"
+            "       gpu-advisor cloud import FILE.csv|FILE.json\n"
+            "       gpu-advisor cloud export FILE.csv|FILE.json [--gpu NAME] [--provider TEXT] [--current]\n\n"
             "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
             "dated, sourced offers in resources/cloud/cloud_offers.csv; each observation of an offer\n"
             "is kept. --current lists only the newest observation of each offer (provider, instance,\n"
-            "GPU, count and region), as the Cloud vs desktop calculator and the recommender use them.\n",
+            "GPU, count and region), as the Cloud vs desktop calculator and the recommender use them.\n"
+            "Import is all-or-nothing: if any row is bad, every bad row is listed with its line and\n"
+            "field and nothing is changed. Rows identical to a stored offer are skipped. CSV columns\n"
+            "(those of resources/cloud/cloud_offers.csv): provider, instance_or_sku, gpu, gpu_count,\n"
+            "gpu_memory_gb, on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date,\n"
+            "source_url, note; provider, gpu and on_demand_usd_per_hour are required.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
-                    throw UsageError("missing subcommand: list, add or remove");
+                    throw UsageError("missing subcommand: list, add, remove, import or export");
                 }
                 const std::vector<std::string> tail(rest.begin() + 1, rest.end());
                 if (rest.front() == "list") {
@@ -378,7 +427,13 @@ Command cloudCommand() {
                 if (rest.front() == "remove") {
                     return removeOffer(ctx, Args::parse(tail, {}));
                 }
-                throw UsageError("unknown subcommand '" + rest.front() + "'; use list, add or remove");
+                if (rest.front() == "import") {
+                    return importOffers(ctx, Args::parse(tail, {}));
+                }
+                if (rest.front() == "export") {
+                    return exportOffers(ctx, Args::parse(tail, {{"gpu"}, {"provider"}, {"current", false}}));
+                }
+                throw UsageError("unknown subcommand '" + rest.front() + "'; use list, add, remove, import or export");
             }};
 }
 

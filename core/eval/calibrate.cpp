@@ -238,7 +238,9 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         }
     }
     c.workloadProfiles.clear();
-    for (const auto& [name, obs] : byWorkload) {
+    for (const auto& entry : byWorkload) {
+        const std::string& name = entry.first; // named, not bound: clang 14 cannot capture a binding
+        const auto& obs = entry.second;
         const perf::WorkloadClass cls = obs.front()->query.workload;
         const perf::TimeShares& prior = c.sharesFor(cls);
         const std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead),

@@ -1,15 +1,18 @@
 // The Cloud offers page offscreen on a real database: the shipped offers are listed and
 // searchable; an offer added through the dialog (refusals named as the form labels them)
 // reaches the database and the Cloud vs desktop calculator; deleting and undo restore the
-// same offers under the same ids.
+// same offers under the same ids; a file's offers are imported as one undoable step (a bad file
+// changes nothing and lists its rows) and the offers shown are exported.
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "pages/calculators/cloud_tab.h"
 #include "pages/cloud_offers_page.h"
+#include "prices/cloud_offer_io.h"
 #include "private_session.h"
 #include "session.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -223,6 +226,79 @@ private slots:
             QVERIFY(session_->db().cloudOffer(id).has_value());
         }
         QCOMPARE(page.shownIds().size(), shown.size());
+    }
+
+    void importAddsAFilesOffersAsOneStepThatUndoTakesOut() {
+        ui::CloudOffersPage page(*session_);
+        ui::CloudTab calculator(*session_);
+        QSignalSpy status(&page, &ui::CloudOffersPage::statusMessage);
+        const size_t before = session_->db().cloudOffers().size();
+        const QString file = dir_.filePath(QStringLiteral("mine.csv"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("provider,instance,gpu,gpus,hourly,date\n"
+                    "Import Cloud,a-1,L4,1,0.55,2026-11-01\n"
+                    "Import Cloud,b-8,H100 SXM,8,17.5,2026-11-01\n");
+        }
+        QVERIFY(page.importFile(file, true));
+        QCOMPARE(session_->db().cloudOffers().size(), before + 2);
+        QCOMPARE(page.table()->rowCount(), static_cast<int>(before + 2));
+        QVERIFY(comboHas(calculator.offerField(), QStringLiteral("Import Cloud")));
+        QCOMPARE(status.last().at(0).toString(),
+                 QStringLiteral("Imported 2 cloud offers from mine.csv (0 already known, skipped)"));
+        QCOMPARE(session_->undoStack()->undoText(), QStringLiteral("Import 2 cloud offers from mine.csv"));
+        QVERIFY(page.importFile(file, true)); // again: nothing new, and no empty step to undo
+        QCOMPARE(session_->db().cloudOffers().size(), before + 2);
+        QCOMPARE(status.last().at(0).toString(),
+                 QStringLiteral("Imported 0 cloud offers from mine.csv (2 already known, skipped)"));
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        QVERIFY(!comboHas(calculator.offerField(), QStringLiteral("Import Cloud")));
+        session_->undoStack()->redo();
+        QCOMPARE(session_->db().cloudOffers().size(), before + 2);
+        session_->undoStack()->undo();
+    }
+
+    void aBadFileIsRefusedRowByRowAndChangesNothing() {
+        ui::CloudOffersPage page(*session_);
+        const size_t before = session_->db().cloudOffers().size();
+        const QString file = dir_.filePath(QStringLiteral("bad.json"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"offers\": [\n"
+                    "  {\"provider\": \"Good\", \"gpu\": \"L4\", \"hourly\": 0.5},\n"
+                    "  {\"provider\": \"Bad\", \"gpu\": \"L4\", \"hourly\": -2}\n"
+                    "]}\n");
+        }
+        QVERIFY(!page.importFile(file, true));
+        QCOMPARE(page.lastImportProblems(),
+                 QStringList{file + QStringLiteral(":3: offers[1]: field 'hourly': must be more than 0 and at most "
+                                                   "10,000 USD per hour, got '-2'")});
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        QVERIFY(!page.importFile(dir_.filePath(QStringLiteral("offers.xlsx")), true));
+        QCOMPARE(page.lastImportProblems().size(), 1);
+        QVERIFY2(page.lastImportProblems().front().endsWith(QStringLiteral("unsupported file type '.xlsx'; use .csv or .json")),
+                 qPrintable(page.lastImportProblems().front()));
+    }
+
+    void exportWritesTheOffersShownInTableOrder() {
+        ui::CloudOffersPage page(*session_);
+        page.searchField()->setText(QStringLiteral("Lambda"));
+        const auto shown = page.shownIds();
+        QVERIFY(shown.size() >= 2);
+        const QString file = dir_.filePath(QStringLiteral("lambda.json"));
+        page.exportFile(file);
+        const auto rows = offerio::parseFile(file.toStdString());
+        QCOMPARE(rows.size(), shown.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const auto stored = session_->db().cloudOffer(shown[i]);
+            QCOMPARE(rows[i].input.provider, stored->provider);
+            QCOMPARE(rows[i].input.instance, stored->instance);
+            QCOMPARE(rows[i].input.date, stored->observed.toString());
+        }
+        page.searchField()->clear();
     }
 };
 

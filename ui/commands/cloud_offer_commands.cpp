@@ -45,4 +45,22 @@ void RemoveCloudOffersCommand::redo() {
     session_.notifyCloudOffersChanged();
 }
 
+ImportCloudOffersCommand::ImportCloudOffersCommand(Session& session, std::vector<std::int64_t> addedIds,
+                                                   const QString& file)
+    : QUndoCommand(QObject::tr("Import %1 from %2")
+                       .arg(qs(format::count(static_cast<long long>(addedIds.size()), "cloud offer")), file)),
+      session_(session), ids_(std::move(addedIds)) {}
+
+void ImportCloudOffersCommand::undo() {
+    removed_ = session_.db().removeCloudOffers(ids_);
+    session_.notifyCloudOffersChanged();
+}
+
+void ImportCloudOffersCommand::redo() {
+    if (!std::exchange(first_, false)) {
+        session_.db().restoreCloudOffers(removed_);
+    }
+    session_.notifyCloudOffersChanged();
+}
+
 } // namespace advisor::ui

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Undoable changes to the cloud offers: add one, remove several. Like the price commands,
+/// Undoable changes to the cloud offers: add one, remove several, import a file. Like the price commands,
 /// they change the database through core and tell the session; undo and redo restore the
 /// same offers under the same ids.
 
@@ -39,6 +39,20 @@ private:
     Session& session_;
     std::vector<std::int64_t> ids_;
     std::vector<CloudOffer> removed_;
+};
+
+/// Pushed after an import has already been applied: undo removes its offers, redo puts them back.
+class ImportCloudOffersCommand : public QUndoCommand {
+public:
+    ImportCloudOffersCommand(Session& session, std::vector<std::int64_t> addedIds, const QString& file);
+    void undo() override;
+    void redo() override;
+
+private:
+    Session& session_;
+    std::vector<std::int64_t> ids_;
+    std::vector<CloudOffer> removed_;
+    bool first_ = true;
 };
 
 } // namespace advisor::ui

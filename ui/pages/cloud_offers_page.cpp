@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "prices/cloud_offer.h"
+#include "prices/cloud_offer_io.h"
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/remembered_inputs.h"
@@ -11,20 +12,24 @@
 #include "widgets/table_rows.h"
 
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QShortcut>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <tuple>
-
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace advisor::ui {
 namespace {
@@ -59,6 +64,10 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     add->setToolTip(tr("Add an offer you have seen (Ctrl+N)"));
     auto* remove = new QPushButton(tr("&Delete"));
     remove->setToolTip(tr("Delete the selected offers (Del); Ctrl+Z brings them back"));
+    auto* importButton = new QPushButton(tr("&Import…"));
+    importButton->setToolTip(tr("Add offers from a CSV or JSON file, all or nothing (Ctrl+I); Ctrl+Z takes them out"));
+    auto* exportButton = new QPushButton(tr("E&xport…"));
+    exportButton->setToolTip(tr("Save the offers shown (the search and \"Newest only\" apply) as CSV or JSON"));
     table_ = new QTableWidget(0, ColumnCount);
     table_->setHorizontalHeaderLabels({tr("Provider"), tr("Instance"), tr("GPU"), tr("GPUs"), tr("$/hour"),
                                        tr("$/GPU-hour"), tr("Spot $/hour"), tr("Date"), tr("Region"), tr("Source")});
@@ -78,6 +87,8 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     bar->addWidget(newestOnly_);
     bar->addWidget(add);
     bar->addWidget(remove);
+    bar->addWidget(importButton);
+    bar->addWidget(exportButton);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(table_, 1);
@@ -88,12 +99,15 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     new RememberedInputs(QStringLiteral("cloud-offers"), {{QStringLiteral("newest-only"), newestOnly_}}, this);
     connect(add, &QPushButton::clicked, this, &CloudOffersPage::addOfferWithDialog);
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
+    connect(importButton, &QPushButton::clicked, this, &CloudOffersPage::importWithDialog);
+    connect(exportButton, &QPushButton::clicked, this, &CloudOffersPage::exportWithDialog);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
     connect(&session_, &Session::cloudOffersChanged, this, &CloudOffersPage::reload);
     for (const auto& [keys, slot, what] :
          {std::tuple{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog, tr("Add a cloud offer")},
           std::tuple{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected,
-                     tr("Delete the selected offers")}}) {
+                     tr("Delete the selected offers")},
+          std::tuple{QKeySequence(tr("Ctrl+I")), &CloudOffersPage::importWithDialog, tr("Import cloud offers from a file")}}) {
         auto* shortcut = new QShortcut(keys, this);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         shortcut->setWhatsThis(what); // listed by Help > Keyboard Shortcuts
@@ -211,6 +225,92 @@ void CloudOffersPage::deleteSelected() {
     session_.undoStack()->push(new RemoveCloudOffersCommand(session_, {ids.begin(), ids.end()}));
     emit statusMessage(tr("Deleted %1 (Ctrl+Z to undo)")
                            .arg(qs(format::count(static_cast<long long>(ids.size()), "cloud offer"))));
+}
+
+void CloudOffersPage::importWithDialog() {
+    if (!session_.isOpen()) {
+        return;
+    }
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import cloud offers"), settings.value(QStringLiteral("cloud-offers/importDir")).toString(),
+        tr("Cloud offer files (*.csv *.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        settings.setValue(QStringLiteral("cloud-offers/importDir"), QFileInfo(path).absolutePath());
+        importFile(path);
+    }
+}
+
+bool CloudOffersPage::importFile(const QString& path, bool quiet) {
+    importProblems_.clear();
+    if (!session_.isOpen()) {
+        return false;
+    }
+    const QString name = QFileInfo(path).fileName();
+    QString error;
+    try {
+        // Offer files are small (hundreds of rows): read and applied here, in one transaction.
+        const ImportOutcome o = session_.db().importCloudOffers(offerio::parseFile(path.toStdString()));
+        if (!o.addedIds.empty()) {
+            session_.undoStack()->push(new ImportCloudOffersCommand(session_, o.addedIds, name));
+        }
+        emit statusMessage(tr("Imported %1 from %2 (%3 already known, skipped)")
+                               .arg(qs(format::count(static_cast<long long>(o.added), "cloud offer")), name)
+                               .arg(o.duplicates));
+        return true;
+    } catch (const InputError& e) {
+        for (const auto& p : e.problems()) {
+            importProblems_ << qs(p.describe());
+        }
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    const QString summary = importProblems_.isEmpty()
+                                ? tr("Import of %1 failed: %2; nothing was changed").arg(name, error)
+                                : tr("Import of %1 refused: %2; nothing was changed")
+                                      .arg(name, qs(format::count(importProblems_.size(), "problem")));
+    emit statusMessage(summary);
+    if (!quiet) {
+        QMessageBox box(QMessageBox::Warning, tr("Import refused"), summary, QMessageBox::Close, this);
+        box.setInformativeText(tr("Fix the rows listed under Show Details and import the file again."));
+        box.setDetailedText(importProblems_.isEmpty() ? error : importProblems_.join(QLatin1Char('\n')));
+        box.exec();
+    }
+    return false;
+}
+
+void CloudOffersPage::exportFile(const QString& path) {
+    std::map<std::int64_t, CloudOffer> byId;
+    for (auto& o : session_.db().cloudOffers()) {
+        byId.emplace(o.id, std::move(o));
+    }
+    std::vector<CloudOffer> shown;
+    for (const auto id : shownIds()) {
+        shown.push_back(byId.at(id));
+    }
+    offerio::exportFile(path.toStdString(), shown);
+}
+
+void CloudOffersPage::exportWithDialog() {
+    if (!session_.isOpen()) {
+        return;
+    }
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export cloud offers"),
+        settings.value(QStringLiteral("cloud-offers/exportPath"), QStringLiteral("cloud_offers.csv")).toString(),
+        tr("CSV (*.csv);;JSON (*.json)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    try {
+        exportFile(path);
+        settings.setValue(QStringLiteral("cloud-offers/exportPath"), path);
+        emit statusMessage(tr("Exported %1 to %2")
+                               .arg(qs(format::count(static_cast<long long>(shownIds().size()), "cloud offer")), path));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
+    }
 }
 
 bool CloudOffersPage::copyCurrentSourceLink() {

@@ -1,9 +1,11 @@
 #pragma once
 /// \file
 /// The cloud offers in the database (shipped, dated and sourced, plus the user's own): a
-/// searchable, sortable table; add an offer, delete the selected ones; both undoable. The
-/// Cloud vs desktop calculator picks its offers from here.
+/// searchable, sortable table; add an offer, delete the selected ones, import a file (all
+/// undoable) and export the offers shown. The Cloud vs desktop calculator picks its offers
+/// from here.
 
+#include <QStringList>
 #include <QWidget>
 
 #include <cstdint>
@@ -30,12 +32,21 @@ public:
     QCheckBox* newestOnlyField() const { return newestOnly_; }
     /// Ids of the offers on the rows shown, in table order.
     std::vector<std::int64_t> shownIds() const;
+    /// Adds the offers of a CSV or JSON file, all or nothing, as one undoable step. A refusal
+    /// lists every bad row (in a dialog unless `quiet`, and in lastImportProblems()).
+    /// Returns whether the file was applied.
+    bool importFile(const QString& path, bool quiet = false);
+    const QStringList& lastImportProblems() const { return importProblems_; }
+    /// Writes the offers shown (the search and "Newest only" apply), in table order.
+    void exportFile(const QString& path);
 
 public slots:
     /// Copies the current row's source address (its context menu's entry).
     bool copyCurrentSourceLink();
     void addOfferWithDialog();
     void deleteSelected();
+    void importWithDialog();
+    void exportWithDialog();
 
 signals:
     void statusMessage(const QString& text);
@@ -49,6 +60,7 @@ private:
     QCheckBox* newestOnly_ = nullptr;
     QTableWidget* table_ = nullptr;
     std::set<std::int64_t> currentIds_; ///< the newest observation of each offer
+    QStringList importProblems_;
 };
 
 } // namespace advisor::ui
