@@ -7,6 +7,7 @@
 #include "private_session.h"
 #include "session.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -279,6 +280,50 @@ private slots:
         QVERIFY2(!summary->text().contains(QStringLiteral("parameters")), qPrintable(summary->text()));
         QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->value(), 0.0);
+    }
+
+    void aPublishedModelSizesTheMemoryWithItsOwnShape() {
+        ui::AdvisorPage page(*session_);
+        page.setBudget(3000);
+        for (const char* a : {"no", "no", "yes"}) { // run LLMs
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
+        QVERIFY(model != nullptr && size != nullptr);
+        QDoubleSpinBox* memory = nullptr;
+        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
+            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
+        }
+        QVERIFY(memory != nullptr);
+        size->setValue(7); // any 7B model: a Llama-like shape with 8 KV heads is assumed
+        const double anySeven = memory->value();
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-2-7b")));
+        QCOMPARE(size->value(), 6.7); // the model card's size
+        QVERIFY(!size->isEnabled()); // the model's size, until "Any" is chosen again
+        // Llama 2 7B keeps all 32 KV heads: four times the assumed cache, so more memory.
+        QVERIFY2(memory->value() > anySeven + 1.0,
+                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(anySeven)));
+        QLabel* summary = nullptr;
+        for (auto* l : page.findChildren<QLabel*>()) {
+            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
+        }
+        QVERIFY(summary != nullptr);
+        QVERIFY2(summary->text().contains(QStringLiteral("(Llama 2 7B: 6.7B parameters, inference")),
+                 qPrintable(summary->text()));
+        {
+            ui::AdvisorPage again(*session_); // kept between sessions
+            QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("liveModel"))->currentData().toString(),
+                     QStringLiteral("llama-2-7b"));
+            QVERIFY(!again.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->isEnabled());
+        }
+        // Entering gigabytes sets the model aside too.
+        memory->setValue(40);
+        QCOMPARE(model->currentIndex(), 0);
+        QVERIFY(size->isEnabled());
+        QCOMPARE(size->value(), 0.0);
+        QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveModel"))->currentIndex(), 0);
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -101,6 +102,7 @@ private:
     QLabel* chartCaveats_ = nullptr; ///< each chart GPU's hardware caveats, in full
     QLabel* liveSummary_ = nullptr;
     QDoubleSpinBox* liveMemory_ = nullptr;
+    QComboBox* liveModel_ = nullptr;       ///< a published model (its size and shape), or any size
     QDoubleSpinBox* liveParams_ = nullptr; ///< a model size instead of gigabytes; 0 = none
     QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;

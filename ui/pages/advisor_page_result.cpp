@@ -5,12 +5,15 @@
 #include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
 #include "advisor/model_memory.h"
+#include "calc/model_shapes.h"
 #include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/model_choice.h"
 #include "widgets/table_rows.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -91,17 +94,46 @@ void AdvisorPage::buildResultView(QWidget* page) {
     liveParams_->setSuffix(tr(" B parameters"));
     liveParams_->setSpecialValueText(tr("none: the memory above"));
     liveParams_->setKeyboardTracking(false);
-    liveParams_->setToolTip(tr("The model you will run: the memory calculator sizes it for the task (inference; "
-                               "fine-tuning as QLoRA; training as full training)"));
+    const QString paramsTip = tr("The model you will run: the memory calculator sizes it for the task (inference; "
+                                 "fine-tuning as QLoRA; training as full training)");
+    liveParams_->setToolTip(paramsTip);
     liveParams_->setValue(QSettings().value(QStringLiteral("advisor/model_params_billion"), 0.0).toDouble());
-    connect(liveMemory_, &QDoubleSpinBox::valueChanged, this, [this] {
-        {
+    // Or a published model: its size (the field follows and locks) and its shape, whose KV
+    // heads decide the cache (Llama 2 7B keeps all 32).
+    liveModel_ = new QComboBox;
+    liveModel_->setObjectName(QStringLiteral("liveModel"));
+    fillModelChoice(liveModel_, tr("Any: the size below"));
+    chooseModel(liveModel_, QSettings().value(QStringLiteral("advisor/model_id")).toString());
+    const auto followModel = [this, paramsTip] {
+        const calc::ModelShape* m = chosenModel(liveModel_);
+        liveParams_->setEnabled(m == nullptr);
+        liveParams_->setToolTip(m != nullptr ? tr("The size of %1; choose \"Any\" above to enter one").arg(qs(m->label))
+                                             : paramsTip);
+        if (m != nullptr) {
             const QSignalBlocker block(liveParams_);
+            liveParams_->setValue(m->paramsBillion);
+        }
+    };
+    followModel();
+    connect(liveMemory_, &QDoubleSpinBox::valueChanged, this, [this, followModel] {
+        {
+            const QSignalBlocker blockModel(liveModel_);
+            const QSignalBlocker blockSize(liveParams_);
+            liveModel_->setCurrentIndex(0);
             liveParams_->setValue(0);
         }
+        followModel();
+        QSettings().setValue(QStringLiteral("advisor/model_id"), QString());
         QSettings().setValue(QStringLiteral("advisor/model_params_billion"), 0.0);
         sizeLiveMemoryForModel();
         liveInput_.memoryGb = liveMemory_->value();
+        updateLive();
+    });
+    connect(liveModel_, &QComboBox::currentIndexChanged, this, [this, followModel] {
+        followModel();
+        QSettings().setValue(QStringLiteral("advisor/model_id"), liveModel_->currentData().toString());
+        QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
+        sizeLiveMemoryForModel();
         updateLive();
     });
     connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
@@ -146,6 +178,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     auto* memoryRow = new QFormLayout;
     memoryRow->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number, not a full-width bar
     memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
+    memoryRow->addRow(tr("Or a mo&del:"), liveModel_);
     memoryRow->addRow(tr("Or a model si&ze of:"), liveParams_);
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
@@ -313,11 +346,13 @@ void AdvisorPage::updateLive() {
 void AdvisorPage::sizeLiveMemoryForModel() {
     liveMemoryBasis_.clear();
     liveInput_.llmParamsBillion.reset();
-    if (liveParams_->value() <= 0) {
+    const calc::ModelShape* model = chosenModel(liveModel_);
+    const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
+    if (params <= 0) {
         return;
     }
     try {
-        const auto mem = advice::sizeMemoryForModel(liveInput_, liveParams_->value());
+        const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
         liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
     } catch (const AdvisorError& e) {
         liveMemoryBasis_ = QString::fromUtf8(e.what());

@@ -5,6 +5,7 @@
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/model_choice.h"
 #include "widgets/plot_fit.h"
 #include "widgets/table_rows.h"
 
@@ -24,23 +25,10 @@
 
 namespace advisor::ui {
 
-namespace {
-
-const calc::ModelShape* modelOf(const QComboBox* box) {
-    const QString id = box->currentData().toString();
-    return id.isEmpty() ? nullptr : calc::findModelShape(id.toStdString());
-}
-
-} // namespace
-
 MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     // A published model brings its size and shape (KV heads above all); "Any size" takes a size.
     model_ = new QComboBox;
-    model_->addItem(tr("Any size (Llama-like shape)"), QString());
-    for (const auto& m : calc::modelShapes()) {
-        model_->addItem(qs(m.label), qs(m.id));
-        model_->setItemData(model_->count() - 1, tr("Published shape - %1").arg(qs(m.source)), Qt::ToolTipRole);
-    }
+    fillModelChoice(model_, tr("Any size (Llama-like shape)"));
     inputs()->addRow(tr("Model:"), model_); // no Alt key left: M, o, d, e and l are taken on this screen
     connect(model_, &QComboBox::currentIndexChanged, this, &MemoryTab::followModel);
     watch(model_);
@@ -141,7 +129,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
 }
 
 void MemoryTab::followModel() {
-    const calc::ModelShape* m = modelOf(model_);
+    const calc::ModelShape* m = chosenModel(model_);
     params_->setEnabled(m == nullptr);
     params_->setToolTip(m != nullptr ? tr("The size of %1; choose \"Any size\" to enter one").arg(qs(m->label)) : QString());
     if (m != nullptr) {
@@ -155,7 +143,7 @@ QString MemoryTab::resultText() const {
 
 void MemoryTab::compute() {
     calc::MemoryInput in;
-    in.model = modelOf(model_);
+    in.model = chosenModel(model_);
     in.paramsBillion = params_->value();
     in.mode = calc::parseMemoryMode(mode_->currentData().toString().toStdString()).value_or(calc::MemoryMode::Inference);
     in.weights = perf::parsePrecision(weights_->currentData().toString().toStdString()).value_or(perf::Precision::Fp16);

@@ -1,0 +1,30 @@
+#include "widgets/model_choice.h"
+
+#include "calc/model_shapes.h"
+#include "ui_text.h"
+
+#include <QComboBox>
+
+#include <algorithm>
+
+namespace advisor::ui {
+
+void fillModelChoice(QComboBox* box, const QString& anyLabel) {
+    box->clear();
+    box->addItem(anyLabel, QString());
+    for (const auto& m : calc::modelShapes()) {
+        box->addItem(qs(m.label), qs(m.id));
+        box->setItemData(box->count() - 1, QObject::tr("Published shape - %1").arg(qs(m.source)), Qt::ToolTipRole);
+    }
+}
+
+const calc::ModelShape* chosenModel(const QComboBox* box) {
+    const QString id = box->currentData().toString();
+    return id.isEmpty() ? nullptr : calc::findModelShape(id.toStdString());
+}
+
+void chooseModel(QComboBox* box, const QString& id) {
+    box->setCurrentIndex(std::max(0, box->findData(id)));
+}
+
+} // namespace advisor::ui
