@@ -28,6 +28,7 @@ nlohmann::json offerJson(const CloudOffer& o) {
             {"gpu", o.gpuName},
             {"gpu_id", o.gpuId ? nlohmann::json(*o.gpuId) : nlohmann::json(nullptr)},
             {"gpu_count", o.gpuCount},
+            {"gpu_memory_gb", o.gpuMemoryGb ? nlohmann::json(*o.gpuMemoryGb) : nlohmann::json(nullptr)},
             {"on_demand_usd_per_hour", o.onDemandUsdPerHour},
             {"spot_usd_per_hour", o.spotUsdPerHour ? nlohmann::json(*o.spotUsdPerHour) : nlohmann::json(nullptr)},
             {"region", o.region},

@@ -55,9 +55,18 @@ TEST(CloudFilesCli, AnImportedOfferCanBeComparedAndImportingAgainSkipsIt) {
     Cli cli;
     const auto f = cli.write("mine.csv", "provider,instance,gpu,gpus,hourly,spot,date\n"
                                          "My Cloud,big-8,H100 SXM,8,16.00,8.00,2026-11-01\n");
+    const auto g = cli.write("sized.csv", "provider,gpu,memory_gb,hourly,date\n"
+                                          "Sized Cloud,H100 SXM,80,2.5,2026-11-01\n");
+    ASSERT_EQ(cli.run({"cloud", "import", g}).exitCode, 0);
+    EXPECT_EQ(cli.json({"cloud", "list", "--provider", "Sized Cloud"}).at("offers").at(0).at("gpu_memory_gb"), 80.0);
     const auto first = cli.json({"cloud", "import", f});
     EXPECT_EQ(first.at("added"), 1);
     const long long id = first.at("added_ids").at(0);
+    const auto listed = cli.json({"cloud", "list", "--provider", "My Cloud"});
+    ASSERT_EQ(listed.at("count"), 1);
+    EXPECT_EQ(listed.at("offers").at(0).at("id"), id);
+    EXPECT_EQ(listed.at("offers").at(0).at("gpu_memory_gb"), nullptr); // the file did not say
+    EXPECT_EQ(listed.at("offers").at(0).at("spot_usd_per_hour"), 8.0);
     const auto compared = cli.json({"cloud-vs-desktop", "--desktop-cost", "40000", "--desktop-gpu", "RTX 4090",
                                     "--desktop-gpus", "4", "--offer", std::to_string(id), "--spot"});
     EXPECT_DOUBLE_EQ(compared.at("cloud_hourly_usd").get<double>(), 8.0);
