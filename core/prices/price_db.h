@@ -115,6 +115,12 @@ public:
     std::vector<CloudOffer> removeCloudOffers(const std::vector<std::int64_t>& ids);
     /// Re-inserts removed offers under their old ids (undo), in one transaction.
     void restoreCloudOffers(const std::vector<CloudOffer>& offers);
+    /// Replaces the offer `id` with the validated `in` (a correction, not a new observation) and
+    /// returns the offer as it was, for undo. Throws InputError naming every bad field, or the
+    /// id when there is no such offer; nothing changes then.
+    CloudOffer updateCloudOffer(std::int64_t id, const CloudOfferInput& in, const InputLocation& where = {"", 0, "", ""});
+    /// Writes `offer` over the stored offer of the same id (undo and redo of an update).
+    void replaceCloudOffer(const CloudOffer& offer);
     /// All-or-nothing import of offers (offerio::parseFile): validates every row first and, if
     /// any is bad, throws one InputError listing every bad row and changes nothing. Rows
     /// identical to a stored offer (or to an earlier row) are skipped.

@@ -115,6 +115,32 @@ std::int64_t PriceDb::addCloudOffer(const CloudOfferInput& in, const InputLocati
     return id;
 }
 
+CloudOffer PriceDb::updateCloudOffer(std::int64_t id, const CloudOfferInput& in, const InputLocation& where) {
+    auto before = cloudOffer(id);
+    if (!before) {
+        throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(id));
+    }
+    std::vector<InputProblem> problems;
+    auto after = validateCloudOffer(in, catalog_, today_, where, problems);
+    if (!after) {
+        throw InputError(std::move(problems));
+    }
+    after->id = id;
+    replaceCloudOffer(*after);
+    return *before;
+}
+
+void PriceDb::replaceCloudOffer(const CloudOffer& o) {
+    withWriteTransaction([&] {
+        SQLite::Statement del(*db_, "DELETE FROM cloud_offers WHERE id = ?");
+        del.bind(1, o.id);
+        if (del.exec() != 1) {
+            throw InputError({"", 0, "", "id"}, "no cloud offer with id " + std::to_string(o.id));
+        }
+        insertCloudOffer(o); // under the same id: one statement list for every column
+    });
+}
+
 CloudOffer PriceDb::removeCloudOffer(std::int64_t id) {
     return removeCloudOffers({id}).front();
 }

@@ -412,5 +412,35 @@ TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
     EXPECT_GT(db.addCloudOffer(in), second); // new ids never reuse a restored one
 }
 
+TEST(PriceDb, ACloudOfferIsCorrectedInPlaceAndTheOldOneComesBack) {
+    testing::TempDir dir;
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
+    CloudOfferInput in{"Typo Cloud", "x8", "H100 SXM", "8", "", "199.0", "", "us-east", "2026-10-01", "", ""};
+    const auto id = db.addCloudOffer(in);
+    const auto other = db.addCloudOffer(CloudOfferInput{"Other", "", "L4", "1", "", "0.8", "", "", "2026-10-01", "", ""});
+    in.provider = "Fixed Cloud";
+    in.onDemand = "19.90";
+    in.gpu = "A100 80GB SXM";
+    const CloudOffer before = db.updateCloudOffer(id, in);
+    EXPECT_EQ(before.provider, "Typo Cloud");
+    EXPECT_EQ(before.onDemandUsdPerHour, 199.0);
+    const CloudOffer after = *db.cloudOffer(id); // same id, new content
+    EXPECT_EQ(after.provider, "Fixed Cloud");
+    EXPECT_EQ(after.onDemandUsdPerHour, 19.9);
+    EXPECT_EQ(after.gpuId, std::optional<std::string>("a100-80gb-sxm4")); // resolved again
+    EXPECT_EQ(db.cloudOffers().size(), 2u);
+    // A bad correction names its field and changes nothing.
+    in.gpuCount = "0";
+    EXPECT_EQ(problemsOf([&] { db.updateCloudOffer(id, in, {"dialog", 0, "", ""}); }),
+              (std::vector<std::string>{"dialog: field 'gpu_count': must be a whole number from 1 to 64, got '0'"}));
+    EXPECT_EQ(observationKey(*db.cloudOffer(id)), observationKey(after));
+    EXPECT_EQ(problemsOf([&] { db.updateCloudOffer(999999, in); }),
+              (std::vector<std::string>{"field 'id': no cloud offer with id 999999"}));
+    // Undo writes the old offer back under its id; the other offer is untouched.
+    db.replaceCloudOffer(before);
+    EXPECT_EQ(observationKey(*db.cloudOffer(id)), observationKey(before));
+    EXPECT_EQ(db.cloudOffer(other)->provider, "Other");
+}
+
 } // namespace
 } // namespace advisor

@@ -205,6 +205,73 @@ private slots:
         session_->undoStack()->undo();
     }
 
+    void anOfferIsCorrectedInPlaceOrGetsANewerObservation() {
+        ui::CloudOffersPage page(*session_);
+        ui::CloudTab calculator(*session_);
+        const auto id = session_->db().addCloudOffer(
+            CloudOfferInput{"Edit Cloud", "e-8", "H100 SXM", "8", "", "40", "", "eu", "2026-09-01", "", "first"});
+        const size_t before = session_->db().cloudOffers().size();
+        {
+            ui::AddCloudOfferDialog dialog(*session_);
+            dialog.editOffer(*session_->db().cloudOffer(id));
+            QCOMPARE(dialog.providerField()->text(), QStringLiteral("Edit Cloud"));
+            QCOMPARE(dialog.gpuCountField()->value(), 8);
+            QCOMPARE(dialog.hourlyField()->text(), QStringLiteral("40"));
+            dialog.hourlyField()->setText(QStringLiteral("30.5")); // a typo corrected
+            dialog.accept();
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QCOMPARE(dialog.addedId(), id);
+        }
+        QCOMPARE(session_->db().cloudOffers().size(), before); // in place
+        QCOMPARE(session_->db().cloudOffer(id)->onDemandUsdPerHour, 30.5);
+        QCOMPARE(session_->db().cloudOffer(id)->note, std::string("first"));
+        QCOMPARE(session_->undoStack()->undoText(), QStringLiteral("Edit cloud offer Edit Cloud H100 SXM"));
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().cloudOffer(id)->onDemandUsdPerHour, 40.0);
+        session_->undoStack()->redo();
+        QCOMPARE(session_->db().cloudOffer(id)->onDemandUsdPerHour, 30.5);
+
+        // A newer price: the old observation stays as history; the same date is refused.
+        ui::AddCloudOfferDialog dialog(*session_);
+        dialog.editOffer(*session_->db().cloudOffer(id));
+        dialog.hourlyField()->setText(QStringLiteral("28"));
+        dialog.saveAsNewObservation();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QCOMPARE(dialog.error(), QStringLiteral("Date seen: a new observation needs a later date than the offer's "
+                                                "(2026-09-01)"));
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        auto* date = dialog.findChildren<QLineEdit*>().at(0);
+        for (auto* field : dialog.findChildren<QLineEdit*>()) {
+            date = field->text() == QStringLiteral("2026-09-01") ? field : date;
+        }
+        date->setText(QStringLiteral("2026-11-01"));
+        dialog.saveAsNewObservation();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(dialog.addedId() != id);
+        QCOMPARE(session_->db().cloudOffers().size(), before + 1);
+        QCOMPARE(session_->db().cloudOffer(id)->onDemandUsdPerHour, 30.5); // history kept
+        const auto newer = session_->db().cloudOffer(dialog.addedId());
+        QCOMPARE(newer->onDemandUsdPerHour, 28.0);
+        QCOMPARE(newer->instance, std::string("e-8"));
+        std::set<std::int64_t> current;
+        for (const auto& o : currentOffers(session_->db().cloudOffers())) {
+            current.insert(o.id);
+        }
+        QVERIFY(current.count(dialog.addedId()) == 1 && current.count(id) == 0); // the newer price is today's
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().cloudOffers().size(), before);
+        session_->db().removeCloudOffer(id);
+        session_->undoStack()->clear();
+    }
+
+    void editingWithoutAnOfferChosenSaysSo() {
+        ui::CloudOffersPage page(*session_);
+        QSignalSpy status(&page, &ui::CloudOffersPage::statusMessage);
+        page.table()->setCurrentCell(-1, -1);
+        page.editCurrentWithDialog();
+        QCOMPARE(status.last().at(0).toString(), QStringLiteral("Choose an offer to edit first"));
+    }
+
     void deleteSelectedAndUndoRestoresTheSameOffers() {
         ui::CloudOffersPage page(*session_);
         QSignalSpy status(&page, &ui::CloudOffersPage::statusMessage);

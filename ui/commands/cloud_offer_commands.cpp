@@ -29,6 +29,27 @@ void AddCloudOfferCommand::redo() {
     session_.notifyCloudOffersChanged();
 }
 
+EditCloudOfferCommand* EditCloudOfferCommand::create(Session& session, std::int64_t id, const CloudOfferInput& in) {
+    CloudOffer before = session.db().updateCloudOffer(id, in);
+    return new EditCloudOfferCommand(session, std::move(before), *session.db().cloudOffer(id));
+}
+
+EditCloudOfferCommand::EditCloudOfferCommand(Session& session, CloudOffer before, CloudOffer after)
+    : QUndoCommand(QObject::tr("Edit cloud offer %1 %2").arg(qs(after.provider), qs(after.gpuName))), session_(session),
+      before_(std::move(before)), after_(std::move(after)) {}
+
+void EditCloudOfferCommand::undo() {
+    session_.db().replaceCloudOffer(before_);
+    session_.notifyCloudOffersChanged();
+}
+
+void EditCloudOfferCommand::redo() {
+    if (!std::exchange(first_, false)) {
+        session_.db().replaceCloudOffer(after_);
+    }
+    session_.notifyCloudOffersChanged();
+}
+
 RemoveCloudOffersCommand::RemoveCloudOffersCommand(Session& session, std::vector<std::int64_t> ids)
     : QUndoCommand(ids.size() == 1
                        ? QObject::tr("Delete cloud offer")

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Undoable changes to the cloud offers: add one, remove several, import a file. Like the price commands,
+/// Undoable changes to the cloud offers: add one, correct one, remove several, import a file. Like the price commands,
 /// they change the database through core and tell the session; undo and redo restore the
 /// same offers under the same ids.
 
@@ -26,6 +26,22 @@ private:
     AddCloudOfferCommand(Session& session, CloudOffer stored);
     Session& session_;
     CloudOffer offer_;
+    bool first_ = true;
+};
+
+/// Corrects an offer in place (same id); undo writes the old offer back.
+class EditCloudOfferCommand : public QUndoCommand {
+public:
+    /// Throws InputError naming every bad field (nothing changed, nothing pushed).
+    static EditCloudOfferCommand* create(Session& session, std::int64_t id, const CloudOfferInput& in);
+    void undo() override;
+    void redo() override;
+
+private:
+    EditCloudOfferCommand(Session& session, CloudOffer before, CloudOffer after);
+    Session& session_;
+    CloudOffer before_;
+    CloudOffer after_;
     bool first_ = true;
 };
 

@@ -3,14 +3,17 @@
 #include "commands/cloud_offer_commands.h"
 #include "common/date.h"
 #include "dialogs/field_form.h"
+#include "common/text.h"
 #include "prices/cloud_offer.h"
 #include "session.h"
+#include "ui_text.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -49,13 +52,18 @@ AddCloudOfferDialog::AddCloudOfferDialog(Session& session, QWidget* parent)
     fields_->addRow(tr("&Date seen:"), date_, "observed_date");
     fields_->addRow(tr("Source &URL:"), url_, "source_url");
     fields_->addRow(tr("&Note:"), note_, "note");
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, this, &AddCloudOfferDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    asNew_ = buttons_->addButton(tr("Save as a ne&w observation"), QDialogButtonBox::ActionRole);
+    asNew_->setToolTip(tr("Keep the offer as it was, as history, and add this as a later observation of it "
+                          "(set the date you saw the new price)"));
+    asNew_->hide(); // only when editing a stored offer
+    connect(buttons_, &QDialogButtonBox::accepted, this, &AddCloudOfferDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(asNew_, &QPushButton::clicked, this, &AddCloudOfferDialog::saveAsNewObservation);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(fields_->layout());
     layout->addWidget(fields_->errorLabel());
-    layout->addWidget(buttons);
+    layout->addWidget(buttons_);
     provider_->setFocus();
 }
 
@@ -77,11 +85,60 @@ CloudOfferInput AddCloudOfferDialog::input() const {
     return in;
 }
 
+void AddCloudOfferDialog::editOffer(const CloudOffer& offer) {
+    editing_ = std::make_unique<CloudOffer>(offer);
+    setWindowTitle(tr("Edit cloud offer"));
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Save changes"));
+    buttons_->button(QDialogButtonBox::Ok)->setToolTip(tr("Correct this offer in place"));
+    asNew_->show();
+    const auto number = [](const std::optional<double>& v) {
+        return v ? QString::fromStdString(text::formatDoubleExact(*v)) : QString();
+    };
+    provider_->setText(qs(offer.provider));
+    instance_->setText(qs(offer.instance));
+    gpu_->setCurrentText(qs(offer.gpuName));
+    gpuCount_->setValue(offer.gpuCount);
+    hourly_->setText(number(offer.onDemandUsdPerHour));
+    spot_->setText(number(offer.spotUsdPerHour));
+    region_->setText(qs(offer.region));
+    date_->setText(qs(offer.observed.toString()));
+    url_->setText(qs(offer.sourceUrl));
+    note_->setText(qs(offer.note));
+    hourly_->setFocus(); // what changes most often
+    hourly_->selectAll();
+}
+
 QString AddCloudOfferDialog::error() const {
     return fields_->error();
 }
 
 void AddCloudOfferDialog::accept() {
+    if (fields_->tryStore([this] {
+            if (editing_) {
+                session_.undoStack()->push(EditCloudOfferCommand::create(session_, editing_->id, input()));
+                addedId_ = editing_->id;
+                return;
+            }
+            auto* command = AddCloudOfferCommand::create(session_, input());
+            addedId_ = command->offerId();
+            session_.undoStack()->push(command);
+        })) {
+        QDialog::accept();
+    }
+}
+
+void AddCloudOfferDialog::saveAsNewObservation() {
+    if (!editing_) {
+        return;
+    }
+    const auto seen = Date::parse(date_->text().trimmed().toStdString());
+    if (seen && !(editing_->observed < *seen)) {
+        // Same date: the two would be one observation and "the newest" would be a coin toss.
+        fields_->showProblems(InputError({"", 0, "", "observed_date"},
+                                         "a new observation needs a later date than the offer's (" +
+                                             editing_->observed.toString() + ")"));
+        return;
+    }
     if (fields_->tryStore([this] {
             auto* command = AddCloudOfferCommand::create(session_, input());
             addedId_ = command->offerId();

@@ -79,7 +79,8 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     table_->setSortingEnabled(true);
     table_->sortByColumn(Provider, Qt::AscendingOrder);
     auto* note = new QLabel(tr("Prices per hour in USD for the whole instance, as observed on the date shown. The "
-                               "Cloud vs desktop calculator compares a desktop with any of them."));
+                               "Cloud vs desktop calculator compares a desktop with any of them. Double-click an "
+                               "offer (or press F2) to correct it or to record a newer price of it."));
     note->setWordWrap(true);
 
     auto* bar = new QHBoxLayout;
@@ -100,6 +101,7 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
     connect(add, &QPushButton::clicked, this, &CloudOffersPage::addOfferWithDialog);
     connect(remove, &QPushButton::clicked, this, &CloudOffersPage::deleteSelected);
     connect(importButton, &QPushButton::clicked, this, &CloudOffersPage::importWithDialog);
+    connect(table_, &QTableWidget::doubleClicked, this, &CloudOffersPage::editCurrentWithDialog);
     connect(exportButton, &QPushButton::clicked, this, &CloudOffersPage::exportWithDialog);
     connect(&session_, &Session::opened, this, &CloudOffersPage::reload);
     connect(&session_, &Session::cloudOffersChanged, this, &CloudOffersPage::reload);
@@ -107,7 +109,9 @@ CloudOffersPage::CloudOffersPage(Session& session, QWidget* parent) : QWidget(pa
          {std::tuple{QKeySequence(QKeySequence::New), &CloudOffersPage::addOfferWithDialog, tr("Add a cloud offer")},
           std::tuple{QKeySequence(QKeySequence::Delete), &CloudOffersPage::deleteSelected,
                      tr("Delete the selected offers")},
-          std::tuple{QKeySequence(tr("Ctrl+I")), &CloudOffersPage::importWithDialog, tr("Import cloud offers from a file")}}) {
+          std::tuple{QKeySequence(tr("Ctrl+I")), &CloudOffersPage::importWithDialog, tr("Import cloud offers from a file")},
+          std::tuple{QKeySequence(Qt::Key_F2), &CloudOffersPage::editCurrentWithDialog,
+                     tr("Edit the current offer, or record a newer price of it")}}) {
         auto* shortcut = new QShortcut(keys, this);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         shortcut->setWhatsThis(what); // listed by Help > Keyboard Shortcuts
@@ -208,6 +212,24 @@ void CloudOffersPage::addOfferWithDialog() {
     AddCloudOfferDialog dialog(session_, this);
     if (dialog.exec() == QDialog::Accepted) {
         emit statusMessage(tr("Added a cloud offer (Ctrl+Z to undo)"));
+    }
+}
+
+void CloudOffersPage::editCurrentWithDialog() {
+    const int row = table_->currentRow();
+    if (!session_.isOpen() || row < 0 || table_->isRowHidden(row)) {
+        emit statusMessage(tr("Choose an offer to edit first"));
+        return;
+    }
+    const auto offer = session_.db().cloudOffer(table_->item(row, Provider)->data(kIdRole).toLongLong());
+    if (!offer) {
+        return;
+    }
+    AddCloudOfferDialog dialog(session_, this);
+    dialog.editOffer(*offer);
+    if (dialog.exec() == QDialog::Accepted) {
+        emit statusMessage(dialog.addedId() == offer->id ? tr("Corrected the offer (Ctrl+Z to undo)")
+                                                          : tr("Added a newer observation of the offer (Ctrl+Z to undo)"));
     }
 }
 

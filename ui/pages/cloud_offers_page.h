@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The cloud offers in the database (shipped, dated and sourced, plus the user's own): a
-/// searchable, sortable table; add an offer, delete the selected ones, import a file (all
-/// undoable) and export the offers shown. The Cloud vs desktop calculator picks its offers
+/// searchable, sortable table; add an offer, correct one or record its newer price, delete
+/// the selected ones, import a file (all undoable) and export the offers shown. The Cloud vs desktop calculator picks its offers
 /// from here.
 
 #include <QStringList>
@@ -44,6 +44,8 @@ public slots:
     /// Copies the current row's source address (its context menu's entry).
     bool copyCurrentSourceLink();
     void addOfferWithDialog();
+    /// Opens the current offer in the offer dialog: correct it, or save a newer price of it.
+    void editCurrentWithDialog();
     void deleteSelected();
     void importWithDialog();
     void exportWithDialog();
