@@ -1,9 +1,9 @@
 #include "prices/price_io.h"
 
 #include "common/csv.h"
+#include "common/file_io.h"
 #include "common/json_fields.h"
 #include "common/table_columns.h"
-#include "common/file_io.h"
 #include "common/text.h"
 
 #include <nlohmann/json.hpp>
@@ -82,6 +82,7 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
     const bool usdColumn = table.header[seen.at("amount")] == "price_usd";
 
     std::vector<LocatedPriceInput> out;
+    out.reserve(table.rows.size());
     for (const csv::Row* row : dataRows(table, fileLabel, problems)) {
         LocatedPriceInput located{{fileLabel, row->line, "", ""}, {}, columns.spelled};
         if (usdColumn) {
