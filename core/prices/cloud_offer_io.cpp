@@ -58,8 +58,8 @@ bool isNumberField(const std::string& canon) {
 
 const char* const kRequired[] = {"provider", "gpu", "on_demand_usd_per_hour"};
 
-std::optional<json> optionalNumber(const std::optional<double>& v) {
-    return v ? std::optional<json>(*v) : std::nullopt;
+json numberOrNull(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
 }
 
 } // namespace
@@ -178,18 +178,17 @@ std::string toCsv(const std::vector<CloudOffer>& offers) {
 std::string toJson(const std::vector<CloudOffer>& offers) {
     json list = json::array();
     for (const auto& o : offers) {
-        json item = {{"provider", o.provider},
-                     {"instance_or_sku", o.instance},
-                     {"gpu", o.gpuName},
-                     {"gpu_count", o.gpuCount},
-                     {"gpu_memory_gb", optionalNumber(o.gpuMemoryGb).value_or(nullptr)},
-                     {"on_demand_usd_per_hour", o.onDemandUsdPerHour},
-                     {"spot_usd_per_hour", optionalNumber(o.spotUsdPerHour).value_or(nullptr)},
-                     {"region", o.region},
-                     {"observed_date", o.observed.toString()},
-                     {"source_url", o.sourceUrl},
-                     {"note", o.note}};
-        list.push_back(std::move(item));
+        list.push_back({{"provider", o.provider},
+                        {"instance_or_sku", o.instance},
+                        {"gpu", o.gpuName},
+                        {"gpu_count", o.gpuCount},
+                        {"gpu_memory_gb", numberOrNull(o.gpuMemoryGb)},
+                        {"on_demand_usd_per_hour", o.onDemandUsdPerHour},
+                        {"spot_usd_per_hour", numberOrNull(o.spotUsdPerHour)},
+                        {"region", o.region},
+                        {"observed_date", o.observed.toString()},
+                        {"source_url", o.sourceUrl},
+                        {"note", o.note}});
     }
     const json doc = {{"format", "gpu-advisor-cloud-offers"}, {"version", 1}, {"offers", list}};
     return doc.dump(2) + "\n";

@@ -7,6 +7,7 @@
 #include "prices/cloud_offer_io.h"
 #include "prices/price_db.h"
 #include "../support/input_problems.h"
+#include "../support/price_fixtures.h"
 #include "../support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -21,10 +22,7 @@ using testing::problemsOf;
 const Date kToday{2026, 11, 22};
 
 PriceDb::Options unseeded() {
-    PriceDb::Options o;
-    o.seedDefaults = false;
-    o.today = kToday;
-    return o;
+    return testing::unseeded(kToday);
 }
 
 std::vector<std::string> keysOf(const std::vector<CloudOffer>& offers) {

@@ -5,6 +5,7 @@
 #include "prices/price_db.h"
 #include "prices/schema.h"
 #include "../support/input_problems.h"
+#include "../support/price_fixtures.h"
 #include "../support/temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -18,10 +19,7 @@ namespace {
 const Date kToday{2026, 11, 22};
 
 PriceDb::Options unseeded() {
-    PriceDb::Options o;
-    o.seedDefaults = false;
-    o.today = kToday;
-    return o;
+    return testing::unseeded(kToday);
 }
 
 PriceInput input(const std::string& gpu, const std::string& amount, const std::string& date = "2026-01-15") {

@@ -1,5 +1,5 @@
-// Fuzz target: the price JSON importer (see price_round_trip.h for what must hold).
-#include "price_round_trip.h"
+// Fuzz target: the price JSON importer (see import_round_trip.h for what must hold).
+#include "import_round_trip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace advisor;

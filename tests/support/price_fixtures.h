@@ -1,9 +1,10 @@
 #pragma once
 /// \file
 /// A dated price observation for tests, written in one line (the catalog id doubles as the
-/// name the user typed).
+/// name the user typed), and a database that starts empty.
 
 #include "prices/price.h"
+#include "prices/price_db.h"
 
 namespace advisor::testing {
 
@@ -17,6 +18,14 @@ inline Price observedPrice(const char* gpu, double amount, Condition c, const ch
     p.currency = currency;
     p.observed = *Date::parse(date);
     return p;
+}
+
+/// A database opened on `today` without the shipped prices and offers.
+inline PriceDb::Options unseeded(const Date& today) {
+    PriceDb::Options o;
+    o.seedDefaults = false;
+    o.today = today;
+    return o;
 }
 
 } // namespace advisor::testing
