@@ -60,6 +60,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"context_tokens", q.llmContextTokens}};
     } else {
         j["workload"] = perf::toString(q.workload);
+        if (!q.workloadName.empty()) {
+            j["benchmark_workload"] = q.workloadName;
+        }
         j["relative_to_reference"] = relative;
         j["reference"] = reference.name;
         j["batch_multiplier"] = q.batchMultiplier;
@@ -75,7 +78,8 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
           << " weights, " << q.llmContextTokens << " tokens of context): " << format::number(p.throughput, 1)
           << " tokens/s\n";
     } else {
-        o << " (" << perf::toString(q.workload) << "): " << format::number(p.throughput, 2) << " " << p.unit << "; "
+        o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ") << perf::toString(q.workload)
+          << "): " << format::number(p.throughput, 2) << " " << p.unit << "; "
           << format::ratio(relative) << " " << reference.name << "\n";
     }
     o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
@@ -98,7 +102,7 @@ int run(Context& ctx, const Args& args) {
     const Calibration cal = calibration(args);
     const perf::PerfModel model(ctx.catalog(), cal.constants);
     const perf::ModelAccuracy& accuracy = cal.accuracy;
-    const PerfOptions opts = perfOptions(args);
+    const PerfOptions opts = perfOptions(args, GpuSetup::Several, cal.constants);
     std::vector<perf::Metric> metrics;
     if (opts.metric) {
         metrics.push_back(*opts.metric);
@@ -117,14 +121,14 @@ int run(Context& ctx, const Args& args) {
         const double relative = perf::isLlm(m) ? 0.0 : model.relative(g, reference, q);
         if (ctx.json()) {
             auto j = predictionJson(p, q, relative, reference);
-            j["expected_error"] = accuracyJson(accuracy.forMetric(m));
+            j["expected_error"] = accuracyJson(accuracy.forQuery(q));
             if (q.gpus > 1 && !perf::isLlm(m)) {
                 j["expected_scaling_error"] = accuracyJson(accuracy.scaling);
             }
             list.push_back(std::move(j));
         } else {
             printPrediction(ctx.out(), p, q, relative, reference);
-            printAccuracy(ctx.out(), accuracy.forMetric(m), m);
+            printAccuracy(ctx.out(), accuracy.forQuery(q), m);
             if (q.gpus > 1 && !perf::isLlm(m) && accuracy.scaling) {
                 ctx.out() << "  expected error of the " << q.gpus << "-GPU scaling: about "
                           << format::number(accuracy.scaling->medianPct, 0) << "% (median), "
@@ -149,8 +153,9 @@ Command perfCommand() {
             "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
-            "Workloads: transformer (default), cnn, rnn, recsys. --batch is the per-GPU batch relative\n"
-            "to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
+            "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
+            "(bert_large_squad, resnet50, gnmt, ...), predicted with its own fitted profile. --batch is\n"
+            "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
             "relative to --reference (default RTX 4090). Every factor's effect is shown, and how far\n"
             "such predictions were off for architectures the calibration never saw.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

@@ -1,6 +1,7 @@
 #include "cli/perf_options.h"
 
 #include "common/file_io.h"
+#include "common/text.h"
 
 namespace advisor::cli {
 
@@ -13,7 +14,7 @@ std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup 
     return specs;
 }
 
-PerfOptions perfOptions(const Args& args, GpuSetup setup) {
+PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConstants& constants) {
     PerfOptions o;
     if (const auto m = args.value("metric")) {
         o.metric = perf::parseMetric(*m);
@@ -24,11 +25,20 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup) {
         o.query.metric = *o.metric;
     }
     if (const auto w = args.value("workload")) {
-        const auto parsed = perf::parseWorkloadClass(*w);
-        if (!parsed) {
-            throw UsageError("--workload must be transformer, cnn, rnn or recsys, got '" + *w + "'");
+        if (const auto parsed = perf::parseWorkloadClass(*w)) {
+            o.query.workload = *parsed;
+        } else if (const perf::WorkloadProfile* profile = constants.profileFor(*w)) {
+            o.query.workload = profile->workloadClass;
+            o.query.workloadName = *w;
+        } else {
+            std::vector<std::string> names;
+            for (const auto& entry : constants.workloadProfiles) {
+                names.push_back(entry.first);
+            }
+            throw UsageError("--workload must be transformer, cnn, rnn or recsys" +
+                             (names.empty() ? std::string() : ", or a calibration workload (" + text::join(names, ", ") + ")") +
+                             ", got '" + *w + "'");
         }
-        o.query.workload = *parsed;
     }
     if (setup == GpuSetup::Several) {
         o.query.gpus = args.integer("gpus", 1, 8).value_or(1);

@@ -24,8 +24,11 @@ enum class GpuSetup { Several, One };
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 
 /// Reads --metric, --workload, --batch, --params-billion, --weights, --context, and for several
-/// GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. Throws UsageError naming a bad option.
-PerfOptions perfOptions(const Args& args, GpuSetup setup = GpuSetup::Several);
+/// GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. --workload is a class, or a calibration
+/// workload of `constants` (bert_large_squad, resnet50, ...) predicted with its fitted profile.
+/// Throws UsageError naming a bad option.
+PerfOptions perfOptions(const Args& args, GpuSetup setup = GpuSetup::Several,
+                        const perf::ModelConstants& constants = perf::ModelConstants::builtin());
 
 /// The model constants: --constants FILE (a calibration written by `calibrate --out`), else
 /// the shipped calibration. Throws InputError naming the file and field when it is bad.

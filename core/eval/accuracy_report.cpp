@@ -40,6 +40,8 @@ nlohmann::json AccuracyReport::toJson() const {
     return {{"single_gpu",
              {{"in_sample", blockJson(singleInSample)},
               {"leave_one_architecture_out", blockJson(singleLoao)},
+              {"in_sample_class_shares", blockJson(singleInSampleByClass)},
+              {"leave_one_architecture_out_class_shares", blockJson(singleLoaoByClass)},
               {"baseline_bandwidth_ratio", blockJson(singleBandwidthBaseline)},
               {"in_sample_floor_free_speed_per_gpu_class_precision", blockJson(singleFreeFactorFloor)}}},
             {"repeat_measurements_spread", blockJson(repeatMeasurements)},
@@ -60,6 +62,9 @@ std::string AccuracyReport::toMarkdown() const {
     o << "| what | median abs error | p90 abs error | rows |\n|---|---|---|---|\n";
     o << "| single GPU, in-sample " << blockText(singleInSample) << "\n";
     o << "| single GPU, leave-one-architecture-out " << blockText(singleLoao) << "\n";
+    o << "| single GPU, in-sample, class shares only (a workload the calibration has not seen) "
+      << blockText(singleInSampleByClass) << "\n";
+    o << "| single GPU, leave-one-architecture-out, class shares only " << blockText(singleLoaoByClass) << "\n";
     o << "| single GPU, baseline 'speed ratio = bandwidth ratio' " << blockText(singleBandwidthBaseline) << "\n";
     o << "| single GPU, in-sample floor: a free speed per GPU x class x precision "
       << blockText(singleFreeFactorFloor) << "\n";

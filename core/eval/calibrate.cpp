@@ -227,9 +227,23 @@ double shareLogit(double share, double overhead) {
     return std::log(std::max(share, 1e-6) / std::max(overhead, 1e-6));
 }
 
-// Each calibration workload's own profile (shares and batch gain), fitted on its rows and
-// pulled towards its class's shares and the seed's batch gain, so a workload with few rows
-// stays close to what its class says.
+// The benchmark source of most of a workload's mixed-precision rows: the software whose FP32
+// matmuls its profile describes (rows of other sources are fitted without them).
+std::string mainFp16Source(const std::vector<const Obs*>& obs) {
+    std::map<std::string, int> count;
+    for (const Obs* o : obs) {
+        if (o->query.metric == Metric::Fp16Training) {
+            ++count[o->row->source];
+        }
+    }
+    const auto top = std::max_element(count.begin(), count.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    return top == count.end() ? std::string() : top->first;
+}
+
+// Each calibration workload's own profile (shares, batch gain and the share of matmuls left in
+// FP32), fitted on its rows and pulled towards its class's shares, the seed's batch gain and no
+// FP32 matmuls, so a workload with few rows stays close to what its class says.
 void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::map<std::string, std::vector<const Obs*>> byWorkload;
     for (const auto& o : d.single) {
@@ -243,16 +257,18 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         const auto& obs = entry.second;
         const perf::WorkloadClass cls = obs.front()->query.workload;
         const perf::TimeShares& prior = c.sharesFor(cls);
+        // compute, memory and vector logits (relative to overhead), batch gain, FP32 matmul share
         const std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead),
                                         shareLogit(prior.memory, prior.overhead),
-                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling};
+                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling, 0.0};
+        const std::string source = mainFp16Source(obs);
         const auto apply = [&](perf::ModelConstants& t, const std::vector<double>& x) {
-            t.workloadProfiles[name] = {cls, sharesFromLogits(x.data()), x[3]};
+            t.workloadProfiles[name] = {cls, sharesFromLogits(x.data()), x[3], x[4], source};
         };
         LeastSquaresProblem p;
-        p.parameters = 4;
-        p.lower = {-8.0, -8.0, -8.0, 0.0};
-        p.upper = {8.0, 8.0, 8.0, 1.0};
+        p.parameters = x0.size();
+        p.lower = {-8.0, -8.0, -8.0, 0.0, 0.0};
+        p.upper = {8.0, 8.0, 8.0, 1.0, 1.0};
         p.softL1Scale = 0.1;
         p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
             perf::ModelConstants trial = c;
@@ -262,6 +278,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
                 r.push_back(opt.profilePriorWeight * (x[k] - x0[k]) / 4.0);
             }
             r.push_back(opt.profilePriorWeight * (x[3] - x0[3]) / 0.1);
+            r.push_back(opt.fp32MatmulPriorWeight * x[4]);
         };
         apply(c, solveLeastSquares(p, x0).x);
     }
@@ -287,8 +304,12 @@ void fitScaling(const Data& d, const Catalog& catalog, perf::ModelConstants& c, 
             t.syncLatency = std::exp(x[kClasses.size()]);
             t.cubeMeshOverhead.fill(0.0);
         };
+        // The scaling constants belong to the classes: fitted with the class's single-GPU speed,
+        // as the app predicts a multi-GPU setup.
+        perf::ModelConstants byClass = c;
+        byClass.workloadProfiles.clear();
         p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
-            perf::ModelConstants t = c;
+            perf::ModelConstants t = byClass;
             apply(t, x);
             r.resize(obs.size());
             for (size_t i = 0; i < obs.size(); ++i) {

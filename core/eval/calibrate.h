@@ -25,7 +25,12 @@ struct CalibrationOptions {
     double seedWeight = 20.0;
     /// How strongly each workload's own profile is pulled towards its class's shares and the
     /// seed's batch gain (residual weight of one prior unit); 0 fits no workload profiles.
-    double profilePriorWeight = 0;
+    /// 0.5 was chosen on leave-one-architecture-out error and the 2022-23 check together
+    /// (0.3-0.7 are within half a point of each other; docs/performance-model.md).
+    double profilePriorWeight = 0.5;
+    /// Weight pulling a profile's share of matmuls left in FP32 towards 0 (per unit of share):
+    /// weak, so the data decides; only workloads whose GPUs rank as in fp32 get a large one.
+    double fp32MatmulPriorWeight = 0.1;
 };
 
 struct FitOutcome {
@@ -59,7 +64,11 @@ struct RowError {
 constexpr size_t kWorstRowsReported = 30;
 
 struct AccuracyReport {
+    /// Single GPU, each benchmark workload predicted with its fitted profile (eval-model).
     ErrorBlock singleInSample, singleLoao, singleBandwidthBaseline;
+    /// The same rows predicted from their class's shares alone: a workload the calibration has
+    /// not seen, as the app's charts and `perf --workload CLASS` predict.
+    ErrorBlock singleInSampleByClass, singleLoaoByClass;
     /// In-sample floor: one free speed per GPU x workload class x precision (see error_floor.h).
     ErrorBlock singleFreeFactorFloor;
     /// Spread between repeated runs of one configuration (rows = configurations run twice or more).

@@ -82,6 +82,13 @@ std::vector<double> predictAll(const std::vector<Obs>& obs, const perf::ModelCon
     return out;
 }
 
+// The predictions for a workload the calibration has not seen: its class's shares, no profile
+// (what the app's charts and `perf --workload CLASS` use).
+std::vector<double> predictAllByClass(const std::vector<Obs>& obs, perf::ModelConstants c) {
+    c.workloadProfiles.clear();
+    return predictAll(obs, c);
+}
+
 std::vector<double> scalingErrors(const std::vector<Obs>& obs, const perf::ModelConstants& c,
                                   const std::function<bool(const Obs&)>& evaluated) {
     std::vector<double> errors;
@@ -119,6 +126,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
 
     const FitOutcome full = fitPrepared(d, catalog, priors, options);
     rep.singleInSample = block(pairwiseErrors(d.single, predictAll(d.single, full.constants), all, all));
+    rep.singleInSampleByClass = block(pairwiseErrors(d.single, predictAllByClass(d.single, full.constants), all, all));
     std::vector<double> bandwidth;
     for (const auto& o : d.single) {
         bandwidth.push_back(std::log(o.gpu->memoryBandwidthGbs));
@@ -141,7 +149,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
             archs.insert(o.gpu->architecture);
         }
     }
-    std::vector<double> single, scaling, decode, prefill;
+    std::vector<double> single, singleByClass, scaling, decode, prefill;
     for (const auto& arch : archs) {
         CalibrationOptions opt = options;
         opt.holdOutArchitecture = arch;
@@ -152,6 +160,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         ae.architecture = arch;
         const auto s =
             pairwiseErrors(d.single, predictAll(d.single, fit.constants), isHeld, isTrain, &rep.singleLoaoRows);
+        const auto byClass = pairwiseErrors(d.single, predictAllByClass(d.single, fit.constants), isHeld, isTrain);
         const auto m = scalingErrors(d.scaling, fit.constants, isHeld);
         const auto dd = absoluteErrors(d.decode, fit.constants, isHeld);
         const auto pp = absoluteErrors(d.prefill, fit.constants, isHeld);
@@ -160,12 +169,14 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         ae.decode = block(dd);
         ae.prefill = block(pp);
         single.insert(single.end(), s.begin(), s.end());
+        singleByClass.insert(singleByClass.end(), byClass.begin(), byClass.end());
         scaling.insert(scaling.end(), m.begin(), m.end());
         decode.insert(decode.end(), dd.begin(), dd.end());
         prefill.insert(prefill.end(), pp.begin(), pp.end());
         rep.byArchitecture.push_back(ae);
     }
     rep.singleLoao = block(single);
+    rep.singleLoaoByClass = block(singleByClass);
     std::sort(rep.singleLoaoRows.begin(), rep.singleLoaoRows.end(),
               [](const RowError& a, const RowError& b) { return std::fabs(a.errorPct) > std::fabs(b.errorPct); });
     rep.scalingLoao = block(scaling);

@@ -16,6 +16,7 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenc
     q.gpus = row.numGpus;
     q.interconnect.nvlinkBridge = nvlink;
     q.workloadName = row.workload;
+    q.benchmarkSource = row.source;
     if (row.perGpuBatch() && referenceBatchPerGpu && *referenceBatchPerGpu > 0) {
         q.batchMultiplier = *row.perGpuBatch() / *referenceBatchPerGpu;
     }

@@ -6,11 +6,12 @@
 namespace advisor::perf {
 namespace {
 
-std::optional<ErrorBand> bandAt(const nlohmann::json& accuracy, const char* kind) {
-    if (!accuracy.contains(kind) || !accuracy[kind].contains("leave_one_architecture_out")) {
+std::optional<ErrorBand> bandAt(const nlohmann::json& accuracy, const char* kind,
+                                const char* which = "leave_one_architecture_out") {
+    if (!accuracy.contains(kind) || !accuracy[kind].contains(which)) {
         return std::nullopt;
     }
-    const auto& b = accuracy[kind]["leave_one_architecture_out"];
+    const auto& b = accuracy[kind][which];
     if (!b.is_object() || !b.value("median_abs_error_pct", nlohmann::json()).is_number() ||
         !b.value("p90_abs_error_pct", nlohmann::json()).is_number()) {
         return std::nullopt;
@@ -32,6 +33,13 @@ std::optional<ErrorBand> ModelAccuracy::forMetric(Metric m) const {
     }
 }
 
+std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
+    if (!isLlm(q.metric) && !q.workloadName.empty() && benchmarkWorkload) {
+        return benchmarkWorkload;
+    }
+    return forMetric(q.metric);
+}
+
 ModelAccuracy accuracyFromCalibrationText(std::string_view text, const std::string& fileLabel) {
     const auto doc = parseJsonDocument(text, fileLabel);
     ModelAccuracy a;
@@ -40,7 +48,13 @@ ModelAccuracy accuracyFromCalibrationText(std::string_view text, const std::stri
         return a;
     }
     const auto& acc = doc["fit"]["accuracy"];
-    a.singleGpu = bandAt(acc, "single_gpu");
+    // A calibration without workload profiles predicts every row from its class: its one
+    // single-GPU figure is the class figure.
+    a.benchmarkWorkload = bandAt(acc, "single_gpu");
+    a.singleGpu = bandAt(acc, "single_gpu", "leave_one_architecture_out_class_shares");
+    if (!a.singleGpu) {
+        a.singleGpu = a.benchmarkWorkload;
+    }
     a.scaling = bandAt(acc, "multi_gpu_scaling");
     a.decode = bandAt(acc, "llm_decode");
     a.prefill = bandAt(acc, "llm_prefill");

@@ -4,6 +4,7 @@
 /// architecture predicted by a fit that never saw it), read from the calibration file that
 /// `gpu-advisor calibrate --out` writes next to the constants ("fit.accuracy").
 
+#include "perf/model.h"
 #include "perf/workload.h"
 
 #include <optional>
@@ -19,11 +20,17 @@ struct ErrorBand {
 };
 
 struct ModelAccuracy {
-    std::optional<ErrorBand> singleGpu, scaling, decode, prefill;
+    /// A single GPU's relative speed for a workload class (what the app predicts: the class's
+    /// shares, so a workload the calibration has not seen), and for a calibration workload
+    /// named in the query (its fitted profile).
+    std::optional<ErrorBand> singleGpu, benchmarkWorkload;
+    std::optional<ErrorBand> scaling, decode, prefill;
 
     /// The band for one kind of prediction: LLM token generation or prompt processing, or a
     /// single GPU's relative speed (inference included: the calibration measures training).
     std::optional<ErrorBand> forMetric(Metric m) const;
+    /// The same for a query: a named calibration workload gets its own band.
+    std::optional<ErrorBand> forQuery(const PerfQuery& q) const;
 };
 
 /// Reads "fit.accuracy" of a calibration document; absent parts stay empty. Throws

@@ -57,7 +57,9 @@ nlohmann::json ModelConstants::toJson() const {
                           {"memory", p.shares.memory},
                           {"vector", p.shares.vector},
                           {"overhead", p.shares.overhead},
-                          {"batch_gain_per_doubling", p.batchGainPerDoubling}};
+                          {"batch_gain_per_doubling", p.batchGainPerDoubling},
+                          {"fp32_matmul_share", p.fp32MatmulShare},
+                          {"fp32_matmul_source", p.fp32MatmulSource}};
     }
     return {{"format", "gpu-advisor-perf-constants"},
             {"version", 1},
@@ -115,6 +117,11 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
             p.workloadClass = *cls;
             p.shares = readShares(f, base);
             p.batchGainPerDoubling = f.optionalNonNegative(base + ".batch_gain_per_doubling").value_or(0);
+            p.fp32MatmulShare = f.optionalNonNegative(base + ".fp32_matmul_share").value_or(0);
+            if (p.fp32MatmulShare > 1.0) {
+                f.fail(base + ".fp32_matmul_share", "must be a share between 0 and 1");
+            }
+            p.fp32MatmulSource = f.optionalString(base + ".fp32_matmul_source").value_or("");
             c.workloadProfiles.emplace(name, p);
         }
     }

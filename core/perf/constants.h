@@ -27,14 +27,23 @@ struct TimeShares {
 };
 
 /// A named benchmark workload's own profile, fitted on the calibration data: where its time
-/// goes and how strongly its throughput follows the batch size. Networks of one class differ
-/// (tacotron2's recurrent decoder is latency-bound, so batch size moves it far more than the
-/// hardware; TransformerXL is compute-heavy), and a query naming the workload uses these
-/// instead of its class's shares and the seed's batch gain.
+/// goes, how strongly its throughput follows the batch size, and how much of its matmul work
+/// mixed precision left in FP32. Networks of one class differ (tacotron2's recurrent decoder is
+/// latency-bound; Lambda's 2020-21 TransformerXL runs gain as little from fp16 as from TF32), and
+/// a query naming the workload uses these instead of its class's shares and the seed's batch gain.
 struct WorkloadProfile {
     WorkloadClass workloadClass = WorkloadClass::Transformer;
     TimeShares shares;
     double batchGainPerDoubling = 0.136;
+    /// Share of the matmul FLOPs of a mixed-precision (fp16) training step that ran in FP32: on
+    /// TF32 tensor cores where the GPU has them (PyTorch's default on Ampere until 1.12), else on
+    /// the CUDA cores. Lambda 2020-21 on a V100: TransformerXL trained only 1.6x faster in fp16
+    /// than in fp32, BERT 3.5x. It is a property of the software that ran the benchmark, not of
+    /// the network (Lambda's 2022-23 re-run ranks the GPUs on TransformerXL as on BERT), so it
+    /// applies only to queries for rows of the same source (PerfQuery::benchmarkSource): a new
+    /// measurement, or any prediction in the app, runs every matmul in fp16 as autocast does.
+    double fp32MatmulShare = 0;
+    std::string fp32MatmulSource; ///< the benchmark source the share was fitted on
 };
 
 struct ModelConstants {

@@ -13,6 +13,14 @@ struct Times {
     double total() const { return compute + memory + vector + overhead; }
 };
 
+// The profile's share of matmuls left in FP32, for rows of the benchmark source it was seen in.
+double fp32MatmulShareFor(const WorkloadProfile* profile, const PerfQuery& q) {
+    if (profile == nullptr || q.benchmarkSource.empty() || q.benchmarkSource != profile->fp32MatmulSource) {
+        return 0.0;
+    }
+    return profile->fp32MatmulShare;
+}
+
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
     const WorkloadProfile* profile = c.profileFor(q.workloadName);
     const TimeShares& sh = profile != nullptr ? profile->shares : c.sharesFor(q.workload);
@@ -22,7 +30,8 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     // rate at which memory requests are issued (A100 PCIe at 250 W: 0.92x the 400 W SXM4 module
     // in Lambda's 2020-21 runs, more than its compute share alone would lose).
     const double clock = s.sustainedClock;
-    t.compute = sh.compute * c.referenceComputeTflops / std::max(computeRoofTflops(s, m) * clock, 1e-9);
+    const double fp32Matmuls = fp32MatmulShareFor(profile, q);
+    t.compute = sh.compute * matmulTimeFactor(s, m, fp32Matmuls, c) / std::max(clock, 1e-9);
     t.memory = sh.memory * bytesMultiplier(m, c) * c.referenceBandwidthGbs /
                std::max(effectiveBandwidthGbs(s, m, c) * clock, 1e-9);
     // Inference runs no optimizer and fuses elementwise work into matmul epilogues, so both
@@ -199,6 +208,16 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         if (profile != nullptr) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
                               q.workloadName);
+            if (fp32MatmulShareFor(profile, q) > 0 && runs == Metric::Fp16Training) {
+                add("matmuls left in FP32",
+                    without(
+                        [&](ModelConstants& c) { c.workloadProfiles[q.workloadName].fp32MatmulShare = 0; }, s),
+                    format::percent(profile->fp32MatmulShare, 0) + " of " + q.workloadName +
+                        "'s matmul work ran in FP32 in the mixed-precision runs of '" + q.benchmarkSource +
+                        "' (fitted), at " +
+                        format::number(computeRoofTflops(s, Metric::Fp32Training) * s.sustainedClock, 1) +
+                        " TFLOPS on this GPU" + (s.tf32 ? " (TF32 tensor cores)" : " (CUDA cores)"));
+            }
         }
         if (s.sustainedClock < 1.0) {
             EffectiveSpecs full = s;

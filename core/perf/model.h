@@ -34,6 +34,9 @@ struct PerfQuery {
     /// A calibration workload by name ("resnet50"): its fitted profile replaces the class's
     /// shares and batch gain. Empty or unknown: the class.
     std::string workloadName;
+    /// The benchmark source of a measured row being predicted (eval-model, calibration): a
+    /// software quirk fitted on that source (WorkloadProfile::fp32MatmulShare) applies only to it.
+    std::string benchmarkSource;
     // LLM inference only
     double llmParamsBillion = 8.0;
     Precision llmWeights = Precision::Int4;

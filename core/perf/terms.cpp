@@ -21,6 +21,16 @@ double computeRoofTflops(const EffectiveSpecs& s, Metric m) {
     return s.fp16TrainTflops;
 }
 
+double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShare, const ModelConstants& c) {
+    const double own = c.referenceComputeTflops / std::max(computeRoofTflops(s, m), 1e-9);
+    if (m != Metric::Fp16Training || fp32MatmulShare <= 0) {
+        return own;
+    }
+    const double f = std::min(fp32MatmulShare, 1.0);
+    const double fp32 = c.referenceComputeTflops / std::max(computeRoofTflops(s, Metric::Fp32Training), 1e-9);
+    return (1.0 - f) * own + f * fp32;
+}
+
 double l2CacheFactor(double l2Mb, const ModelConstants& c) {
     if (l2Mb <= c.l2NoBenefitMb) {
         return 1.0;

@@ -15,6 +15,13 @@ namespace advisor::perf {
 /// FP8/INT8 for 8-bit inference.
 double computeRoofTflops(const EffectiveSpecs& s, Metric m);
 
+/// Time of a workload's matmul FLOPs relative to running them on the reference GPU's tensor
+/// cores (referenceComputeTflops / roof). In mixed-precision training a share `fp32MatmulShare`
+/// of those FLOPs stays in FP32 and runs at the FP32 training roof instead: TF32 tensor cores on
+/// Ampere and later, CUDA cores before (a V100 does them 17x slower than its fp16 matmuls, an
+/// A100 2x). Other metrics, or a share of 0: the metric's own roof.
+double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShare, const ModelConstants& c);
+
 /// L2-cache term: larger L2 allows larger tiles and fewer DRAM trips. 1 at or below
 /// l2NoBenefitMb, 1 + l2CacheGain at or above l2FullBenefitMb, log-linear between.
 double l2CacheFactor(double l2Mb, const ModelConstants& c);

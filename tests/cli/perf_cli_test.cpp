@@ -49,7 +49,10 @@ TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
         advisor::files::readAll(std::string(ADVISOR_SOURCE_DIR) + "/resources/perf/calibration.json"));
     const auto& acc = calibration.at("fit").at("accuracy");
     const auto loao = [&](const char* kind, const char* which) {
-        return acc.at(kind).at("leave_one_architecture_out").at(which).get<double>();
+        // A workload class is predicted from the class's shares alone.
+        const char* figure =
+            std::string(kind) == "single_gpu" ? "leave_one_architecture_out_class_shares" : "leave_one_architecture_out";
+        return acc.at(kind).at(figure).at(which).get<double>();
     };
     Cli cli;
     const auto doc = cli.json({"perf", "--gpu", "RTX 4090", "--gpus", "4", "--metric", "fp16-training"});
@@ -71,6 +74,24 @@ TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
                              "% or more for 1 in 10 - leave-one-architecture-out on training measurements "
                              "(no inference ones exist)";
     EXPECT_NE(human.out.find(line), std::string::npos) << human.out;
+
+    // A network of the calibration data is predicted with its fitted profile, and says how far
+    // those predictions were off.
+    const auto named = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--workload", "resnet50"});
+    const auto& n = named.at("predictions").at(0);
+    EXPECT_EQ(n.at("workload"), "cnn");
+    EXPECT_EQ(n.at("benchmark_workload"), "resnet50");
+    EXPECT_DOUBLE_EQ(n.at("expected_error").at("median_abs_error_pct").get<double>(),
+                     acc.at("single_gpu").at("leave_one_architecture_out").at("median_abs_error_pct").get<double>());
+    EXPECT_NE(n.at("throughput").get<double>(),
+              cli.json({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--workload", "cnn"})
+                  .at("predictions")
+                  .at(0)
+                  .at("throughput")
+                  .get<double>());
+    const auto unknown = cli.run({"perf", "--gpu", "RTX 4090", "--workload", "resnet5"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("or a calibration workload (bert_base_squad"), std::string::npos) << unknown.err;
 
     // A calibration without its report (hand-written constants) claims no accuracy.
     auto bare = calibration;

@@ -190,12 +190,23 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     EXPECT_LE(report.decodeLoao.medianAbsPct, 10.0);
     EXPECT_LE(report.prefillLoao.medianAbsPct, 10.0);
     EXPECT_LE(report.singleInSample.medianAbsPct, report.singleLoao.medianAbsPct);
-    // The floor (a free speed per GPU x class x precision, in-sample) is below what the model
-    // reaches in-sample with its dozen constants, and above zero: workloads of one class differ.
+    // The median target for a benchmark workload predicted with its own profile on an
+    // architecture the fit never saw (9.4%; the p90, 31.9%, misses its 25%: docs).
+    EXPECT_LE(report.singleLoao.medianAbsPct, 10.0);
+    // A workload the calibration has not seen gets its class's shares: reported apart, and worse.
+    EXPECT_EQ(report.singleLoaoByClass.rows, report.singleLoao.rows);
+    EXPECT_GT(report.singleLoaoByClass.medianAbsPct, report.singleLoao.medianAbsPct);
+    EXPECT_GT(report.singleLoaoByClass.p90AbsPct, report.singleLoao.p90AbsPct);
+    EXPECT_LT(report.singleLoaoByClass.medianAbsPct, report.singleBandwidthBaseline.medianAbsPct);
+    EXPECT_LE(report.singleInSampleByClass.medianAbsPct, report.singleLoaoByClass.medianAbsPct);
+    // The floor (a free speed per GPU x class x precision, in-sample) is below what the class
+    // shares reach in-sample with their dozen constants, and above zero: workloads of one class
+    // differ. The workload profiles go below it.
     EXPECT_EQ(report.singleFreeFactorFloor.rows, report.singleInSample.rows);
-    EXPECT_LT(report.singleFreeFactorFloor.medianAbsPct, report.singleInSample.medianAbsPct);
-    EXPECT_LT(report.singleFreeFactorFloor.p90AbsPct, report.singleInSample.p90AbsPct);
+    EXPECT_LT(report.singleFreeFactorFloor.medianAbsPct, report.singleInSampleByClass.medianAbsPct);
+    EXPECT_LT(report.singleFreeFactorFloor.p90AbsPct, report.singleInSampleByClass.p90AbsPct);
     EXPECT_GT(report.singleFreeFactorFloor.p90AbsPct, 10.0);
+    EXPECT_LT(report.singleInSample.medianAbsPct, report.singleFreeFactorFloor.medianAbsPct);
     // Lambda ran 64 configurations twice (2x Quadro RTX 6000, 8x A100 SXM4, 8x V100 16GB; counted
     // with a separate script): the runs differ by 2.7% median and 21.4% p90, e.g. bert_large
     // fp16 on 2x Quadro RTX 6000 at 50 and 66 sequences/s (lines 290 and 323).
@@ -206,16 +217,16 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
 
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
-    // docs/performance-model.md: 8.1% / 26.0% single GPU (the bandwidth rule: 15.6% / 73.2%),
-    // 14.7% / 37.7% for 2-8 GPUs.
+    // docs/performance-model.md: 9.4% / 22.8% single GPU (the bandwidth rule: 15.6% / 73.2%;
+    // class shares only, before the workload profiles: 8.1% / 26.0%), 13.5% / 35.9% for 2-8 GPUs.
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 27.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 10.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 24.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 15.5);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 39.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.5);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 37.0);
 }
 
 TEST(MeasurementNoise, SpreadOfConfigurationsRunMoreThanOnce) {
@@ -249,6 +260,38 @@ TEST(Calibration, ShippedConstantsAreWhatTheFitterProduces) {
     }
     EXPECT_NEAR(fit.constants.decodeBandwidthEfficiency, shipped.decodeBandwidthEfficiency, 1e-6);
     EXPECT_NEAR(fit.constants.inferenceOverheadFactor, shipped.inferenceOverheadFactor, 1e-6);
+    ASSERT_EQ(fit.constants.workloadProfiles.size(), shipped.workloadProfiles.size());
+    for (const auto& [name, p] : fit.constants.workloadProfiles) {
+        const auto* s = shipped.profileFor(name);
+        ASSERT_NE(s, nullptr) << name;
+        EXPECT_NEAR(p.shares.compute, s->shares.compute, 1e-6) << name;
+        EXPECT_NEAR(p.batchGainPerDoubling, s->batchGainPerDoubling, 1e-6) << name;
+        EXPECT_NEAR(p.fp32MatmulShare, s->fp32MatmulShare, 1e-6) << name;
+        EXPECT_EQ(p.fp32MatmulSource, s->fp32MatmulSource) << name;
+    }
+}
+
+TEST(Calibration, TransformerXlsMixedPrecisionRunsKeptMatmulsInFp32) {
+    // Lambda 2020-21 on one V100: fp16 over fp32 throughput is 3.5x for bert_base_squad and
+    // 4.1x for bert_large_squad but 1.6x / 1.9x for TransformerXL base / large, and the Ampere
+    // cards (TF32) lead the TransformerXL fp16 rows as they lead fp32 ones. The fit finds most
+    // of TransformerXL's matmuls in FP32 and hardly any of BERT-large's, from the fp16 rows alone.
+    const auto fit = fitModel(builtinBenchmarks(), Catalog::builtin(), perf::ModelConstants{});
+    const auto* base = fit.constants.profileFor("transformerxlbase");
+    const auto* large = fit.constants.profileFor("transformerxllarge");
+    const auto* bert = fit.constants.profileFor("bert_large_squad");
+    ASSERT_TRUE(base && large && bert);
+    EXPECT_GT(base->fp32MatmulShare, 0.4);
+    EXPECT_GT(large->fp32MatmulShare, 0.4);
+    EXPECT_LT(bert->fp32MatmulShare, 0.1);
+    // The share belongs to the software of the runs it was seen in.
+    EXPECT_EQ(base->fp32MatmulSource, "Lambda deeplearning-benchmark 2020-2021 (PyTorch NGC, fp16 AMP)");
+
+    // Without profiles (the option's 0), the class shares alone are fitted, as before.
+    CalibrationOptions none;
+    none.profilePriorWeight = 0;
+    EXPECT_TRUE(fitModel(builtinBenchmarks(), Catalog::builtin(), perf::ModelConstants{}, none)
+                    .constants.workloadProfiles.empty());
 }
 
 } // namespace
@@ -259,15 +302,16 @@ namespace {
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 13.6% / 37.8% (median / p90) for single GPUs and 18.8% / 50.4%
-    // for 2-8 GPUs; guard against drift.
+    // docs/performance-model.md reports 12.0% / 32.6% (median / p90) for single GPUs and 19.1% / 43.9%
+    // for 2-8 GPUs (class shares only, before the workload profiles: 13.6% / 37.8%, 18.8% / 50.4%);
+    // guard against drift.
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp16.csv");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 14.5);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 40.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 12.5);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 34.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.9);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 19.0); // 19.4% with the V100s read as PCIe cards
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 51.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 19.5);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 45.0);
 }
 
 } // namespace

@@ -187,6 +187,75 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
     EXPECT_NEAR(four.throughput, four.singleGpu * 4 * four.efficiency, 1e-9);
 }
 
+TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn) {
+    ModelConstants c = ModelConstants::builtin();
+    const std::string source = "Lambda 2020-21";
+    WorkloadProfile p{WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.136, 0.5, source};
+    c.workloadProfiles["txl"] = p;
+    const PerfModel m(cat(), c);
+    PerfQuery q;
+    q.workloadName = "txl";
+    const auto v100 = [&](const std::string& from) {
+        PerfQuery r = q;
+        r.benchmarkSource = from;
+        return m.throughput(cat().require("V100 SXM2 32GB"), r);
+    };
+    const auto a100 = [&](const std::string& from) {
+        PerfQuery r = q;
+        r.benchmarkSource = from;
+        return m.throughput(cat().require("A100 40GB SXM4"), r);
+    };
+    // A row of that source: the V100 pays for FP32 matmuls on its CUDA cores, the A100 runs them
+    // on TF32 tensor cores, so the A100's lead grows.
+    EXPECT_LT(v100(source), v100(""));
+    EXPECT_GT(a100(source) / v100(source), 1.2 * a100("") / v100(""));
+    // Another source (a newer run), or the app's own queries (no source): every matmul in fp16.
+    EXPECT_DOUBLE_EQ(v100("Lambda 2022-23"), v100(""));
+    // The explanation names the term, with its source, only where it applies.
+    q.benchmarkSource = source;
+    const auto named = [](const Prediction& pr) {
+        for (const auto& f : pr.factors) {
+            if (f.name == "matmuls left in FP32") {
+                return f;
+            }
+        }
+        return Factor{};
+    };
+    const Factor onV100 = named(m.explain(cat().require("V100 SXM2 32GB"), q));
+    EXPECT_LT(onV100.effect, 0.8);
+    EXPECT_NE(onV100.detail.find("50% of txl's matmul work ran in FP32 in the mixed-precision runs of 'Lambda 2020-21'"),
+              std::string::npos)
+        << onV100.detail;
+    EXPECT_NE(onV100.detail.find("CUDA cores"), std::string::npos);
+    EXPECT_NE(named(m.explain(cat().require("A100 40GB SXM4"), q)).detail.find("TF32"), std::string::npos);
+    q.benchmarkSource.clear();
+    EXPECT_TRUE(named(m.explain(cat().require("V100 SXM2 32GB"), q)).name.empty());
+}
+
+TEST(WorkloadProfile, ConstantsFileKeepsTheShareAndRefusesOneAboveOne) {
+    ModelConstants c = ModelConstants::builtin();
+    c.workloadProfiles["txl"] = {WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.14, 0.7,
+                                 "Lambda 2020-21"};
+    const auto back = ModelConstants::fromJson(c.toJson(), "c.json");
+    ASSERT_NE(back.profileFor("txl"), nullptr);
+    EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShare, 0.7);
+    EXPECT_EQ(back.profileFor("txl")->fp32MatmulSource, "Lambda 2020-21");
+    auto j = c.toJson();
+    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_share"] = 1.5;
+    try {
+        ModelConstants::fromJson(j, "c.json");
+        FAIL() << "a share of 1.5 was accepted";
+    } catch (const advisor::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("c.json"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("single_gpu.workload_profiles.txl.fp32_matmul_share"), std::string::npos)
+            << e.what();
+    }
+    // Calibration files written before the share existed still read, with none.
+    j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_share");
+    j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_source");
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").profileFor("txl")->fp32MatmulShare, 0.0);
+}
+
 TEST(Explanation, SummaryLineNamesTheBoundThenTheLargestFactorsFirst) {
     PerfQuery q;
     const Prediction p = model().explain(cat().require("A100 40GB PCIe"), q);

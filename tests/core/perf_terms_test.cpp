@@ -36,6 +36,28 @@ TEST(ComputeRoof, Fp32TrainingUsesTf32WhereTheHardwareHasIt) {
     EXPECT_NEAR(computeRoofTflops(specs("V100 SXM2 32GB"), Metric::Fp32Training), 15.7 * 235.0 / 504.0, 1e-9);
 }
 
+TEST(MatmulTime, MatmulsLeftInFp32RunAtTheFp32RoofTf32FromAmpereOn) {
+    // Relative to the reference's 125 TFLOPS: a V100 runs its fp16 matmuls at 125 TFLOPS and
+    // FP32 ones on the CUDA cores at 15.7 x 235/504 = 7.32; an A100 at 312 and (TF32) 156.
+    const auto v100 = specs("V100 SXM2 32GB");
+    const auto a100 = specs("A100 40GB SXM4");
+    EXPECT_DOUBLE_EQ(matmulTimeFactor(v100, Metric::Fp16Training, 0.0, consts()), 1.0);
+    EXPECT_NEAR(matmulTimeFactor(v100, Metric::Fp16Training, 0.5, consts()), 0.5 + 0.5 * 125.0 / (15.7 * 235.0 / 504.0),
+                1e-9); // 9.04: half the FLOPs in FP32 make the matmuls 9x slower
+    EXPECT_NEAR(matmulTimeFactor(a100, Metric::Fp16Training, 0.5, consts()), 0.5 * 125.0 / 312.0 + 0.5 * 125.0 / 156.0,
+                1e-9); // 0.60: only 1.5x slower than all-fp16 (0.40)
+    // The A100's lead over the V100 grows from 2.5x to 15x on such matmuls.
+    EXPECT_NEAR(matmulTimeFactor(v100, Metric::Fp16Training, 0.5, consts()) /
+                    matmulTimeFactor(a100, Metric::Fp16Training, 0.5, consts()),
+                15.04, 0.01);
+    // Only mixed-precision training has matmuls "left" in FP32; fp32 training is all FP32 anyway.
+    EXPECT_DOUBLE_EQ(matmulTimeFactor(v100, Metric::Fp32Training, 0.5, consts()),
+                     matmulTimeFactor(v100, Metric::Fp32Training, 0.0, consts()));
+    EXPECT_DOUBLE_EQ(matmulTimeFactor(a100, Metric::Fp16Inference, 0.5, consts()), 125.0 / 312.0);
+    // A share above 1 is read as 1: all matmuls in FP32.
+    EXPECT_DOUBLE_EQ(matmulTimeFactor(a100, Metric::Fp16Training, 3.0, consts()), 125.0 / 156.0);
+}
+
 TEST(ComputeRoof, EightBitIsFp8OnAdaAndHopperAndAboutSixteenBitOnOlderCards) {
     // Seed: "with FP8 tensor cores you get 0.66 PFLOPS of compute for a RTX 4090".
     EXPECT_NEAR(computeRoofTflops(specs("RTX 4090"), Metric::Int8Inference), 660.6, 0.5);
