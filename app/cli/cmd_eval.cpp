@@ -5,10 +5,12 @@
 #include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/format.h"
+#include "common/text.h"
 #include "eval/evaluate.h"
 
 #include <map>
 #include <ostream>
+#include <set>
 
 namespace advisor::cli {
 namespace {
@@ -41,7 +43,8 @@ int run(Context& ctx, const Args& args) {
                             {"precision", perf::toString(r.row.precision)},
                             {"measured_relative", r.measuredRelative},
                             {"predicted_relative", r.predictedRelative},
-                            {"error_pct", r.errorPct}});
+                            {"error_pct", r.errorPct},
+                            {"workload_profile", r.workloadProfile}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
@@ -75,10 +78,23 @@ int run(Context& ctx, const Args& args) {
     line("single GPU", ev.singleGpu);
     line("multi GPU", ev.multiGpu);
     std::map<std::string, int> skipped;
+    std::set<std::string> profiled;
+    size_t profiledRows = 0, evaluatedRows = 0;
     for (const auto& r : ev.rows) {
         if (!r.evaluated) {
             ++skipped[r.skipReason];
+            continue;
         }
+        ++evaluatedRows;
+        if (r.workloadProfile) {
+            profiled.insert(r.row.workload);
+            ++profiledRows;
+        }
+    }
+    if (!profiled.empty()) {
+        ctx.out() << "predicted with their network's fitted profile (" << profiledRows << " of " << evaluatedRows
+                  << " evaluated rows): " << text::join({profiled.begin(), profiled.end()}, ", ")
+                  << "; other rows with their class's shares\n";
     }
     if (!skipped.empty()) {
         const char* separator = "rows skipped: ";

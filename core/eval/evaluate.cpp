@@ -117,6 +117,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.measuredRelative = rows[i].throughput / rr.throughput;
         e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(*ref, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
+        e.workloadProfile = model.constants().profileFor(q.workloadName) != nullptr;
         e.evaluated = true;
         ev.rows.push_back(std::move(e));
     }

@@ -21,6 +21,9 @@ struct EvaluatedRow {
     double measuredRelative = 0;
     double predictedRelative = 0;
     double errorPct = 0;
+    /// Predicted with the fitted profile of its network (a calibration workload of that name),
+    /// not its class's shares.
+    bool workloadProfile = false;
 };
 
 struct ErrorSummary {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace advisor::testing {
 namespace {
 
@@ -138,6 +140,32 @@ TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
     EXPECT_LT(s.at("median_abs_error_pct").get<double>(), 15.0);
     EXPECT_GT(s.at("spearman").get<double>(), 0.8);
     EXPECT_TRUE(doc.at("unresolved").empty());
+}
+
+TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
+    Cli cli;
+    const auto f = cli.write("n.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,resnet50,cnn,fp16,256,1000,x\n"
+                                      "RTX 4090,1,resnet50,cnn,fp16,256,1500,x\n"
+                                      "RTX 3090,1,mynet,cnn,fp16,256,1000,x\n"
+                                      "RTX 4090,1,mynet,cnn,fp16,256,1500,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    std::map<std::string, bool> profiled;
+    std::map<std::string, double> predicted;
+    for (const auto& r : doc.at("rows")) {
+        if (r.at("gpu") == "RTX 4090") {
+            profiled[r.at("workload")] = r.at("workload_profile").get<bool>();
+            predicted[r.at("workload")] = r.at("predicted_relative").get<double>();
+        }
+    }
+    EXPECT_TRUE(profiled.at("resnet50"));
+    EXPECT_FALSE(profiled.at("mynet"));
+    EXPECT_NE(predicted.at("resnet50"), predicted.at("mynet")); // the profile is not the class
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("predicted with their network's fitted profile (2 of 4 evaluated rows): resnet50; "
+                             "other rows with their class's shares"),
+              std::string::npos)
+        << human.out;
 }
 
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
