@@ -155,9 +155,10 @@ Command perfCommand() {
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...), predicted with its own fitted profile. --batch is\n"
-            "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100 SXM2 training in fp16 and\n"
-            "relative to --reference (default RTX 4090). Every factor's effect is shown, and how far\n"
-            "such predictions were off for architectures the calibration never saw.\n",
+            "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
+            "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
+            "effect is shown, and how far such predictions were off for architectures the calibration\n"
+            "never saw.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}})));
             }};

@@ -35,9 +35,9 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
             for (const auto& entry : constants.workloadProfiles) {
                 names.push_back(entry.first);
             }
-            throw UsageError("--workload must be transformer, cnn, rnn or recsys" +
-                             (names.empty() ? std::string() : ", or a calibration workload (" + text::join(names, ", ") + ")") +
-                             ", got '" + *w + "'");
+            const std::string networks =
+                names.empty() ? std::string() : ", or a calibration workload (" + text::join(names, ", ") + ")";
+            throw UsageError("--workload must be transformer, cnn, rnn or recsys" + networks + ", got '" + *w + "'");
         }
     }
     if (setup == GpuSetup::Several) {

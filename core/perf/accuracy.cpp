@@ -2,6 +2,7 @@
 
 #include "common/embedded_resources.h"
 #include "common/json_fields.h"
+#include "perf/model.h"
 
 namespace advisor::perf {
 namespace {

@@ -4,7 +4,6 @@
 /// architecture predicted by a fit that never saw it), read from the calibration file that
 /// `gpu-advisor calibrate --out` writes next to the constants ("fit.accuracy").
 
-#include "perf/model.h"
 #include "perf/workload.h"
 
 #include <optional>
@@ -12,6 +11,8 @@
 #include <string_view>
 
 namespace advisor::perf {
+
+struct PerfQuery;
 
 struct ErrorBand {
     double medianPct = 0; ///< median absolute error
