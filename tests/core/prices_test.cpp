@@ -378,16 +378,18 @@ TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
     const auto o = *db.cloudOffer(id);
     EXPECT_EQ(*o.gpuId, "a100-80gb-sxm4");
     EXPECT_NEAR(o.onDemandPerGpuHour(), 2.745, 1e-9);
-    in.gpu = "A10G"; // not in the catalog: kept, but without an id
+    in.gpu = "A10G"; // AWS's own A10 variant, in the catalog since AWS's G5 offers named it
+    EXPECT_EQ(*db.cloudOffer(db.addCloudOffer(in))->gpuId, "a10g");
+    in.gpu = "Gaudi 3"; // not in the catalog: kept, but without an id
     EXPECT_FALSE(db.cloudOffer(db.addCloudOffer(in))->gpuId);
     in.onDemand = "free";
     in.gpuCount = "0";
     EXPECT_EQ(problemsOf([&] { db.addCloudOffer(in, {"cli", 0, "", ""}); }),
               (std::vector<std::string>{"cli: field 'gpu_count': must be a whole number from 1 to 64, got '0'",
                                         "cli: field 'on_demand_usd_per_hour': not a number: 'free'"}));
-    EXPECT_EQ(db.cloudOffers().size(), 2u);
+    EXPECT_EQ(db.cloudOffers().size(), 3u);
     db.removeCloudOffer(id);
-    EXPECT_EQ(db.cloudOffers().size(), 1u);
+    EXPECT_EQ(db.cloudOffers().size(), 2u);
 
     // Several at once, all or none, and back under the same ids (undo in the window).
     const auto second = db.addCloudOffer(in = CloudOfferInput{"Other", "", "H100 SXM", "8", "", "19.9", "", "",

@@ -316,9 +316,9 @@ TEST(Recommender, RentsAnAmbiguouslyNamedOfferAndSaysHowItReadTheName) {
     single.gpuCount = 1;
     EXPECT_EQ(offerGpu(single, cat()).gpu->id, "a100-40gb-pcie"); // the first match, said so
     CloudOffer unknown = hgx;
-    unknown.gpuName = "A10G";
+    unknown.gpuName = "Gaudi 3";
     EXPECT_EQ(offerGpu(unknown, cat()).gpu, nullptr);
-    EXPECT_EQ(offerGpu(unknown, cat()).assumption, "'A10G' is not in the catalog");
+    EXPECT_EQ(offerGpu(unknown, cat()).assumption, "'Gaudi 3' is not in the catalog");
 
     const perf::PerfModel model(cat());
     const auto rec = recommend(cat(), model, samplePrices(), {hgx}, input(24, 2000));

@@ -159,14 +159,33 @@ private slots:
         // Choosing the GPU replaces the assumption.
         tab.cloudGpuField()->setCurrentIndex(tab.cloudGpuField()->findData(QStringLiteral("a100-40gb-pcie")));
         QVERIFY2(!tab.resultText().contains(QStringLiteral("assumed")), qPrintable(tab.resultText()));
-        // A GPU the catalog lacks: the count still counts, and the tab says what it assumed.
+        // AWS's A10G (G5 instances) is a catalog GPU of its own.
         const int g5 = offerIndex("g5.12xlarge");
         QVERIFY(g5 > 0);
         tab.offerField()->setCurrentIndex(g5);
+        QCOMPARE(tab.cloudGpuField()->currentData().toString(), QStringLiteral("a10g"));
+        QCOMPARE(tab.cloudCountField()->value(), 4);
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("catalog")), qPrintable(tab.resultText()));
+        // A GPU the catalog lacks: the count still counts, and the tab says what it assumed.
+        CloudOfferInput gaudi;
+        gaudi.provider = "Test";
+        gaudi.instance = "four-gaudi";
+        gaudi.gpu = "Gaudi 3";
+        gaudi.gpuCount = "4";
+        gaudi.onDemand = "20";
+        gaudi.date = "2026-10-10";
+        session_->undoStack()->push(ui::AddCloudOfferCommand::create(*session_, gaudi));
+        const int unknown = offerIndex("four-gaudi");
+        QVERIFY(unknown > 0);
+        tab.offerField()->setCurrentIndex(unknown);
         QCOMPARE(tab.cloudGpuField()->currentIndex(), 0); // the same as the desktop
         QCOMPARE(tab.cloudCountField()->value(), 4);
         QVERIFY2(tab.resultText().contains(QStringLiteral("the desktop does 0.25x the work")), qPrintable(tab.resultText()));
-        QVERIFY2(tab.resultText().contains(QStringLiteral("'A10G' is not in the catalog")), qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("'Gaudi 3' is not in the catalog")), qPrintable(tab.resultText()));
+        // Undoing the offer's adding takes it, and what it said, away.
+        session_->undoStack()->undo();
+        QCOMPARE(tab.offerField()->currentIndex(), 0);
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("Gaudi")), qPrintable(tab.resultText()));
         // Entering a price: the desktop's GPUs against as many in the cloud as the field says,
         // as the command line counts them.
         tab.offerField()->setCurrentIndex(0);

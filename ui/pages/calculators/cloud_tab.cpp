@@ -135,10 +135,13 @@ void CloudTab::fillOffers() {
         offer_->setItemData(offer_->count() - 1, offer_->itemText(offer_->count() - 1), Qt::ToolTipRole);
     }
     fitPopupToItems(offer_);
-    offer_->setCurrentIndex(std::max(0, offer_->findData(chosen)));
+    const int kept = offer_->findData(chosen);
+    offer_->setCurrentIndex(std::max(0, kept));
     block.unblock();
-    if (offer_->currentData().toString() == kCheapest) {
-        takeOffer(); // the new offers may hold a cheaper one
+    // The chosen offer is gone (removed, or its adding undone): forget what it said, as choosing
+    // "Enter a price" does. The cheapest may now be another offer.
+    if ((chosen.isValid() && kept < 0) || offer_->currentData().toString() == kCheapest) {
+        takeOffer();
     }
 }
 
