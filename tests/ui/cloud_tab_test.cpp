@@ -25,6 +25,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 using namespace advisor;
 using advisor::testing::pick;
@@ -33,6 +35,19 @@ using advisor::testing::verifyLabelInsidePlot;
 
 // The offer list starts with "Enter a price" and "Cheapest for this desktop's work".
 constexpr int kFirstOffer = 2;
+
+// An on-demand offer from provider "Test", as the window's Add offer dialog passes it on.
+CloudOfferInput testOffer(std::string instance, std::string gpu, std::string count, std::string onDemand,
+                          std::string date) {
+    CloudOfferInput in;
+    in.provider = "Test";
+    in.instance = std::move(instance);
+    in.gpu = std::move(gpu);
+    in.gpuCount = std::move(count);
+    in.onDemand = std::move(onDemand);
+    in.date = std::move(date);
+    return in;
+}
 
 class CloudTabTest : public QObject {
     Q_OBJECT
@@ -167,14 +182,8 @@ private slots:
         QCOMPARE(tab.cloudCountField()->value(), 4);
         QVERIFY2(!tab.resultText().contains(QStringLiteral("catalog")), qPrintable(tab.resultText()));
         // A GPU the catalog lacks: the count still counts, and the tab says what it assumed.
-        CloudOfferInput gaudi;
-        gaudi.provider = "Test";
-        gaudi.instance = "four-gaudi";
-        gaudi.gpu = "Gaudi 3";
-        gaudi.gpuCount = "4";
-        gaudi.onDemand = "20";
-        gaudi.date = "2026-10-10";
-        session_->undoStack()->push(ui::AddCloudOfferCommand::create(*session_, gaudi));
+        session_->undoStack()->push(
+            ui::AddCloudOfferCommand::create(*session_, testOffer("four-gaudi", "Gaudi 3", "4", "20", "2026-10-10")));
         const int unknown = offerIndex("four-gaudi");
         QVERIFY(unknown > 0);
         tab.offerField()->setCurrentIndex(unknown);
@@ -217,14 +226,9 @@ private slots:
         QVERIFY(four.offer->id != one.offer->id);
         QCOMPARE(tab.hourlyField()->value(), std::round(four.offer->onDemandUsdPerHour * 1000) / 1000);
         // A refill of the offers (one added elsewhere) keeps the choice, and a cheaper offer wins.
-        CloudOfferInput cheap;
-        cheap.provider = "Test";
-        cheap.instance = "four-3090";
-        cheap.gpu = "RTX 3090";
-        cheap.gpuCount = "4";
-        cheap.onDemand = "0.05";
-        cheap.date = newestObservation(currentOffers(session_->db().cloudOffers())).toString();
-        session_->undoStack()->push(ui::AddCloudOfferCommand::create(*session_, cheap));
+        const std::string newest = newestObservation(currentOffers(session_->db().cloudOffers())).toString();
+        session_->undoStack()->push(
+            ui::AddCloudOfferCommand::create(*session_, testOffer("four-3090", "RTX 3090", "4", "0.05", newest)));
         QCOMPARE(tab.offerField()->currentData().toString(), QStringLiteral("cheapest"));
         QCOMPARE(tab.hourlyField()->value(), 0.05);
         session_->undoStack()->undo();
