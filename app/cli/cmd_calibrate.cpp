@@ -43,7 +43,11 @@ int run(Context& ctx, const Args& args) {
     if (ctx.json()) {
         ctx.printJson(doc);
     } else {
-        ctx.out() << fit.constants.provenance << "\n\n" << report.toMarkdown() << "\nseed checks: "
+        ctx.out() << fit.constants.provenance << "\n";
+        for (const auto& note : fit.notes) {
+            ctx.out() << "note: " << note << "\n";
+        }
+        ctx.out() << "\n" << report.toMarkdown() << "\nseed checks: "
                   << report.seedChecks.dump(2) << '\n';
     }
     return 0;
@@ -56,6 +60,9 @@ Command calibrateCommand() {
             "Usage: gpu-advisor calibrate [BENCHMARKS.csv ...] [--out calibration.json] [--report accuracy.md]\n\n"
             "Fits the model's constants (from the seed priors) to the benchmark files (default: the\n"
             "shipped resources/benchmarks), then reports in-sample and leave-one-architecture-out error.\n"
+            "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
+            "they are labelled as, with the evidence) are not fitted; the report also gives the\n"
+            "error with them taken as labelled.\n"
             "The shipped resources/perf/calibration.json was written with --out.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"out"}, {"report"}}));

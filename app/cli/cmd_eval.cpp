@@ -125,7 +125,8 @@ Command evalModelCommand() {
             "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n"
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
-            "precision.\n"
+            "precision. Rows listed in resources/benchmarks/known-issues.json (runs that did not\n"
+            "measure what they are labelled as) are skipped, with the reason.\n"
             "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
             "the shipped one.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

@@ -1,6 +1,7 @@
 // Fitting the model's constants to the benchmarks (the accuracy report is cross_validate.cpp).
 #include "eval/calibrate.h"
 
+#include "common/text.h"
 #include "eval/calibration_data.h"
 #include "eval/evaluate.h"
 #include "eval/least_squares.h"
@@ -24,6 +25,24 @@ constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, W
 
 std::string groupOf(const BenchmarkRow& r) {
     return r.workload + "|" + perf::toString(r.precision);
+}
+
+// One note per known issue: how many rows it keeps out of the fit, and why.
+void notePassedOverRows(Data& d) {
+    std::map<const KnownIssue*, size_t> count;
+    for (const auto* v : {&d.single, &d.scaling, &d.decode, &d.prefill}) {
+        for (const auto& o : *v) {
+            if (o.issue != nullptr) {
+                ++count[o.issue];
+            }
+        }
+    }
+    for (const auto& [issue, n] : count) {
+        d.notes.push_back(std::to_string(n) + " rows not used for fitting (" + issue->source + ", " +
+                          text::join(issue->workloads, "/") + " " + perf::toString(issue->precision) + " on " +
+                          text::join(issue->gpus, ", ") + "): " + issue->reason +
+                          " (resources/benchmarks/known-issues.json)");
+    }
 }
 
 } // namespace
@@ -64,7 +83,7 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
                 batch[i] = median(it->second);
             }
         }
-        if (batch[i] && rows[i].numGpus == 1 && !rows[i].isLlm()) {
+        if (batch[i] && rows[i].numGpus == 1 && !rows[i].isLlm() && knownIssueFor(rows[i]) == nullptr) {
             auto& s = logSum[groupOf(rows[i])];
             s.first += std::log(*batch[i]);
             s.second += 1;
@@ -81,6 +100,7 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         o.specs = perf::deriveSpecs(*gpu[i], priors, &catalog);
         o.group = groupOf(rows[i]);
         o.measured = rows[i].throughput;
+        o.issue = knownIssueFor(rows[i]);
         const auto ls = logSum.find(o.group);
         const double bref = ls == logSum.end() ? 0.0 : std::exp(ls->second.first / ls->second.second);
         o.query = queryFor(rows[i], std::nullopt, link[i]);
@@ -111,6 +131,7 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         }
         Obs o = d.single[it->second];
         o.row = &rows[i];
+        o.issue = knownIssueFor(rows[i]);
         o.query.gpus = rows[i].numGpus;
         o.query.interconnect.nvlinkBridge = link[i];
         // The per-GPU batch relative to the single-GPU run of the same GPU.
@@ -122,11 +143,16 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         o.measured = rows[i].throughput / (rows[i].numGpus * d.single[it->second].row->throughput);
         d.scaling.push_back(o);
     }
+    notePassedOverRows(d);
     return d;
 }
 
 bool heldOut(const Obs& o, const CalibrationOptions& opt) {
     return opt.holdOutArchitecture && o.gpu->architecture == *opt.holdOutArchitecture;
+}
+
+bool fitted(const Obs& o, const CalibrationOptions& opt) {
+    return o.issue == nullptr && !heldOut(o, opt);
 }
 
 double logPredict(const Obs& o, const perf::ModelConstants& c) {
@@ -192,7 +218,7 @@ double a100OverV100(const Catalog& catalog, const perf::ModelConstants& c, Workl
 void fitSingle(const Data& d, const Catalog& catalog, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::vector<const Obs*> obs;
     for (const auto& o : d.single) {
-        if (!heldOut(o, opt)) {
+        if (fitted(o, opt)) {
             obs.push_back(&o);
         }
     }
@@ -247,7 +273,7 @@ std::string mainFp16Source(const std::vector<const Obs*>& obs) {
 void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::map<std::string, std::vector<const Obs*>> byWorkload;
     for (const auto& o : d.single) {
-        if (!heldOut(o, opt)) {
+        if (fitted(o, opt)) {
             byWorkload[o.row->workload].push_back(&o);
         }
     }
@@ -287,7 +313,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
 void fitScaling(const Data& d, const Catalog& catalog, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::vector<const Obs*> obs;
     for (const auto& o : d.scaling) {
-        if (!heldOut(o, opt)) {
+        if (fitted(o, opt)) {
             obs.push_back(&o);
         }
     }
@@ -355,7 +381,7 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
     std::vector<const Obs*> obs;
     for (const auto& o : all) {
         const bool quantized = o.query.llmWeights != perf::Precision::Fp16 && o.query.llmWeights != perf::Precision::Bf16;
-        if (!heldOut(o, opt) && (decode || quantized == (variant == 1))) {
+        if (fitted(o, opt) && (decode || quantized == (variant == 1))) {
             obs.push_back(&o);
         }
     }
@@ -431,7 +457,7 @@ FitOutcome fitPrepared(const Data& d, const Catalog& catalog, const perf::ModelC
     const auto count = [&](const std::vector<Obs>& v) {
         size_t n = 0;
         for (const auto& o : v) {
-            n += heldOut(o, opt) ? 0 : 1;
+            n += fitted(o, opt) ? 1 : 0;
         }
         return n;
     };

@@ -69,6 +69,9 @@ struct AccuracyReport {
     /// The same rows predicted from their class's shares alone: a workload the calibration has
     /// not seen, as the app's charts and `perf --workload CLASS` predict.
     ErrorBlock singleInSampleByClass, singleLoaoByClass;
+    /// Leave-one-architecture-out with the rows of known issues (known_issues.h) predicted
+    /// too, as labelled: what the figure would be if they were taken at their word.
+    ErrorBlock singleLoaoWithKnownIssues;
     /// In-sample floor: one free speed per GPU x workload class x precision (see error_floor.h).
     ErrorBlock singleFreeFactorFloor;
     /// Spread between repeated runs of one configuration (rows = configurations run twice or more).

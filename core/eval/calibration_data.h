@@ -5,6 +5,7 @@
 /// the accuracy report (cross_validate.cpp).
 
 #include "eval/calibrate.h"
+#include "eval/known_issues.h"
 #include "perf/model.h"
 
 #include <string>
@@ -20,6 +21,9 @@ struct Obs {
     perf::PerfQuery query;
     std::string group;   ///< workload | precision
     double measured = 0; ///< throughput, or scaling efficiency for scaling observations
+    /// Set when the row does not measure what it is labelled as: never fitted, and reported
+    /// apart (known_issues.h).
+    const KnownIssue* issue = nullptr;
 };
 
 struct Data {
@@ -29,6 +33,8 @@ struct Data {
 
 Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::ModelConstants& priors);
 bool heldOut(const Obs& o, const CalibrationOptions& opt);
+/// Whether a fit with these options uses the row: not held out, no known issue.
+bool fitted(const Obs& o, const CalibrationOptions& opt);
 double logPredict(const Obs& o, const perf::ModelConstants& c);
 FitOutcome fitPrepared(const Data& d, const Catalog& catalog, const perf::ModelConstants& priors,
                        const CalibrationOptions& opt);

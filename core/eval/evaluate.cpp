@@ -1,6 +1,7 @@
 #include "eval/evaluate.h"
 
 #include "common/errors.h"
+#include "eval/known_issues.h"
 #include "eval/stats.h"
 
 #include <cmath>
@@ -86,7 +87,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     // The reference's single-GPU row for each (workload, precision).
     std::map<std::pair<std::string, int>, size_t> refRow;
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpuOf[i] == ref && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured()) {
+        if (gpuOf[i] == ref && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured() &&
+            knownIssueFor(rows[i]) == nullptr) {
             refRow.emplace(std::make_pair(rows[i].workload, static_cast<int>(rows[i].precision)), i);
         }
     }
@@ -101,6 +103,11 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.gpuId = gpuOf[i]->id;
         if (!rows[i].measured()) {
             e.skipReason = "not run (throughput 0)";
+            ev.rows.push_back(std::move(e));
+            continue;
+        }
+        if (const KnownIssue* issue = knownIssueFor(rows[i])) {
+            e.skipReason = "known issue: " + issue->reason + " (resources/benchmarks/known-issues.json)";
             ev.rows.push_back(std::move(e));
             continue;
         }

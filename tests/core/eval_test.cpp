@@ -181,7 +181,11 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
         archs.push_back(a.architecture);
     }
     EXPECT_EQ(archs, (std::vector<std::string>{"Ada", "Ampere", "Pascal", "Turing", "Volta"}));
-    EXPECT_GT(report.singleLoao.rows, 250u);
+    // Lambda's 8 single-GPU tacotron2/waveglow 'fp16' rows that ran in fp32 (known-issues.json)
+    // are left out, and reported apart: taken as labelled, they cost the p90 about a point.
+    EXPECT_GT(report.singleLoao.rows, 240u);
+    EXPECT_EQ(report.singleLoaoWithKnownIssues.rows, report.singleLoao.rows + 8);
+    EXPECT_GT(report.singleLoaoWithKnownIssues.p90AbsPct, report.singleLoao.p90AbsPct);
     // Honest claims, checked: the LOAO numbers are reported in docs/performance-model.md.
     EXPECT_LT(report.singleLoao.medianAbsPct, report.singleBandwidthBaseline.medianAbsPct);
     EXPECT_LT(report.singleLoao.p90AbsPct, report.singleBandwidthBaseline.p90AbsPct);
@@ -191,7 +195,7 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     EXPECT_LE(report.prefillLoao.medianAbsPct, 10.0);
     EXPECT_LE(report.singleInSample.medianAbsPct, report.singleLoao.medianAbsPct);
     // The issue's median target for a benchmark workload predicted with its own profile on an
-    // architecture the fit never saw (9.4%; the p90, 31.9%, misses its 25%: docs).
+    // architecture the fit never saw (9.2%; the p90, 31.0%, misses its 25%: docs).
     EXPECT_LE(report.singleLoao.medianAbsPct, 10.0);
     // A workload the calibration has not seen gets its class's shares: reported apart, and worse.
     EXPECT_EQ(report.singleLoaoByClass.rows, report.singleLoao.rows);
@@ -217,8 +221,8 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
 
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
-    // docs/performance-model.md: 9.4% / 22.8% single GPU (the bandwidth rule: 15.6% / 73.2%;
-    // class shares only, before the workload profiles: 8.1% / 26.0%), 13.5% / 35.9% for 2-8 GPUs.
+    // docs/performance-model.md: 9.2% / 23.2% single GPU (the bandwidth rule: 15.6% / 73.2%;
+    // class shares only, before the workload profiles: 8.1% / 26.0%), 13.5% / 34.9% for 2-8 GPUs.
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
@@ -302,13 +306,13 @@ namespace {
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 12.0% / 32.6% (median / p90) for single GPUs and 19.1% / 43.9%
+    // docs/performance-model.md reports 12.7% / 31.8% (median / p90) for single GPUs and 18.6% / 43.5%
     // for 2-8 GPUs (class shares only, before the workload profiles: 13.6% / 37.8%, 18.8% / 50.4%);
     // guard against drift.
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp16.csv");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 12.5);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 34.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 13.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 33.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.9);
     EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 19.5);
     EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 45.0);

@@ -1,0 +1,69 @@
+#include "eval/known_issues.h"
+
+#include "common/embedded_resources.h"
+#include "common/json_fields.h"
+#include "common/text.h"
+
+#include <algorithm>
+
+namespace advisor::eval {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+} // namespace
+
+bool KnownIssue::covers(const BenchmarkRow& row) const {
+    return row.source == source && row.precision == precision && contains(gpus, row.gpu) &&
+           contains(workloads, row.workload);
+}
+
+std::vector<KnownIssue> parseKnownIssues(std::string_view text, const std::string& fileLabel) {
+    const JsonRecords records = parseJsonRecords(text, fileLabel, "gpu-advisor-benchmark-known-issues", "issues");
+    std::vector<KnownIssue> out;
+    for (size_t i = 0; i < records.items.size(); ++i) {
+        const int line = i < records.lines.size() ? records.lines[i] : 0;
+        const JsonFields f(records.items[i], {fileLabel, line, "issue " + std::to_string(i + 1), ""});
+        KnownIssue issue;
+        issue.source = f.requireString("source");
+        issue.gpus = f.optionalStringArray("gpus");
+        issue.workloads = f.optionalStringArray("workloads");
+        const std::string precision = f.requireString("precision");
+        const auto p = perf::parsePrecision(text::toLower(precision));
+        if (!p) {
+            f.fail("precision", "'" + precision + "' is not a precision (fp32, fp16, bf16, int8, fp8, int4)");
+        }
+        issue.precision = *p;
+        issue.reason = f.requireString("reason");
+        issue.evidence = f.optionalStringArray("evidence");
+        if (issue.gpus.empty()) {
+            f.fail("gpus", "names no GPU");
+        }
+        if (issue.workloads.empty()) {
+            f.fail("workloads", "names no workload");
+        }
+        out.push_back(std::move(issue));
+    }
+    return out;
+}
+
+const std::vector<KnownIssue>& builtinKnownIssues() {
+    static const std::vector<KnownIssue> issues = [] {
+        const auto data = resources::find("benchmarks/known-issues.json");
+        return data ? parseKnownIssues(*data, "resources/benchmarks/known-issues.json") : std::vector<KnownIssue>{};
+    }();
+    return issues;
+}
+
+const KnownIssue* knownIssueFor(const BenchmarkRow& row, const std::vector<KnownIssue>& issues) {
+    for (const auto& issue : issues) {
+        if (issue.covers(row)) {
+            return &issue;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace advisor::eval
