@@ -42,6 +42,8 @@ struct WorkloadProfile {
     /// the network (Lambda's 2022-23 re-run ranks the GPUs on TransformerXL as on BERT), so it
     /// applies only to queries for rows of the same source (PerfQuery::benchmarkSource): a new
     /// measurement, or any prediction in the app, runs every matmul in fp16 as autocast does.
+    /// A proxy rather than a confirmed mechanism: Lambda's TransformerXL logs show apex O2 (an
+    /// fp16 model) on the old and the new software stack alike (docs/performance-model.md).
     double fp32MatmulShare = 0;
     std::string fp32MatmulSource; ///< the benchmark source the share was fitted on
 };
