@@ -49,6 +49,7 @@ nlohmann::json AccuracyReport::toJson() const {
             {"multi_gpu_scaling",
              {{"in_sample", blockJson(scalingInSample)},
               {"leave_one_architecture_out", blockJson(scalingLoao)},
+              {"leave_one_architecture_out_with_known_issue_rows", blockJson(scalingLoaoWithKnownIssues)},
               {"baseline_linear_scaling", blockJson(scalingLinearBaseline)}}},
             {"llm_decode", {{"in_sample", blockJson(decodeInSample)}, {"leave_one_architecture_out", blockJson(decodeLoao)}}},
             {"llm_prefill",
@@ -76,6 +77,8 @@ std::string AccuracyReport::toMarkdown() const {
       << blockText(repeatMeasurements) << "\n";
     o << "| multi-GPU scaling, in-sample " << blockText(scalingInSample) << "\n";
     o << "| multi-GPU scaling, leave-one-architecture-out " << blockText(scalingLoao) << "\n";
+    o << "| multi-GPU scaling, leave-one-architecture-out, with the rows of known issues taken as labelled "
+      << blockText(scalingLoaoWithKnownIssues) << "\n";
     o << "| multi-GPU scaling, baseline 'perfectly linear' " << blockText(scalingLinearBaseline) << "\n";
     o << "| LLM token generation (tokens/s), in-sample " << blockText(decodeInSample) << "\n";
     o << "| LLM token generation (tokens/s), leave-one-architecture-out " << blockText(decodeLoao) << "\n";

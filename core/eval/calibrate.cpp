@@ -38,10 +38,14 @@ void notePassedOverRows(Data& d) {
         }
     }
     for (const auto& [issue, n] : count) {
+        std::vector<std::string> counts;
+        for (const int c : issue->gpuCounts) {
+            counts.push_back(std::to_string(c));
+        }
         d.notes.push_back(std::to_string(n) + " rows not used for fitting (" + issue->source + ", " +
                           text::join(issue->workloads, "/") + " " + perf::toString(issue->precision) + " on " +
-                          text::join(issue->gpus, ", ") + "): " + issue->reason +
-                          " (resources/benchmarks/known-issues.json)");
+                          (counts.empty() ? "" : text::join(counts, "/") + "x ") + text::join(issue->gpus, ", ") +
+                          "): " + issue->reason + " (resources/benchmarks/known-issues.json)");
     }
 }
 

@@ -77,6 +77,7 @@ struct AccuracyReport {
     /// Spread between repeated runs of one configuration (rows = configurations run twice or more).
     ErrorBlock repeatMeasurements;
     ErrorBlock scalingInSample, scalingLoao, scalingLinearBaseline;
+    ErrorBlock scalingLoaoWithKnownIssues; ///< as singleLoaoWithKnownIssues, for scaling rows
     ErrorBlock decodeInSample, decodeLoao;
     ErrorBlock prefillInSample, prefillLoao;
     std::vector<ArchitectureErrors> byArchitecture; ///< LOAO, per held-out architecture

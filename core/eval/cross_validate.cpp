@@ -165,7 +165,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
             archs.insert(o.gpu->architecture);
         }
     }
-    std::vector<double> single, singleWithIssues, singleByClass, scaling, decode, prefill;
+    std::vector<double> single, singleWithIssues, singleByClass, scaling, scalingWithIssues, decode, prefill;
     for (const auto& arch : archs) {
         CalibrationOptions opt = options;
         opt.holdOutArchitecture = arch;
@@ -181,6 +181,8 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
         singleWithIssues.insert(singleWithIssues.end(), withIssues.begin(), withIssues.end());
         const auto byClass = pairwiseErrors(d.single, predictAllByClass(d.single, fit.constants), isHeld, isTrain);
         const auto m = scalingErrors(d.scaling, fit.constants, isHeld);
+        const auto mWithIssues = scalingErrors(d.scaling, fit.constants, isHeldAsLabelled);
+        scalingWithIssues.insert(scalingWithIssues.end(), mWithIssues.begin(), mWithIssues.end());
         const auto dd = absoluteErrors(d.decode, fit.constants, isHeld);
         const auto pp = absoluteErrors(d.prefill, fit.constants, isHeld);
         ae.single = block(s);
@@ -200,6 +202,7 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
     std::sort(rep.singleLoaoRows.begin(), rep.singleLoaoRows.end(),
               [](const RowError& a, const RowError& b) { return std::fabs(a.errorPct) > std::fabs(b.errorPct); });
     rep.scalingLoao = block(scaling);
+    rep.scalingLoaoWithKnownIssues = block(scalingWithIssues);
     rep.decodeLoao = block(decode);
     rep.prefillLoao = block(prefill);
     rep.seedChecks = seedChecks(catalog, full.constants);

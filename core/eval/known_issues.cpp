@@ -17,7 +17,8 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 
 bool KnownIssue::covers(const BenchmarkRow& row) const {
     return row.source == source && row.precision == precision && contains(gpus, row.gpu) &&
-           contains(workloads, row.workload);
+           contains(workloads, row.workload) &&
+           (gpuCounts.empty() || std::find(gpuCounts.begin(), gpuCounts.end(), row.numGpus) != gpuCounts.end());
 }
 
 std::vector<KnownIssue> parseKnownIssues(std::string_view text, const std::string& fileLabel) {
@@ -36,6 +37,18 @@ std::vector<KnownIssue> parseKnownIssues(std::string_view text, const std::strin
             f.fail("precision", "'" + precision + "' is not a precision (fp32, fp16, bf16, int8, fp8, int4)");
         }
         issue.precision = *p;
+        if (const auto* counts = f.find("num_gpus")) {
+            if (!counts->is_array() || counts->empty()) {
+                f.fail("num_gpus", "must be a non-empty list of GPU counts");
+            }
+            for (size_t k = 0; k < counts->size(); ++k) {
+                const auto& c = (*counts)[k];
+                if (!c.is_number_integer() || c.get<long long>() < 1 || c.get<long long>() > 4096) {
+                    f.fail("num_gpus[" + std::to_string(k) + "]", "must be a whole number of GPUs, 1 to 4096");
+                }
+                issue.gpuCounts.push_back(static_cast<int>(c.get<long long>()));
+            }
+        }
         issue.reason = f.requireString("reason");
         issue.evidence = f.optionalStringArray("evidence");
         if (issue.gpus.empty()) {

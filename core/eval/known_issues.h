@@ -13,12 +13,14 @@
 
 namespace advisor::eval {
 
-/// Rows of one benchmark source, GPUs (as the file names them), workloads and precision.
+/// Rows of one benchmark source, GPUs (as the file names them), workloads, precision and,
+/// optionally, GPU counts.
 struct KnownIssue {
     std::string source;
     std::vector<std::string> gpus;
     std::vector<std::string> workloads;
     perf::Precision precision = perf::Precision::Fp16;
+    std::vector<int> gpuCounts;        ///< num_gpus covered; empty: every count
     std::string reason;                ///< what the rows really measured
     std::vector<std::string> evidence; ///< where that can be checked
 

@@ -187,7 +187,7 @@ private slots:
         pick(tab.gpuField(), "rtx-4090");
         tab.countField()->setValue(4);
         QVERIFY2(tab.resultText().contains(QStringLiteral("x one RTX 4090 (fp16 transformer training; data-parallel "
-                                                          "efficiency 82%)")),
+                                                          "efficiency 81%)")),
                  qPrintable(tab.resultText()));
         tab.limitField()->setValue(300); // it was ignored: the same speed at any limit
         QVERIFY2(tab.resultText().contains(QStringLiteral("power limit 300 W: 9% slower")), qPrintable(tab.resultText()));
