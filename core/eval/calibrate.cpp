@@ -135,7 +135,10 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         }
         Obs o = d.single[it->second];
         o.row = &rows[i];
-        o.issue = knownIssueFor(rows[i]);
+        // A scaling ratio is as good as both its rows.
+        if (const KnownIssue* own = knownIssueFor(rows[i])) {
+            o.issue = own;
+        }
         o.query.gpus = rows[i].numGpus;
         o.query.interconnect.nvlinkBridge = link[i];
         // The per-GPU batch relative to the single-GPU run of the same GPU.
