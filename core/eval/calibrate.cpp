@@ -1,18 +1,15 @@
-// Fitting the model's constants to the benchmarks (the accuracy report is cross_validate.cpp).
+// Fitting the model's constants to the benchmarks (rows prepared in calibration_data.cpp; the
+// accuracy report is cross_validate.cpp).
 #include "eval/calibrate.h"
 
-#include "common/text.h"
 #include "eval/calibration_data.h"
-#include "eval/evaluate.h"
 #include "eval/least_squares.h"
-#include "eval/stats.h"
 #include "perf/model.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
-#include <set>
 
 namespace advisor::eval {
 namespace {
@@ -22,151 +19,6 @@ using perf::WorkloadClass;
 
 constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, WorkloadClass::Cnn,
                                                    WorkloadClass::Rnn, WorkloadClass::Recsys};
-
-std::string groupOf(const BenchmarkRow& r) {
-    return r.workload + "|" + perf::toString(r.precision);
-}
-
-// One note per known issue: how many rows it keeps out of the fit, and why.
-void notePassedOverRows(Data& d) {
-    std::map<const KnownIssue*, size_t> count;
-    for (const auto* v : {&d.single, &d.scaling, &d.decode, &d.prefill}) {
-        for (const auto& o : *v) {
-            if (o.issue != nullptr) {
-                ++count[o.issue];
-            }
-        }
-    }
-    for (const auto& [issue, n] : count) {
-        std::vector<std::string> counts;
-        for (const int c : issue->gpuCounts) {
-            counts.push_back(std::to_string(c));
-        }
-        d.notes.push_back(std::to_string(n) + " rows not used for fitting (" + issue->source + ", " +
-                          text::join(issue->workloads, "/") + " " + perf::toString(issue->precision) + " on " +
-                          (counts.empty() ? "" : text::join(counts, "/") + "x ") + text::join(issue->gpus, ", ") +
-                          "): " + issue->reason + " (resources/benchmarks/known-issues.json)");
-    }
-}
-
-} // namespace
-
-Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::ModelConstants& priors) {
-    Data d;
-    ResolutionCache names(catalog);
-    std::vector<const Gpu*> gpu(rows.size(), nullptr);
-    std::vector<bool> link(rows.size(), false);
-    std::set<std::string> unresolved;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const Resolution& r = names.resolve(rows[i].gpu);
-        if (r.status == ResolveStatus::Found) {
-            gpu[i] = r.gpu;
-            link[i] = r.nvlinkRequested;
-        } else {
-            unresolved.insert(rows[i].gpu);
-        }
-    }
-    for (const auto& u : unresolved) {
-        d.notes.push_back("not in the catalog, rows skipped: " + u);
-    }
-    // Typical batch per (workload, precision): geometric mean of single-GPU batches; missing
-    // single-GPU batches are taken from the same GPU's multi-GPU runs (batch per GPU).
-    std::map<std::string, std::vector<double>> perGpuMulti;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] != nullptr && rows[i].numGpus > 1 && rows[i].perGpuBatch()) {
-            perGpuMulti[gpu[i]->id + "|" + groupOf(rows[i])].push_back(*rows[i].perGpuBatch());
-        }
-    }
-    std::vector<std::optional<double>> batch(rows.size());
-    std::map<std::string, std::pair<double, int>> logSum;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        batch[i] = rows[i].perGpuBatch();
-        if (!batch[i] && rows[i].numGpus == 1 && gpu[i] != nullptr) {
-            const auto it = perGpuMulti.find(gpu[i]->id + "|" + groupOf(rows[i]));
-            if (it != perGpuMulti.end()) {
-                batch[i] = median(it->second);
-            }
-        }
-        if (batch[i] && rows[i].numGpus == 1 && !rows[i].isLlm() && knownIssueFor(rows[i]) == nullptr) {
-            auto& s = logSum[groupOf(rows[i])];
-            s.first += std::log(*batch[i]);
-            s.second += 1;
-        }
-    }
-    std::map<std::string, size_t> singleRow; // gpu|group -> index of its single-GPU row
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] == nullptr || !rows[i].measured()) {
-            continue;
-        }
-        Obs o;
-        o.row = &rows[i];
-        o.gpu = gpu[i];
-        o.specs = perf::deriveSpecs(*gpu[i], priors, &catalog);
-        o.group = groupOf(rows[i]);
-        o.measured = rows[i].throughput;
-        o.issue = knownIssueFor(rows[i]);
-        const auto ls = logSum.find(o.group);
-        const double bref = ls == logSum.end() ? 0.0 : std::exp(ls->second.first / ls->second.second);
-        o.query = queryFor(rows[i], std::nullopt, link[i]);
-        if (batch[i] && bref > 0) {
-            o.query.batchMultiplier = batch[i].value_or(bref) / bref;
-        }
-        if (rows[i].workloadClass == "llm-decode") {
-            d.decode.push_back(o);
-        } else if (rows[i].workloadClass == "llm-prefill") {
-            d.prefill.push_back(o);
-        } else if (rows[i].numGpus == 1 && !link[i]) {
-            if (rows[i].zeroBatch) {
-                d.notes.push_back(rows[i].file + ":" + std::to_string(rows[i].line) +
-                                  ": batch size 0 (no valid run), not used for fitting");
-                continue;
-            }
-            singleRow[gpu[i]->id + "|" + o.group] = d.single.size();
-            d.single.push_back(o);
-        }
-    }
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] == nullptr || rows[i].numGpus == 1 || rows[i].isLlm()) {
-            continue;
-        }
-        const auto it = singleRow.find(gpu[i]->id + "|" + groupOf(rows[i]));
-        if (it == singleRow.end()) {
-            continue;
-        }
-        Obs o = d.single[it->second];
-        o.row = &rows[i];
-        // A scaling ratio is as good as both its rows.
-        if (const KnownIssue* own = knownIssueFor(rows[i])) {
-            o.issue = own;
-        }
-        o.query.gpus = rows[i].numGpus;
-        o.query.interconnect.nvlinkBridge = link[i];
-        // The per-GPU batch relative to the single-GPU run of the same GPU.
-        const auto bs = rows[i].perGpuBatch();
-        const auto b1 = d.single[it->second].row->perGpuBatch();
-        if (bs && b1) {
-            o.query.batchMultiplier = d.single[it->second].query.batchMultiplier * *bs / *b1;
-        }
-        o.measured = rows[i].throughput / (rows[i].numGpus * d.single[it->second].row->throughput);
-        d.scaling.push_back(o);
-    }
-    notePassedOverRows(d);
-    return d;
-}
-
-bool heldOut(const Obs& o, const CalibrationOptions& opt) {
-    return opt.holdOutArchitecture && o.gpu->architecture == *opt.holdOutArchitecture;
-}
-
-bool fitted(const Obs& o, const CalibrationOptions& opt) {
-    return o.issue == nullptr && !heldOut(o, opt);
-}
-
-double logPredict(const Obs& o, const perf::ModelConstants& c) {
-    return std::log(perf::modelThroughput(o.specs, *o.gpu, o.query, c));
-}
-
-namespace {
 
 constexpr size_t kShareParams = 3; // compute, memory, vector relative to overhead (softmax)
 

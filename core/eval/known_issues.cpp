@@ -9,7 +9,8 @@
 namespace advisor::eval {
 namespace {
 
-bool contains(const std::vector<std::string>& list, const std::string& value) {
+template <typename T>
+bool contains(const std::vector<T>& list, const T& value) {
     return std::find(list.begin(), list.end(), value) != list.end();
 }
 
@@ -18,7 +19,7 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 bool KnownIssue::covers(const BenchmarkRow& row) const {
     return row.source == source && row.precision == precision && contains(gpus, row.gpu) &&
            contains(workloads, row.workload) &&
-           (gpuCounts.empty() || std::find(gpuCounts.begin(), gpuCounts.end(), row.numGpus) != gpuCounts.end());
+           (gpuCounts.empty() || contains(gpuCounts, row.numGpus));
 }
 
 std::vector<KnownIssue> parseKnownIssues(std::string_view text, const std::string& fileLabel) {
