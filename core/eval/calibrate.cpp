@@ -29,9 +29,18 @@ perf::TimeShares sharesFromLogits(const double* x) {
     return {ec / sum, em / sum, ev / sum, 1.0 / sum};
 }
 
+// Only recurrent networks get a host time per step (perf::TimeShares::hostStep): they launch
+// kernels per time step. Fitted for every class, the 2020-21 runs give BERT and TransformerXL
+// 0.08-0.24 too, which puts the RTX 4090 (batch 28 against the A100 80GB's 112) 14-40% slow on
+// them in Lambda's 2022-23 runs, where it was 1-22% slow without (docs/performance-model.md).
+bool hasHostStep(WorkloadClass w) { return w == WorkloadClass::Rnn; }
+constexpr size_t kHostStepParam = kShareParams * kClasses.size(); // after the share logits
+constexpr double kMaxHostStep = 4.0;
+
 void setShares(perf::ModelConstants& c, const std::vector<double>& x) {
     for (size_t k = 0; k < kClasses.size(); ++k) {
         c.shares[k] = sharesFromLogits(&x[kShareParams * k]);
+        c.shares[k].hostStep = hasHostStep(kClasses[k]) ? x[kHostStepParam] : 0.0;
     }
 }
 
@@ -86,9 +95,11 @@ void fitSingle(const Data& d, const Catalog& catalog, perf::ModelConstants& c, c
                          !(opt.holdOutArchitecture &&
                            (*opt.holdOutArchitecture == "Ampere" || *opt.holdOutArchitecture == "Volta"));
     LeastSquaresProblem p;
-    p.parameters = kShareParams * kClasses.size();
+    p.parameters = kHostStepParam + 1;
     p.lower.assign(p.parameters, -8.0);
     p.upper.assign(p.parameters, 8.0);
+    p.lower[kHostStepParam] = 0.0;
+    p.upper[kHostStepParam] = kMaxHostStep;
     p.softL1Scale = 0.1;
     p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
         perf::ModelConstants trial = c;
@@ -126,9 +137,10 @@ std::string mainFp16Source(const std::vector<const Obs*>& obs) {
     return top == count.end() ? std::string() : top->first;
 }
 
-// Each calibration workload's own profile (shares, batch gain and the share of matmuls left in
-// FP32), fitted on its rows and pulled towards its class's shares, the seed's batch gain and no
-// FP32 matmuls, so a workload with few rows stays close to what its class says.
+// Each calibration workload's own profile (shares, batch gain, the share of matmuls left in
+// FP32 and, for recurrent networks, the host time per step), fitted on its rows and pulled
+// towards its class's shares, the seed's batch gain and no FP32 matmuls, so a workload with few
+// rows stays close to what its class says.
 void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const CalibrationOptions& opt) {
     std::map<std::string, std::vector<const Obs*>> byWorkload;
     for (const auto& o : d.single) {
@@ -142,18 +154,22 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         const auto& obs = entry.second;
         const perf::WorkloadClass cls = obs.front()->query.workload;
         const perf::TimeShares& prior = c.sharesFor(cls);
-        // compute, memory and vector logits (relative to overhead), batch gain, FP32 matmul share
+        // compute, memory and vector logits (relative to overhead), batch gain, FP32 matmul share,
+        // host time per step
         const std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead),
                                         shareLogit(prior.memory, prior.overhead),
-                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling, 0.0};
+                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling, 0.0,
+                                        prior.hostStep};
         const std::string source = mainFp16Source(obs);
         const auto apply = [&](perf::ModelConstants& t, const std::vector<double>& x) {
-            t.workloadProfiles[name] = {cls, sharesFromLogits(x.data()), x[3], x[4], source};
+            perf::TimeShares shares = sharesFromLogits(x.data());
+            shares.hostStep = x[5];
+            t.workloadProfiles[name] = {cls, shares, x[3], x[4], source};
         };
         LeastSquaresProblem p;
         p.parameters = x0.size();
-        p.lower = {-8.0, -8.0, -8.0, 0.0, 0.0};
-        p.upper = {8.0, 8.0, 8.0, 1.0, 1.0};
+        p.lower = {-8.0, -8.0, -8.0, 0.0, 0.0, 0.0};
+        p.upper = {8.0, 8.0, 8.0, 1.0, 1.0, hasHostStep(cls) ? kMaxHostStep : 0.0};
         p.softL1Scale = 0.1;
         p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
             perf::ModelConstants trial = c;
@@ -164,6 +180,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
             }
             r.push_back(opt.profilePriorWeight * (x[3] - x0[3]) / 0.1);
             r.push_back(opt.fp32MatmulPriorWeight * x[4]);
+            r.push_back(opt.hostStepPriorWeight * (x[5] - x0[5]));
         };
         apply(c, solveLeastSquares(p, x0).x);
     }

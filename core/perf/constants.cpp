@@ -16,6 +16,7 @@ TimeShares readShares(const JsonFields& f, const std::string& base) {
     s.memory = f.optionalNonNegative(base + ".memory").value_or(0);
     s.vector = f.optionalNonNegative(base + ".vector").value_or(0);
     s.overhead = f.optionalNonNegative(base + ".overhead").value_or(0);
+    s.hostStep = f.optionalNonNegative(base + ".host_step").value_or(0);
     const double sum = s.compute + s.memory + s.vector + s.overhead;
     if (sum < 0.99 || sum > 1.01) {
         f.fail(base, "compute + memory + vector + overhead must add up to 1");
@@ -46,7 +47,8 @@ nlohmann::json ModelConstants::toJson() const {
     nlohmann::json cm = nlohmann::json::object();
     for (const auto w : kClasses) {
         const auto& s = sharesFor(w);
-        sh[toString(w)] = {{"compute", s.compute}, {"memory", s.memory}, {"vector", s.vector}, {"overhead", s.overhead}};
+        sh[toString(w)] = {{"compute", s.compute},   {"memory", s.memory},     {"vector", s.vector},
+                           {"overhead", s.overhead}, {"host_step", s.hostStep}};
         ar[toString(w)] = allReduceCost[static_cast<size_t>(w)];
         cm[toString(w)] = cubeMeshOverhead[static_cast<size_t>(w)];
     }
@@ -57,6 +59,7 @@ nlohmann::json ModelConstants::toJson() const {
                           {"memory", p.shares.memory},
                           {"vector", p.shares.vector},
                           {"overhead", p.shares.overhead},
+                          {"host_step", p.shares.hostStep},
                           {"batch_gain_per_doubling", p.batchGainPerDoubling},
                           {"fp32_matmul_share", p.fp32MatmulShare},
                           {"fp32_matmul_source", p.fp32MatmulSource}};

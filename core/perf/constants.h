@@ -24,6 +24,12 @@ struct TimeShares {
     double memory = 0.55;
     double vector = 0.1;
     double overhead = 0.2;
+    /// Host time per training step (CPU launches of many small sequential kernels), in the same
+    /// units at the typical batch but divided by the batch multiplier: a step costs it whatever its
+    /// batch and GPU. Not part of the sum of 1. Fitted for recurrent networks only, which launch
+    /// kernels per time step (Lambda 2022-23, not fitted: tacotron2 on an A100 80GB SXM4 at batch
+    /// 256 ran 1.57x the A100 40GB PCIe at batch 144; the cards and +13% per doubling give 1.37x).
+    double hostStep = 0;
 };
 
 /// A named benchmark workload's own profile, fitted on the calibration data: where its time

@@ -8,9 +8,13 @@
 namespace advisor::perf {
 namespace {
 
+// Time per sample by where it goes. The GPU-side terms and the per-sample overhead follow the
+// batch gain; the host's per-step time is divided by the batch instead.
 struct Times {
-    double compute = 0, memory = 0, vector = 0, overhead = 0;
-    double total() const { return compute + memory + vector + overhead; }
+    double compute = 0, memory = 0, vector = 0, overhead = 0, host = 0;
+    double batchScale = 1;
+    double total() const { return (compute + memory + vector + overhead) / batchScale + host; }
+    double share(double part) const { return part / batchScale / total(); }
 };
 
 // The profile's share of matmuls left in FP32, for rows of the benchmark source it was seen in.
@@ -39,6 +43,9 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     const double inference = isTraining(m) ? 1.0 : c.inferenceOverheadFactor;
     t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops * clock, 1e-9);
     t.overhead = sh.overhead * inference;
+    t.host = sh.hostStep * inference / std::clamp(q.batchMultiplier, kMinBatchMultiplier, kMaxBatchMultiplier);
+    const double gain = profile != nullptr ? profile->batchGainPerDoubling : c.batchGainPerDoubling;
+    t.batchScale = batchScaling(q.batchMultiplier, gain);
     return t;
 }
 
@@ -121,18 +128,17 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         return tokens;
     }
     const Times t = singleGpuTimes(s, q, c);
-    const WorkloadProfile* profile = c.profileFor(q.workloadName);
-    const double gain = profile != nullptr ? profile->batchGainPerDoubling : c.batchGainPerDoubling;
-    const double single = batchScaling(q.batchMultiplier, gain) / t.total();
+    const double single = 1.0 / t.total();
     const Link link = linkBandwidth(g, n, q.interconnect);
     const double eff = dataParallelEfficiency(single, n, link, q.workload, q.metric, q.batchMultiplier, c);
     if (out != nullptr) {
         out->singleGpu = single;
         out->efficiency = eff;
-        out->computeShare = t.compute / t.total();
-        out->memoryShare = t.memory / t.total();
-        out->vectorShare = t.vector / t.total();
-        out->overheadShare = t.overhead / t.total();
+        out->computeShare = t.share(t.compute);
+        out->memoryShare = t.share(t.memory);
+        out->vectorShare = t.share(t.vector);
+        // GPU-independent time: the per-sample overhead and the host's per-step time.
+        out->overheadShare = t.share(t.overhead) + t.host / t.total();
         out->clockBoundShare = 1.0 - out->overheadShare;
     }
     return single * n * eff;
@@ -205,6 +211,20 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                                           "% per doubling, fitted"
                                     : std::string("seed: +13.6% per doubling")) +
                 ")");
+        const TimeShares& shares = profile != nullptr ? profile->shares : constants_.sharesFor(q.workload);
+        if (shares.hostStep > 0) {
+            add("host time per step",
+                without(
+                    [&](ModelConstants& c) {
+                        c.shares[static_cast<size_t>(q.workload)].hostStep = 0;
+                        if (profile != nullptr) {
+                            c.workloadProfiles[q.workloadName].shares.hostStep = 0;
+                        }
+                    },
+                    s),
+                "a recurrent step launches many small kernels one after another; their CPU time is the same "
+                "whatever the GPU and the batch (fitted), so a small batch or a fast GPU waits on it");
+        }
         if (profile != nullptr) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
                               q.workloadName);

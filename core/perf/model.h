@@ -10,7 +10,8 @@
 /// + share_vector  * (reference FP32 TFLOPS / FP32 CUDA-core rate)   (non-matmul work)
 /// + share_overhead (GPU-independent; smaller in inference)
 /// with shares fitted per workload class and normalised to a V100 SXM2 (fp16 training).
-/// Throughput = batch scaling / time, in units of one V100 SXM2 training in fp16.
+/// Throughput = 1 / (time / batch scaling + host_step / batch multiplier), in units of one
+/// V100 SXM2 training in fp16; host_step is the CPU time per step of recurrent networks.
 /// Multi-GPU: n x single x data-parallel efficiency. Every prediction can explain itself.
 
 #include "catalog/catalog.h"
@@ -56,7 +57,9 @@ struct Prediction {
     double singleGpu = 0;   ///< one GPU, same units
     double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
     std::string bound;      ///< "memory bandwidth", "compute", or "overhead"
-    double computeShare = 0, memoryShare = 0, vectorShare = 0, overheadShare = 0; ///< of one GPU's time
+    /// Of one GPU's time; the overhead is all GPU-independent time (fixed per sample, and the
+    /// host's time per step of recurrent networks).
+    double computeShare = 0, memoryShare = 0, vectorShare = 0, overheadShare = 0;
     /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
     /// GPU-side work, but not LLM token generation, which streams weights at the memory clock.
     double clockBoundShare = 0;

@@ -53,8 +53,11 @@ constexpr double kPowerClockExponent = 3.0;
 /// 1 at or above full power.
 double clockAtPowerRatio(double powerRatio);
 
+/// Batch multipliers are clamped to [1/16, 16]: the seed's rule is not meant for extremes.
+constexpr double kMinBatchMultiplier = 1.0 / 16.0;
+constexpr double kMaxBatchMultiplier = 16.0;
+
 /// Batch-size scaling: (1 + gain)^log2(multiplier), the seed's +13.6% per doubling.
-/// The multiplier is clamped to [1/16, 16] - the seed's rule is not meant for extremes.
 double batchScaling(double batchMultiplier, const ModelConstants& c);
 /// The same with a given gain per doubling (a workload profile's own).
 double batchScaling(double batchMultiplier, double gainPerDoubling);

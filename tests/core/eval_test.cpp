@@ -182,10 +182,12 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     }
     EXPECT_EQ(archs, (std::vector<std::string>{"Ada", "Ampere", "Pascal", "Turing", "Volta"}));
     // Lambda's 8 single-GPU tacotron2/waveglow 'fp16' rows that ran in fp32 (known-issues.json)
-    // are left out, and reported apart: taken as labelled, they cost the p90 about a point.
+    // are left out, and reported apart. Taken as labelled they move the p90 by less than a point:
+    // with the host time per step, tacotron2 on Ampere is mostly waiting on the host, so whether
+    // its GPU work ran in fp16 or fp32 changes little (it cost a point before that term).
     EXPECT_GT(report.singleLoao.rows, 240u);
     EXPECT_EQ(report.singleLoaoWithKnownIssues.rows, report.singleLoao.rows + 8);
-    EXPECT_GT(report.singleLoaoWithKnownIssues.p90AbsPct, report.singleLoao.p90AbsPct);
+    EXPECT_LT(std::fabs(report.singleLoaoWithKnownIssues.p90AbsPct - report.singleLoao.p90AbsPct), 1.0);
     // 34 multi-GPU rows of known issues (24 without mixed precision, 10 scaling impossibly).
     EXPECT_EQ(report.scalingLoaoWithKnownIssues.rows, report.scalingLoao.rows + 34);
     EXPECT_GT(report.scalingLoaoWithKnownIssues.p90AbsPct, report.scalingLoao.p90AbsPct);
