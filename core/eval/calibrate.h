@@ -32,8 +32,8 @@ struct CalibrationOptions {
     /// weak, so the data decides; only workloads whose GPUs rank as in fp32 get a large one.
     double fp32MatmulPriorWeight = 0.1;
     /// Pull of a recurrent network's host time per step towards its class's (per unit of the
-    /// reference's time): weak, tacotron2's rows decide. 0.03-0.1 give the same figures, 0.3 and
-    /// 1.0 a point or two more leave-one-architecture-out p90 (docs/performance-model.md).
+    /// reference's time): weak, tacotron2's rows decide. 0.03 and 0.1 are within half a point of
+    /// each other, 0.3 and 1.0 a point more leave-one-architecture-out p90 (docs/performance-model.md).
     double hostStepPriorWeight = 0.1;
 };
 
