@@ -222,8 +222,11 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                         }
                     },
                     s),
-                "a recurrent step launches many small kernels one after another; their CPU time is the same "
-                "whatever the GPU and the batch (fitted), so a small batch or a fast GPU waits on it");
+                (profile != nullptr ? q.workloadName : toString(q.workload)) + ": " +
+                    format::number(shares.hostStep, 2) + " of a V100's time per sample at the typical batch, " +
+                    "divided by the batch (x" + format::number(q.batchMultiplier, 2) +
+                    " here; fitted): a recurrent step launches many small kernels one after another, and their "
+                    "CPU time is the same whatever the GPU, so a small batch or a fast GPU waits on it");
         }
         if (profile != nullptr) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
