@@ -44,7 +44,8 @@ int run(Context& ctx, const Args& args) {
                             {"measured_relative", r.measuredRelative},
                             {"predicted_relative", r.predictedRelative},
                             {"error_pct", r.errorPct},
-                            {"workload_profile", r.workloadProfile}});
+                            {"workload_profile", r.workloadProfile},
+                            {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
@@ -78,8 +79,8 @@ int run(Context& ctx, const Args& args) {
     line("single GPU", ev.singleGpu);
     line("multi GPU", ev.multiGpu);
     std::map<std::string, int> skipped;
-    std::set<std::string> profiled;
-    size_t profiledRows = 0, evaluatedRows = 0;
+    std::set<std::string> profiled, batchFilled;
+    size_t profiledRows = 0, evaluatedRows = 0, batchFilledRows = 0;
     for (const auto& r : ev.rows) {
         if (!r.evaluated) {
             ++skipped[r.skipReason];
@@ -90,6 +91,15 @@ int run(Context& ctx, const Args& args) {
             profiled.insert(r.row.workload);
             ++profiledRows;
         }
+        if (r.batchFromMultiGpuRuns) {
+            batchFilled.insert(r.row.gpu);
+            ++batchFilledRows;
+        }
+    }
+    if (!batchFilled.empty()) {
+        ctx.out() << "batch size taken from the same GPU's multi-GPU runs (" << batchFilledRows
+                  << (batchFilledRows == 1 ? " single-GPU row" : " single-GPU rows") << " without one): " << text::join({batchFilled.begin(), batchFilled.end()}, ", ")
+                  << '\n';
     }
     if (!profiled.empty()) {
         ctx.out() << "predicted with their network's fitted profile (" << profiledRows << " of " << evaluatedRows
@@ -126,7 +136,8 @@ Command evalModelCommand() {
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
             "precision. Rows listed in resources/benchmarks/known-issues.json (runs that did not\n"
-            "measure what they are labelled as) are skipped, with the reason.\n"
+            "measure what they are labelled as) are skipped, with the reason. A single-GPU row\n"
+            "without a batch size takes the per-GPU batch of the same GPU's multi-GPU rows.\n"
             "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
             "the shipped one.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

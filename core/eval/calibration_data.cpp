@@ -62,23 +62,14 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         d.notes.push_back("not in the catalog, rows skipped: " + u);
     }
     // Typical batch per (workload, precision): geometric mean of single-GPU batches; missing
-    // single-GPU batches are taken from the same GPU's multi-GPU runs (batch per GPU).
-    std::map<std::string, std::vector<double>> perGpuMulti;
+    // single-GPU batches are taken from the same GPU's multi-GPU runs (perGpuBatches).
+    std::vector<std::string> gpuKey(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] != nullptr && rows[i].numGpus > 1 && rows[i].perGpuBatch()) {
-            perGpuMulti[gpu[i]->id + "|" + groupOf(rows[i])].push_back(*rows[i].perGpuBatch());
-        }
+        gpuKey[i] = gpu[i] != nullptr ? gpu[i]->id : std::string();
     }
-    std::vector<std::optional<double>> batch(rows.size());
+    const auto batch = perGpuBatches(rows, gpuKey);
     std::map<std::string, std::pair<double, int>> logSum;
     for (size_t i = 0; i < rows.size(); ++i) {
-        batch[i] = rows[i].perGpuBatch();
-        if (!batch[i] && rows[i].numGpus == 1 && gpu[i] != nullptr) {
-            const auto it = perGpuMulti.find(gpu[i]->id + "|" + groupOf(rows[i]));
-            if (it != perGpuMulti.end()) {
-                batch[i] = median(it->second);
-            }
-        }
         // Rows of known issues do not set the typical batch either.
         if (batch[i] && rows[i].numGpus == 1 && !rows[i].isLlm() && issue[i] == nullptr) {
             auto& s = logSum[groupOf(rows[i])];

@@ -11,6 +11,11 @@
 namespace advisor::eval {
 
 perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenceBatchPerGpu, bool nvlink) {
+    return queryFor(row, row.perGpuBatch(), referenceBatchPerGpu, nvlink);
+}
+
+perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatchPerGpu,
+                         std::optional<double> referenceBatchPerGpu, bool nvlink) {
     perf::PerfQuery q;
     q.metric = row.metric();
     q.workload = perf::parseWorkloadClass(row.workloadClass).value_or(perf::WorkloadClass::Transformer);
@@ -18,8 +23,8 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenc
     q.interconnect.nvlinkBridge = nvlink;
     q.workloadName = row.workload;
     q.benchmarkSource = row.source;
-    if (row.perGpuBatch() && referenceBatchPerGpu && *referenceBatchPerGpu > 0) {
-        q.batchMultiplier = *row.perGpuBatch() / *referenceBatchPerGpu;
+    if (rowBatchPerGpu && referenceBatchPerGpu && *referenceBatchPerGpu > 0) {
+        q.batchMultiplier = *rowBatchPerGpu / *referenceBatchPerGpu;
     }
     if (row.isLlm()) {
         q.batchMultiplier = 1.0;
@@ -28,6 +33,31 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenc
         q.llmContextTokens = 512;
     }
     return q;
+}
+
+std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>& rows,
+                                                 const std::vector<std::string>& gpuKey) {
+    const auto key = [&](size_t i) {
+        return gpuKey[i] + "|" + rows[i].workload + "|" + perf::toString(rows[i].precision) + "|" + rows[i].source;
+    };
+    std::map<std::string, std::vector<double>> multi;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (!gpuKey[i].empty() && rows[i].numGpus > 1 && rows[i].perGpuBatch()) {
+            multi[key(i)].push_back(*rows[i].perGpuBatch());
+        }
+    }
+    std::vector<std::optional<double>> batch(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        batch[i] = rows[i].perGpuBatch();
+        // A batch of 0 says the run did not fit: nothing to fill in.
+        if (!batch[i] && !rows[i].zeroBatch && rows[i].numGpus == 1 && !gpuKey[i].empty()) {
+            const auto it = multi.find(key(i));
+            if (it != multi.end()) {
+                batch[i] = median(it->second);
+            }
+        }
+    }
+    return batch;
 }
 
 ErrorSummary summarize(const std::vector<const EvaluatedRow*>& rows) {
@@ -66,6 +96,11 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
     }
     ev.unresolved.assign(unresolved.begin(), unresolved.end());
+    std::vector<std::string> gpuKey(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        gpuKey[i] = gpuOf[i] != nullptr ? gpuOf[i]->id : std::string();
+    }
+    const auto batch = perGpuBatches(rows, gpuKey);
 
     const Gpu* ref = nullptr;
     if (reference) {
@@ -118,9 +153,10 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             continue;
         }
         const BenchmarkRow& rr = rows[it->second];
-        const auto refBatch = rr.perGpuBatch();
-        const perf::PerfQuery q = queryFor(rows[i], refBatch, nvlinkOf[i]);
-        const perf::PerfQuery rq = queryFor(rr, refBatch, false);
+        const auto refBatch = batch[it->second];
+        const perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
+        const perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, false);
+        e.batchFromMultiGpuRuns = batch[i] && !rows[i].perGpuBatch();
         e.measuredRelative = rows[i].throughput / rr.throughput;
         e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(*ref, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;

@@ -164,4 +164,17 @@ LeastSquaresResult solveLeastSquares(const LeastSquaresProblem& p, std::vector<d
     return result;
 }
 
+LeastSquaresResult solveLeastSquaresFromStarts(const LeastSquaresProblem& p, const std::vector<std::vector<double>>& starts) {
+    LeastSquaresResult best;
+    bool first = true;
+    for (const auto& x0 : starts) {
+        LeastSquaresResult r = solveLeastSquares(p, x0);
+        if (first || r.cost < best.cost) {
+            best = std::move(r);
+            first = false;
+        }
+    }
+    return best;
+}
+
 } // namespace advisor::eval

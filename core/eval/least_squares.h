@@ -26,4 +26,8 @@ struct LeastSquaresResult {
 
 LeastSquaresResult solveLeastSquares(const LeastSquaresProblem& p, std::vector<double> x0);
 
+/// The lowest-cost result over several starting points (the first wins a tie): for problems
+/// with more than one local minimum, so that the answer does not hinge on where one start lands.
+LeastSquaresResult solveLeastSquaresFromStarts(const LeastSquaresProblem& p, const std::vector<std::vector<double>>& starts);
+
 } // namespace advisor::eval

@@ -168,6 +168,27 @@ TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
         << human.out;
 }
 
+TEST(EvalModelCli, SaysWhichSingleGpuRowsTookTheirBatchFromMultiGpuRuns) {
+    Cli cli;
+    const auto f = cli.write("m.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                      "RTX A6000,1,bert,transformer,fp16,,130,x\n"
+                                      "RTX A6000,2,bert,transformer,fp16,128,250,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    std::map<int, bool> filled;
+    for (const auto& r : doc.at("rows")) {
+        filled[r.at("num_gpus").get<int>() * 10 + (r.at("gpu") == "RTX A6000" ? 1 : 0)] =
+            r.at("batch_from_multi_gpu_runs").get<bool>();
+    }
+    EXPECT_TRUE(filled.at(11));  // the A6000's single-GPU row
+    EXPECT_FALSE(filled.at(21)); // its 2-GPU row gives its own batch
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("batch size taken from the same GPU's multi-GPU runs (1 single-GPU row without one): "
+                             "RTX A6000"),
+              std::string::npos)
+        << human.out;
+}
+
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
     Cli cli;
     const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"

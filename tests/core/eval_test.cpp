@@ -144,6 +144,59 @@ TEST(LeastSquares, RecoversAKnownCurveDespiteAnOutlier) {
     EXPECT_NEAR(res.x[1], 0.3, 0.01);
 }
 
+TEST(LeastSquares, SeveralStartsFindTheLowerOfTwoMinima) {
+    // r = (x^2 - 1, 0.1 (x - 1)): a minimum at x = 1 (cost 0) and a worse one near x = -1.
+    LeastSquaresProblem p;
+    p.parameters = 1;
+    p.residuals = [](const std::vector<double>& x, std::vector<double>& r) {
+        r = {x[0] * x[0] - 1.0, 0.1 * (x[0] - 1.0)};
+    };
+    p.lower = {-3};
+    p.upper = {3};
+    const auto one = solveLeastSquares(p, {-0.8});
+    EXPECT_NEAR(one.x[0], -1.0, 0.05) << "a single start from the left stays in the worse minimum";
+    const auto best = solveLeastSquaresFromStarts(p, {{-0.8}, {0.8}});
+    EXPECT_NEAR(best.x[0], 1.0, 1e-4);
+    EXPECT_LT(best.cost, one.cost);
+    // The order of the starts does not matter.
+    EXPECT_NEAR(solveLeastSquaresFromStarts(p, {{0.8}, {-0.8}}).x[0], 1.0, 1e-4);
+}
+
+TEST(Evaluate, ASingleGpuRowWithoutABatchTakesItsMultiGpuRunsBatch) {
+    // Lambda's RTX A6000 single-GPU rows give no batch; its 2-8 GPU rows do, per GPU the same.
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                               "RTX A6000,1,bert,transformer,fp16,,130,x\n"
+                                               "RTX A6000,2,bert,transformer,fp16,128,250,x\n"
+                                               "RTX A6000,4,bert,transformer,fp16,256,480,x\n"
+                                               "RTX A6000,8,bert,transformer,fp16,640,900,other source\n"
+                                               "RTX A6000,1,gpt,transformer,fp16,0,40,x\n"
+                                               "RTX A6000,2,gpt,transformer,fp16,64,70,x\n",
+                                     "b.csv");
+    const std::vector<std::string> keys = {"rtx-3090", "rtx-a6000", "rtx-a6000", "rtx-a6000",
+                                           "rtx-a6000", "rtx-a6000", "rtx-a6000"};
+    const auto batches = perGpuBatches(rows, keys);
+    ASSERT_EQ(batches.size(), rows.size());
+    EXPECT_EQ(batches[0], 32.0);
+    EXPECT_EQ(batches[1], 64.0) << "the median of 64 and 64 per GPU; the other source's 80 is not used";
+    EXPECT_EQ(batches[2], 64.0);
+    EXPECT_FALSE(batches[5].has_value()) << "batch 0 says the run did not fit: nothing to fill in";
+    // An unresolved GPU (empty key) is left as it is.
+    EXPECT_FALSE(perGpuBatches(rows, {"", "", "", "", "", "", ""})[1].has_value());
+
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    ASSERT_TRUE(ev.rows[1].evaluated);
+    EXPECT_TRUE(ev.rows[1].batchFromMultiGpuRuns);
+    EXPECT_FALSE(ev.rows[0].batchFromMultiGpuRuns);
+    EXPECT_FALSE(ev.rows[2].batchFromMultiGpuRuns);
+    perf::PerfQuery q;
+    q.workloadName = "bert";
+    q.batchMultiplier = 2.0; // 64 against the RTX 3090's 32
+    const double expected = model.throughput(Catalog::builtin().require("RTX A6000"), q) /
+                            model.throughput(Catalog::builtin().require("RTX 3090"), perf::PerfQuery{});
+    EXPECT_NEAR(ev.rows[1].predictedRelative, expected, 1e-12);
+}
+
 TEST(Evaluate, RelativeToTheReferenceAndUnknownNamesListed) {
     const auto rows = readBenchmarks(kHeader + "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
                                                "RTX 4090,1,bert,transformer,fp16,32,160,x\n"
