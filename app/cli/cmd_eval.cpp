@@ -98,8 +98,8 @@ int run(Context& ctx, const Args& args) {
     }
     if (!batchFilled.empty()) {
         ctx.out() << "batch size taken from the same GPU's multi-GPU runs (" << batchFilledRows
-                  << (batchFilledRows == 1 ? " single-GPU row" : " single-GPU rows") << " without one): " << text::join({batchFilled.begin(), batchFilled.end()}, ", ")
-                  << '\n';
+                  << (batchFilledRows == 1 ? " single-GPU row" : " single-GPU rows")
+                  << " without one): " << text::join({batchFilled.begin(), batchFilled.end()}, ", ") << '\n';
     }
     if (!profiled.empty()) {
         ctx.out() << "predicted with their network's fitted profile (" << profiledRows << " of " << evaluatedRows

@@ -63,11 +63,7 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
     }
     // Typical batch per (workload, precision): geometric mean of single-GPU batches; missing
     // single-GPU batches are taken from the same GPU's multi-GPU runs (perGpuBatches).
-    std::vector<std::string> gpuKey(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        gpuKey[i] = gpu[i] != nullptr ? gpu[i]->id : std::string();
-    }
-    const auto batch = perGpuBatches(rows, gpuKey);
+    const auto batch = perGpuBatches(rows, gpu);
     std::map<std::string, std::pair<double, int>> logSum;
     for (size_t i = 0; i < rows.size(); ++i) {
         // Rows of known issues do not set the typical batch either.

@@ -36,13 +36,13 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
 }
 
 std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>& rows,
-                                                 const std::vector<std::string>& gpuKey) {
+                                                 const std::vector<const Gpu*>& gpus) {
     const auto key = [&](size_t i) {
-        return gpuKey[i] + "|" + rows[i].workload + "|" + perf::toString(rows[i].precision) + "|" + rows[i].source;
+        return gpus[i]->id + "|" + rows[i].workload + "|" + perf::toString(rows[i].precision) + "|" + rows[i].source;
     };
     std::map<std::string, std::vector<double>> multi;
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (!gpuKey[i].empty() && rows[i].numGpus > 1 && rows[i].perGpuBatch()) {
+        if (gpus[i] != nullptr && rows[i].numGpus > 1 && rows[i].perGpuBatch()) {
             multi[key(i)].push_back(*rows[i].perGpuBatch());
         }
     }
@@ -50,7 +50,7 @@ std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>
     for (size_t i = 0; i < rows.size(); ++i) {
         batch[i] = rows[i].perGpuBatch();
         // A batch of 0 says the run did not fit: nothing to fill in.
-        if (!batch[i] && !rows[i].zeroBatch && rows[i].numGpus == 1 && !gpuKey[i].empty()) {
+        if (!batch[i] && !rows[i].zeroBatch && rows[i].numGpus == 1 && gpus[i] != nullptr) {
             const auto it = multi.find(key(i));
             if (it != multi.end()) {
                 batch[i] = median(it->second);
@@ -96,11 +96,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
     }
     ev.unresolved.assign(unresolved.begin(), unresolved.end());
-    std::vector<std::string> gpuKey(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        gpuKey[i] = gpuOf[i] != nullptr ? gpuOf[i]->id : std::string();
-    }
-    const auto batch = perGpuBatches(rows, gpuKey);
+    const auto batch = perGpuBatches(rows, gpuOf);
 
     const Gpu* ref = nullptr;
     if (reference) {

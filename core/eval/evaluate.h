@@ -54,10 +54,10 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
 /// the same GPU's multi-GPU rows of that workload, precision and source: Lambda runs a GPU at one
 /// per-GPU batch on 1 to 8 GPUs (161 of the 192 such configurations of its 2020-21 file, the rest
 /// within 10%), and its logs confirm it for the RTX A6000, whose single-GPU rows give no batch
-/// (bert_large_squad fp16: 36, ssd fp32: 144). `gpuKey[i]` names row i's GPU as resolved (the
-/// same key for the same GPU); an empty key leaves the row as it is.
+/// (bert_large_squad fp16: 36, ssd fp32: 144). `gpus[i]` is row i's GPU as resolved; a row whose
+/// GPU did not resolve (nullptr) is left as it is.
 std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>& rows,
-                                                 const std::vector<std::string>& gpuKey);
+                                                 const std::vector<const Gpu*>& gpus);
 
 /// Evaluates rows. `reference` names the GPU to normalise to; by default the GPU with the most
 /// single-GPU rows. Throws InputError when the reference is unknown or ambiguous.

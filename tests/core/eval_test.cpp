@@ -172,16 +172,16 @@ TEST(Evaluate, ASingleGpuRowWithoutABatchTakesItsMultiGpuRunsBatch) {
                                                "RTX A6000,1,gpt,transformer,fp16,0,40,x\n"
                                                "RTX A6000,2,gpt,transformer,fp16,64,70,x\n",
                                      "b.csv");
-    const std::vector<std::string> keys = {"rtx-3090", "rtx-a6000", "rtx-a6000", "rtx-a6000",
-                                           "rtx-a6000", "rtx-a6000", "rtx-a6000"};
-    const auto batches = perGpuBatches(rows, keys);
+    const Gpu* rtx3090 = &Catalog::builtin().require("RTX 3090");
+    const Gpu* a6000 = &Catalog::builtin().require("RTX A6000");
+    const auto batches = perGpuBatches(rows, {rtx3090, a6000, a6000, a6000, a6000, a6000, a6000});
     ASSERT_EQ(batches.size(), rows.size());
     EXPECT_EQ(batches[0], 32.0);
     EXPECT_EQ(batches[1], 64.0) << "the median of 64 and 64 per GPU; the other source's 80 is not used";
     EXPECT_EQ(batches[2], 64.0);
     EXPECT_FALSE(batches[5].has_value()) << "batch 0 says the run did not fit: nothing to fill in";
-    // An unresolved GPU (empty key) is left as it is.
-    EXPECT_FALSE(perGpuBatches(rows, {"", "", "", "", "", "", ""})[1].has_value());
+    // A row whose GPU did not resolve is left as it is.
+    EXPECT_FALSE(perGpuBatches(rows, {rtx3090, nullptr, a6000, a6000, a6000, a6000, a6000})[1].has_value());
 
     const perf::PerfModel model(Catalog::builtin());
     const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
