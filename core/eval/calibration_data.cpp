@@ -4,7 +4,6 @@
 
 #include "common/text.h"
 #include "eval/evaluate.h"
-#include "eval/stats.h"
 
 #include <cmath>
 #include <map>
