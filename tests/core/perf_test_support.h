@@ -1,0 +1,37 @@
+#pragma once
+// Helpers shared by the performance-model tests: the shipped catalog and calibration, and a
+// near-compare that prints both values.
+#include "catalog/catalog.h"
+#include "perf/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace advisor::perf {
+
+inline const Catalog& cat() {
+    return Catalog::builtin();
+}
+
+inline const PerfModel& model() {
+    static const PerfModel m(cat());
+    return m;
+}
+
+inline double speed(const char* gpu, Metric m, WorkloadClass w = WorkloadClass::Transformer, int gpus = 1) {
+    PerfQuery q;
+    q.metric = m;
+    q.workload = w;
+    q.gpus = gpus;
+    return model().throughput(cat().require(gpu), q);
+}
+
+// Near-compare that prints both values and the tolerance.
+inline void expectNear(double actual, double expected, double relTol, const std::string& what) {
+    EXPECT_LE(std::fabs(actual / expected - 1.0), relTol)
+        << what << ": model " << actual << ", expected " << expected << " (tolerance " << relTol * 100 << "%)";
+}
+
+} // namespace advisor::perf
