@@ -32,7 +32,8 @@ perf::TimeShares sharesFromLogits(const double* x) {
 // Only recurrent networks get a host time per step (perf::TimeShares::hostStep): they launch
 // kernels per time step. Fitted for every class, the 2020-21 runs give BERT and TransformerXL
 // 0.08-0.24 too, which puts the RTX 4090 (batch 28 against the A100 80GB's 112) 14-40% slow on
-// them in Lambda's 2022-23 runs, where it was 1-22% slow without (docs/performance-model.md).
+// them in Lambda's 2022-23 runs, where it was 1-22% slow without
+// (docs/performance-model-experiments.md).
 bool hasHostStep(WorkloadClass w) { return w == WorkloadClass::Rnn; }
 constexpr size_t kHostStepParam = kShareParams * kClasses.size(); // after the share logits
 constexpr double kMaxHostStep = 4.0;

@@ -26,14 +26,15 @@ struct CalibrationOptions {
     /// How strongly each workload's own profile is pulled towards its class's shares and the
     /// seed's batch gain (residual weight of one prior unit); 0 fits no workload profiles.
     /// 0.5 was chosen on leave-one-architecture-out error and the 2022-23 check together
-    /// (0.3-0.7 are within half a point of each other; docs/performance-model.md).
+    /// (0.3-0.7 are within half a point of each other; docs/performance-model-experiments.md).
     double profilePriorWeight = 0.5;
     /// Weight pulling a profile's share of matmuls left in FP32 towards 0 (per unit of share):
     /// weak, so the data decides; only workloads whose GPUs rank as in fp32 get a large one.
     double fp32MatmulPriorWeight = 0.1;
     /// Pull of a recurrent network's host time per step towards its class's (per unit of the
     /// reference's time): weak, tacotron2's rows decide. 0.03 and 0.1 are within half a point of
-    /// each other, 0.3 and 1.0 a point more leave-one-architecture-out p90 (docs/performance-model.md).
+    /// each other, 0.3 and 1.0 a point more leave-one-architecture-out p90
+    /// (docs/performance-model-experiments.md).
     double hostStepPriorWeight = 0.1;
 };
 
