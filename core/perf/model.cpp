@@ -43,7 +43,7 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     const double inference = isTraining(m) ? 1.0 : c.inferenceOverheadFactor;
     t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops * clock, 1e-9);
     t.overhead = sh.overhead * inference;
-    t.host = sh.hostStep * inference / std::clamp(q.batchMultiplier, kMinBatchMultiplier, kMaxBatchMultiplier);
+    t.host = sh.hostStep * inference / clampedBatchMultiplier(q.batchMultiplier);
     const double gain = profile != nullptr ? profile->batchGainPerDoubling : c.batchGainPerDoubling;
     t.batchScale = batchScaling(q.batchMultiplier, gain);
     return t;

@@ -78,7 +78,7 @@ double batchScaling(double batchMultiplier, const ModelConstants& c) {
 }
 
 double batchScaling(double batchMultiplier, double gainPerDoubling) {
-    const double m = std::clamp(batchMultiplier, kMinBatchMultiplier, kMaxBatchMultiplier);
+    const double m = clampedBatchMultiplier(batchMultiplier);
     return std::pow(1.0 + gainPerDoubling, std::log2(m));
 }
 
@@ -119,7 +119,7 @@ double dataParallelEfficiency(double singleSpeedVsReference, int gpus, const Lin
     const double allReduce = c.allReduceCost[static_cast<size_t>(w)] * gradBytes * 2.0 * (n - 1.0) / n /
                              std::max(link.gbPerSecond, 1e-6) * 100.0;
     const double sync = c.syncLatency * std::log2(n);
-    const double perGpuBatch = std::clamp(batchMultiplier, kMinBatchMultiplier, kMaxBatchMultiplier);
+    const double perGpuBatch = clampedBatchMultiplier(batchMultiplier);
     double overhead = singleSpeedVsReference * (allReduce + sync) / perGpuBatch;
     if (link.cubeMesh) {
         overhead += c.cubeMeshOverhead[static_cast<size_t>(w)] * std::log2(n) / 3.0;

@@ -56,6 +56,9 @@ double clockAtPowerRatio(double powerRatio);
 /// Batch multipliers are clamped to [1/16, 16]: the seed's rule is not meant for extremes.
 constexpr double kMinBatchMultiplier = 1.0 / 16.0;
 constexpr double kMaxBatchMultiplier = 16.0;
+constexpr double clampedBatchMultiplier(double m) {
+    return m < kMinBatchMultiplier ? kMinBatchMultiplier : (m > kMaxBatchMultiplier ? kMaxBatchMultiplier : m);
+}
 
 /// Batch-size scaling: (1 + gain)^log2(multiplier), the seed's +13.6% per doubling.
 double batchScaling(double batchMultiplier, const ModelConstants& c);
