@@ -49,6 +49,7 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                          {{"compute", p.computeShare},
                           {"memory", p.memoryShare},
                           {"vector", p.vectorShare},
+                          {"latency", p.latencyShare},
                           {"overhead", p.overheadShare}}},
                         {"compute_roof_tflops", p.computeRoofTflops},
                         {"effective_bandwidth_gbs", p.effectiveBandwidthGbs},
@@ -83,8 +84,8 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
           << format::ratio(relative) << " " << reference.name << "\n";
     }
     o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
-      << format::percent(p.memoryShare, 0) << ", CUDA cores " << format::percent(p.vectorShare, 0) << ", overhead "
-      << format::percent(p.overheadShare, 0) << ")\n";
+      << format::percent(p.memoryShare, 0) << ", CUDA cores " << format::percent(p.vectorShare, 0) << ", latency-bound "
+      << format::percent(p.latencyShare, 0) << ", overhead " << format::percent(p.overheadShare, 0) << ")\n";
     o << "  compute roof " << format::number(p.computeRoofTflops, 1) << " TFLOPS, effective bandwidth "
       << format::number(p.effectiveBandwidthGbs, 0) << " GB/s\n";
     for (const auto& f : p.factors) {

@@ -79,6 +79,7 @@ nlohmann::json ModelConstants::toJson() const {
               {"fp32_bytes_multiplier", fp32BytesMultiplier},
               {"batch_gain_per_doubling", batchGainPerDoubling},
               {"inference_overhead_factor", inferenceOverheadFactor},
+              {"latency_bound_overhead_fraction", latencyBoundOverheadFraction},
               {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8},
               {"fp16_without_tensor_cores_as_fp32", fp16WithoutTensorCoresAsFp32}}},
             {"multi_gpu", {{"all_reduce_cost", ar}, {"sync_latency", syncLatency}, {"cube_mesh_overhead", cm}}},
@@ -92,6 +93,7 @@ nlohmann::json ModelConstants::toJson() const {
             {"reference",
              {{"compute_tflops", referenceComputeTflops},
               {"vector_tflops", referenceVectorTflops},
+              {"sm_clock_ghz", referenceSmClockGhz},
               {"bandwidth_gbs", referenceBandwidthGbs}}}};
 }
 
@@ -140,6 +142,11 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.fp32BytesMultiplier = f.requirePositive("single_gpu.fp32_bytes_multiplier");
     c.batchGainPerDoubling = f.optionalNonNegative("single_gpu.batch_gain_per_doubling").value_or(0);
     c.inferenceOverheadFactor = f.optionalNonNegative("single_gpu.inference_overhead_factor").value_or(1);
+    // Absent in files written before the term: all overhead GPU-independent, as they were fitted.
+    c.latencyBoundOverheadFraction = f.optionalNonNegative("single_gpu.latency_bound_overhead_fraction").value_or(0);
+    if (c.latencyBoundOverheadFraction > 1.0) {
+        f.fail("single_gpu.latency_bound_overhead_fraction", "must be a share between 0 and 1");
+    }
     c.int8EfficiencyWithoutFp8 = f.requirePositive("single_gpu.int8_efficiency_without_fp8");
     c.fp16WithoutTensorCoresAsFp32 = f.optionalBool("single_gpu.fp16_without_tensor_cores_as_fp32", true);
     c.syncLatency = f.optionalNonNegative("multi_gpu.sync_latency").value_or(0);
@@ -152,6 +159,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.referenceComputeTflops = f.requirePositive("reference.compute_tflops");
     c.referenceBandwidthGbs = f.requirePositive("reference.bandwidth_gbs");
     c.referenceVectorTflops = f.requirePositive("reference.vector_tflops");
+    c.referenceSmClockGhz = f.optionalPositive("reference.sm_clock_ghz").value_or(c.referenceSmClockGhz);
     return c;
 }
 

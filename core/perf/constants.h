@@ -18,7 +18,8 @@ namespace advisor::perf {
 /// Where a class's time goes on the reference GPU (V100 SXM2, fp16 training, typical
 /// batch): tensor-core matmuls, memory traffic, work on the CUDA cores (the seed's
 /// "operations needed to prepare the matrix multiplication like img2col", normalisation,
-/// activations, optimizer), and GPU-independent overhead (launches, CPU). They add up to 1.
+/// activations, optimizer), and overhead: host time (launches, CPU) and latency-bound work
+/// (ModelConstants::latencyBoundOverheadFraction). They add up to 1.
 struct TimeShares {
     double compute = 0.15;
     double memory = 0.55;
@@ -80,6 +81,14 @@ struct ModelConstants {
     /// training. Solved by the fitter from the seed's "RTX 4090 ~ 0.33x H100 SXM for 8-bit
     /// inference" (there are no inference benchmarks to fit).
     double inferenceOverheadFactor = 0.125;
+    /// Part of each class's overhead share that is latency-bound work on the GPU (kernel
+    /// prologues and tails, small kernels that cannot fill the SMs, synchronisation: a number of
+    /// cycles on every SM) rather than host time: it runs at SM count x clock
+    /// (EffectiveSpecs::smClockGhz). Seed: latencies are counted in cycles (global memory ~380,
+    /// shared memory ~34). Not fitted: the in-sample fit cannot tell it from the GPU-independent
+    /// part, so it was chosen on leave-one-architecture-out error (0 to 1 tried; 0.2-0.25 best;
+    /// docs/performance-model-experiments.md, round 9).
+    double latencyBoundOverheadFraction = 0.25;
     /// Seed: "For old GPUs, Int8 inference performance is close to the 16-bit inference
     /// performance" -> INT8 tensor peak (2x FP16) counts half without FP8 support.
     double int8EfficiencyWithoutFp8 = 0.5;
@@ -111,6 +120,7 @@ struct ModelConstants {
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)
     double referenceVectorTflops = 15.7;    ///< its FP32 CUDA-core rate
     double referenceBandwidthGbs = 900.0;   ///< its effective memory bandwidth (no async, 6 MB L2)
+    double referenceSmClockGhz = 15.7 * 1000.0 / 128.0; ///< its 80 SMs x 1.53 GHz, from FP32 rate / (2 x 64 lanes)
 
     std::string provenance = "seed priors (not fitted)";
 

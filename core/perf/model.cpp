@@ -11,9 +11,9 @@ namespace {
 // Time per sample by where it goes. The GPU-side terms and the per-sample overhead follow the
 // batch gain; the host's per-step time is divided by the batch instead.
 struct Times {
-    double compute = 0, memory = 0, vector = 0, overhead = 0, host = 0;
+    double compute = 0, memory = 0, vector = 0, latency = 0, overhead = 0, host = 0;
     double batchScale = 1;
-    double total() const { return (compute + memory + vector + overhead) / batchScale + host; }
+    double total() const { return (compute + memory + vector + latency + overhead) / batchScale + host; }
     double share(double part) const { return part / batchScale / total(); }
 };
 
@@ -42,7 +42,11 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     // the CUDA-core work and the fixed overhead shrink by the same factor.
     const double inference = isTraining(m) ? 1.0 : c.inferenceOverheadFactor;
     t.vector = sh.vector * inference * c.referenceVectorTflops / std::max(s.vectorTflops * clock, 1e-9);
-    t.overhead = sh.overhead * inference;
+    // Part of the overhead is latency-bound GPU work, retired at SM count x clock; the rest is
+    // the host's, the same on every GPU.
+    const double latencyPart = c.latencyBoundOverheadFraction;
+    t.latency = sh.overhead * latencyPart * inference * c.referenceSmClockGhz / std::max(s.smClockGhz * clock, 1e-9);
+    t.overhead = sh.overhead * (1.0 - latencyPart) * inference;
     t.host = sh.hostStep * inference / clampedBatchMultiplier(q.batchMultiplier);
     const double gain = profile != nullptr ? profile->batchGainPerDoubling : c.batchGainPerDoubling;
     t.batchScale = batchScaling(q.batchMultiplier, gain);
@@ -67,7 +71,7 @@ double llmBytesPerToken(const PerfQuery& q) {
 
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
     // The bound is the largest share (PerfModel::explain).
-    const double share = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
+    const double share = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
     std::string text = "bound by " + p.bound + " (" + format::percent(share, 0) + " of the time)";
     std::vector<const Factor*> order;
     for (const auto& f : p.factors) {
@@ -137,6 +141,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         out->computeShare = t.share(t.compute);
         out->memoryShare = t.share(t.memory);
         out->vectorShare = t.share(t.vector);
+        out->latencyShare = t.share(t.latency);
         // GPU-independent time: the per-sample overhead and the host's per-step time.
         out->overheadShare = t.share(t.overhead) + t.host / t.total();
         out->clockBoundShare = 1.0 - out->overheadShare;
@@ -167,13 +172,15 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     const Metric runs = metricRunOn(s, q.metric, constants_);
     p.computeRoofTflops = computeRoofTflops(s, runs) * s.sustainedClock;
     p.effectiveBandwidthGbs = isLlm(q.metric) ? s.bandwidthGbs : effectiveBandwidthGbs(s, runs, constants_);
-    const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
+    const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
     if (p.memoryShare == top) {
         p.bound = "memory bandwidth";
     } else if (p.computeShare == top) {
         p.bound = "compute";
     } else if (p.vectorShare == top) {
         p.bound = "CUDA-core (non-matmul) work";
+    } else if (p.latencyShare == top) {
+        p.bound = "latency-bound work";
     } else {
         p.bound = "overhead";
     }
@@ -196,6 +203,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             "global->shared copies overlap with tensor-core work (seed: ~15%)");
         add("TMA for 8-bit", without([](ModelConstants& c) { c.tmaEightBitGain = 0; }, s),
             "hardware index computation matters most at 8-bit (twice the elements per byte)");
+        add("latency-bound work", without([](ModelConstants& c) { c.latencyBoundOverheadFraction = 0; }, s),
+            format::percent(constants_.latencyBoundOverheadFraction, 0) + " of the overhead runs on the GPU at SM count x " +
+                "clock (" + format::number(s.smClockGhz * s.sustainedClock / constants_.referenceSmClockGhz, 2) +
+                "x a V100's) instead of taking the same time on every GPU");
         const WorkloadProfile* profile = constants_.profileFor(q.workloadName);
         add("batch size",
             without(

@@ -56,10 +56,11 @@ struct Prediction {
     std::string unit;
     double singleGpu = 0;   ///< one GPU, same units
     double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
-    std::string bound;      ///< "memory bandwidth", "compute", or "overhead"
-    /// Of one GPU's time; the overhead is all GPU-independent time (fixed per sample, and the
-    /// host's time per step of recurrent networks).
-    double computeShare = 0, memoryShare = 0, vectorShare = 0, overheadShare = 0;
+    std::string bound;      ///< "memory bandwidth", "compute", "latency-bound work", "overhead", ...
+    /// Of one GPU's time; they add up to 1. Latency is the overhead's latency-bound part (at SM
+    /// count x clock); the overhead is all GPU-independent time (fixed per sample, and the host's
+    /// time per step of recurrent networks).
+    double computeShare = 0, memoryShare = 0, vectorShare = 0, latencyShare = 0, overheadShare = 0;
     /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
     /// GPU-side work, but not LLM token generation, which streams weights at the memory clock.
     double clockBoundShare = 0;

@@ -44,6 +44,21 @@ const Gpu* l2Peer(const Gpu& g, const Catalog* peers) {
     return nullptr;
 }
 
+// FP32 lanes per SM (per CU / Xe-core) as the published FP32 rates count them: 64 on GP100,
+// Volta, Turing, GA100 and CDNA 2 (MI250X: 220 CUs x 1.7 GHz x 128 FLOPs = 47.9 TFLOPS); 128 on
+// GP102, GA10x, Ada, Hopper, Blackwell, CDNA 3 and RDNA 3 (dual issue: MI300X 304 CUs x 2.1 GHz x
+// 256 = 163.4) and Intel's Xe cores. Dividing the FP32 rate by twice this gives SM count x clock.
+double fp32LanesPerUnit(const Gpu& g) {
+    const std::string& a = g.architecture;
+    const bool sixtyFour = a == "Volta" || a == "Turing" || a == "CDNA 2" || g.chip == "GA100" || g.chip == "GP100";
+    return sixtyFour ? 64.0 : 128.0;
+}
+
+// SMs per compute unit, counted by the threads a unit issues per clock: an NVIDIA SM issues
+// four 32-thread warp instructions per clock (128), an AMD CU one 64-thread wave instruction
+// per 4 clocks on each of its four SIMDs (64), an Intel Xe core 128 lanes.
+double smEquivalentsPerUnit(const Gpu& g) { return g.vendor == "AMD" ? 0.5 : 1.0; }
+
 // Board power and clock per SM: what the sustained-clock term compares within a chip.
 struct PerSm {
     double watts = 0, clock = 0; ///< clock as FP32 TFLOPS per SM (same chip: proportional to GHz)
@@ -197,6 +212,7 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
     }
 
     deriveSustainedClock(g, peers, s);
+    s.smClockGhz = s.vectorTflops * 1000.0 / (2.0 * fp32LanesPerUnit(g)) * smEquivalentsPerUnit(g);
 
     if (g.l2CacheMb) {
         s.l2Mb = *g.l2CacheMb;

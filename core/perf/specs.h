@@ -23,6 +23,10 @@ struct EffectiveSpecs {
     double fp32TrainTflops = 0;  ///< TF32 tensor rate, or FP32 CUDA cores / no-tensor-core penalty
     double eightBitTflops = 0;   ///< FP8 (Ada/Hopper+), INT8 x practical efficiency, else 16-bit
     double vectorTflops = 0;     ///< FP32 on the CUDA cores (non-matmul work)
+    /// SM count x boost clock in GHz (compute units for AMD and Intel), derived from the FP32 rate
+    /// and the FP32 lanes per SM: the rate at which latency-bound work retires (ModelConstants::
+    /// latencyBoundOverheadFraction). V100 SXM2: 15.7 TFLOPS / (2 x 64 lanes) = 122.7.
+    double smClockGhz = 0;
     bool tensorCores = false;
     bool fp8 = false;
     bool tf32 = false;

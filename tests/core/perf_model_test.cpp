@@ -128,7 +128,8 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
     q.metric = Metric::Int8Inference;
     const Prediction h100 = model().explain(cat().require("H100 SXM5"), q);
     EXPECT_EQ(h100.bound, "memory bandwidth");
-    EXPECT_NEAR(h100.computeShare + h100.memoryShare + h100.vectorShare + h100.overheadShare, 1.0, 1e-9);
+    EXPECT_NEAR(h100.computeShare + h100.memoryShare + h100.vectorShare + h100.latencyShare + h100.overheadShare,
+                1.0, 1e-9);
     const auto has = [](const Prediction& p, const std::string& name) {
         for (const auto& f : p.factors) {
             if (f.name == name) {

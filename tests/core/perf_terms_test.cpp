@@ -196,6 +196,30 @@ TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {
                 std::cbrt(200.0 / 400.0), 1e-9);
 }
 
+TEST(LatencyBoundWork, RetiresAtSmCountTimesBoostClockDerivedFromTheFp32Rate) {
+    // Published SM counts and boost clocks (NVIDIA/AMD data sheets), not the catalog's FP32 rates.
+    const struct {
+        const char* gpu;
+        double sms, ghz;
+    } cards[] = {{"V100 SXM2 32GB", 80, 1.530},  {"A100 40GB SXM4", 108, 1.410}, {"H100 SXM5", 132, 1.980},
+                 {"RTX 4090", 128, 2.520},       {"RTX 2080 Ti", 68, 1.545},     {"GTX 1080 Ti", 28, 1.582},
+                 {"MI300X", 304 * 0.5, 2.100}}; // an AMD CU issues 64 threads per clock, an SM 128
+    for (const auto& card : cards) {
+        EXPECT_NEAR(specs(card.gpu).smClockGhz / (card.sms * card.ghz), 1.0, 0.01) << card.gpu;
+    }
+    EXPECT_NEAR(specs("V100 SXM2 32GB").smClockGhz, consts().referenceSmClockGhz, 1e-9);
+    // Every catalog GPU with a published unit count comes out at a boost clock a chip can have:
+    // a wrong count of FP32 lanes per SM would put it at half or twice its clock.
+    for (const auto& g : cat().gpus()) {
+        if (!g.computeUnits) {
+            continue;
+        }
+        const double perUnit = g.vendor == "AMD" ? 0.5 : 1.0;
+        const double ghz = deriveSpecs(g, consts(), &cat()).smClockGhz / (*g.computeUnits * perUnit);
+        EXPECT_TRUE(ghz > 1.0 && ghz < 3.0) << g.name << ": " << ghz << " GHz";
+    }
+}
+
 TEST(MixedPrecision, NeedsTensorCoresToPayOff) {
     const ModelConstants& c = consts();
     EXPECT_EQ(metricRunOn(specs("GTX 1080 Ti"), Metric::Fp16Training, c), Metric::Fp32Training);

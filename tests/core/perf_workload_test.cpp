@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace advisor::perf {
@@ -106,6 +107,59 @@ TEST(HostStep, IsPaidPerStepWhateverTheGpuSoThroughputFollowsTheBatch) {
     const Prediction p = half.explain(v100, q);
     EXPECT_NEAR(p.overheadShare, 0.5 / 1.5, 1e-12) << "host time counts as GPU-independent time";
     EXPECT_NEAR(p.clockBoundShare, 1.0 / 1.5, 1e-12) << "a power limit does not slow the host";
+}
+
+TEST(LatencyBoundWork, ThatPartOfTheOverheadFollowsSmCountTimesClockTheRestIsTheHosts) {
+    // A step that is all overhead, a quarter of it latency-bound GPU work.
+    ModelConstants c = ModelConstants::builtin();
+    c.shares[static_cast<size_t>(WorkloadClass::Transformer)] = {0, 0, 0, 1.0, 0};
+    c.latencyBoundOverheadFraction = 0.25;
+    const PerfModel m(cat(), c);
+    PerfQuery q;
+    const auto& v100 = cat().require("V100 SXM2 32GB");
+    const auto& h100 = cat().require("H100 SXM5");
+    EXPECT_NEAR(m.throughput(v100, q), 1.0, 1e-12);
+    // H100 SXM5: 132 SMs at 1.98 GHz against the V100's 80 at 1.53 (data sheets).
+    expectNear(m.throughput(h100, q), 1.0 / (0.75 + 0.25 * (80 * 1.53) / (132 * 1.98)), 0.005, "H100 SXM5");
+    const Prediction p = m.explain(v100, q);
+    EXPECT_NEAR(p.latencyShare, 0.25, 1e-12);
+    EXPECT_NEAR(p.overheadShare, 0.75, 1e-12);
+    EXPECT_NEAR(p.clockBoundShare, 0.25, 1e-12) << "latency-bound work runs at the core clock; the host does not";
+    const auto it = std::find_if(p.factors.begin(), p.factors.end(),
+                                 [](const Factor& f) { return f.name == "latency-bound work"; });
+    EXPECT_EQ(it, p.factors.end()) << "on the reference it changes nothing";
+    const Prediction onH100 = m.explain(h100, q);
+    const auto h = std::find_if(onH100.factors.begin(), onH100.factors.end(),
+                                [](const Factor& f) { return f.name == "latency-bound work"; });
+    ASSERT_NE(h, onH100.factors.end());
+    EXPECT_GT(h->effect, 1.0);
+    // All of it GPU-independent: the same on every GPU (the model before the term).
+    c.latencyBoundOverheadFraction = 0;
+    const PerfModel hostOnly(cat(), c);
+    EXPECT_NEAR(hostOnly.throughput(h100, q), 1.0, 1e-12);
+    EXPECT_NEAR(hostOnly.throughput(cat().require("GTX 1080 Ti"), q), 1.0, 1e-12);
+}
+
+TEST(LatencyBoundWork, ConstantsFileKeepsTheFractionOlderFilesReadWithoutItAndAboveOneIsRefused) {
+    ModelConstants c = ModelConstants::builtin();
+    EXPECT_GT(c.latencyBoundOverheadFraction, 0.0); // the shipped calibration has it
+    c.latencyBoundOverheadFraction = 0.4;
+    auto j = c.toJson();
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").latencyBoundOverheadFraction, 0.4);
+    j["single_gpu"]["latency_bound_overhead_fraction"] = 1.5;
+    try {
+        ModelConstants::fromJson(j, "c.json");
+        FAIL() << "a fraction of 1.5 was accepted";
+    } catch (const advisor::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("single_gpu.latency_bound_overhead_fraction"), std::string::npos)
+            << e.what();
+    }
+    // Files fitted before the term: all their overhead was GPU-independent, and stays so.
+    j["single_gpu"].erase("latency_bound_overhead_fraction");
+    j["reference"].erase("sm_clock_ghz");
+    const auto old = ModelConstants::fromJson(j, "c.json");
+    EXPECT_EQ(old.latencyBoundOverheadFraction, 0.0);
+    EXPECT_NEAR(old.referenceSmClockGhz, 15.7 * 1000 / 128, 1e-9);
 }
 
 TEST(HostStep, OnlyRecurrentNetworksWaitOnTheHostAndTheExplanationSaysHowMuch) {

@@ -187,10 +187,10 @@ private slots:
         pick(tab.gpuField(), "rtx-4090");
         tab.countField()->setValue(4);
         QVERIFY2(tab.resultText().contains(QStringLiteral("x one RTX 4090 (fp16 transformer training; data-parallel "
-                                                          "efficiency 81%)")),
+                                                          "efficiency 80%)")),
                  qPrintable(tab.resultText()));
         tab.limitField()->setValue(300); // it was ignored: the same speed at any limit
-        QVERIFY2(tab.resultText().contains(QStringLiteral("power limit 300 W: 9% slower")), qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("power limit 300 W: 10% slower")), qPrintable(tab.resultText()));
         tab.limitField()->setValue(0);
         Settings s = session_->settings();
         s.referenceGpu = "rtx-3090";
