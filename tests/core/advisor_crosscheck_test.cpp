@@ -227,8 +227,8 @@ TEST(CrossCheck, LiveRecommenderAgainstThe2023ChartWith2023Prices) {
         {"no,yes,yes,no,yes", "leaf_3090", "rtx-3090", Agree},
         {"no,yes,yes,no,no", "leaf_sorry", "cloud", Agree},
         // Other models (10 GB): a used RTX 2080 Ti at $390 beats the new Ada cards per dollar
-        // (a used RTX 3080 at $588 is within 1% of it); the chart prefers new cards where they
-        // are affordable.
+        // (a used RTX 3080 at $588, close behind, was the pick before the model's latency-bound
+        // work); the chart prefers new cards where they are affordable.
         {"no,yes,no,yes", "leaf_4080", "rtx-2080-ti", CheaperPerformance},
         {"no,yes,no,no,yes", "leaf_4070ti", "rtx-2080-ti", CheaperPerformance},
         {"no,yes,no,no,no,yes", "leaf_2080ti", "rtx-2080-ti", Agree},

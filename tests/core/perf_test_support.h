@@ -1,6 +1,6 @@
 #pragma once
-// Helpers shared by the performance-model tests: the shipped catalog and calibration, and a
-// near-compare that prints both values.
+// Helpers shared by the performance-model tests: the shipped catalog and calibration, a
+// near-compare that prints both values, and a prediction's factor by name.
 #include "catalog/catalog.h"
 #include "perf/model.h"
 
@@ -32,6 +32,16 @@ inline double speed(const char* gpu, Metric m, WorkloadClass w = WorkloadClass::
 inline void expectNear(double actual, double expected, double relTol, const std::string& what) {
     EXPECT_LE(std::fabs(actual / expected - 1.0), relTol)
         << what << ": model " << actual << ", expected " << expected << " (tolerance " << relTol * 100 << "%)";
+}
+
+// The explanation's factor of that name, or nullptr when the prediction does not list it.
+inline const Factor* factorNamed(const Prediction& p, const std::string& name) {
+    for (const auto& f : p.factors) {
+        if (f.name == name) {
+            return &f;
+        }
+    }
+    return nullptr;
 }
 
 } // namespace advisor::perf

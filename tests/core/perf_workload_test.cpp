@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
 
 namespace advisor::perf {
@@ -125,13 +124,10 @@ TEST(LatencyBoundWork, ThatPartOfTheOverheadFollowsSmCountTimesClockTheRestIsThe
     EXPECT_NEAR(p.latencyShare, 0.25, 1e-12);
     EXPECT_NEAR(p.overheadShare, 0.75, 1e-12);
     EXPECT_NEAR(p.clockBoundShare, 0.25, 1e-12) << "latency-bound work runs at the core clock; the host does not";
-    const auto it = std::find_if(p.factors.begin(), p.factors.end(),
-                                 [](const Factor& f) { return f.name == "latency-bound work"; });
-    EXPECT_EQ(it, p.factors.end()) << "on the reference it changes nothing";
+    EXPECT_EQ(factorNamed(p, "latency-bound work"), nullptr) << "on the reference it changes nothing";
     const Prediction onH100 = m.explain(h100, q);
-    const auto h = std::find_if(onH100.factors.begin(), onH100.factors.end(),
-                                [](const Factor& f) { return f.name == "latency-bound work"; });
-    ASSERT_NE(h, onH100.factors.end());
+    const Factor* h = factorNamed(onH100, "latency-bound work");
+    ASSERT_NE(h, nullptr);
     EXPECT_GT(h->effect, 1.0);
     // All of it GPU-independent: the same on every GPU (the model before the term).
     c.latencyBoundOverheadFraction = 0;
