@@ -128,7 +128,13 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"NVIDIA RTX 4000 Ada Generation", "rtx-4000-ada"},
                       NameCase{"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-blackwell"},
                       NameCase{"Intel(R) Arc(TM) B580 Graphics", "arc-b580"}, NameCase{"Tesla T4", "t4"},
-                      NameCase{"NVIDIA H100 80GB HBM3", "h100-sxm5"}, NameCase{"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"}));
+                      NameCase{"NVIDIA H100 80GB HBM3", "h100-sxm5"}, NameCase{"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"},
+                      // Cards that benchmark tables name and that must not fall to a near neighbour.
+                      NameCase{"NVIDIA GH200 480GB", "gh200"}, NameCase{"TITAN V", "titan-v"},
+                      NameCase{"NVIDIA TITAN V", "titan-v"}, NameCase{"RTX 4070 SUPER", "rtx-4070-super"},
+                      NameCase{"RTX 4070", "rtx-4070"}, NameCase{"4070", "rtx-4070"}, NameCase{"A30", "a30"},
+                      NameCase{"NVIDIA A30", "a30"}, NameCase{"Tesla P100", "tesla-p100-pcie-16gb"},
+                      NameCase{"Tesla P100-PCIE-16GB", "tesla-p100-pcie-16gb"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
