@@ -276,15 +276,18 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
         if (decode) {
             t.decodeBandwidthEfficiency = x[0];
             t.decodeOverheadMs = x[1];
+            t.decodeBytesPerSmClock = x[2];
         } else {
             t.prefillComputeEfficiency[variant] = x[0];
             t.prefillOverheadUs[variant] = x[1];
         }
     };
     LeastSquaresProblem p;
-    p.parameters = 2;
-    p.lower = {decode ? 0.3 : 0.05, 0.0};
-    p.upper = {decode ? 0.95 : 1.0, decode ? 20.0 : 2000.0};
+    // Decode also fits the bytes in flight per SM (decodeBandwidthGbs), between 1 and 64 bytes
+    // per SM per clock.
+    p.parameters = decode ? 3 : 2;
+    p.lower = decode ? std::vector<double>{0.3, 0.0, 1.0} : std::vector<double>{0.05, 0.0};
+    p.upper = decode ? std::vector<double>{0.95, 20.0, 64.0} : std::vector<double>{1.0, 2000.0};
     p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
         perf::ModelConstants t = c;
         apply(t, x);
@@ -293,8 +296,14 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
             r[i] = logPredict(*obs[i], t) - std::log(obs[i]->measured);
         }
     };
-    const std::vector<double> x0 = decode ? std::vector<double>{0.8, 1.0} : std::vector<double>{0.5, 30.0};
-    apply(c, solveLeastSquares(p, x0).x);
+    if (!decode) {
+        apply(c, solveLeastSquares(p, {0.5, 30.0}).x);
+        return;
+    }
+    // The cap makes the cost kinked (min of two bandwidths): start above and below the cards'
+    // balance point and keep the lowest cost. No cap starts first and wins a tie, so a fit
+    // whose cards never reach the cap (a fold without Ampere's few SMs per GB/s) leaves it off.
+    apply(c, solveLeastSquaresFromStarts(p, {{0.8, 1.0, 64.0}, {0.8, 1.0, 8.0}, {0.8, 1.0, 4.0}}).x);
 }
 
 double rtx4090OverH100EightBit(const Catalog& catalog, const perf::ModelConstants& c) {

@@ -86,6 +86,7 @@ nlohmann::json ModelConstants::toJson() const {
             {"llm",
              {{"decode_bandwidth_efficiency", decodeBandwidthEfficiency},
               {"decode_overhead_ms", decodeOverheadMs},
+              {"decode_bytes_per_sm_clock", decodeBytesPerSmClock},
               {"prefill_compute_efficiency_16bit", prefillComputeEfficiency[0]},
               {"prefill_overhead_us_16bit", prefillOverheadUs[0]},
               {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
@@ -152,6 +153,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.syncLatency = f.optionalNonNegative("multi_gpu.sync_latency").value_or(0);
     c.decodeBandwidthEfficiency = f.requirePositive("llm.decode_bandwidth_efficiency");
     c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);
+    c.decodeBytesPerSmClock = f.optionalNonNegative("llm.decode_bytes_per_sm_clock").value_or(0);
     c.prefillComputeEfficiency[0] = f.requirePositive("llm.prefill_compute_efficiency_16bit");
     c.prefillOverheadUs[0] = f.optionalNonNegative("llm.prefill_overhead_us_16bit").value_or(0);
     c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");

@@ -112,6 +112,9 @@ struct ModelConstants {
     // --- LLM inference (llama.cpp-style, batch 1 decode, layer split) -----------------
     double decodeBandwidthEfficiency = 0.85; ///< achieved / peak memory bandwidth (fitted)
     double decodeOverheadMs = 1.0;           ///< per-token fixed cost, milliseconds (fitted)
+    /// Bytes a batch-1 decode kernel draws per SM per clock at most (decodeBandwidthGbs;
+    /// fitted; 0 = no cap, as in files written before the term).
+    double decodeBytesPerSmClock = 0.0;
     /// Prompt processing: [0] 16-bit weights, [1] quantized weights (dequantised on the fly).
     std::array<double, 2> prefillComputeEfficiency{0.6, 0.55}; ///< achieved / peak FP16 tensor (fitted)
     std::array<double, 2> prefillOverheadUs{25.0, 50.0};       ///< per-token fixed cost (fitted)

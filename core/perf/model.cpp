@@ -106,7 +106,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
         const double bytes = llmBytesPerToken(q);
-        const double memorySeconds = bytes / (s.bandwidthGbs * 1e9 * c.decodeBandwidthEfficiency);
+        const double memorySeconds = bytes / (decodeBandwidthGbs(s, c) * 1e9);
         const double overheadSeconds = c.decodeOverheadMs / 1000.0;
         const double tokens = 1.0 / (memorySeconds + overheadSeconds);
         if (out != nullptr) {
@@ -171,9 +171,14 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
     p.computeRoofTflops = computeRoofTflops(s, runs) * s.sustainedClock;
-    p.effectiveBandwidthGbs = isLlm(q.metric) ? s.bandwidthGbs : effectiveBandwidthGbs(s, runs, constants_);
+    p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidthGbs(s, constants_)
+                              : isLlm(q.metric)             ? s.bandwidthGbs
+                                                            : effectiveBandwidthGbs(s, runs, constants_);
     const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
-    if (p.memoryShare == top) {
+    if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
+        decodeBandwidthGbs(s, constants_) < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
+        p.bound = "memory traffic the SMs can keep in flight";
+    } else if (p.memoryShare == top) {
         p.bound = "memory bandwidth";
     } else if (p.computeShare == top) {
         p.bound = "compute";
@@ -312,6 +317,15 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                                           : "no synchronisation")});
         }
     } else {
+        if (q.metric == Metric::LlmDecode) {
+            add("bytes in flight per SM",
+                without([](ModelConstants& c) { c.decodeBytesPerSmClock = 0; }, s),
+                "a batch-1 matrix-vector kernel keeps only so many bytes in flight per SM, so the SMs draw at most " +
+                    format::number(constants_.decodeBytesPerSmClock, 1) + " bytes per SM per clock (fitted): " +
+                    format::number(constants_.decodeBytesPerSmClock * s.smClockGhz, 0) + " GB/s here, against " +
+                    format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
+                    " GB/s the memory streams (Little's law)");
+        }
         if (q.gpus > 1) {
             p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
         }

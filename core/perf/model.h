@@ -56,7 +56,9 @@ struct Prediction {
     std::string unit;
     double singleGpu = 0;   ///< one GPU, same units
     double efficiency = 1;  ///< multi-GPU efficiency (1 for one GPU)
-    std::string bound;      ///< "memory bandwidth", "compute", "latency-bound work", "overhead", ...
+    /// "memory bandwidth", "compute", "latency-bound work", "overhead", ...; LLM decode on a card
+    /// whose SMs cannot keep its memory busy: "memory traffic the SMs can keep in flight".
+    std::string bound;
     /// Of one GPU's time; they add up to 1. Latency is the overhead's latency-bound part (at SM
     /// count x clock); the overhead is all GPU-independent time (fixed per sample, and the host's
     /// time per step of recurrent networks).

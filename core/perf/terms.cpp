@@ -135,4 +135,12 @@ double mixedPacing(const double* singleSpeeds, int count) {
     return slowest * count;
 }
 
+double decodeBandwidthGbs(const EffectiveSpecs& s, const ModelConstants& c) {
+    const double streamed = s.bandwidthGbs * c.decodeBandwidthEfficiency;
+    if (c.decodeBytesPerSmClock <= 0 || s.smClockGhz <= 0) {
+        return streamed;
+    }
+    return std::min(streamed, c.decodeBytesPerSmClock * s.smClockGhz);
+}
+
 } // namespace advisor::perf

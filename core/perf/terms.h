@@ -35,6 +35,14 @@ double tmaFactor(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
 /// Effective memory bandwidth (GB/s) a metric sees: peak x L2 x async x TMA.
 double effectiveBandwidthGbs(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
 
+/// Memory bandwidth (GB/s) that batch-1 LLM token generation draws. Each matrix-vector kernel
+/// streams the weights once, and every SM keeps only so many bytes in flight. Little's law then
+/// caps what the SMs can pull at `decodeBytesPerSmClock` bytes per SM per clock, whatever the
+/// memory could deliver. The result is peak x efficiency or that cap, whichever is lower (0 = no cap).
+/// HBM cards with few SMs per TB/s hit the cap: an A100 80GB streams about 1,935 GB/s at peak,
+/// yet ran llama.cpp f16 decode at about 880 GB/s, where an RTX 4090 reaches 90% of its peak.
+double decodeBandwidthGbs(const EffectiveSpecs& s, const ModelConstants& c);
+
 /// Bytes moved per sample relative to 16-bit training: fp32 x fp32BytesMultiplier, 8-bit x 0.5.
 double bytesMultiplier(Metric m, const ModelConstants& c);
 

@@ -101,6 +101,20 @@ TEST(MemoryRoof, BandwidthRatioIsTheSeedsBasicEstimate) {
     EXPECT_NEAR(specs("A100 40GB SXM4").bandwidthGbs / specs("V100 SXM2 32GB").bandwidthGbs, 1.73, 0.005);
 }
 
+TEST(DecodeBandwidth, SmsCapWhatABatchOneKernelDraws) {
+    ModelConstants c = consts();
+    c.decodeBandwidthEfficiency = 0.9;
+    c.decodeBytesPerSmClock = 6.0;
+    // A100 80GB PCIe: 108 SMs x 1.41 GHz = 152 SM-GHz -> 914 GB/s, under 0.9 x 1,935.
+    const EffectiveSpecs a100 = specs("A100 80GB PCIe");
+    EXPECT_NEAR(decodeBandwidthGbs(a100, c), 6.0 * 108 * 1.41, 2.0);
+    // RTX 4090: 128 x 2.52 GHz could draw 1,935 GB/s, so its memory (0.9 x 1,008) bounds it.
+    EXPECT_NEAR(decodeBandwidthGbs(specs("RTX 4090"), c), 0.9 * 1008, 1e-9);
+    // No cap (files written before the term): peak x efficiency for every card.
+    c.decodeBytesPerSmClock = 0;
+    EXPECT_NEAR(decodeBandwidthGbs(a100, c), 0.9 * 1935, 1e-9);
+}
+
 TEST(L2Cache, RampsFromNoBenefitToTheSeedsGainAtAdaSize) {
     ModelConstants c;
     c.l2CacheGain = 0.5;
