@@ -320,7 +320,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         if (q.metric == Metric::LlmDecode) {
             add("bytes in flight per SM",
                 without([](ModelConstants& c) { c.decodeBytesPerSmClock = 0; }, s),
-                "a batch-1 matrix-vector kernel keeps only so many bytes in flight per SM, so the SMs draw at most " +
+                "a batch-1 matrix-vector kernel (llama.cpp's, 2024) keeps only so many bytes in flight per SM, so the "
+                "SMs draw at most " +
                     format::number(constants_.decodeBytesPerSmClock, 1) + " bytes per SM per clock (fitted): " +
                     format::number(constants_.decodeBytesPerSmClock * s.smClockGhz, 0) + " GB/s here, against " +
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
