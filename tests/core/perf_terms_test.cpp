@@ -1,5 +1,6 @@
 // Each named term of the performance model, tested on its own against the seed's facts.
 #include "catalog/catalog.h"
+#include "common/errors.h"
 #include "perf/specs.h"
 #include "perf/terms.h"
 
@@ -113,6 +114,23 @@ TEST(DecodeBandwidth, SmsCapWhatABatchOneKernelDraws) {
     // No cap (files written before the term): peak x efficiency for every card.
     c.decodeBytesPerSmClock = 0;
     EXPECT_NEAR(decodeBandwidthGbs(a100, c), 0.9 * 1935, 1e-9);
+}
+
+TEST(DecodeBandwidth, ConstantsFileKeepsTheCapAndOlderFilesReadWithoutIt) {
+    ModelConstants c = consts();
+    EXPECT_GT(c.decodeBytesPerSmClock, 0.0); // the shipped calibration has it
+    c.decodeBytesPerSmClock = 7.5;
+    auto j = c.toJson();
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").decodeBytesPerSmClock, 7.5);
+    j["llm"]["decode_bytes_per_sm_clock"] = -1;
+    try {
+        ModelConstants::fromJson(j, "c.json");
+        FAIL() << "a negative cap was accepted";
+    } catch (const advisor::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("llm.decode_bytes_per_sm_clock"), std::string::npos) << e.what();
+    }
+    j["llm"].erase("decode_bytes_per_sm_clock");
+    EXPECT_EQ(ModelConstants::fromJson(j, "c.json").decodeBytesPerSmClock, 0.0);
 }
 
 TEST(L2Cache, RampsFromNoBenefitToTheSeedsGainAtAdaSize) {
