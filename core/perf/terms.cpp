@@ -90,7 +90,9 @@ Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic) {
     if (g.form == FormFactor::Sxm || g.form == FormFactor::Oam || g.form == FormFactor::Superchip) {
         if (g.interconnectGbs) {
             l.gbPerSecond = *g.interconnectGbs / 2.0;
-            l.kind = g.interconnect == InterconnectType::NvLink ? "NVLink (SXM)" : "Infinity Fabric";
+            l.kind = g.interconnect != InterconnectType::NvLink  ? "Infinity Fabric"
+                     : g.form == FormFactor::Superchip             ? "NVLink (superchip)"
+                                                                   : "NVLink (SXM)";
             l.cubeMesh = g.formCode == "sxm2" && gpus > 4;
             return l;
         }

@@ -82,7 +82,7 @@ struct Interconnect {
 
 struct Link {
     double gbPerSecond = 0; ///< per direction, per GPU
-    const char* kind = "";  ///< "NVLink (SXM)", "NVLink bridge", "PCIe"
+    const char* kind = "";  ///< "NVLink (SXM)", "NVLink (superchip)", "NVLink bridge", "PCIe", ...
     int lanes = 16;
     int pcieGen = 3;
     bool cubeMesh = false;  ///< NVLink 2 hybrid cube-mesh (V100 SXM2) beyond 4 GPUs: no NVSwitch

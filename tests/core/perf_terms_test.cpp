@@ -275,6 +275,8 @@ TEST(Interconnect, LinkBandwidthByFormBridgeAndPcie) {
     const auto h100 = linkBandwidth(cat().require("H100 SXM5"), 8, {});
     EXPECT_STREQ(h100.kind, "NVLink (SXM)");
     EXPECT_DOUBLE_EQ(h100.gbPerSecond, 450); // 900 GB/s total, per direction
+    // GH200 and GB200 are modules with a CPU, not SXM boards; their GPUs still talk over NVLink.
+    EXPECT_STREQ(linkBandwidth(cat().require("GH200"), 8, {}).kind, "NVLink (superchip)");
     Interconnect bridge;
     bridge.nvlinkBridge = true;
     const Gpu& rtx3090 = cat().require("RTX 3090");
