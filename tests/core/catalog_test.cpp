@@ -134,7 +134,8 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"NVIDIA TITAN V", "titan-v"}, NameCase{"RTX 4070 SUPER", "rtx-4070-super"},
                       NameCase{"RTX 4070", "rtx-4070"}, NameCase{"4070", "rtx-4070"}, NameCase{"A30", "a30"},
                       NameCase{"NVIDIA A30", "a30"}, NameCase{"Tesla P100", "tesla-p100-pcie-16gb"},
-                      NameCase{"Tesla P100-PCIE-16GB", "tesla-p100-pcie-16gb"}));
+                      NameCase{"Tesla P100-PCIE-16GB", "tesla-p100-pcie-16gb"}, NameCase{"Tesla P40", "tesla-p40"},
+                      NameCase{"P40", "tesla-p40"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");

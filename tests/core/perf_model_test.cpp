@@ -95,6 +95,17 @@ TEST(Measurements, LlmTokenGenerationOnHbmCardsIsCappedBySmsNotBandwidth) {
                              [](const Factor& f) { return f.name == "bytes in flight per SM"; }));
 }
 
+TEST(Measurements, LlmTokenGenerationOnAPascalCardWithFewSmsIsCappedToo) {
+    // llama.cpp PR #4766 (January 2024, not fitted): Tesla P40, LLaMA 7B Q4_0, tg128 56.79 tokens/s.
+    // Its 30 SMs at 1.53 GHz draw less than its 346 GB/s; peak bandwidth alone predicted 68.
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmParamsBillion = 6.74;
+    q.llmWeights = Precision::Int4;
+    expectNear(model().throughput(cat().require("Tesla P40"), q), 56.79, 0.10, "Tesla P40 Q4_0 decode");
+    EXPECT_EQ(model().explain(cat().require("Tesla P40"), q).bound, "memory traffic the SMs can keep in flight");
+}
+
 TEST(Measurements, LlmPromptProcessingIsComputeBound) {
     PerfQuery q;
     q.metric = Metric::LlmPrefill;
