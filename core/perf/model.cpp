@@ -171,12 +171,13 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
     p.computeRoofTflops = computeRoofTflops(s, runs) * s.sustainedClock;
-    p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidthGbs(s, constants_)
+    const double decodeBandwidth = decodeBandwidthGbs(s, constants_);
+    p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs
                                                             : effectiveBandwidthGbs(s, runs, constants_);
     const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
     if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
-        decodeBandwidthGbs(s, constants_) < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
+        decodeBandwidth < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
         p.bound = "memory traffic the SMs can keep in flight";
     } else if (p.memoryShare == top) {
         p.bound = "memory bandwidth";

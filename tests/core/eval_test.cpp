@@ -19,11 +19,11 @@ namespace {
 
 const std::string kHeader = "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n";
 
-// A file of tests/fixtures/validation, relative to the A100 80GB SXM4 as in the docs.
-Evaluation evaluateValidation(const std::string& file) {
+// A file of tests/fixtures/validation, relative to the A100 80GB SXM4 (Lambda's files) as in the docs.
+Evaluation evaluateValidation(const std::string& file, const std::string& reference = "A100 80GB SXM4") {
     const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
     const perf::PerfModel model(Catalog::builtin());
-    return evaluate(rows, Catalog::builtin(), model, std::string("A100 80GB SXM4"));
+    return evaluate(rows, Catalog::builtin(), model, reference);
 }
 
 std::vector<std::string> errorsOf(const std::string& text) {
@@ -367,10 +367,7 @@ TEST(Validation, LlamaCppOnProfessionalCardsStaysWithinTheDocumentedError) {
     // never fitted. docs/performance-model.md: token generation 7.8% / 15.3% (median / p90)
     // relative to the RTX A6000; 8.7% / 56.3% before the SMs capped the bandwidth a batch-1
     // kernel draws (A100 and H100 up to 73% too fast).
-    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) +
-                                        "/validation/llamacpp-llama3-professional-2024.csv");
-    const perf::PerfModel model(Catalog::builtin());
-    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX A6000"));
+    const auto ev = evaluateValidation("llamacpp-llama3-professional-2024.csv", "RTX A6000");
     EXPECT_TRUE(ev.unresolved.empty());
     std::vector<double> decode;
     for (const auto& r : ev.rows) {
