@@ -279,7 +279,7 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
             t.decodeBytesPerSmClock = x[2];
         } else {
             t.prefillComputeEfficiency[variant] = x[0];
-            t.prefillOverheadUs[variant] = x[1];
+            t.prefillOverheadUsPerBillionParams[variant] = x[1];
         }
     };
     LeastSquaresProblem p;
@@ -287,7 +287,7 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
     // per SM per clock.
     p.parameters = decode ? 3 : 2;
     p.lower = decode ? std::vector<double>{0.3, 0.0, 1.0} : std::vector<double>{0.05, 0.0};
-    p.upper = decode ? std::vector<double>{0.95, 20.0, 64.0} : std::vector<double>{1.0, 2000.0};
+    p.upper = decode ? std::vector<double>{0.95, 20.0, 64.0} : std::vector<double>{1.0, 250.0};
     p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
         perf::ModelConstants t = c;
         apply(t, x);
@@ -297,7 +297,7 @@ void fitLlm(const std::vector<Obs>& all, perf::ModelConstants& c, const Calibrat
         }
     };
     if (!decode) {
-        apply(c, solveLeastSquares(p, {0.5, 30.0}).x);
+        apply(c, solveLeastSquares(p, {0.5, 4.0}).x);
         return;
     }
     // The cap makes the cost kinked (min of two bandwidths): start above and below the cards'

@@ -10,6 +10,9 @@ namespace {
 constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, WorkloadClass::Cnn,
                                                    WorkloadClass::Rnn, WorkloadClass::Recsys};
 
+// LLaMA 3 8B's parameters (model card): the one model size of the llama.cpp calibration rows.
+constexpr double kLlama3SmallParamsBillion = 8.03;
+
 TimeShares readShares(const JsonFields& f, const std::string& base) {
     TimeShares s;
     s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
@@ -88,9 +91,10 @@ nlohmann::json ModelConstants::toJson() const {
               {"decode_overhead_ms", decodeOverheadMs},
               {"decode_bytes_per_sm_clock", decodeBytesPerSmClock},
               {"prefill_compute_efficiency_16bit", prefillComputeEfficiency[0]},
-              {"prefill_overhead_us_16bit", prefillOverheadUs[0]},
+              {"prefill_overhead_us_per_billion_params_16bit", prefillOverheadUsPerBillionParams[0]},
               {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
-              {"prefill_overhead_us_quantized", prefillOverheadUs[1]}}},
+              {"prefill_overhead_us_per_billion_params_quantized", prefillOverheadUsPerBillionParams[1]},
+              {"prefill_power_clock_exponent", prefillPowerClockExponent}}},
             {"reference",
              {{"compute_tflops", referenceComputeTflops},
               {"vector_tflops", referenceVectorTflops},
@@ -155,9 +159,17 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);
     c.decodeBytesPerSmClock = f.optionalNonNegative("llm.decode_bytes_per_sm_clock").value_or(0);
     c.prefillComputeEfficiency[0] = f.requirePositive("llm.prefill_compute_efficiency_16bit");
-    c.prefillOverheadUs[0] = f.optionalNonNegative("llm.prefill_overhead_us_16bit").value_or(0);
     c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");
-    c.prefillOverheadUs[1] = f.optionalNonNegative("llm.prefill_overhead_us_quantized").value_or(0);
+    // Files written before the overhead grew with the model hold a fixed time per token, fitted
+    // on LLaMA 3 8B rows only: per billion parameters it is that time over 8.03 (same figures at 8B).
+    const char* variants[] = {"16bit", "quantized"};
+    for (size_t k = 0; k < 2; ++k) {
+        const std::string v = variants[k];
+        const auto perBillion = f.optionalNonNegative("llm.prefill_overhead_us_per_billion_params_" + v);
+        const auto perToken = f.optionalNonNegative("llm.prefill_overhead_us_" + v);
+        c.prefillOverheadUsPerBillionParams[k] = perBillion ? *perBillion : perToken.value_or(0) / kLlama3SmallParamsBillion;
+    }
+    c.prefillPowerClockExponent = f.optionalPositive("llm.prefill_power_clock_exponent").value_or(3.0);
     c.referenceComputeTflops = f.requirePositive("reference.compute_tflops");
     c.referenceBandwidthGbs = f.requirePositive("reference.bandwidth_gbs");
     c.referenceVectorTflops = f.requirePositive("reference.vector_tflops");

@@ -117,7 +117,21 @@ struct ModelConstants {
     double decodeBytesPerSmClock = 0.0;
     /// Prompt processing: [0] 16-bit weights, [1] quantized weights (dequantised on the fly).
     std::array<double, 2> prefillComputeEfficiency{0.6, 0.55}; ///< achieved / peak FP16 tensor (fitted)
-    std::array<double, 2> prefillOverheadUs{25.0, 50.0};       ///< per-token fixed cost (fitted)
+    /// Time per token outside the tensor-core matmuls (dequantisation, norms, attention), in
+    /// microseconds per billion parameters: it grows with the model (fitted, GPU-independent).
+    /// llama.cpp's pp512 took 8.0x as long per token on LLaMA 3 70B as on 8B on an A100 80GB
+    /// PCIe (8.8x the parameters); a fixed time per token would make that ratio 5.9.
+    std::array<double, 2> prefillOverheadUsPerBillionParams{3.0, 6.0};
+    /// Exponent of power in clock for a chain of large dense matmuls (power ~ clock^e). They
+    /// draw the most power per clock, so a card short of power per SM runs them low on its
+    /// voltage/frequency curve, where the voltage sits at its floor and power ~ f x Vmin^2 grows
+    /// only linearly with clock: e = 1, not the seed's 3 (kPowerClockExponent), which holds
+    /// near the top of the curve and for training. Measured: llama.cpp prompt processing
+    /// delivers about the same TFLOPS per board watt across the cards of one architecture
+    /// (XiongjieDai, May 2024: RTX 4090 0.33, RTX 6000 Ada 0.36, RTX 4000 Ada 0.38 at 450, 300
+    /// and 130 W); the RTX 6000 Ada, with 1.1x the RTX 4090's tensor roof on two thirds of its
+    /// power, ran prompts at 0.71x its speed. Files written before the term: 3.
+    double prefillPowerClockExponent = 1.0;
 
     // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)

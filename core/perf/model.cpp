@@ -120,8 +120,8 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         const size_t k = q.llmWeights == Precision::Fp16 || q.llmWeights == Precision::Bf16 ? 0 : 1;
         const double flops = 2.0 * q.llmParamsBillion * 1e9;
         const double computeSeconds =
-            flops / (s.fp16InferTflops * s.sustainedClock * 1e12 * c.prefillComputeEfficiency[k]);
-        const double overheadSeconds = c.prefillOverheadUs[k] / 1e6;
+            flops / (s.fp16InferTflops * s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k]);
+        const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * q.llmParamsBillion / 1e6;
         const double tokens = 1.0 / (computeSeconds + overheadSeconds);
         if (out != nullptr) {
             out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
@@ -170,7 +170,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
-    p.computeRoofTflops = computeRoofTflops(s, runs) * s.sustainedClock;
+    p.computeRoofTflops =
+        computeRoofTflops(s, runs) * (q.metric == Metric::LlmPrefill ? s.denseMatmulClock : s.sustainedClock);
     const double decodeBandwidth = decodeBandwidthGbs(s, constants_);
     p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs
@@ -327,6 +328,11 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(constants_.decodeBytesPerSmClock * s.smClockGhz, 0) + " GB/s here, against " +
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
+        }
+        if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
+            EffectiveSpecs full = s;
+            full.denseMatmulClock = 1.0;
+            add("board power", without([](ModelConstants&) {}, full), s.denseMatmulClockDetail);
         }
         if (q.gpus > 1) {
             p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");

@@ -74,7 +74,9 @@ std::optional<PerSm> perSm(const Gpu& g) {
 // board power per SM, taken to hold its published boost clock: a card with less power per SM
 // sustains top clock x (its W per SM / top's)^(1/3), which may be below its own boost clock
 // (A100 PCIe 250 W vs SXM4 400 W, A10 150 W vs RTX 3090 Ti 450 W, RTX 6000 Ada vs RTX 4090).
-void deriveSustainedClock(const Gpu& g, const Catalog* peers, EffectiveSpecs& s) {
+// Prompt processing's dense matmuls follow the same anchor with their own exponent
+// (ModelConstants::prefillPowerClockExponent).
+void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* peers, EffectiveSpecs& s) {
     const auto own = perSm(g);
     if (peers == nullptr || g.chip.empty() || !own) {
         return;
@@ -92,16 +94,28 @@ void deriveSustainedClock(const Gpu& g, const Catalog* peers, EffectiveSpecs& s)
     if (top == nullptr || top->id == g.id) {
         return;
     }
-    const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts);
-    if (clock >= 0.995) {
-        return;
+    const auto clockAt = [&](double exponent) {
+        const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts, exponent);
+        return clock >= 0.995 ? 1.0 : clock;
+    };
+    const auto detail = [&](double clock, const std::string& law) {
+        return format::number(g.tdpW, 0) + " W for " + std::to_string(*g.computeUnits) + " " +
+               (g.computeUnitName.empty() ? "SM" : g.computeUnitName) + "s vs " + top->name + "'s " +
+               format::number(top->tdpW, 0) + " W for " + std::to_string(*top->computeUnits) + " on the same " +
+               g.chip + ": sustained clock " + format::percent(clock, 0) + " of the boost clock (" + law + ")";
+    };
+    s.sustainedClock = clockAt(kPowerClockExponent);
+    if (s.sustainedClock < 1.0) {
+        s.sustainedClockDetail = detail(s.sustainedClock, "seed: clock ~ power^(1/3), RTX 2080 Ti -50 W ~ -7%");
     }
-    s.sustainedClock = clock;
-    s.sustainedClockDetail = format::number(g.tdpW, 0) + " W for " + std::to_string(*g.computeUnits) + " " +
-                             (g.computeUnitName.empty() ? "SM" : g.computeUnitName) + "s vs " + top->name + "'s " +
-                             format::number(top->tdpW, 0) + " W for " + std::to_string(*top->computeUnits) +
-                             " on the same " + g.chip + ": sustained clock " + format::percent(clock, 0) +
-                             " of the boost clock (seed: clock ~ power^(1/3), RTX 2080 Ti -50 W ~ -7%)";
+    s.denseMatmulClock = clockAt(c.prefillPowerClockExponent);
+    if (s.denseMatmulClock < 1.0) {
+        const double e = c.prefillPowerClockExponent;
+        s.denseMatmulClockDetail =
+            detail(s.denseMatmulClock, std::fabs(e - 1.0) < 1e-9
+                                           ? "chained dense matmuls: clock ~ power, the voltage at its floor"
+                                           : "chained dense matmuls: clock ~ power^(1/" + format::number(e, 2) + ")");
+    }
 }
 
 std::optional<double> scaled(const std::optional<double>& v, double k) {
@@ -211,7 +225,7 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.notes.push_back("FP32 rate not published; assumed 1/8 of the tensor rate");
     }
 
-    deriveSustainedClock(g, peers, s);
+    deriveSustainedClock(g, c, peers, s);
     s.smClockGhz = s.vectorTflops * 1000.0 / (2.0 * fp32LanesPerUnit(g)) * smEquivalentsPerUnit(g);
 
     if (g.l2CacheMb) {

@@ -40,6 +40,10 @@ struct EffectiveSpecs {
     /// with the same chip (seed power law: clock ~ power^(1/3)). Scales all GPU-side time.
     double sustainedClock = 1.0;
     std::string sustainedClockDetail; ///< how it was derived, in words (empty when 1)
+    /// The same for a chain of large dense matmuls (LLM prompt processing), whose power grows
+    /// with clock by ModelConstants::prefillPowerClockExponent.
+    double denseMatmulClock = 1.0;
+    std::string denseMatmulClockDetail; ///< in words (empty when 1)
     std::vector<std::string> notes; ///< every substitute used, in words
     bool estimated = false;         ///< at least one roof is a substitute, not a published figure
 };

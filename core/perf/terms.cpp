@@ -69,8 +69,8 @@ Metric metricRunOn(const EffectiveSpecs& s, Metric m, const ModelConstants& c) {
     return m;
 }
 
-double clockAtPowerRatio(double powerRatio) {
-    return std::min(1.0, std::pow(std::max(powerRatio, 0.0), 1.0 / kPowerClockExponent));
+double clockAtPowerRatio(double powerRatio, double exponent) {
+    return std::min(1.0, std::pow(std::max(powerRatio, 0.0), 1.0 / exponent));
 }
 
 double batchScaling(double batchMultiplier, const ModelConstants& c) {

@@ -58,8 +58,8 @@ Metric metricRunOn(const EffectiveSpecs& s, Metric m, const ModelConstants& c);
 constexpr double kPowerClockExponent = 3.0;
 
 /// Clock (relative to the clock at full power) when a chip gets `powerRatio` of that power;
-/// 1 at or above full power.
-double clockAtPowerRatio(double powerRatio);
+/// 1 at or above full power. `exponent` is that of power in clock (power ~ clock^exponent).
+double clockAtPowerRatio(double powerRatio, double exponent = kPowerClockExponent);
 
 /// Batch multipliers are clamped to [1/16, 16]: the seed's rule is not meant for extremes.
 constexpr double kMinBatchMultiplier = 1.0 / 16.0;

@@ -133,6 +133,28 @@ TEST(DecodeBandwidth, ConstantsFileKeepsTheCapAndOlderFilesReadWithoutIt) {
     EXPECT_EQ(ModelConstants::fromJson(j, "c.json").decodeBytesPerSmClock, 0.0);
 }
 
+TEST(PromptProcessingConstants, RoundTripAndOlderFilesReadAsTheyWereFitted) {
+    ModelConstants c = consts();
+    c.prefillPowerClockExponent = 2.0;
+    c.prefillOverheadUsPerBillionParams = {3.5, 7.5};
+    auto j = c.toJson();
+    const ModelConstants back = ModelConstants::fromJson(j, "c.json");
+    EXPECT_DOUBLE_EQ(back.prefillPowerClockExponent, 2.0);
+    EXPECT_DOUBLE_EQ(back.prefillOverheadUsPerBillionParams[1], 7.5);
+    // Before these terms: a fixed time per token fitted on LLaMA 3 8B (8.03 B parameters) and
+    // the seed's cube-root clock law; read so, the same figures come out at 8B.
+    j["llm"].erase("prefill_power_clock_exponent");
+    j["llm"].erase("prefill_overhead_us_per_billion_params_16bit");
+    j["llm"].erase("prefill_overhead_us_per_billion_params_quantized");
+    j["llm"]["prefill_overhead_us_16bit"] = 24.1;
+    const ModelConstants old = ModelConstants::fromJson(j, "c.json");
+    EXPECT_DOUBLE_EQ(old.prefillPowerClockExponent, kPowerClockExponent);
+    EXPECT_NEAR(old.prefillOverheadUsPerBillionParams[0] * 8.03, 24.1, 1e-9);
+    EXPECT_DOUBLE_EQ(old.prefillOverheadUsPerBillionParams[1], 0.0);
+    j["llm"]["prefill_power_clock_exponent"] = 0;
+    EXPECT_THROW(ModelConstants::fromJson(j, "c.json"), advisor::InputError);
+}
+
 TEST(L2Cache, RampsFromNoBenefitToTheSeedsGainAtAdaSize) {
     ModelConstants c;
     c.l2CacheGain = 0.5;
@@ -184,6 +206,24 @@ TEST(BytesMoved, Fp32MovesMoreAndEightBitHalf) {
     EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Fp16Training, c), 1.0);
     EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Fp32Training, c), c.fp32BytesMultiplier);
     EXPECT_DOUBLE_EQ(bytesMultiplier(Metric::Int8Inference, c), 0.5);
+}
+
+TEST(SustainedClock, DenseMatmulsFollowPowerLinearly) {
+    // Prompt processing's chained matmuls: power ~ clock (voltage at its floor), not clock^3.
+    EXPECT_DOUBLE_EQ(clockAtPowerRatio(0.6, 1.0), 0.6);
+    EXPECT_NEAR(clockAtPowerRatio(0.6), 0.843, 0.001);
+    EXPECT_DOUBLE_EQ(consts().prefillPowerClockExponent, 1.0);
+    // RTX 6000 Ada: 300 W for 142 SMs against the RTX 4090's 450 W for 128 on AD102, at the
+    // 4090's clock per SM over its own (82.6 / 128 vs 91.1 / 142 TFLOPS per SM).
+    const double perSmClock = (82.6 / 128) / (91.1 / 142);
+    const auto ada6000 = specs("RTX 6000 Ada");
+    EXPECT_NEAR(ada6000.denseMatmulClock, perSmClock * (300.0 / 142) / (450.0 / 128), 1e-3);
+    EXPECT_NEAR(ada6000.sustainedClock, perSmClock * std::cbrt((300.0 / 142) / (450.0 / 128)), 1e-3);
+    EXPECT_NE(ada6000.denseMatmulClockDetail.find("clock ~ power, the voltage at its floor"), std::string::npos);
+    // A100 80GB PCIe (300 W) against the SXM4's 400 W: same SMs and boost clock.
+    EXPECT_NEAR(specs("A100 80GB PCIe").denseMatmulClock, 0.75, 1e-9);
+    EXPECT_DOUBLE_EQ(specs("RTX 4090").denseMatmulClock, 1.0);
+    EXPECT_TRUE(specs("RTX 4090").denseMatmulClockDetail.empty());
 }
 
 TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {
