@@ -5,6 +5,7 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/text.h"
+#include "perf/constants.h"
 
 #include <algorithm>
 #include <map>
@@ -138,7 +139,7 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
     std::replace(w.begin(), w.end(), '_', '-'); // "Llama_3_70B_Q4_K_M" is "llama-3-70b-q4-k-m"
     std::replace(w.begin(), w.end(), ' ', '-');
     if (text::startsWith(w, "llama3-8b") || text::startsWith(w, "llama-3-8b")) {
-        return 8.03;
+        return perf::kLlama3_8bParamsBillion;
     }
     for (const auto& part : text::split(w, '-')) {
         if (part.size() > 1 && part.back() == 'b') {

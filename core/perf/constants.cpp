@@ -10,9 +10,6 @@ namespace {
 constexpr std::array<WorkloadClass, 4> kClasses = {WorkloadClass::Transformer, WorkloadClass::Cnn,
                                                    WorkloadClass::Rnn, WorkloadClass::Recsys};
 
-// LLaMA 3 8B's parameters (model card): the one model size of the llama.cpp calibration rows.
-constexpr double kLlama3SmallParamsBillion = 8.03;
-
 TimeShares readShares(const JsonFields& f, const std::string& base) {
     TimeShares s;
     s.compute = f.optionalNonNegative(base + ".compute").value_or(0);
@@ -162,13 +159,12 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");
     // Files written before the overhead grew with the model hold a fixed time per token, fitted
     // on LLaMA 3 8B rows only: per billion parameters it is that time over 8.03 (same figures at 8B).
-    const char* variants[] = {"16bit", "quantized"};
-    for (size_t k = 0; k < 2; ++k) {
-        const std::string v = variants[k];
-        const auto perBillion = f.optionalNonNegative("llm.prefill_overhead_us_per_billion_params_" + v);
-        const auto perToken = f.optionalNonNegative("llm.prefill_overhead_us_" + v);
-        c.prefillOverheadUsPerBillionParams[k] = perBillion ? *perBillion : perToken.value_or(0) / kLlama3SmallParamsBillion;
-    }
+    const auto overheadPerBillion = [&](const std::string& variant) {
+        const auto perToken = f.optionalNonNegative("llm.prefill_overhead_us_" + variant).value_or(0);
+        return f.optionalNonNegative("llm.prefill_overhead_us_per_billion_params_" + variant)
+            .value_or(perToken / kLlama3_8bParamsBillion);
+    };
+    c.prefillOverheadUsPerBillionParams = {overheadPerBillion("16bit"), overheadPerBillion("quantized")};
     c.prefillPowerClockExponent = f.optionalPositive("llm.prefill_power_clock_exponent").value_or(3.0);
     c.referenceComputeTflops = f.requirePositive("reference.compute_tflops");
     c.referenceBandwidthGbs = f.requirePositive("reference.bandwidth_gbs");

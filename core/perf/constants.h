@@ -55,6 +55,10 @@ struct WorkloadProfile {
     std::string fp32MatmulSource; ///< the benchmark source the share was fitted on
 };
 
+/// LLaMA 3 8B's parameters in billions (model card): the one model size of the llama.cpp
+/// calibration rows.
+constexpr double kLlama3_8bParamsBillion = 8.03;
+
 struct ModelConstants {
     // --- single GPU ---------------------------------------------------------------------
     std::array<TimeShares, 4> shares{}; ///< by WorkloadClass (fitted)

@@ -21,8 +21,12 @@ namespace {
 const std::string kHeader = "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n";
 
 // A file of tests/fixtures/validation, relative to the A100 80GB SXM4 (Lambda's files) as in the docs.
+std::vector<BenchmarkRow> validationRows(const std::string& file) {
+    return readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
+}
+
 Evaluation evaluateValidation(const std::string& file, const std::string& reference = "A100 80GB SXM4") {
-    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
+    const auto rows = validationRows(file);
     const perf::PerfModel model(Catalog::builtin());
     return evaluate(rows, Catalog::builtin(), model, reference);
 }
@@ -391,8 +395,7 @@ TEST(Validation, LlamaCppPromptProcessingOnProfessionalCardsInTokensPerSecond) {
     // move every row), without the three cells its README calls broken. docs/performance-model.md:
     // 4.6% / 14.3% (median / p90); 19.0% / 80.9% with the seed's clock ~ power^(1/3) for the
     // matmuls and a fixed time per token (the 70B rows up to 2.5x too fast).
-    const auto rows = readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) +
-                                        "/validation/llamacpp-llama3-professional-2024.csv");
+    const auto rows = validationRows("llamacpp-llama3-professional-2024.csv");
     const perf::PerfModel model(Catalog::builtin());
     const std::set<std::string> broken = {"A100 80GB SXM4|llama3-8b-f16-pp512", "L40S|llama3-8b-f16-pp512",
                                           "A40|llama3-70b-q4km-pp512"};

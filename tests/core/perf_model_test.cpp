@@ -125,8 +125,8 @@ TEST(Measurements, LlmPromptProcessingIsBoundByBoardPowerOnCardsShortOfIt) {
     // cube-root clock law gave 0.95x.
     const PerfQuery q = prefillQuery(8.03, Precision::Fp16);
     const Gpu& ada6000 = cat().require("RTX 6000 Ada");
-    expectNear(model().throughput(ada6000, q) / model().throughput(cat().require("RTX 4090"), q), 6663.0 / 9382.0,
-               0.08, "RTX 6000 Ada / RTX 4090 f16 pp512");
+    const double ratio = model().throughput(ada6000, q) / model().throughput(cat().require("RTX 4090"), q);
+    expectNear(ratio, 6663.0 / 9382.0, 0.08, "RTX 6000 Ada / RTX 4090 f16 pp512");
     expectNear(model().throughput(ada6000, q), 6663.0, 0.12, "RTX 6000 Ada f16 pp512");
     expectNear(model().throughput(cat().require("H100 PCIe"), prefillQuery(8.03, Precision::Int4)), 8125.0, 0.12,
                "H100 PCIe Q4_K_M pp512");
