@@ -56,6 +56,7 @@ int chart(Context& ctx, const Args& args) {
         o.vendor = ctx.db().catalog().requireVendor(*v, "--vendor");
     }
     o.onlyPriced = args.has("only-priced");
+    o.sparsity24 = args.has("sparsity");
     o.maxRows = static_cast<size_t>(args.integer("top", 1, 1000).value_or(0));
     auto& db = ctx.db();
     o.settings = db.settings();
@@ -126,7 +127,7 @@ Command chartCommand() {
     return {"chart", "draw the raw performance or perf-per-dollar chart to PNG, PDF, SVG or CSV",
             "Usage: gpu-advisor chart --out FILE.png|.pdf|.svg|.csv [--kind raw|perf-per-dollar]\n"
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
-            "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--top N]\n"
+            "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
             "Draws the chart the Charts page shows, with the same builder, without a display.\n"
@@ -135,11 +136,12 @@ Command chartCommand() {
             "--metric (default fp16-training). perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
-            "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n",
+            "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n"
+            "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
                                                      {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},
-                                                     {"top"}, {"price-rule"}, {"reference"}, {"highlight"},
+                                                     {"sparsity", false}, {"top"}, {"price-rule"}, {"reference"}, {"highlight"},
                                                      {"width"}, {"height"}, {"scale"}, {"theme"}}));
             }};
 }

@@ -54,7 +54,8 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                         {"compute_roof_tflops", p.computeRoofTflops},
                         {"effective_bandwidth_gbs", p.effectiveBandwidthGbs},
                         {"factors", factors},
-                        {"notes", p.notes}};
+                        {"notes", p.notes},
+                        {"sparsity_2_4", q.sparsity24}};
     if (perf::isLlm(q.metric)) {
         j["llm"] = {{"params_billion", q.llmParamsBillion},
                     {"weights", perf::toString(q.llmWeights)},
@@ -151,7 +152,7 @@ Command perfCommand() {
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P] [--weights fp16|int8|int4] [--context TOKENS]\n"
-            "                        [--constants calibration.json]\n\n"
+            "                        [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
@@ -159,9 +160,10 @@ Command perfCommand() {
             "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
             "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
             "effect is shown, and how far such predictions were off for architectures the calibration\n"
-            "never saw.\n",
+            "never saw. --sparsity assumes 2:4 structured-sparse weights (seed: up to 2x on the\n"
+            "tensor-core matmuls, on Ampere and later; off by default).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}})));
+                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}, {"sparsity", false}})));
             }};
 }
 

@@ -28,6 +28,7 @@ int run(Context& ctx, const Args& args) {
     }
     o.workload = perf.query.workload;
     o.gpuCount = perf.query.gpus;
+    o.sparsity24 = perf.query.sparsity24;
     o.includeResale = args.has("resale");
     o.settings = db.settings();
     if (const auto r = args.value("reference")) {
@@ -66,6 +67,7 @@ int run(Context& ctx, const Args& args) {
         ctx.printJson({{"metric", perf::toString(o.metric)},
                        {"workload", perf::toString(o.workload)},
                        {"gpus", o.gpuCount},
+                       {"sparsity_2_4", o.sparsity24},
                        {"reference", table.reference->name},
                        {"normalised_to_reference", table.normalisedToReference},
                        {"settings", {{"years", o.settings.years},
@@ -130,15 +132,16 @@ int run(Context& ctx, const Args& args) {
 Command valueCommand() {
     return {"value", "performance per dollar (total cost of ownership) for every priced GPU",
             "Usage: gpu-advisor value [--metric M] [--workload W] [--gpus N] [--min-memory GB] [--reference GPU]\n"
-            "                         [--resale] [--all]\n\n"
+            "                         [--resale] [--all] [--sparsity]\n\n"
             "Relative performance (the model) divided by the total cost of ownership: the desktop\n"
             "around the GPUs, the GPU price from your database (settings: price_rule), and\n"
             "electricity for `years` at `electricity_usd_per_kwh` and `utilization`; --resale credits\n"
             "the GPU's used/new price ratio after those years. Normalised to the reference GPU\n"
-            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n",
+            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n"
+            "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},
-                                                                    {"all", false}})));
+                                                                    {"all", false}, {"sparsity", false}})));
             }};
 }
 

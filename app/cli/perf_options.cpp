@@ -66,9 +66,10 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    o.query.sparsity24 = args.has("sparsity"); // declared by perf, value and chart only
     // An option the chosen metric does not use is refused rather than silently ignored.
-    if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload"))) {
-        throw UsageError("--batch and --workload describe network training and inference; " +
+    if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
+        throw UsageError("--batch, --workload and --sparsity describe network training and inference; " +
                          std::string(perf::toString(*o.metric)) + " takes --params-billion, --weights and --context");
     }
     if (o.metric && !perf::isLlm(*o.metric) &&

@@ -23,8 +23,8 @@ enum class GpuSetup { Several, One };
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 
-/// Reads --metric, --workload, --batch, --params-billion, --weights, --context, and for several
-/// GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. --workload is a class, or a calibration
+/// Reads --metric, --workload, --batch, --params-billion, --weights, --context, --sparsity (for
+/// the commands that declare it), and for several GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. --workload is a class, or a calibration
 /// workload of `constants` (bert_large_squad, resnet50, ...) predicted with its fitted profile.
 /// Throws UsageError naming a bad option.
 PerfOptions perfOptions(const Args& args, GpuSetup setup = GpuSetup::Several,

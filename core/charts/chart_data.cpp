@@ -108,6 +108,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     // One value table per metric: the cost side is the same, the performance side differs.
     value::ValueOptions vo;
     vo.workload = o.workload;
+    vo.sparsity24 = o.sparsity24;
     vo.includeResale = o.includeResale;
     vo.settings = o.settings;
     std::map<std::string, ChartRow> byId;
@@ -145,6 +146,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             perf::PerfQuery q;
             q.metric = m;
             q.workload = o.workload;
+            q.sparsity24 = o.sparsity24;
             row.why.push_back(perf::explanationSummary(model.explain(g, q)));
         }
         d.rows.push_back(row);
@@ -166,7 +168,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     }
 
     const std::string refName = d.reference ? d.reference->name : "?";
-    const std::string workload = perf::toString(o.workload);
+    const std::string workload =
+        std::string(perf::toString(o.workload)) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
     if (o.kind == ChartKind::RawPerformance) {
         d.title = "Relative deep learning performance (" + workload + ")";
         d.valueAxisLabel = "Performance relative to " + refName + " (1.0 = " + refName + ")";

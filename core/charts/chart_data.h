@@ -30,6 +30,7 @@ struct ChartOptions {
     perf::Metric sortBy = perf::Metric::Fp16Training; ///< must be one of `metrics`
     perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
     double minMemoryGb = 0;
+    bool sparsity24 = false; ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24); off by default
     std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")
     bool onlyPriced = false; ///< raw chart: leave out GPUs without a price (perf/$ always does)
     bool includeResale = false;

@@ -35,7 +35,8 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     // in Lambda's 2020-21 runs, more than its compute share alone would lose).
     const double clock = s.sustainedClock;
     const double fp32Matmuls = fp32MatmulShareFor(profile, q);
-    t.compute = sh.compute * matmulTimeFactor(s, m, fp32Matmuls, c) / std::max(clock, 1e-9);
+    const double sparse = q.sparsity24 && sparseMatmulsApply(s, m) ? 1.0 / kSparseMatmulSpeedup : 1.0;
+    t.compute = sh.compute * matmulTimeFactor(s, m, fp32Matmuls, c) * sparse / std::max(clock, 1e-9);
     t.memory = sh.memory * bytesMultiplier(m, c) * c.referenceBandwidthGbs /
                std::max(effectiveBandwidthGbs(s, m, c) * clock, 1e-9);
     // Inference runs no optimizer and fuses elementwise work into matmul epilogues, so both
@@ -203,6 +204,25 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             p.factors.push_back({name, p.throughput / other, detail});
         }
     };
+    if (q.sparsity24) {
+        if (sparseMatmulsApply(s, runs)) {
+            PerfQuery dense = q;
+            dense.sparsity24 = false;
+            Prediction densePrediction;
+            const double other = modelThroughput(s, g, dense, constants_, &densePrediction);
+            add("2:4 sparsity", other,
+                "2 of every 4 weights zero: the sparse tensor cores multiply them at twice the dense rate "
+                "(seed: up to 2x on the matmuls), which took " + format::percent(densePrediction.computeShare, 0) +
+                    " of the dense time");
+        } else if (isLlm(q.metric)) {
+            p.notes.push_back("2:4 sparsity not applied: llama.cpp-style LLM inference runs dense weights");
+        } else {
+            p.notes.push_back("2:4 sparsity not applied: " + g.name +
+                              (s.sparsity24 ? " runs this precision's matmuls on CUDA cores, not its sparse tensor cores"
+                                            : " has no sparse tensor cores (Ampere and later have them)") +
+                              ", so the dense speed is shown");
+        }
+    }
     if (!isLlm(q.metric)) {
         add("L2 cache", without([](ModelConstants& c) { c.l2CacheGain = 0; }, s),
             format::number(s.l2Mb, 0) + " MB L2 lets tiles stay on chip (seed: Ada's 72 MB L2, 1.5-2.0x for BERT-large matmuls)");

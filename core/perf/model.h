@@ -38,6 +38,10 @@ struct PerfQuery {
     /// The benchmark source of a measured row being predicted (eval-model, calibration): a
     /// software quirk fitted on that source (WorkloadProfile::fp32MatmulShare) applies only to it.
     std::string benchmarkSource;
+    /// 2:4 structured-sparse weights (seed: up to 2x on the tensor-core matmuls, Ampere and
+    /// later). Off by default: few trained networks are sparse. LLM metrics (llama.cpp-style)
+    /// stay dense.
+    bool sparsity24 = false;
     // LLM inference only
     double llmParamsBillion = 8.0;
     Precision llmWeights = Precision::Int4;

@@ -129,6 +129,7 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
     s.gpuId = g.id;
     s.bandwidthGbs = g.memoryBandwidthGbs;
     s.asyncCopy = g.asyncCopy;
+    s.sparsity24 = g.sparsity24;
     s.tma = g.tma;
     const double fp32 = g.fp32Tflops.value_or(0);
     const bool matrixUnits = g.tensorCoreGeneration != "none";

@@ -31,6 +31,13 @@ double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShar
     return (1.0 - f) * own + f * fp32;
 }
 
+bool sparseMatmulsApply(const EffectiveSpecs& s, Metric runs) {
+    if (!s.sparsity24 || !s.tensorCores || isLlm(runs)) {
+        return false;
+    }
+    return runs != Metric::Fp32Training || s.tf32;
+}
+
 double l2CacheFactor(double l2Mb, const ModelConstants& c) {
     if (l2Mb <= c.l2NoBenefitMb) {
         return 1.0;

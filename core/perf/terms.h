@@ -22,6 +22,16 @@ double computeRoofTflops(const EffectiveSpecs& s, Metric m);
 /// A100 2x). Other metrics, or a share of 0: the metric's own roof.
 double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShare, const ModelConstants& c);
 
+/// Seed ("Sparse Network Training"): with 2 of every 4 weights zero, Ampere's and later tensor
+/// cores compress the weights to half and multiply twice the usual size per step: 2x on the
+/// matmuls.
+constexpr double kSparseMatmulSpeedup = 2.0;
+
+/// Whether 2:4 structured-sparse weights speed up a metric's matmuls on this GPU: only where
+/// the hardware has sparse tensor cores and the metric runs on tensor cores (TF32 for 32-bit
+/// training; a V100's FP32 matmuls on CUDA cores do not qualify).
+bool sparseMatmulsApply(const EffectiveSpecs& s, Metric runs);
+
 /// L2-cache term: larger L2 allows larger tiles and fewer DRAM trips. 1 at or below
 /// l2NoBenefitMb, 1 + l2CacheGain at or above l2FullBenefitMb, log-linear between.
 double l2CacheFactor(double l2Mb, const ModelConstants& c);

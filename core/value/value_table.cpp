@@ -33,6 +33,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
     q.metric = o.metric;
     q.workload = o.workload;
     q.gpus = o.gpuCount;
+    q.sparsity24 = o.sparsity24;
     const double refThroughput = model.throughput(*table.reference, q);
 
     for (const auto& g : catalog.gpus()) {

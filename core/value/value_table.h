@@ -20,6 +20,7 @@ struct ValueOptions {
     perf::Metric metric = perf::Metric::Fp16Training;
     perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
     int gpuCount = 1;
+    bool sparsity24 = false;    ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24)
     bool includeResale = false; ///< credit the used/new ratio of the GPU's prices after `years`
     Settings settings;          ///< electricity, utilization, years, desktop cost, reference, price rule
 };

@@ -95,6 +95,39 @@ TEST(ChartCli, CsvNumbersAreTheModelsAndTheFiltersApply) {
     }
 }
 
+TEST(ChartCli, SparseWeightsAreOffByDefaultAndTheSameNumbersAsPerf) {
+    Cli cli;
+    const auto sparse = cli.json({"chart", "--out", cli.file("sparse.csv"), "--sparsity"});
+    const auto dense = cli.json({"chart", "--out", cli.file("dense.csv")});
+    EXPECT_EQ(sparse.at("title"), "Relative deep learning performance (transformer, 2:4 sparse weights)");
+    EXPECT_EQ(dense.at("title"), "Relative deep learning performance (transformer)");
+    const auto fp16Training = [&](const std::string& file, const std::string& id) {
+        const auto table = csv::read(cli.read(file), file);
+        EXPECT_EQ(table.header.at(8), "relative_fp16-training");
+        for (const auto& row : table.rows) {
+            if (row.fields[1] == id) {
+                return text::parseNumber(row.fields[8]).value.value();
+            }
+        }
+        ADD_FAILURE() << id << " not in " << file;
+        return 0.0;
+    };
+    const auto perfRelative = [&](const char* gpu, bool sparsity) {
+        std::vector<std::string> args = {"perf", "--gpu", gpu, "--metric", "fp16-training"};
+        if (sparsity) {
+            args.push_back("--sparsity");
+        }
+        const auto p = cli.json(args).at("predictions").at(0);
+        EXPECT_EQ(p.at("sparsity_2_4").get<bool>(), sparsity);
+        return p.at("relative_to_reference").get<double>();
+    };
+    EXPECT_NEAR(fp16Training("sparse.csv", "rtx-3090"), perfRelative("RTX 3090", true), 1e-12);
+    EXPECT_NEAR(fp16Training("dense.csv", "rtx-3090"), perfRelative("RTX 3090", false), 1e-12);
+    // The reference (RTX 4090) has sparse tensor cores, the RTX 2080 Ti has none: it falls behind.
+    EXPECT_LT(fp16Training("sparse.csv", "rtx-2080-ti"), fp16Training("dense.csv", "rtx-2080-ti"));
+    EXPECT_DOUBLE_EQ(fp16Training("sparse.csv", "rtx-4090"), 1.0);
+}
+
 TEST(ChartCli, ErrorsNameTheProblemAndWriteNothing) {
     Cli cli;
     EXPECT_EQ(cli.run({"chart", "--out", cli.file("c.gif")}).exitCode, 2);

@@ -119,6 +119,13 @@ TEST(PerfCli, BadOptionsAreUsageErrors) {
               std::string::npos)
         << llmOptionOnTraining.err;
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--batch", "2"}).exitCode, 2);
+    // 2:4 sparsity speeds up the chart metrics' matmuls; llama.cpp-style LLM inference is dense.
+    const auto sparseLlm = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--sparsity"});
+    EXPECT_EQ(sparseLlm.exitCode, 2);
+    EXPECT_NE(sparseLlm.err.find("--sparsity describe network training and inference"), std::string::npos)
+        << sparseLlm.err;
+    // Commands whose numbers it would not change do not take it.
+    EXPECT_EQ(cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--sparsity"}).exitCode, 2);
     EXPECT_EQ(cli.run({"value", "--metric", "llm-decode", "--workload", "cnn"}).exitCode, 2);
     // Without --metric every metric is shown, so both kinds of option have a use.
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--params-billion", "7", "--batch", "2"}).exitCode, 0);

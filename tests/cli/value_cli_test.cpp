@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace advisor::testing {
 namespace {
 
@@ -46,6 +48,29 @@ TEST(ValueCli, RowsCarryTheContractFieldsAndUnpricedIsNull) {
         }
     }
     EXPECT_TRUE(sawUnpriced);
+}
+
+TEST(ValueCli, SparseWeightsMoveOnlyTheGpusWithSparseTensorCores) {
+    Cli cli;
+    const auto relative = [&](bool sparsity) {
+        std::vector<std::string> args = {"value", "--metric", "int8-inference", "--all"};
+        if (sparsity) {
+            args.push_back("--sparsity");
+        }
+        const auto doc = cli.json(args);
+        EXPECT_EQ(doc.at("sparsity_2_4").get<bool>(), sparsity);
+        std::map<std::string, double> byGpu;
+        for (const auto& r : doc.at("rows")) {
+            byGpu[r.at("gpu").get<std::string>()] = r.at("relative_performance").get<double>();
+        }
+        return byGpu;
+    };
+    const auto dense = relative(false), sparse = relative(true);
+    EXPECT_DOUBLE_EQ(sparse.at("RTX 4090"), 1.0); // the reference
+    // The V100 has no sparse tensor cores: against a reference that got faster it falls back.
+    EXPECT_LT(sparse.at("V100 SXM2 32GB"), dense.at("V100 SXM2 32GB"));
+    EXPECT_NEAR(sparse.at("V100 SXM2 32GB") / dense.at("V100 SXM2 32GB"),
+                sparse.at("RTX 2080 Ti") / dense.at("RTX 2080 Ti"), 1e-12); // both by the reference's gain
 }
 
 TEST(ValueCli, ElectricityFollowsTheSettings) {

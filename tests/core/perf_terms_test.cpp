@@ -352,6 +352,27 @@ TEST(DataParallel, EfficiencyFallsWithGpusAndRisesWithBandwidthAndBatch) {
     EXPECT_DOUBLE_EQ(dataParallelEfficiency(1.0, 8, pcie, WorkloadClass::Transformer, Metric::Int8Inference, 1, c), 1.0);
 }
 
+TEST(Sparsity, OnlySparseTensorCoresOfAmpereAndLaterSpeedUpTwoToFourWeights) {
+    EXPECT_DOUBLE_EQ(kSparseMatmulSpeedup, 2.0); // seed: "effectively yields a 2x speedup"
+    for (const char* gpu : {"A100 80GB SXM4", "RTX 3090", "RTX 4090", "H100 SXM5"}) {
+        const auto s = specs(gpu);
+        for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training}) {
+            EXPECT_TRUE(sparseMatmulsApply(s, m)) << gpu << " " << toString(m);
+        }
+        // llama.cpp-style LLM inference runs dense weights.
+        EXPECT_FALSE(sparseMatmulsApply(s, Metric::LlmDecode)) << gpu;
+        EXPECT_FALSE(sparseMatmulsApply(s, Metric::LlmPrefill)) << gpu;
+    }
+    for (const char* gpu : {"V100 SXM2 32GB", "RTX 2080 Ti", "GTX 1080 Ti", "T4"}) {
+        EXPECT_FALSE(sparseMatmulsApply(specs(gpu), Metric::Fp16Inference)) << gpu; // no sparse tensor cores
+    }
+    // A card with sparse tensor cores but FP32 matmuls on its CUDA cores gains nothing in fp32.
+    auto noTf32 = specs("A100 80GB SXM4");
+    noTf32.tf32 = false;
+    EXPECT_FALSE(sparseMatmulsApply(noTf32, Metric::Fp32Training));
+    EXPECT_TRUE(sparseMatmulsApply(noTf32, Metric::Fp16Training));
+}
+
 TEST(MixedPacing, RunsAtTheSlowestGpu) {
     const double speeds[] = {1.0, 0.5, 0.8};
     EXPECT_DOUBLE_EQ(mixedPacing(speeds, 3), 1.5);

@@ -176,6 +176,40 @@ private slots:
         page.setMinimumMemory(0);
     }
 
+    void sparseWeightsAreAnOptionOffByDefaultAndRemembered() {
+        ui::Session session;
+        session.open(dbPath());
+        const auto sparsityBox = [](ui::ChartsPage& page) -> QCheckBox* {
+            for (auto* box : page.findChildren<QCheckBox*>()) {
+                if (box->text().remove(QLatin1Char('&')).contains(QStringLiteral("2:4 sparse"))) {
+                    return box;
+                }
+            }
+            return nullptr;
+        };
+        double dense2080Ti = 0;
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            QCheckBox* box = sparsityBox(page);
+            QVERIFY(box != nullptr);
+            QVERIFY(!box->isChecked());
+            QVERIFY(!box->toolTip().isEmpty());
+            QVERIFY(!page.options().sparsity24);
+            dense2080Ti = valueOf(page.data(), "rtx-2080-ti");
+            box->setChecked(true);
+            QVERIFY(page.options().sparsity24);
+            QVERIFY(page.data().title.find("2:4 sparse weights") != std::string::npos);
+            // The reference (RTX 4090) has sparse tensor cores, the RTX 2080 Ti none: it falls back.
+            QVERIFY(valueOf(page.data(), "rtx-2080-ti") < dense2080Ti);
+        }
+        ui::ChartsPage again(session);
+        QCheckBox* box = sparsityBox(again);
+        QVERIFY(box != nullptr && box->isChecked()); // remembered with the page's other choices
+        box->setChecked(false);                      // later tests expect the defaults
+        QCOMPARE(valueOf(again.data(), "rtx-2080-ti"), dense2080Ti);
+    }
+
     void arrowKeysWalkTheBarsAndSayWhatEachMeans() {
         // What the mouse's hover tells, the keyboard reaches too: arrows move from bar to bar,
         // the bar is outlined, and its text goes to the tooltip, status bar and screen reader.

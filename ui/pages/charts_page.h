@@ -73,6 +73,7 @@ private:
     QDoubleSpinBox* minMemory_ = nullptr;
     QCheckBox* fp32_ = nullptr;
     QCheckBox* onlyPriced_ = nullptr;
+    QCheckBox* sparsity_ = nullptr; ///< 2:4 structured-sparse weights (off by default)
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;
