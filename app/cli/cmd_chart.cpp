@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/perf_options.h"
 #include "common/format.h"
 #include "common/text.h"
 #include "perf/model.h"
@@ -136,13 +137,13 @@ Command chartCommand() {
             "--metric (default fp16-training). perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
-            "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n"
-            "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n",
+            "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +
+                std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
                                                      {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},
-                                                     {"sparsity", false}, {"top"}, {"price-rule"}, {"reference"}, {"highlight"},
-                                                     {"width"}, {"height"}, {"scale"}, {"theme"}}));
+                                                     sparsityOption(), {"top"}, {"price-rule"}, {"reference"},
+                                                     {"highlight"}, {"width"}, {"height"}, {"scale"}, {"theme"}}));
             }};
 }
 

@@ -160,10 +160,11 @@ Command perfCommand() {
             "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
             "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
             "effect is shown, and how far such predictions were off for architectures the calibration\n"
-            "never saw. --sparsity assumes 2:4 structured-sparse weights (seed: up to 2x on the\n"
-            "tensor-core matmuls, on Ampere and later; off by default).\n",
+            "never saw.\n" +
+                std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}, {"sparsity", false}})));
+                const auto specs = perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}, sparsityOption()});
+                return run(ctx, Args::parse(rest, specs));
             }};
 }
 

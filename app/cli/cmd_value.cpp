@@ -137,11 +137,11 @@ Command valueCommand() {
             "around the GPUs, the GPU price from your database (settings: price_rule), and\n"
             "electricity for `years` at `electricity_usd_per_kwh` and `utilization`; --resale credits\n"
             "the GPU's used/new price ratio after those years. Normalised to the reference GPU\n"
-            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n"
-            "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n",
+            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n" +
+                std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},
-                                                                    {"all", false}, {"sparsity", false}})));
+                                                                    {"all", false}, sparsityOption()})));
             }};
 }
 

@@ -5,6 +5,10 @@
 
 namespace advisor::cli {
 
+OptionSpec sparsityOption() {
+    return {"sparsity", false};
+}
+
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
     std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"weights"}, {"context"}};
     if (setup == GpuSetup::Several) {
@@ -66,7 +70,7 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
-    o.query.sparsity24 = args.has("sparsity"); // declared by perf, value and chart only
+    o.query.sparsity24 = args.has("sparsity"); // only commands declaring sparsityOption() accept it
     // An option the chosen metric does not use is refused rather than silently ignored.
     if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
         throw UsageError("--batch, --workload and --sparsity describe network training and inference; " +

@@ -20,12 +20,19 @@ struct PerfOptions {
 /// Whether the command predicts several GPUs (--gpus and the interconnect options) or one.
 enum class GpuSetup { Several, One };
 
+/// --sparsity, for the commands whose numbers 2:4 sparse weights change (perf, value, chart), and
+/// the line of help that says what it assumes.
+OptionSpec sparsityOption();
+inline constexpr const char* kSparsityHelp =
+    "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n";
+
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 
 /// Reads --metric, --workload, --batch, --params-billion, --weights, --context, --sparsity (for
-/// the commands that declare it), and for several GPUs --gpus, --pcie-gen, --pcie-lanes, --nvlink. --workload is a class, or a calibration
-/// workload of `constants` (bert_large_squad, resnet50, ...) predicted with its fitted profile.
+/// the commands that declare it: sparsityOption()), and for several GPUs --gpus, --pcie-gen,
+/// --pcie-lanes, --nvlink. --workload is a class, or a calibration workload of `constants`
+/// (bert_large_squad, resnet50, ...) predicted with its fitted profile.
 /// Throws UsageError naming a bad option.
 PerfOptions perfOptions(const Args& args, GpuSetup setup = GpuSetup::Several,
                         const perf::ModelConstants& constants = perf::ModelConstants::builtin());

@@ -217,10 +217,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         } else if (isLlm(q.metric)) {
             p.notes.push_back("2:4 sparsity not applied: llama.cpp-style LLM inference runs dense weights");
         } else {
-            p.notes.push_back("2:4 sparsity not applied: " + g.name +
-                              (s.sparsity24 ? " runs this precision's matmuls on CUDA cores, not its sparse tensor cores"
-                                            : " has no sparse tensor cores (Ampere and later have them)") +
-                              ", so the dense speed is shown");
+            const std::string why = s.sparsity24
+                                        ? " runs this precision's matmuls on CUDA cores, not its sparse tensor cores"
+                                        : " has no sparse tensor cores (Ampere and later have them)";
+            p.notes.push_back("2:4 sparsity not applied: " + g.name + why + ", so the dense speed is shown");
         }
     }
     if (!isLlm(q.metric)) {

@@ -356,7 +356,8 @@ TEST(Sparsity, OnlySparseTensorCoresOfAmpereAndLaterSpeedUpTwoToFourWeights) {
     EXPECT_DOUBLE_EQ(kSparseMatmulSpeedup, 2.0); // seed: "effectively yields a 2x speedup"
     for (const char* gpu : {"A100 80GB SXM4", "RTX 3090", "RTX 4090", "H100 SXM5"}) {
         const auto s = specs(gpu);
-        for (const auto m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training}) {
+        for (const auto m :
+             {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training}) {
             EXPECT_TRUE(sparseMatmulsApply(s, m)) << gpu << " " << toString(m);
         }
         // llama.cpp-style LLM inference runs dense weights.
