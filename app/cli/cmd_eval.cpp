@@ -44,13 +44,22 @@ int run(Context& ctx, const Args& args) {
                             {"measured_relative", r.measuredRelative},
                             {"predicted_relative", r.predictedRelative},
                             {"error_pct", r.errorPct},
+                            {"reference", r.referenceGpu},
                             {"workload_profile", r.workloadProfile},
                             {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
         summary["multi_gpu"] = summaryJson(ev.multiGpu);
+        nlohmann::json others = nlohmann::json::array();
+        for (const auto& o : ev.otherReferences) {
+            others.push_back({{"workload", o.workload},
+                              {"precision", perf::toString(o.precision)},
+                              {"reference", o.gpu},
+                              {"rows", o.rows}});
+        }
         ctx.printJson({{"reference", ev.referenceGpu},
+                       {"other_references", others},
                        {"rows", list},
                        {"summary", summary},
                        {"unresolved", ev.unresolved},
@@ -75,6 +84,15 @@ int run(Context& ctx, const Args& args) {
                   << format::number(s.spearman, 3) << '\n';
     };
     ctx.out() << "\nrelative to " << ev.referenceGpu << '\n';
+    if (!ev.otherReferences.empty()) {
+        std::vector<std::string> others;
+        for (const auto& o : ev.otherReferences) {
+            others.push_back(o.workload + " " + perf::toString(o.precision) + ": " + o.gpu + " (" +
+                             std::to_string(o.rows) + " rows)");
+        }
+        ctx.out() << "where " << ev.referenceGpu << " has no single-GPU row, relative to: " << text::join(others, ", ")
+                  << '\n';
+    }
     line("all rows", ev.all);
     line("single GPU", ev.singleGpu);
     line("multi GPU", ev.multiGpu);
@@ -132,7 +150,9 @@ Command evalModelCommand() {
             "FILE.csv: gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
             "Each row's relative throughput (to the reference GPU's single-GPU row for the same\n"
             "workload and precision) is compared with the model's. The reference defaults to the\n"
-            "GPU with the most single-GPU rows. Unknown GPU names are listed, not fatal.\n"
+            "GPU with the most single-GPU rows. A workload and precision the reference did not run\n"
+            "alone (a 70B model on a 24 GB card) is taken relative to the GPU that did with the most\n"
+            "single-GPU rows, and listed. Unknown GPU names are listed, not fatal.\n"
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
             "precision. Rows listed in resources/benchmarks/known-issues.json (runs that did not\n"

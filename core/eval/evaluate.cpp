@@ -4,6 +4,7 @@
 #include "eval/known_issues.h"
 #include "eval/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -115,12 +116,43 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     }
     ev.referenceGpu = ref->name;
 
-    // The reference's single-GPU row for each (workload, precision).
-    std::map<std::pair<std::string, int>, size_t> refRow;
+    // Each (workload, precision) group's reference row: the reference GPU's single-GPU row, else
+    // (a group the reference did not run, such as a 70B model on 24 GB cards) the single-GPU row of
+    // the group's GPU with the most single-GPU rows in the file, so such groups are not lost.
+    using Group = std::pair<std::string, int>;
+    const auto groupOf = [&](size_t i) { return Group(rows[i].workload, static_cast<int>(rows[i].precision)); };
+    const auto canReference = [&](size_t i) {
+        return gpuOf[i] != nullptr && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured() &&
+               knownIssueFor(rows[i]) == nullptr;
+    };
+    const auto ranksBefore = [&](const Gpu* a, const Gpu* b) {
+        if (a == ref || b == ref) {
+            return a == ref && b != ref;
+        }
+        const int ca = singleCounts[a->id], cb = singleCounts[b->id];
+        return ca != cb ? ca > cb : a->id < b->id;
+    };
+    std::map<Group, size_t> refRow;
+    std::map<Group, std::set<std::string>> comparable; // GPU x count setups per group
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpuOf[i] == ref && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured() &&
-            knownIssueFor(rows[i]) == nullptr) {
-            refRow.emplace(std::make_pair(rows[i].workload, static_cast<int>(rows[i].precision)), i);
+        if (gpuOf[i] == nullptr || !rows[i].measured() || knownIssueFor(rows[i]) != nullptr) {
+            continue;
+        }
+        comparable[groupOf(i)].insert(gpuOf[i]->id + "|" + std::to_string(rows[i].numGpus) + (nvlinkOf[i] ? "n" : ""));
+        if (!canReference(i)) {
+            continue;
+        }
+        const auto [it, inserted] = refRow.emplace(groupOf(i), i);
+        if (!inserted && ranksBefore(gpuOf[i], gpuOf[it->second])) {
+            it->second = i;
+        }
+    }
+    for (const auto& [group, index] : refRow) {
+        if (gpuOf[index] != ref && comparable[group].size() > 1) {
+            const auto n = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [&](const BenchmarkRow& r) {
+                return r.workload == group.first && static_cast<int>(r.precision) == group.second;
+            }));
+            ev.otherReferences.push_back({group.first, static_cast<perf::Precision>(group.second), gpuOf[index]->name, n});
         }
     }
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -142,9 +174,15 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             ev.rows.push_back(std::move(e));
             continue;
         }
-        const auto it = refRow.find({rows[i].workload, static_cast<int>(rows[i].precision)});
+        const auto it = refRow.find(groupOf(i));
         if (it == refRow.end()) {
-            e.skipReason = "the reference GPU has no single-GPU row for this workload and precision";
+            e.skipReason = "no GPU has a single-GPU row for this workload and precision";
+            ev.rows.push_back(std::move(e));
+            continue;
+        }
+        const Gpu& groupRef = *gpuOf[it->second];
+        if (&groupRef != ref && comparable[groupOf(i)].size() < 2) {
+            e.skipReason = "only one GPU setup ran this workload and precision";
             ev.rows.push_back(std::move(e));
             continue;
         }
@@ -152,9 +190,13 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         const auto refBatch = batch[it->second];
         const perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
         const perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, false);
+        e.referenceGpu = groupRef.name;
         e.batchFromMultiGpuRuns = batch[i] && !rows[i].perGpuBatch();
         e.measuredRelative = rows[i].throughput / rr.throughput;
-        e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(*ref, rq);
+        // The reference row, or a repeat of it with the same figure: 1 by definition.
+        e.isReferenceRow = it->second == i || (gpuOf[i] == &groupRef && rows[i].numGpus == 1 && !nvlinkOf[i] &&
+                                               e.measuredRelative == 1.0);
+        e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(groupRef, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.workloadProfile = model.constants().profileFor(q.workloadName) != nullptr;
         e.evaluated = true;
@@ -162,7 +204,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     }
     std::vector<const EvaluatedRow*> all, single, multi;
     for (const auto& r : ev.rows) {
-        if (!r.evaluated || (r.gpuId == ref->id && r.row.numGpus == 1 && r.measuredRelative == 1.0)) {
+        if (!r.evaluated || r.isReferenceRow) {
             continue; // the reference itself is 1 by definition
         }
         all.push_back(&r);

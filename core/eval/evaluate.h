@@ -2,7 +2,8 @@
 /// \file
 /// `eval-model`: compares the model's predictions with a benchmark file. For every row,
 /// relative = throughput / the reference GPU's single-GPU throughput for the same workload
-/// and precision, measured and predicted; error = predicted / measured - 1.
+/// and precision, measured and predicted; error = predicted / measured - 1. A workload and
+/// precision the reference did not run is taken relative to another GPU that did (listed).
 
 #include "eval/benchmarks.h"
 #include "perf/model.h"
@@ -18,6 +19,8 @@ struct EvaluatedRow {
     std::string gpuId; ///< empty when the name did not resolve
     bool evaluated = false;
     std::string skipReason;
+    std::string referenceGpu; ///< catalog name of the GPU this row is relative to
+    bool isReferenceRow = false; ///< the reference's own single-GPU row (relative 1, not summarised)
     double measuredRelative = 0;
     double predictedRelative = 0;
     double errorPct = 0;
@@ -35,8 +38,17 @@ struct ErrorSummary {
     double spearman = 0;
 };
 
+/// A workload and precision the reference GPU did not run on its own, taken relative to another GPU.
+struct OtherReference {
+    std::string workload;
+    perf::Precision precision = perf::Precision::Fp16;
+    std::string gpu; ///< catalog name
+    size_t rows = 0; ///< the group's rows in the file
+};
+
 struct Evaluation {
     std::string referenceGpu; ///< catalog name of the reference
+    std::vector<OtherReference> otherReferences;
     std::vector<EvaluatedRow> rows;
     ErrorSummary all;
     ErrorSummary singleGpu;
@@ -60,7 +72,10 @@ std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>
                                                  const std::vector<const Gpu*>& gpus);
 
 /// Evaluates rows. `reference` names the GPU to normalise to; by default the GPU with the most
-/// single-GPU rows. Throws InputError when the reference is unknown or ambiguous.
+/// single-GPU rows. A (workload, precision) it did not run alone is normalised to the group's GPU
+/// with the most single-GPU rows in the file (ties: catalog id), and listed in otherReferences;
+/// a group that only one GPU setup ran is skipped. Throws InputError when the reference is
+/// unknown or ambiguous.
 Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::PerfModel& model,
                     const std::optional<std::string>& reference = std::nullopt);
 

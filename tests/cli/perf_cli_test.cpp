@@ -196,6 +196,39 @@ TEST(EvalModelCli, SaysWhichSingleGpuRowsTookTheirBatchFromMultiGpuRuns) {
         << human.out;
 }
 
+TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
+    Cli cli;
+    const auto f = cli.write("o.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                      "RTX 4090,1,bert,transformer,fp16,32,170,x\n"
+                                      "H100 PCIe,1,gpt-big,transformer,bf16,32,400,x\n"
+                                      "A100 80GB PCIe,1,gpt-big,transformer,bf16,32,300,x\n"
+                                      "H100 PCIe,1,bert,transformer,fp16,32,330,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_EQ(doc.at("reference"), "RTX 3090");
+    ASSERT_EQ(doc.at("other_references").size(), 1u);
+    const auto& other = doc.at("other_references")[0];
+    EXPECT_EQ(other.at("workload"), "gpt-big");
+    EXPECT_EQ(other.at("precision"), "bf16");
+    EXPECT_EQ(other.at("reference"), "H100 PCIe"); // two single-GPU rows against one
+    EXPECT_EQ(other.at("rows"), 2);
+    std::map<std::string, std::string> referenceOf;
+    std::map<std::string, double> measuredOf;
+    for (const auto& r : doc.at("rows")) {
+        const std::string key = r.at("gpu").get<std::string>() + "/" + r.at("workload").get<std::string>();
+        referenceOf[key] = r.at("reference");
+        measuredOf[key] = r.at("measured_relative");
+    }
+    EXPECT_EQ(referenceOf.at("RTX 4090/bert"), "RTX 3090");
+    EXPECT_EQ(referenceOf.at("A100 80GB PCIe/gpt-big"), "H100 PCIe");
+    EXPECT_DOUBLE_EQ(measuredOf.at("A100 80GB PCIe/gpt-big"), 0.75);
+    EXPECT_EQ(doc.at("summary").at("rows"), 3); // 4090 and H100 on bert, A100 on gpt-big
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("where RTX 3090 has no single-GPU row, relative to: gpt-big bf16: H100 PCIe (2 rows)"),
+              std::string::npos)
+        << human.out;
+}
+
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
     Cli cli;
     const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"

@@ -232,6 +232,55 @@ TEST(Evaluate, RelativeToTheReferenceAndUnknownNamesListed) {
     EXPECT_EQ(evaluate(rows, Catalog::builtin(), model).referenceGpu, "RTX 4090");
 }
 
+TEST(Evaluate, AWorkloadTheReferenceDidNotRunIsRelativeToTheGpuWithTheMostRows) {
+    // 70B runs only on the big cards: the RTX 3090 (the reference) ran 8B alone.
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,llama3-8b-q4km-tg512,llm-decode,int4,1,110,x\n"
+                                               "RTX 4090,1,llama3-8b-q4km-tg512,llm-decode,int4,1,128,x\n"
+                                               "RTX A6000,1,llama3-8b-q4km-tg512,llm-decode,int4,1,102,x\n"
+                                               "RTX A6000,1,llama3-70b-q4km-tg512,llm-decode,int4,1,15,x\n"
+                                               "RTX 4090,1,llama3-70b-q4km-tg512,llm-decode,int4,1,0,x\n"
+                                               "RTX 4090,1,llama3-70b-q4km-tg512,llm-decode,int4,1,19,x\n"
+                                               "RTX A6000,2,llama3-70b-q4km-tg512,llm-decode,int4,1,14,x\n"
+                                               "RTX 3090,2,llama3-70b-q4km-tg512,llm-decode,int4,1,16,x\n"
+                                               "RTX 3090,1,mistral-7b-fp16,llm-decode,fp16,1,40,x\n"
+                                               "A100 80GB PCIe,1,mixtral-8x7b-q4km,llm-decode,int4,1,60,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    ASSERT_EQ(ev.rows.size(), 10u);
+    EXPECT_EQ(ev.rows[1].referenceGpu, "RTX 3090");
+    // Two GPUs have two single-GPU rows each with a figure; the tie goes to the first catalog id
+    // (rtx-4090 < rtx-a6000), and the 4090's unmeasured row does not count.
+    ASSERT_EQ(ev.otherReferences.size(), 1u);
+    EXPECT_EQ(ev.otherReferences[0].workload, "llama3-70b-q4km-tg512");
+    EXPECT_EQ(ev.otherReferences[0].precision, perf::Precision::Int4);
+    EXPECT_EQ(ev.otherReferences[0].gpu, "RTX 4090");
+    EXPECT_EQ(ev.otherReferences[0].rows, 5u);
+    for (const size_t i : {3u, 5u, 6u, 7u}) {
+        ASSERT_TRUE(ev.rows[i].evaluated) << i << ": " << ev.rows[i].skipReason;
+        EXPECT_EQ(ev.rows[i].referenceGpu, "RTX 4090") << i;
+    }
+    EXPECT_TRUE(ev.rows[5].isReferenceRow);
+    EXPECT_DOUBLE_EQ(ev.rows[3].measuredRelative, 15.0 / 19.0);
+    EXPECT_DOUBLE_EQ(ev.rows[7].measuredRelative, 16.0 / 19.0);
+    const auto tokens = [&](const char* gpu, int n) {
+        perf::PerfQuery q = queryFor(rows[3], std::nullopt, false);
+        q.gpus = n;
+        return model.throughput(Catalog::builtin().require(gpu), q);
+    };
+    EXPECT_NEAR(ev.rows[3].predictedRelative, tokens("RTX A6000", 1) / tokens("RTX 4090", 1), 1e-12);
+    EXPECT_NEAR(ev.rows[7].predictedRelative, tokens("RTX 3090", 2) / tokens("RTX 4090", 1), 1e-12);
+    EXPECT_GT(ev.rows[3].predictedRelative, 0.05); // a 70B model, not the 8B default
+    EXPECT_LT(ev.rows[3].predictedRelative, 1.0);
+    // A workload only one GPU setup ran has nothing to compare with; the reference's is its own row.
+    EXPECT_TRUE(ev.rows[8].isReferenceRow);
+    EXPECT_FALSE(ev.rows[9].evaluated);
+    EXPECT_EQ(ev.rows[9].skipReason, "only one GPU setup ran this workload and precision");
+    // Summarised: two 8B rows, the A6000's 70B row; multi-GPU: the two 2-GPU rows.
+    EXPECT_EQ(ev.singleGpu.rows, 3u);
+    EXPECT_EQ(ev.multiGpu.rows, 2u);
+}
+
 TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     const auto report = crossValidate(builtinBenchmarks(), Catalog::builtin(), perf::ModelConstants{});
     std::vector<std::string> archs;
