@@ -51,6 +51,11 @@ int run(Context& ctx, const Args& args) {
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
         summary["multi_gpu"] = summaryJson(ev.multiGpu);
+        nlohmann::json byArchitecture = nlohmann::json::object();
+        for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
+            byArchitecture[architecture] = summaryJson(s);
+        }
+        summary["single_gpu_by_architecture"] = byArchitecture;
         nlohmann::json others = nlohmann::json::array();
         for (const auto& o : ev.otherReferences) {
             others.push_back({{"workload", o.workload},
@@ -79,7 +84,7 @@ int run(Context& ctx, const Args& args) {
     }
     t.print(ctx.out());
     const auto line = [&](const char* what, const eval::ErrorSummary& s) {
-        ctx.out() << what << ": " << s.rows << " rows, median |error| " << format::number(s.medianAbsErrorPct, 1)
+        ctx.out() << what << ": " << s.rows << (s.rows == 1 ? " row" : " rows") << ", median |error| " << format::number(s.medianAbsErrorPct, 1)
                   << "%, p90 " << format::number(s.p90AbsErrorPct, 1) << "%, Spearman "
                   << format::number(s.spearman, 3) << '\n';
     };
@@ -96,6 +101,9 @@ int run(Context& ctx, const Args& args) {
     line("all rows", ev.all);
     line("single GPU", ev.singleGpu);
     line("multi GPU", ev.multiGpu);
+    for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
+        line(("  single GPU, " + architecture).c_str(), s);
+    }
     std::map<std::string, int> skipped;
     std::set<std::string> profiled, batchFilled;
     size_t profiledRows = 0, evaluatedRows = 0, batchFilledRows = 0;

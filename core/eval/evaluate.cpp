@@ -203,16 +203,24 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         ev.rows.push_back(std::move(e));
     }
     std::vector<const EvaluatedRow*> all, single, multi;
-    for (const auto& r : ev.rows) {
+    std::map<std::string, std::vector<const EvaluatedRow*>> singleByArchitecture;
+    for (size_t i = 0; i < ev.rows.size(); ++i) {
+        const EvaluatedRow& r = ev.rows[i];
         if (!r.evaluated || r.isReferenceRow) {
             continue; // the reference itself is 1 by definition
         }
         all.push_back(&r);
         (r.row.numGpus == 1 ? single : multi).push_back(&r);
+        if (r.row.numGpus == 1) {
+            singleByArchitecture[gpuOf[i]->architecture].push_back(&r);
+        }
     }
     ev.all = summarize(all);
     ev.singleGpu = summarize(single);
     ev.multiGpu = summarize(multi);
+    for (const auto& [architecture, rowsOfIt] : singleByArchitecture) {
+        ev.singleGpuByArchitecture.emplace_back(architecture, summarize(rowsOfIt));
+    }
     return ev;
 }
 

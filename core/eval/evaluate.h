@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace advisor::eval {
@@ -53,6 +54,9 @@ struct Evaluation {
     ErrorSummary all;
     ErrorSummary singleGpu;
     ErrorSummary multiGpu;
+    /// Single-GPU rows by the architecture of the row's GPU (sorted by name; the reference
+    /// rows left out), so newer cards can be read apart from the rest.
+    std::vector<std::pair<std::string, ErrorSummary>> singleGpuByArchitecture;
     std::vector<std::string> unresolved; ///< GPU names the catalog did not know (listed, not fatal)
 };
 

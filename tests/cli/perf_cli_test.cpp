@@ -223,10 +223,15 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
     EXPECT_EQ(referenceOf.at("A100 80GB PCIe/gpt-big"), "H100 PCIe");
     EXPECT_DOUBLE_EQ(measuredOf.at("A100 80GB PCIe/gpt-big"), 0.75);
     EXPECT_EQ(doc.at("summary").at("rows"), 3); // 4090 and H100 on bert, A100 on gpt-big
+    const auto& byArchitecture = doc.at("summary").at("single_gpu_by_architecture");
+    EXPECT_EQ(byArchitecture.at("Ada").at("rows"), 1);
+    EXPECT_EQ(byArchitecture.at("Hopper").at("rows"), 1); // its gpt-big row is that group's reference
+    EXPECT_EQ(byArchitecture.at("Ampere").at("rows"), 1);
     const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
     EXPECT_NE(human.out.find("where RTX 3090 has no single-GPU row, relative to: gpt-big bf16: H100 PCIe (2 rows)"),
               std::string::npos)
         << human.out;
+    EXPECT_NE(human.out.find("\n  single GPU, Hopper: 1 row, median |error| "), std::string::npos) << human.out;
 }
 
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace advisor::eval {
@@ -279,6 +280,29 @@ TEST(Evaluate, AWorkloadTheReferenceDidNotRunIsRelativeToTheGpuWithTheMostRows) 
     // Summarised: two 8B rows, the A6000's 70B row; multi-GPU: the two 2-GPU rows.
     EXPECT_EQ(ev.singleGpu.rows, 3u);
     EXPECT_EQ(ev.multiGpu.rows, 2u);
+}
+
+TEST(Evaluate, SummarisesTheSingleGpuRowsByArchitecture) {
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                               "RTX 4090,1,bert,transformer,fp16,32,170,x\n"
+                                               "RTX 4080,1,bert,transformer,fp16,32,120,x\n"
+                                               "RTX A6000,1,bert,transformer,fp16,32,95,x\n"
+                                               "RTX 4090,2,bert,transformer,fp16,64,320,x\n"
+                                               "RTX 3090,1,resnet,cnn,fp16,32,100,x\n"
+                                               "H100 PCIe,1,resnet,cnn,fp16,32,210,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    std::map<std::string, ErrorSummary> by(ev.singleGpuByArchitecture.begin(), ev.singleGpuByArchitecture.end());
+    ASSERT_EQ(by.size(), 3u);
+    EXPECT_EQ(by.at("Ada").rows, 2u);    // the 4090 and 4080 single-GPU rows; not the 2-GPU row
+    EXPECT_EQ(by.at("Ampere").rows, 1u); // the A6000; the reference's own rows are left out
+    EXPECT_EQ(by.at("Hopper").rows, 1u);
+    const auto ada = summarize({&ev.rows[1], &ev.rows[2]});
+    EXPECT_DOUBLE_EQ(by.at("Ada").medianAbsErrorPct, ada.medianAbsErrorPct);
+    EXPECT_DOUBLE_EQ(by.at("Ada").medianAbsErrorPct,
+                     (std::fabs(ev.rows[1].errorPct) + std::fabs(ev.rows[2].errorPct)) / 2);
+    EXPECT_DOUBLE_EQ(by.at("Hopper").medianAbsErrorPct, std::fabs(ev.rows[6].errorPct));
 }
 
 TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
