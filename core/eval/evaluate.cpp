@@ -4,7 +4,6 @@
 #include "eval/known_issues.h"
 #include "eval/stats.h"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -121,25 +120,28 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     // the group's GPU with the most single-GPU rows in the file, so such groups are not lost.
     using Group = std::pair<std::string, int>;
     const auto groupOf = [&](size_t i) { return Group(rows[i].workload, static_cast<int>(rows[i].precision)); };
-    const auto canReference = [&](size_t i) {
-        return gpuOf[i] != nullptr && rows[i].numGpus == 1 && !nvlinkOf[i] && rows[i].measured() &&
-               knownIssueFor(rows[i]) == nullptr;
+    const auto singleRowsOf = [&](const Gpu* g) {
+        const auto it = singleCounts.find(g->id);
+        return it == singleCounts.end() ? 0 : it->second;
     };
     const auto ranksBefore = [&](const Gpu* a, const Gpu* b) {
         if (a == ref || b == ref) {
             return a == ref && b != ref;
         }
-        const int ca = singleCounts[a->id], cb = singleCounts[b->id];
+        const int ca = singleRowsOf(a), cb = singleRowsOf(b);
         return ca != cb ? ca > cb : a->id < b->id;
     };
     std::map<Group, size_t> refRow;
-    std::map<Group, std::set<std::string>> comparable; // GPU x count setups per group
+    std::map<Group, size_t> rowsInGroup;
+    std::map<Group, std::set<std::string>> setups; // the GPU x count setups that ran each group
     for (size_t i = 0; i < rows.size(); ++i) {
+        ++rowsInGroup[groupOf(i)];
         if (gpuOf[i] == nullptr || !rows[i].measured() || knownIssueFor(rows[i]) != nullptr) {
             continue;
         }
-        comparable[groupOf(i)].insert(gpuOf[i]->id + "|" + std::to_string(rows[i].numGpus) + (nvlinkOf[i] ? "n" : ""));
-        if (!canReference(i)) {
+        const std::string setup = gpuOf[i]->id + "|" + std::to_string(rows[i].numGpus) + (nvlinkOf[i] ? "|nvlink" : "");
+        setups[groupOf(i)].insert(setup);
+        if (rows[i].numGpus != 1 || nvlinkOf[i]) {
             continue;
         }
         const auto [it, inserted] = refRow.emplace(groupOf(i), i);
@@ -148,11 +150,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
     }
     for (const auto& [group, index] : refRow) {
-        if (gpuOf[index] != ref && comparable[group].size() > 1) {
-            const auto n = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [&](const BenchmarkRow& r) {
-                return r.workload == group.first && static_cast<int>(r.precision) == group.second;
-            }));
-            ev.otherReferences.push_back({group.first, static_cast<perf::Precision>(group.second), gpuOf[index]->name, n});
+        if (gpuOf[index] != ref && setups[group].size() > 1) {
+            ev.otherReferences.push_back(
+                {group.first, static_cast<perf::Precision>(group.second), gpuOf[index]->name, rowsInGroup[group]});
         }
     }
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -181,7 +181,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             continue;
         }
         const Gpu& groupRef = *gpuOf[it->second];
-        if (&groupRef != ref && comparable[groupOf(i)].size() < 2) {
+        if (&groupRef != ref && setups[groupOf(i)].size() < 2) {
             e.skipReason = "only one GPU setup ran this workload and precision";
             ev.rows.push_back(std::move(e));
             continue;
