@@ -135,7 +135,13 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"RTX 4070", "rtx-4070"}, NameCase{"4070", "rtx-4070"}, NameCase{"A30", "a30"},
                       NameCase{"NVIDIA A30", "a30"}, NameCase{"Tesla P100", "tesla-p100-pcie-16gb"},
                       NameCase{"Tesla P100-PCIE-16GB", "tesla-p100-pcie-16gb"}, NameCase{"Tesla P40", "tesla-p40"},
-                      NameCase{"P40", "tesla-p40"}));
+                      NameCase{"P40", "tesla-p40"},
+                      // The V100S and the export variants, as nvidia-smi writes them.
+                      NameCase{"Tesla V100S-PCIE-32GB", "v100s-pcie-32gb"}, NameCase{"V100S", "v100s-pcie-32gb"},
+                      NameCase{"Tesla V100-PCIE-32GB", "v100-pcie-32gb"},
+                      NameCase{"NVIDIA A800-SXM4-80GB", "a800-80gb-sxm4"},
+                      NameCase{"NVIDIA A800 80GB PCIe", "a800-80gb-pcie"},
+                      NameCase{"NVIDIA H800 80GB HBM3", "h800-sxm5"}, NameCase{"NVIDIA H800 PCIe", "h800-pcie"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -148,6 +154,12 @@ TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     EXPECT_EQ(cat().resolve("A100 80GB").candidates.size(), 2u);
     EXPECT_EQ(cat().resolve("V100").status, ResolveStatus::Ambiguous);
     EXPECT_EQ(cat().resolve("V100 PCIe").status, ResolveStatus::Ambiguous);
+    // An export variant is never taken for the card it was cut from, nor picked among its forms.
+    EXPECT_EQ(cat().resolve("H800").candidates.size(), 2u);
+    EXPECT_EQ(cat().resolve("A800").candidates.size(), 2u);
+    const Resolution h100 = cat().resolve("H100 SXM");
+    ASSERT_EQ(h100.status, ResolveStatus::Found);
+    EXPECT_EQ(h100.gpu->id, "h100-sxm5");
 }
 
 TEST(NameResolution, BareNumbersOnlyStandForGeForceCards) {

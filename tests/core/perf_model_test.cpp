@@ -344,6 +344,18 @@ TEST(MultiGpu, FourLanesCostFiveToTenPercentInAFourGpuSetup) {
     }
 }
 
+TEST(MultiGpu, AnExportVariantMatchesItsCardAloneAndScalesLessOverItsSlowerNvlink) {
+    // A800 and H800: the A100's and H100's silicon and rates with NVLink cut to 400 GB/s (catalog notes).
+    for (const auto& [variant, original] :
+         {std::pair{"A800 80GB SXM4", "A100 80GB SXM4"}, std::pair{"H800 SXM5", "H100 SXM5"}}) {
+        EXPECT_DOUBLE_EQ(speed(variant, Metric::Fp16Training), speed(original, Metric::Fp16Training)) << variant;
+        const double v8 = speed(variant, Metric::Fp16Training, WorkloadClass::Transformer, 8);
+        const double o8 = speed(original, Metric::Fp16Training, WorkloadClass::Transformer, 8);
+        EXPECT_LT(v8, o8) << variant;
+        EXPECT_GT(v8, 0.97 * o8) << variant << ": data parallelism hides most of the link";
+    }
+}
+
 TEST(MultiGpu, InferenceReplicasScaleLinearlyAndLlmSplitsAddMemoryNotSpeed) {
     EXPECT_NEAR(speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn, 4),
                 4 * speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn), 1e-9);
