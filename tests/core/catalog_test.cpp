@@ -141,7 +141,11 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"Tesla V100-PCIE-32GB", "v100-pcie-32gb"},
                       NameCase{"NVIDIA A800-SXM4-80GB", "a800-80gb-sxm4"},
                       NameCase{"NVIDIA A800 80GB PCIe", "a800-80gb-pcie"},
-                      NameCase{"NVIDIA H800 80GB HBM3", "h800-sxm5"}, NameCase{"NVIDIA H800 PCIe", "h800-pcie"}));
+                      NameCase{"NVIDIA H800 80GB HBM3", "h800-sxm5"}, NameCase{"NVIDIA H800 PCIe", "h800-pcie"},
+                      // The hardware guide's eBay Pascal cards; a bare number is the GeForce card.
+                      NameCase{"NVIDIA GeForce GTX 1080", "gtx-1080"}, NameCase{"1080", "gtx-1080"},
+                      NameCase{"GTX 1080 Ti", "gtx-1080-ti"}, NameCase{"GTX 1070", "gtx-1070"},
+                      NameCase{"1070 Ti", "gtx-1070-ti"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");

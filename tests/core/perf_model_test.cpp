@@ -447,6 +447,24 @@ TEST(Ordering, NewerFlagshipsBeatOlderOnes) {
               speed("RTX 4090", Metric::Fp16Training) / speed("RTX 3090", Metric::Fp16Training));
 }
 
+TEST(Ordering, TheHardwareGuidesEbayPascalCardsSitBetweenTheirBandwidthAndFp32Ratios) {
+    // Seed (hardware guide): "GTX 1070, GTX 1080, GTX 1070 Ti, and GTX 1080 Ti from eBay are fair
+    // choices" with 32-bit models, and an RTX 2070 with 16-bit ones. Without tensor cores a card's
+    // speed against the GTX 1080 Ti lies between its bandwidth ratio and its FP32 ratio.
+    const Gpu& ti = cat().require("GTX 1080 Ti");
+    double previous = 0;
+    for (const char* name : {"GTX 1070", "GTX 1070 Ti", "GTX 1080"}) {
+        const Gpu& g = cat().require(name);
+        const double ratio = speed(name, Metric::Fp32Training) / speed("GTX 1080 Ti", Metric::Fp32Training);
+        EXPECT_GE(ratio, g.memoryBandwidthGbs / ti.memoryBandwidthGbs * 0.99) << name;
+        EXPECT_LE(ratio, g.fp32Tflops.value() / ti.fp32Tflops.value() * 1.01) << name;
+        EXPECT_GT(ratio, previous) << name;
+        previous = ratio;
+        EXPECT_DOUBLE_EQ(speed(name, Metric::Fp16Training), speed(name, Metric::Fp32Training)) << name;
+    }
+    EXPECT_GT(speed("RTX 2070", Metric::Fp16Training), 2 * speed("GTX 1080", Metric::Fp16Training));
+}
+
 TEST(Accuracy, EachKindOfPredictionGetsItsOwnLeaveOneArchitectureOutBand) {
     const std::string doc = R"({"constants": {}, "fit": {"accuracy": {
         "single_gpu": {"leave_one_architecture_out": {"median_abs_error_pct": 12.5, "p90_abs_error_pct": 30, "rows": 9}},

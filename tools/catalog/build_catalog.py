@@ -3,7 +3,8 @@
 resources/catalog/gpus.json. Kept for provenance; the JSON is the source of truth
 afterwards and is edited by hand (entries added by hand since, each with its sources in the
 JSON: V100 SXM2 16GB, RTX 5000 Ada, A10G, B300, Tesla P100 PCIe 16GB, Titan V, A30,
-RTX 4070 Super, GH200, Tesla P40, V100S PCIe 32GB, A800 80GB SXM4/PCIe, H800 SXM5/PCIe). Usage:
+RTX 4070 Super, GH200, Tesla P40, V100S PCIe 32GB, A800 80GB SXM4/PCIe, H800 SXM5/PCIe,
+GTX 1070, GTX 1070 Ti, GTX 1080). Usage:
 
     tools/catalog/build_catalog.py ../shared/data/gpu_specs.csv ../shared/data/gpu_specs_notes.md \
         > resources/catalog/gpus.json
