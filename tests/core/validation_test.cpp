@@ -1,5 +1,5 @@
 // The model on measurements it was never fitted to (tests/fixtures/validation): Lambda's
-// 2022-23 PyTorch runs and llama.cpp on professional cards, within the error the docs report.
+// 2022-23 and v2 PyTorch runs and llama.cpp on professional cards, within the error the docs report.
 #include "catalog/catalog.h"
 #include "eval/benchmarks.h"
 #include "eval/evaluate.h"
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,6 +93,67 @@ TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
     EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.5);
     EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 37.0);
+}
+
+// Multi-GPU rows' error on their own scaling: (predicted n-GPU / predicted 1-GPU) against
+// (measured n-GPU / the median measured 1-GPU run of the same GPU, workload and precision).
+std::vector<double> scalingErrors(const Evaluation& ev) {
+    std::map<std::string, std::vector<double>> measuredSingle;
+    std::map<std::string, double> predictedSingle;
+    const auto key = [](const EvaluatedRow& r) { return r.gpuId + "|" + r.row.workload; };
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.numGpus == 1) {
+            measuredSingle[key(r)].push_back(r.measuredRelative);
+            predictedSingle[key(r)] = r.predictedRelative;
+        }
+    }
+    std::vector<double> errors;
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.numGpus > 1) {
+            const double measured = r.measuredRelative / median(measuredSingle.at(key(r)));
+            const double predicted = r.predictedRelative / predictedSingle.at(key(r));
+            errors.push_back(std::fabs(predicted / measured - 1.0) * 100.0);
+        }
+    }
+    return errors;
+}
+
+TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
+    // tests/fixtures/validation: Lambda's "v2" runs (H100 PCIe once, H100 SXM5 on 16 machines,
+    // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
+    // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
+    // every network (single GPU 15.4% / 29.4% fp16, 15.2% / 28.2% fp32), its NVLink scaling is
+    // close (5.2% / 12.6%, 4.6% / 9.9%); the NCF multi-GPU rows and 8-GPU BERT-base fp16 scale
+    // impossibly and are skipped as known issues.
+    for (const std::string precision : {"fp16", "fp32"}) {
+        SCOPED_TRACE(precision);
+        const auto ev = evaluateValidation("lambda-pytorch-train-v2-h100-" + precision + ".csv", "H100 PCIe");
+        EXPECT_TRUE(ev.unresolved.empty());
+        size_t knownIssues = 0;
+        std::map<std::string, std::vector<double>> measured;
+        std::map<std::string, double> predicted;
+        for (const auto& r : ev.rows) {
+            knownIssues += r.skipReason.rfind("known issue", 0) == 0 ? 1 : 0;
+            if (r.evaluated && r.row.numGpus == 1 && r.row.gpu == "H100 SXM5") {
+                measured[r.row.workload].push_back(r.measuredRelative);
+                predicted[r.row.workload] = r.predictedRelative;
+            }
+        }
+        ASSERT_EQ(predicted.size(), 8u);
+        for (const auto& [workload, p] : predicted) {
+            // The model ranks the SXM5 above the PCIe card, but by less than its median run.
+            EXPECT_GT(p, 1.05) << workload;
+            EXPECT_LT(p, median(measured[workload])) << workload;
+        }
+        EXPECT_EQ(knownIssues, precision == "fp16" ? 16u : 14u);
+        EXPECT_EQ(ev.singleGpu.rows, 128u); // 16 SXM5 runs x 8 networks
+        EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.5);
+        EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 31.0);
+        const auto scaling = scalingErrors(ev);
+        EXPECT_EQ(scaling.size(), precision == "fp16" ? 96u : 98u);
+        EXPECT_LT(median(scaling), 6.0);
+        EXPECT_LT(percentile(scaling, 90), 13.5);
+    }
 }
 
 } // namespace
