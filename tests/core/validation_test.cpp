@@ -122,7 +122,8 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's "v2" runs (H100 PCIe once, H100 SXM5 on 16 machines,
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
-    // every network (single GPU 15.4% / 29.4% fp16, 15.2% / 28.2% fp32), its NVLink scaling is
+    // every network (single GPU 15.4% / 29.4% fp16, 15.2% / 28.2% fp32; the bands below stop
+    // drift, not improvement), its NVLink scaling is
     // close (5.2% / 12.6%, 4.6% / 9.9%); the NCF multi-GPU rows and 8-GPU BERT-base fp16 scale
     // impossibly and are skipped as known issues.
     for (const std::string precision : {"fp16", "fp32"}) {
@@ -130,21 +131,17 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
         const auto ev = evaluateValidation("lambda-pytorch-train-v2-h100-" + precision + ".csv", "H100 PCIe");
         EXPECT_TRUE(ev.unresolved.empty());
         size_t knownIssues = 0;
-        std::map<std::string, std::vector<double>> measured;
-        std::map<std::string, double> predicted;
+        std::set<std::string> workloads;
         for (const auto& r : ev.rows) {
             knownIssues += r.skipReason.rfind("known issue", 0) == 0 ? 1 : 0;
             if (r.evaluated && r.row.numGpus == 1 && r.row.gpu == "H100 SXM5") {
-                measured[r.row.workload].push_back(r.measuredRelative);
-                predicted[r.row.workload] = r.predictedRelative;
+                workloads.insert(r.row.workload);
+                // Measured 1.41-1.56x: the model must at least rank the SXM5 above the PCIe card.
+                EXPECT_GT(r.predictedRelative, 1.05) << r.row.workload;
+                EXPECT_GT(r.measuredRelative, 1.3) << r.row.workload;
             }
         }
-        ASSERT_EQ(predicted.size(), 8u);
-        for (const auto& [workload, p] : predicted) {
-            // The model ranks the SXM5 above the PCIe card, but by less than its median run.
-            EXPECT_GT(p, 1.05) << workload;
-            EXPECT_LT(p, median(measured[workload])) << workload;
-        }
+        EXPECT_EQ(workloads.size(), 8u);
         EXPECT_EQ(knownIssues, precision == "fp16" ? 16u : 14u);
         EXPECT_EQ(ev.singleGpu.rows, 128u); // 16 SXM5 runs x 8 networks
         EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.5);
