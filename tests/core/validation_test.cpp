@@ -123,9 +123,8 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
     // every network (single GPU 15.4% / 29.4% fp16, 15.2% / 28.2% fp32; the bands below stop
-    // drift, not improvement), its NVLink scaling is
-    // close (5.2% / 12.6%, 4.6% / 9.9%); the NCF multi-GPU rows and 8-GPU BERT-base fp16 scale
-    // impossibly and are skipped as known issues.
+    // drift, not improvement), its NVLink scaling is close (5.2% / 12.6%, 4.6% / 9.9%); the NCF
+    // multi-GPU rows and 8-GPU BERT-base fp16 scale impossibly and are skipped as known issues.
     for (const std::string precision : {"fp16", "fp32"}) {
         SCOPED_TRACE(precision);
         const auto ev = evaluateValidation("lambda-pytorch-train-v2-h100-" + precision + ".csv", "H100 PCIe");
