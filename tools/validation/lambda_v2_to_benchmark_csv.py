@@ -17,11 +17,9 @@ import csv
 import re
 import sys
 
+from lambda_2023_to_benchmark_csv import CLASSES  # the same networks' classes (this script's folder)
+
 GPUS = {"PCIe": "H100 PCIe", "SXM5": "H100 SXM5"}
-CLASSES = {
-    "ssd": "cnn", "resnet50": "cnn", "waveglow": "cnn", "bert_base_squad": "transformer",
-    "bert_large_squad": "transformer", "gnmt": "rnn", "tacotron2": "rnn", "ncf": "recsys",
-}
 # Per-GPU batch of config_pytorch_80GB.sh (BERT: its third positional argument).
 BATCH = {
     "fp16": {"ssd": 448, "resnet50": 1280, "waveglow": 48, "bert_base_squad": 320, "bert_large_squad": 112,
