@@ -145,7 +145,16 @@ INSTANTIATE_TEST_SUITE_P(
                       // The hardware guide's eBay Pascal cards; a bare number is the GeForce card.
                       NameCase{"NVIDIA GeForce GTX 1080", "gtx-1080"}, NameCase{"1080", "gtx-1080"},
                       NameCase{"GTX 1080 Ti", "gtx-1080-ti"}, NameCase{"GTX 1070", "gtx-1070"},
-                      NameCase{"1070 Ti", "gtx-1070-ti"}));
+                      NameCase{"1070 Ti", "gtx-1070-ti"},
+                      // The Super refresh, the full GP102 and the smaller workstation cards; the cards
+                      // they extend keep their names.
+                      NameCase{"NVIDIA GeForce RTX 2080 SUPER", "rtx-2080-super"},
+                      NameCase{"RTX 2070 SUPER", "rtx-2070-super"}, NameCase{"2060 Super", "rtx-2060-super"},
+                      NameCase{"RTX 2080", "rtx-2080"}, NameCase{"2070", "rtx-2070"},
+                      NameCase{"NVIDIA TITAN Xp", "titan-xp"}, NameCase{"NVIDIA RTX A4500", "rtx-a4500"},
+                      NameCase{"A5500", "rtx-a5500"}, NameCase{"NVIDIA RTX A2000 12GB", "rtx-a2000-12gb"},
+                      NameCase{"NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada"},
+                      NameCase{"RTX 4500 Ada Generation", "rtx-4500-ada"}, NameCase{"A4000", "rtx-a4000"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");

@@ -397,6 +397,30 @@ TEST(Ordering, TheHardwareGuidesEbayPascalCardsSitBetweenTheirBandwidthAndFp32Ra
     EXPECT_GT(speed("RTX 2070", Metric::Fp16Training), 2 * speed("GTX 1080", Metric::Fp16Training));
 }
 
+TEST(Ordering, SuperRefreshTitanXpAndWorkstationCardsFollowTheirSpecs) {
+    // Cards a used-market or workstation buyer compares with their neighbours: each step up the
+    // line adds SMs, clock or bandwidth, so its 16-bit training speed must rise with it.
+    const auto fp16 = [](const char* g) { return speed(g, Metric::Fp16Training); };
+    EXPECT_GT(fp16("RTX 2080 Super"), fp16("RTX 2080"));
+    EXPECT_GT(fp16("RTX 2080"), fp16("RTX 2070 Super"));
+    EXPECT_GT(fp16("RTX 2070 Super"), fp16("RTX 2070"));
+    EXPECT_GT(fp16("RTX 2060 Super"), fp16("RTX 2060"));
+    // Same 448 GB/s and 175 W as the RTX 2070, with 34 SMs to its 36.
+    const double superVs2070 = fp16("RTX 2060 Super") / fp16("RTX 2070");
+    EXPECT_GT(superVs2070, 0.9);
+    EXPECT_LT(superVs2070, 1.0);
+    // The full GP102 has no tensor cores either: ahead of the GTX 1080 Ti by no more than its
+    // bandwidth ratio (547.7 / 484 GB/s).
+    const double xpVsTi = speed("Titan Xp", Metric::Fp32Training) / speed("GTX 1080 Ti", Metric::Fp32Training);
+    EXPECT_GT(xpVsTi, 1.0);
+    EXPECT_LE(xpVsTi, 547.7 / 484 * 1.001);
+    EXPECT_GT(fp16("RTX A4500"), fp16("RTX A4000"));
+    EXPECT_LT(fp16("RTX A4500"), fp16("RTX A5000"));
+    EXPECT_GT(fp16("RTX 2000 Ada"), fp16("RTX A2000 12GB")); // both 70 W from the slot
+    EXPECT_GT(fp16("RTX 4500 Ada"), fp16("RTX 4000 Ada"));
+    EXPECT_LT(fp16("RTX 4500 Ada"), fp16("RTX 5000 Ada"));
+}
+
 TEST(Accuracy, EachKindOfPredictionGetsItsOwnLeaveOneArchitectureOutBand) {
     const std::string doc = R"({"constants": {}, "fit": {"accuracy": {
         "single_gpu": {"leave_one_architecture_out": {"median_abs_error_pct": 12.5, "p90_abs_error_pct": 30, "rows": 9}},
