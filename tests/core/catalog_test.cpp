@@ -154,7 +154,8 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"NVIDIA TITAN Xp", "titan-xp"}, NameCase{"NVIDIA RTX A4500", "rtx-a4500"},
                       NameCase{"A5500", "rtx-a5500"}, NameCase{"NVIDIA RTX A2000 12GB", "rtx-a2000-12gb"},
                       NameCase{"NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada"},
-                      NameCase{"RTX 4500 Ada Generation", "rtx-4500-ada"}, NameCase{"A4000", "rtx-a4000"}));
+                      NameCase{"RTX 4500 Ada Generation", "rtx-4500-ada"}, NameCase{"A4000", "rtx-a4000"},
+                      NameCase{"GTX 1060", "gtx-1060-6gb"}, NameCase{"NVIDIA GeForce GTX 1660 Ti", "gtx-1660-ti"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -195,6 +196,10 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     EXPECT_EQ(cat().resolve("RTX 4090 NVLink").status, ResolveStatus::NotFound); // no NVLink on Ada GeForce
     // Vendor decorations are ignored, variant words are not: the 300 W Max-Q is not the 600 W card.
     EXPECT_EQ(cat().resolve("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition").status, ResolveStatus::NotFound);
+    // Cut-down or different-memory siblings of catalog cards do not fall onto them.
+    for (const char* sibling : {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti"}) {
+        EXPECT_EQ(cat().resolve(sibling).status, ResolveStatus::NotFound) << sibling;
+    }
 }
 
 TEST(BuiltinCatalog, VendorsAreMatchedInAnyCaseAndUnknownOnesListTheKnown) {

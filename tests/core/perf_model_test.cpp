@@ -419,6 +419,11 @@ TEST(Ordering, SuperRefreshTitanXpAndWorkstationCardsFollowTheirSpecs) {
     EXPECT_GT(fp16("RTX 2000 Ada"), fp16("RTX A2000 12GB")); // both 70 W from the slot
     EXPECT_GT(fp16("RTX 4500 Ada"), fp16("RTX 4000 Ada"));
     EXPECT_LT(fp16("RTX 4500 Ada"), fp16("RTX 5000 Ada"));
+    // Budget cards without tensor cores: the GTX 1660 Ti (TU116) sits between the GTX 1060 and
+    // the GTX 1080, and the RTX 2060 with tensor cores is more than twice as fast in 16 bits.
+    EXPECT_GT(fp16("GTX 1660 Ti"), fp16("GTX 1060 6GB"));
+    EXPECT_LT(fp16("GTX 1660 Ti"), fp16("GTX 1080"));
+    EXPECT_GT(fp16("RTX 2060"), 2 * fp16("GTX 1660 Ti"));
 }
 
 TEST(Accuracy, EachKindOfPredictionGetsItsOwnLeaveOneArchitectureOutBand) {
