@@ -397,9 +397,9 @@ TEST(Ordering, TheHardwareGuidesEbayPascalCardsSitBetweenTheirBandwidthAndFp32Ra
     EXPECT_GT(speed("RTX 2070", Metric::Fp16Training), 2 * speed("GTX 1080", Metric::Fp16Training));
 }
 
-TEST(Ordering, SuperRefreshTitanXpAndWorkstationCardsFollowTheirSpecs) {
-    // Cards a used-market or workstation buyer compares with their neighbours: each step up the
-    // line adds SMs, clock or bandwidth, so its 16-bit training speed must rise with it.
+TEST(Ordering, CardsAddedForUsedAndWorkstationBuyersFollowTheirSpecs) {
+    // Cards a used-market, budget or workstation buyer compares with their neighbours: each step
+    // up a line adds SMs, clock or bandwidth, so its 16-bit training speed must rise with it.
     const auto fp16 = [](const char* g) { return speed(g, Metric::Fp16Training); };
     EXPECT_GT(fp16("RTX 2080 Super"), fp16("RTX 2080"));
     EXPECT_GT(fp16("RTX 2080"), fp16("RTX 2070 Super"));
