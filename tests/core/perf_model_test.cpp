@@ -109,6 +109,17 @@ TEST(Measurements, LlmTokenGenerationOnAPascalCardWithFewSmsIsCappedToo) {
     EXPECT_EQ(model().explain(cat().require("Tesla P40"), q).bound, "memory traffic the SMs can keep in flight");
 }
 
+TEST(Measurements, DenseMatmulsOnAPowerCappedT4RunAtThePowerLinearClock) {
+    // NVIDIA developer forums, "About GPU peak performance" (2023, not fitted): cuBLAS FP16 GEMM
+    // 4096^3 on a T4, mean of 100 runs, about 24 of its 65 TFLOPS; NVIDIA's answer: power capping
+    // at 70 W. No llama.cpp row ran TU104, and the T4 has 0.32 of its best-fed card's power per
+    // SM, where the prompt-processing fit saw 0.78-1.0.
+    const EffectiveSpecs t4 = model().specs(cat().require("T4"));
+    expectNear(t4.fp16InferTflops * t4.denseMatmulClock, 24.0, 0.15, "T4 sustained dense FP16 matmul TFLOPS");
+    // The seed's cube root, kept for mixed work (training, inference), would put it at 51.
+    EXPECT_GT(t4.fp16InferTflops * t4.sustainedClock, 1.6 * 24.0);
+}
+
 TEST(Measurements, LlmPromptProcessingIsComputeBound) {
     PerfQuery q = prefillQuery(8.03, Precision::Fp16);
     expectNear(model().throughput(cat().require("RTX 4090"), q), 9382.0, 0.15, "RTX 4090 f16 pp512");
