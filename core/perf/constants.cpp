@@ -79,6 +79,7 @@ nlohmann::json ModelConstants::toJson() const {
               {"fp32_bytes_multiplier", fp32BytesMultiplier},
               {"batch_gain_per_doubling", batchGainPerDoubling},
               {"inference_overhead_factor", inferenceOverheadFactor},
+              {"inference_memory_factor", inferenceMemoryFactor},
               {"latency_bound_overhead_fraction", latencyBoundOverheadFraction},
               {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8},
               {"fp16_without_tensor_cores_as_fp32", fp16WithoutTensorCoresAsFp32}}},
@@ -144,6 +145,8 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.fp32BytesMultiplier = f.requirePositive("single_gpu.fp32_bytes_multiplier");
     c.batchGainPerDoubling = f.optionalNonNegative("single_gpu.batch_gain_per_doubling").value_or(0);
     c.inferenceOverheadFactor = f.optionalNonNegative("single_gpu.inference_overhead_factor").value_or(1);
+    // Files written before the term read as they were fitted: inference memory as in training.
+    c.inferenceMemoryFactor = f.optionalPositive("single_gpu.inference_memory_factor").value_or(1.0);
     // Absent in files written before the term: all overhead GPU-independent, as they were fitted.
     c.latencyBoundOverheadFraction = f.optionalNonNegative("single_gpu.latency_bound_overhead_fraction").value_or(0);
     if (c.latencyBoundOverheadFraction > 1.0) {

@@ -85,6 +85,14 @@ struct ModelConstants {
     /// training. Solved by the fitter from the seed's "RTX 4090 ~ 0.33x H100 SXM for 8-bit
     /// inference" (there are no inference benchmarks to fit).
     double inferenceOverheadFactor = 0.125;
+    /// Inference's memory time relative to training's, per unit of matmul work. Training
+    /// in PyTorch runs batch norm, activations and residual adds as kernels of their own, each
+    /// reading and writing the activations, and reads them all again backwards: about 18 passes
+    /// over the activations for 3 passes' worth of FLOPs (forward and two backward). Inference
+    /// fuses them into the matmuls and keeps nothing for a backward pass: about 2 passes for
+    /// one pass of FLOPs, (2 / 18) / (1 / 3) = 1/3. Not fitted (no inference benchmarks); MLPerf
+    /// Inference v3.0 checks it (docs/performance-model-experiments.md, round 14).
+    double inferenceMemoryFactor = 1.0 / 3.0;
     /// Part of each class's overhead share that is latency-bound work on the GPU (kernel
     /// prologues and tails, small kernels that cannot fill the SMs, synchronisation: a number of
     /// cycles on every SM) rather than host time: it runs at SM count x clock

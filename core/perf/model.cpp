@@ -37,7 +37,11 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     const double fp32Matmuls = fp32MatmulShareFor(profile, q);
     const double sparse = q.sparsity24 && sparseMatmulsApply(s, m) ? 1.0 / kSparseMatmulSpeedup : 1.0;
     t.compute = sh.compute * matmulTimeFactor(s, m, fp32Matmuls, c) * sparse / std::max(clock, 1e-9);
-    t.memory = sh.memory * bytesMultiplier(m, c) * c.referenceBandwidthGbs /
+    // Inference fuses the elementwise kernels into the matmuls and saves nothing for a backward
+    // pass, so its activation traffic shrinks more than its FLOPs (ModelConstants::
+    // inferenceMemoryFactor).
+    const double inferenceMemory = isTraining(m) ? 1.0 : c.inferenceMemoryFactor;
+    t.memory = sh.memory * inferenceMemory * bytesMultiplier(m, c) * c.referenceBandwidthGbs /
                std::max(effectiveBandwidthGbs(s, m, c) * clock, 1e-9);
     // Inference runs no optimizer and fuses elementwise work into matmul epilogues, so both
     // the CUDA-core work and the fixed overhead shrink by the same factor.
@@ -234,6 +238,13 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             format::percent(constants_.latencyBoundOverheadFraction, 0) + " of the overhead runs on the GPU at SM count x " +
                 "clock (" + format::number(s.smClockGhz * s.sustainedClock / constants_.referenceSmClockGhz, 2) +
                 "x a V100's) instead of taking the same time on every GPU");
+        if (!isTraining(q.metric)) {
+            add("fused inference", without([](ModelConstants& c) { c.inferenceMemoryFactor = 1; }, s),
+                "elementwise work fused into the matmuls and nothing kept for a backward pass: memory traffic " +
+                    format::number(constants_.inferenceMemoryFactor, 2) +
+                    "x training's for the same matmul work (about 2 passes over the activations for 1 pass of "
+                    "FLOPs, against 18 for 3)");
+        }
         const WorkloadProfile* profile = constants_.profileFor(q.workloadName);
         add("batch size",
             without(

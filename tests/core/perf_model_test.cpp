@@ -224,11 +224,13 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
     EXPECT_GT(has(h100, "TMA for 8-bit"), 1.0);
     EXPECT_GT(has(h100, "asynchronous copy / TMA"), 1.0);
     EXPECT_GT(has(h100, "L2 cache"), 1.0);
+    EXPECT_GT(has(h100, "fused inference"), 1.0);
 
     q.metric = Metric::Fp16Training;
     const Prediction rtx3090 = model().explain(cat().require("RTX 3090"), q);
     EXPECT_LT(has(rtx3090, "GeForce half-rate FP32 accumulate"), 1.0);
     EXPECT_EQ(has(rtx3090, "L2 cache"), 0.0); // 6 MB: no cache benefit, so not listed
+    EXPECT_EQ(has(rtx3090, "fused inference"), 0.0); // training
 
     const Prediction pascal = model().explain(cat().require("GTX 1080 Ti"), q);
     EXPECT_LT(has(pascal, "no tensor cores for this precision"), 1.0);

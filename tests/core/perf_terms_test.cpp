@@ -1,6 +1,7 @@
 // Each named term of the performance model, tested on its own against the seed's facts.
 #include "catalog/catalog.h"
 #include "common/errors.h"
+#include "perf/model.h"
 #include "perf/specs.h"
 #include "perf/terms.h"
 
@@ -152,6 +153,32 @@ TEST(PromptProcessingConstants, RoundTripAndOlderFilesReadAsTheyWereFitted) {
     EXPECT_NEAR(old.prefillOverheadUsPerBillionParams[0] * 8.03, 24.1, 1e-9);
     EXPECT_DOUBLE_EQ(old.prefillOverheadUsPerBillionParams[1], 0.0);
     j["llm"]["prefill_power_clock_exponent"] = 0;
+    EXPECT_THROW(ModelConstants::fromJson(j, "c.json"), advisor::InputError);
+}
+
+TEST(FusedInference, LeavesAThirdOfTrainingsMemoryTimeForTheSameMatmulWork) {
+    // About 2 passes over the activations for 1 pass of FLOPs, against 18 for 3 in training.
+    EXPECT_NEAR(consts().inferenceMemoryFactor, (2.0 / 18.0) / (1.0 / 3.0), 1e-12);
+    // A workload that is all memory time: inference runs it 3x as fast per unit of the share,
+    // at the bytes of its precision (16-bit like fp16 training).
+    ModelConstants c = consts();
+    c.workloadProfiles.clear();
+    c.shares[static_cast<size_t>(WorkloadClass::Transformer)] = TimeShares{0, 1, 0, 0, 0};
+    const Gpu& gpu = cat().require("RTX A6000");
+    const EffectiveSpecs s = deriveSpecs(gpu, c, &cat());
+    PerfQuery q;
+    q.metric = Metric::Fp16Training;
+    const double training = modelThroughput(s, gpu, q, c);
+    q.metric = Metric::Fp16Inference;
+    EXPECT_NEAR(modelThroughput(s, gpu, q, c) / training, 3.0, 1e-9);
+    c.inferenceMemoryFactor = 1;
+    EXPECT_NEAR(modelThroughput(s, gpu, q, c) / training, 1.0, 1e-9);
+    // The constants file keeps it; files from before the term read as they were fitted.
+    auto j = consts().toJson();
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").inferenceMemoryFactor, consts().inferenceMemoryFactor);
+    j["single_gpu"].erase("inference_memory_factor");
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").inferenceMemoryFactor, 1.0);
+    j["single_gpu"]["inference_memory_factor"] = 0;
     EXPECT_THROW(ModelConstants::fromJson(j, "c.json"), advisor::InputError);
 }
 

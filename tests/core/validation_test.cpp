@@ -154,18 +154,23 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
 
 TEST(Validation, MlperfInferenceOnFiveDataCentreGpusStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: MLPerf Inference v3.0, NVIDIA's Offline runs (TensorRT, 8-bit)
-    // of ResNet-50, RetinaNet and BERT-large on five GPUs, never used to change the model.
-    // docs/performance-model.md: 14.4% / 36.0% relative to the A100 80GB SXM4, against 26.0% /
-    // 48.0% for the bandwidth ratio; the cards with more compute per GB/s than the A100 (H100s,
-    // L4) come out slow on every network.
+    // of ResNet-50, RetinaNet and BERT-large on five GPUs. docs/performance-model.md: 7.5% /
+    // 19.3% relative to the A100 80GB SXM4 with fused inference (14.4% / 36.0% before the term,
+    // the H100s 12-21% slow; the bandwidth ratio 26.0% / 48.0%). The L4, at 72 W, stays slow on
+    // every network.
     const auto ev = evaluateValidation("mlperf-inference-v3.0-nvidia-offline.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 12u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 38.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 21.0);
     for (const auto& r : ev.rows) {
-        if (r.evaluated && (r.row.gpu == "L4" || r.row.gpu.rfind("H100", 0) == 0)) {
-            EXPECT_LT(r.errorPct, 0.0) << r.row.gpu << " " << r.row.workload;
+        if (!r.evaluated || r.row.gpu == "A100 80GB SXM4") {
+            continue;
+        }
+        if (r.row.gpu == "L4") {
+            EXPECT_LT(r.errorPct, -10.0) << r.row.workload;
+        } else {
+            EXPECT_LT(std::fabs(r.errorPct), 13.0) << r.row.gpu << " " << r.row.workload;
         }
     }
 }
