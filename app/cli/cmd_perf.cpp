@@ -26,11 +26,11 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
     if (!band) {
         return;
     }
+    const bool inference = m == perf::Metric::Int8Inference || m == perf::Metric::Fp16Inference;
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
       << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
       << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements"
-      << (m == perf::Metric::Int8Inference || m == perf::Metric::Fp16Inference ? " (no inference ones exist)" : "")
-      << '\n';
+      << (inference ? " (none of inference: docs/performance-model.md checks it on MLPerf)" : "") << '\n';
 }
 
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,
