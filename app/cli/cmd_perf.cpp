@@ -30,7 +30,7 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
       << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
       << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements"
-      << (inference ? " (none of inference: docs/performance-model.md checks it on MLPerf)" : "") << '\n';
+      << (inference ? " (none of them inference; docs/performance-model.md checks inference on MLPerf)" : "") << '\n';
 }
 
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,

@@ -74,7 +74,7 @@ TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
                              advisor::format::number(loao("single_gpu", "median_abs_error_pct"), 0) +
                              "% (median), " + advisor::format::number(loao("single_gpu", "p90_abs_error_pct"), 0) +
                              "% or more for 1 in 10 - leave-one-architecture-out on training measurements "
-                             "(none of inference: docs/performance-model.md checks it on MLPerf)";
+                             "(none of them inference; docs/performance-model.md checks inference on MLPerf)";
     EXPECT_NE(human.out.find(line), std::string::npos) << human.out;
 
     // A network of the calibration data is predicted with its fitted profile, and says how far
