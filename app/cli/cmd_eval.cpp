@@ -63,11 +63,16 @@ int run(Context& ctx, const Args& args) {
                               {"reference", o.gpu},
                               {"rows", o.rows}});
         }
+        nlohmann::json unresolvedDetail = nlohmann::json::array();
+        for (size_t i = 0; i < ev.unresolved.size(); ++i) {
+            unresolvedDetail.push_back({{"gpu", ev.unresolved[i]}, {"reason", ev.unresolvedReasons[i]}});
+        }
         ctx.printJson({{"reference", ev.referenceGpu},
                        {"other_references", others},
                        {"rows", list},
                        {"summary", summary},
                        {"unresolved", ev.unresolved},
+                       {"unresolved_detail", unresolvedDetail},
                        {"skipped", skipped}});
         return 0;
     }
@@ -141,11 +146,14 @@ int run(Context& ctx, const Args& args) {
         ctx.out() << '\n';
     }
     if (!ev.unresolved.empty()) {
-        ctx.out() << "unknown GPUs (rows skipped): ";
+        ctx.out() << "GPU names not resolved (rows skipped): ";
         for (size_t i = 0; i < ev.unresolved.size(); ++i) {
             ctx.out() << (i ? ", " : "") << ev.unresolved[i];
         }
         ctx.out() << '\n';
+        for (const auto& why : ev.unresolvedReasons) {
+            ctx.out() << "  " << why << '\n';
+        }
     }
     return 0;
 }

@@ -79,7 +79,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
                     const std::optional<std::string>& reference) {
     Evaluation ev;
     ResolutionCache names(catalog);
-    std::set<std::string> unresolved;
+    std::map<std::string, const Resolution*> unresolved;
     std::vector<const Gpu*> gpuOf(rows.size(), nullptr);
     std::vector<bool> nvlinkOf(rows.size(), false);
     std::map<std::string, int> singleCounts;
@@ -92,10 +92,13 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
                 ++singleCounts[r.gpu->id];
             }
         } else {
-            unresolved.insert(rows[i].gpu);
+            unresolved.emplace(rows[i].gpu, &r);
         }
     }
-    ev.unresolved.assign(unresolved.begin(), unresolved.end());
+    for (const auto& [name, resolution] : unresolved) {
+        ev.unresolved.push_back(name);
+        ev.unresolvedReasons.push_back(resolution->message());
+    }
     const auto batch = perGpuBatches(rows, gpuOf);
 
     const Gpu* ref = nullptr;
@@ -159,7 +162,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         EvaluatedRow e;
         e.row = rows[i];
         if (gpuOf[i] == nullptr) {
-            e.skipReason = "unknown GPU";
+            e.skipReason = names.resolve(rows[i].gpu).status == ResolveStatus::Ambiguous ? "ambiguous GPU name"
+                                                                                      : "unknown GPU";
             ev.rows.push_back(std::move(e));
             continue;
         }

@@ -58,6 +58,9 @@ struct Evaluation {
     /// rows left out), so newer cards can be read apart from the rest.
     std::vector<std::pair<std::string, ErrorSummary>> singleGpuByArchitecture;
     std::vector<std::string> unresolved; ///< GPU names the catalog did not know (listed, not fatal)
+    /// Why each of `unresolved` (same order) was not resolved: unknown, with suggestions, or
+    /// ambiguous, with the GPUs it matches (Resolution::message()).
+    std::vector<std::string> unresolvedReasons;
 };
 
 /// The per-row query the model answers for a benchmark row (batch relative to `referenceBatch`).

@@ -234,6 +234,31 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
     EXPECT_NE(human.out.find("\n  single GPU, Hopper: 1 row, median |error| "), std::string::npos) << human.out;
 }
 
+TEST(EvalModelCli, AnAmbiguousGpuNameIsSkippedWithTheGpusItMatches) {
+    Cli cli;
+    const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                      "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                      "RTX 4090,1,bert,transformer,fp16,32,170,x\n"
+                                      "A100,1,bert,transformer,fp16,32,250,x\n"
+                                      "Voodoo 5 6000,1,bert,transformer,fp16,32,1,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_EQ(doc.at("unresolved"), nlohmann::json::array({"A100", "Voodoo 5 6000"}));
+    const auto& detail = doc.at("unresolved_detail");
+    ASSERT_EQ(detail.size(), 2u);
+    EXPECT_EQ(detail[0].at("gpu"), "A100");
+    EXPECT_NE(detail[0].at("reason").get<std::string>().find("'A100' is ambiguous; it matches A100 40GB PCIe"),
+              std::string::npos)
+        << detail;
+    EXPECT_NE(detail[1].at("reason").get<std::string>().find("unknown GPU 'Voodoo 5 6000'"), std::string::npos)
+        << detail;
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    ASSERT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("rows skipped: 1 (ambiguous GPU name), 1 (unknown GPU)"), std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("\n  'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4"), std::string::npos)
+        << human.out;
+}
+
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
     Cli cli;
     const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
@@ -252,7 +277,9 @@ TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
     ASSERT_EQ(human.exitCode, 0) << human.err;
     EXPECT_NE(human.out.find("rows skipped: 1 (not run (throughput 0)), 1 (unknown GPU)"), std::string::npos)
         << human.out;
-    EXPECT_NE(human.out.find("unknown GPUs (rows skipped): Voodoo 5 6000"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("GPU names not resolved (rows skipped): Voodoo 5 6000\n  unknown GPU 'Voodoo 5 6000'"),
+              std::string::npos)
+        << human.out;
     const auto bad = cli.write("bad.csv", "gpu,num_gpus\nRTX 3090,one\n");
     const auto r = cli.run({"eval-model", "--benchmarks", bad});
     EXPECT_EQ(r.exitCode, 1);
