@@ -89,9 +89,14 @@ int run(Context& ctx, const Args& args) {
     }
     t.print(ctx.out());
     const auto line = [&](const char* what, const eval::ErrorSummary& s) {
-        ctx.out() << what << ": " << s.rows << (s.rows == 1 ? " row" : " rows") << ", median |error| "
-                  << format::number(s.medianAbsErrorPct, 1) << "%, p90 " << format::number(s.p90AbsErrorPct, 1)
-                  << "%, Spearman " << format::number(s.spearman, 3) << '\n';
+        ctx.out() << what << ": " << s.rows << (s.rows == 1 ? " row" : " rows");
+        if (s.rows > 0) {
+            // A rank correlation of one or two points says nothing (0 or +-1 by construction).
+            ctx.out() << ", median |error| " << format::number(s.medianAbsErrorPct, 1) << "%, p90 "
+                      << format::number(s.p90AbsErrorPct, 1) << "%, Spearman "
+                      << (s.rows >= 3 ? format::number(s.spearman, 3) : std::string("- (fewer than 3 rows)"));
+        }
+        ctx.out() << '\n';
     };
     ctx.out() << "\nrelative to " << ev.referenceGpu << '\n';
     if (!ev.otherReferences.empty()) {

@@ -257,6 +257,10 @@ TEST(EvalModelCli, AnAmbiguousGpuNameIsSkippedWithTheGpusItMatches) {
         << human.out;
     EXPECT_NE(human.out.find("\n  'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4"), std::string::npos)
         << human.out;
+    // One evaluated row: no rank correlation claimed, and no error figures for the empty multi-GPU set.
+    EXPECT_NE(human.out.find("single GPU: 1 row, median |error| "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("Spearman - (fewer than 3 rows)\n"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("\nmulti GPU: 0 rows\n"), std::string::npos) << human.out;
 }
 
 TEST(EvalModelCli, UnknownGpusAreListedNotFatal) {
