@@ -234,7 +234,13 @@ private slots:
         const auto m = calc::estimateMemory(in);
         QVERIFY2(tab.resultText().contains(q(format::gigabytes(m.perGpuGb)) + QStringLiteral(" per GPU")),
                  qPrintable(tab.resultText()));
-        QCOMPARE(tab.fits()->rowCount(), static_cast<int>(calc::gpusThatFit(session_->catalog(), in).size()));
+        const auto fits = calc::gpusThatFit(session_->catalog(), in);
+        QCOMPARE(tab.fits()->rowCount(), static_cast<int>(fits.size()));
+        // Each row: the card, its memory, how many cards, what is left on each.
+        QCOMPARE(tab.fits()->item(0, 0)->text(), q(fits.front().gpu->name));
+        QCOMPARE(tab.fits()->item(0, 1)->text(), q(format::gigabytes(fits.front().gpu->memoryGb)));
+        QCOMPARE(tab.fits()->item(0, 2)->text(), QString::number(fits.front().gpusNeeded));
+        QCOMPARE(tab.fits()->item(0, 3)->text(), q(format::gigabytes(fits.front().headroomGb)));
         // One text line per row, as in the Prices table (the style's default was 30 px).
         QVERIFY(tab.fits()->rowHeight(0) <= tab.fits()->fontMetrics().height() + 10);
         QVERIFY(tab.plot()->plottableCount() >= 3); // weights, gradients, optimizer states, ...

@@ -116,12 +116,13 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
     results()->addWidget(plot_);
-    fits_ = new QTableWidget(0, 3);
-    fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Cards"), tr("Free per card")});
+    fits_ = new QTableWidget(0, 4);
+    // The card's own size beside what is left, so a tight fit reads at a glance.
+    fits_->setHorizontalHeaderLabels({tr("GPU"), tr("Memory"), tr("Cards"), tr("Free per card")});
     useSingleLineRows(fits_);
     fits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     useContentWidthColumns(fits_);
-    fits_->horizontalHeaderItem(2)->setToolTip(
+    fits_->horizontalHeaderItem(3)->setToolTip(
         tr("Memory left per card after the model, of the %1% a model can count on (the rest is lost to fragmentation)")
             .arg(calc::kUsableMemoryFraction * 100));
     results()->addWidget(fits_, 1);
@@ -223,8 +224,9 @@ void MemoryTab::compute() {
         const int row = fits_->rowCount();
         fits_->insertRow(row);
         fits_->setItem(row, 0, new QTableWidgetItem(qs(f.gpu->name)));
-        fits_->setItem(row, 1, new QTableWidgetItem(QString::number(f.gpusNeeded)));
-        fits_->setItem(row, 2, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
+        fits_->setItem(row, 1, new QTableWidgetItem(qs(format::gigabytes(f.gpu->memoryGb))));
+        fits_->setItem(row, 2, new QTableWidgetItem(QString::number(f.gpusNeeded)));
+        fits_->setItem(row, 3, new QTableWidgetItem(qs(format::gigabytes(f.headroomGb))));
     }
 }
 
