@@ -146,8 +146,8 @@ int psu(Context& ctx, const Args& args) {
         o << "Your " << format::number(*psuWatts, 0) << " W PSU: " << verdict->text << '\n';
     }
     if (g != nullptr) {
-        o << "Cables: " << r.connectors.pcie8Pin << " x PCIe 8-pin, " << r.connectors.hpwr16Pin << " x 12VHPWR, "
-          << r.connectors.eps8Pin << " x EPS 8-pin\n";
+        const auto cables = calc::describeCables(r.connectors);
+        o << "Cables: " << (cables.empty() ? "none (powered through the PCIe slot)" : cables) << '\n';
         for (const auto& n : r.connectors.notes) {
             o << "  " << n << '\n';
         }

@@ -256,11 +256,8 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
                 "80% continuous-load rule; 90% PSU efficiency");
         }
     }
-    if (r.psu.connectors.pcie8Pin + r.psu.connectors.hpwr16Pin + r.psu.connectors.eps8Pin > 0) {
-        add(Severity::Info, "power",
-            "PSU cables: " + std::to_string(r.psu.connectors.pcie8Pin) + " x PCIe 8-pin, " +
-                std::to_string(r.psu.connectors.hpwr16Pin) + " x 12VHPWR, " + std::to_string(r.psu.connectors.eps8Pin) +
-                " x EPS 8-pin",
+    if (const auto cables = describeCables(r.psu.connectors); !cables.empty()) {
+        add(Severity::Info, "power", "PSU cables: " + cables,
             "hardware guide: 'even if a PSU has the required wattage, it might not have enough PCIe 8-pin connectors'");
     }
     if (total >= 2 && g.interconnect == InterconnectType::NvLink && g.form == FormFactor::Pcie) {

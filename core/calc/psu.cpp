@@ -13,6 +13,19 @@ const std::vector<double>& standardPsuSizes() {
     return sizes;
 }
 
+std::string describeCables(const Connectors& c) {
+    std::string out;
+    const auto add = [&out](int n, const char* kind) {
+        if (n > 0) {
+            out += (out.empty() ? "" : ", ") + std::to_string(n) + " x " + kind;
+        }
+    };
+    add(c.pcie8Pin, "PCIe 8-pin");
+    add(c.hpwr16Pin, "12VHPWR/12V-2x6");
+    add(c.eps8Pin, "EPS 8-pin");
+    return out;
+}
+
 Connectors connectorsFor(const Gpu& g, int count) {
     Connectors c;
     const auto& k = g.connectors;

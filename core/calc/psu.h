@@ -84,4 +84,8 @@ PsuVerdict judgePsu(const PsuInput& in, double psuWatts);
 /// PSU cables one card needs (its published connectors).
 Connectors connectorsFor(const Gpu& g, int count);
 
+/// "4 x 12VHPWR/12V-2x6" or "2 x PCIe 8-pin, 1 x EPS 8-pin": the kinds needed, none listed at
+/// zero; empty when the cards take no cable (slot-powered).
+std::string describeCables(const Connectors& c);
+
 } // namespace advisor::calc

@@ -145,8 +145,12 @@ TEST(Psu, ConnectorsAndCircuits) {
     r = sizePsu(in);
     EXPECT_EQ(r.connectors.hpwr16Pin, 2);
     EXPECT_NE(r.connectors.notes.front().find("3 x 8-pin"), std::string::npos);
+    EXPECT_EQ(describeCables(r.connectors), "2 x 12VHPWR/12V-2x6"); // the kinds not needed are not listed
     in.gpu = &cat().require("RTX A6000");
     EXPECT_EQ(sizePsu(in).connectors.eps8Pin, 2);
+    EXPECT_EQ(describeCables(sizePsu(in).connectors), "2 x EPS 8-pin");
+    EXPECT_EQ(describeCables(Connectors{1, 0, 2, {}}), "1 x PCIe 8-pin, 2 x EPS 8-pin");
+    EXPECT_EQ(describeCables(Connectors{}), ""); // a slot-powered card (75 W)
     in.bufferPct = 150;
     EXPECT_EQ(errorOf([&] { sizePsu(in); }), "PSU: field 'buffer_pct': must be between 0 and 100");
 }
@@ -195,6 +199,9 @@ TEST(BuildCheck, FourRtx3090sNeedSpacingCoolingAndAPowerLimit) {
     EXPECT_TRUE(has(r, Severity::Critical, "fit", "extenders"));
     EXPECT_TRUE(has(r, Severity::Warning, "cooling"));
     EXPECT_TRUE(has(r, Severity::Warning, "power", "limiting each GPU to 300 W makes a 1,600 W PSU workable"));
+    // Founders Edition 12-pin: two 8-pin cables per card, and no other kind listed.
+    EXPECT_TRUE(has(r, Severity::Info, "power", "PSU cables: 8 x PCIe 8-pin"));
+    EXPECT_FALSE(has(r, Severity::Info, "power", "12VHPWR"));
     EXPECT_EQ(r.findings.front().severity, Severity::Critical);
     EXPECT_GT(r.efficiency, 0.5);
     EXPECT_LT(r.efficiency, 1.0);

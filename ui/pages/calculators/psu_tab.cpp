@@ -81,16 +81,7 @@ void PsuTab::compute() {
         yours = (verdict.sufficient ? tr("<p>Your %1 W PSU: %2.</p>") : tr("<p style='color:#c0392b'><b>Your %1 W PSU: %2.</b></p>"))
                     .arg(qs(format::number(psu_->value(), 0)), qs(verdict.text).toHtmlEscaped());
     }
-    QStringList cables;
-    if (r.connectors.pcie8Pin > 0) {
-        cables << tr("%1 x PCIe 8-pin").arg(r.connectors.pcie8Pin);
-    }
-    if (r.connectors.hpwr16Pin > 0) {
-        cables << tr("%1 x 12VHPWR/12V-2x6").arg(r.connectors.hpwr16Pin);
-    }
-    if (r.connectors.eps8Pin > 0) {
-        cables << tr("%1 x EPS 8-pin").arg(r.connectors.eps8Pin);
-    }
+    const QString cables = qs(calc::describeCables(r.connectors));
     QStringList notes;
     for (const auto& n : r.notes) {
         notes << qs(n).toHtmlEscaped();
@@ -105,7 +96,7 @@ void PsuTab::compute() {
                                            : tr("More than one power supply (or a server PSU)"),
                  qs(format::number(r.requiredWatts, 0)), qs(format::number(in.gpuWatts * in.gpuCount, 0)),
                  qs(format::number(in.cpuWatts, 0)), qs(format::number(r.withBufferWatts, 0)),
-                 cables.isEmpty() ? tr("none") : cables.join(QStringLiteral(", ")),
+                 cables.isEmpty() ? tr("none") : cables.toHtmlEscaped(),
                  notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
                                                    QStringLiteral("</li></ul>"))
             .arg(yours, qs(format::number(in.otherWatts, 0)), qs(format::percent(in.bufferPct / 100.0, 0))));
