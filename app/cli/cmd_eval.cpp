@@ -73,6 +73,7 @@ int run(Context& ctx, const Args& args) {
                        {"summary", summary},
                        {"unresolved", ev.unresolved},
                        {"unresolved_detail", unresolvedDetail},
+                       {"llm_size_assumed_8b", ev.llmSizeAssumed},
                        {"skipped", skipped}});
         return 0;
     }
@@ -141,6 +142,10 @@ int run(Context& ctx, const Args& args) {
         ctx.out() << "predicted with their network's fitted profile (" << profiledRows << " of " << evaluatedRows
                   << " evaluated rows): " << text::join({profiled.begin(), profiled.end()}, ", ")
                   << "; other rows with their class's shares\n";
+    }
+    if (!ev.llmSizeAssumed.empty()) {
+        ctx.out() << "LLM workloads whose name gives no size (\"8b\", \"70b\"), predicted as 8B models: "
+                  << text::join(ev.llmSizeAssumed, ", ") << '\n';
     }
     if (!skipped.empty()) {
         const char* separator = "rows skipped: ";

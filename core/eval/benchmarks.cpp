@@ -8,6 +8,7 @@
 #include "perf/constants.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace advisor::eval {
@@ -142,10 +143,21 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
         return perf::kLlama3_8bParamsBillion;
     }
     for (const auto& part : text::split(w, '-')) {
-        if (part.size() > 1 && part.back() == 'b') {
-            if (const auto v = text::parseNumber(part.substr(0, part.size() - 1)).value) {
-                return *v;
-            }
+        if (part.size() < 2 || part.back() != 'b') {
+            continue;
+        }
+        // The size is the number the part ends with: "70b", "1.5b", and run together with the
+        // family as in "mistral7b" or "qwen2.5:14b" (not "8x7b": a mixture of experts' total is
+        // not what one token reads).
+        size_t start = part.size() - 1;
+        while (start > 0 && (std::isdigit(static_cast<unsigned char>(part[start - 1])) || part[start - 1] == '.')) {
+            --start;
+        }
+        if (start > 0 && part[start - 1] == 'x') {
+            continue;
+        }
+        if (const auto v = text::parseNumber(part.substr(start, part.size() - 1 - start)).value; v && *v > 0) {
+            return *v;
         }
     }
     return std::nullopt;

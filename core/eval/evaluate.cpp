@@ -203,6 +203,10 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(groupRef, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.workloadProfile = model.constants().profileFor(q.workloadName) != nullptr;
+        if (rows[i].isLlm() && !llmParamsBillion(rows[i].workload) &&
+            std::find(ev.llmSizeAssumed.begin(), ev.llmSizeAssumed.end(), rows[i].workload) == ev.llmSizeAssumed.end()) {
+            ev.llmSizeAssumed.push_back(rows[i].workload);
+        }
         e.evaluated = true;
         ev.rows.push_back(std::move(e));
     }

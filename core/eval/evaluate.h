@@ -61,6 +61,8 @@ struct Evaluation {
     /// Why each of `unresolved` (same order) was not resolved: unknown, with suggestions, or
     /// ambiguous, with the GPUs it matches (Resolution::message()).
     std::vector<std::string> unresolvedReasons;
+    /// LLM workloads whose name gives no size ("70b", "mistral7b"): predicted as 8B models.
+    std::vector<std::string> llmSizeAssumed;
 };
 
 /// The per-row query the model answers for a benchmark row (batch relative to `referenceBatch`).

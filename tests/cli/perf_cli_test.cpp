@@ -234,6 +234,19 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
     EXPECT_NE(human.out.find("\n  single GPU, Hopper: 1 row, median |error| "), std::string::npos) << human.out;
 }
 
+TEST(EvalModelCli, SaysWhichLlmWorkloadsNameNoSize) {
+    Cli cli;
+    const auto f = cli.write("llm.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                        "RTX 3090,1,phi-mini-tg128,llm-decode,int4,1,150,x\n"
+                                        "RTX 4090,1,phi-mini-tg128,llm-decode,int4,1,180,x\n"
+                                        "RTX 3090,1,llama-70b-tg128,llm-decode,int4,1,10,x\n"
+                                        "RTX 4090,1,llama-70b-tg128,llm-decode,int4,1,12,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_EQ(doc.at("llm_size_assumed_8b"), nlohmann::json::array({"phi-mini-tg128"}));
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("predicted as 8B models: phi-mini-tg128\n"), std::string::npos) << human.out;
+}
+
 TEST(EvalModelCli, AnAmbiguousGpuNameIsSkippedWithTheGpusItMatches) {
     Cli cli;
     const auto f = cli.write("b.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"

@@ -102,6 +102,11 @@ TEST(BenchmarkCsv, ShippedFilesParseAndNameTheirModelSizes) {
     EXPECT_FALSE(llmParamsBillion("resnet50"));
     EXPECT_DOUBLE_EQ(*llmParamsBillion("Llama_3_70B_Q4_K_M"), 70.0);
     EXPECT_DOUBLE_EQ(*llmParamsBillion("Llama 3 70B tg128"), 70.0);
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("mistral7b-q4_0-tg128"), 7.0); // size run together with the family
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("qwen2.5-1.5b-instruct"), 1.5);
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("qwen2.5:14b"), 14.0);
+    EXPECT_FALSE(llmParamsBillion("mixtral-8x7b")); // a mixture of experts: its total is not its size per token
+    EXPECT_FALSE(llmParamsBillion("phi-3-mini"));
 }
 
 TEST(Stats, MedianPercentileSpearman) {
