@@ -182,8 +182,9 @@ Command evalModelCommand() {
             "reason, not fatal.\n"
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
-            "precision, and the workload name the model's size (\"llama-2-70b-q4_0\"; 8B if none). Rows listed in resources/benchmarks/known-issues.json (runs that did not\n"
-            "measure what they are labelled as) are skipped, with the reason. A single-GPU row\n"
+            "precision, and the workload name the model's size (\"llama-2-70b-q4_0\"; 8B if none).\n"
+            "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
+            "they are labelled as) are skipped, with the reason. A single-GPU row\n"
             "without a batch size takes the per-GPU batch of the same GPU's multi-GPU rows.\n"
             "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
             "the shipped one.\n",
