@@ -4,6 +4,7 @@
 #include "eval/known_issues.h"
 #include "eval/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
