@@ -80,8 +80,6 @@ nlohmann::json ModelConstants::toJson() const {
               {"batch_gain_per_doubling", batchGainPerDoubling},
               {"inference_overhead_factor", inferenceOverheadFactor},
               {"inference_memory_factor", inferenceMemoryFactor},
-              {"inference_power_factor_8bit", inferencePowerFactor8bit},
-              {"inference_power_factor_16bit", inferencePowerFactor16bit},
               {"latency_bound_overhead_fraction", latencyBoundOverheadFraction},
               {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8},
               {"fp16_without_tensor_cores_as_fp32", fp16WithoutTensorCoresAsFp32}}},
@@ -149,9 +147,6 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.inferenceOverheadFactor = f.optionalNonNegative("single_gpu.inference_overhead_factor").value_or(1);
     // Files written before the term read as they were fitted: inference memory as in training.
     c.inferenceMemoryFactor = f.optionalPositive("single_gpu.inference_memory_factor").value_or(1.0);
-    // And inference at training's power per clock.
-    c.inferencePowerFactor8bit = f.optionalPositive("single_gpu.inference_power_factor_8bit").value_or(1.0);
-    c.inferencePowerFactor16bit = f.optionalPositive("single_gpu.inference_power_factor_16bit").value_or(1.0);
     // Absent in files written before the term: all overhead GPU-independent, as they were fitted.
     c.latencyBoundOverheadFraction = f.optionalNonNegative("single_gpu.latency_bound_overhead_fraction").value_or(0);
     if (c.latencyBoundOverheadFraction > 1.0) {

@@ -93,18 +93,6 @@ struct ModelConstants {
     /// one pass of FLOPs, (2 / 18) / (1 / 3) = 1/3. Not fitted (no inference benchmarks); MLPerf
     /// Inference v3.0 checks it (docs/performance-model-experiments.md, round 14).
     double inferenceMemoryFactor = 1.0 / 3.0;
-    /// Board power inference draws at a given clock, relative to training's (the board-power
-    /// term's clock law then compares power per SM / this factor). An estimate of where a
-    /// training step's power goes at boost - about 15% static and board, 60% the SMs, 25% DRAM
-    /// and its interface - with inference's DRAM traffic at inferenceMemoryFactor: 16-bit
-    /// inference 0.15 + 0.60 + 0.25 / 3 = 0.83 (about 5/6); 8-bit MACs cost about a fifth of
-    /// 16-bit floating-point ones (Horowitz, ISSCC 2014: 8-bit integer multiply 0.2 pJ, 16-bit
-    /// float 1.1 pJ) at twice the MACs per clock, with operand delivery unchanged, so the SMs
-    /// draw about 2/3 of their 16-bit power: 0.15 + 0.40 + 0.08 = 0.63 (about 2/3). Not fitted;
-    /// MLPerf Inference v1.1, v3.0 and v3.1 chose the region (docs/performance-model-experiments.md,
-    /// round 18). Files written before the term read 1 (inference as training).
-    double inferencePowerFactor8bit = 2.0 / 3.0;
-    double inferencePowerFactor16bit = 5.0 / 6.0;
     /// Part of each class's overhead share that is latency-bound work on the GPU (kernel
     /// prologues and tails, small kernels that cannot fill the SMs, synchronisation: a number of
     /// cycles on every SM) rather than host time: it runs at SM count x clock

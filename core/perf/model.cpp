@@ -32,9 +32,8 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     Times t;
     // All GPU-side work runs at the sustained clock: the SMs, and with them the L2 cache and the
     // rate at which memory requests are issued (A100 PCIe at 250 W: 0.92x the 400 W SXM4 module
-    // in Lambda's 2020-21 runs, more than its compute share alone would lose). Inference draws
-    // less power per clock, so a card short of power loses less of its clock to it.
-    const double clock = sustainedClockFor(s, m);
+    // in Lambda's 2020-21 runs, more than its compute share alone would lose).
+    const double clock = s.sustainedClock;
     const double fp32Matmuls = fp32MatmulShareFor(profile, q);
     const double sparse = q.sparsity24 && sparseMatmulsApply(s, m) ? 1.0 / kSparseMatmulSpeedup : 1.0;
     t.compute = sh.compute * matmulTimeFactor(s, m, fp32Matmuls, c) * sparse / std::max(clock, 1e-9);
@@ -176,8 +175,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
-    const double clock = q.metric == Metric::LlmPrefill ? s.denseMatmulClock : sustainedClockFor(s, runs);
-    p.computeRoofTflops = computeRoofTflops(s, runs) * clock;
+    p.computeRoofTflops =
+        computeRoofTflops(s, runs) * (q.metric == Metric::LlmPrefill ? s.denseMatmulClock : s.sustainedClock);
     const double decodeBandwidth = decodeBandwidthGbs(s, constants_);
     p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs
@@ -237,7 +236,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             "hardware index computation matters most at 8-bit (twice the elements per byte)");
         add("latency-bound work", without([](ModelConstants& c) { c.latencyBoundOverheadFraction = 0; }, s),
             format::percent(constants_.latencyBoundOverheadFraction, 0) + " of the overhead runs on the GPU at SM count x " +
-                "clock (" + format::number(s.smClockGhz * clock / constants_.referenceSmClockGhz, 2) +
+                "clock (" + format::number(s.smClockGhz * s.sustainedClock / constants_.referenceSmClockGhz, 2) +
                 "x a V100's) instead of taking the same time on every GPU");
         if (!isTraining(q.metric)) {
             add("fused inference", without([](ModelConstants& c) { c.inferenceMemoryFactor = 1; }, s),
@@ -292,10 +291,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                         " TFLOPS on this GPU" + (s.tf32 ? " (TF32 tensor cores)" : " (CUDA cores)"));
             }
         }
-        if (sustainedClockFor(s, runs) < 1.0) {
+        if (s.sustainedClock < 1.0) {
             EffectiveSpecs full = s;
-            full.sustainedClock = full.inference8bitClock = full.inference16bitClock = 1.0;
-            add("board power", without([](ModelConstants&) {}, full), sustainedClockDetailFor(s, runs));
+            full.sustainedClock = 1.0;
+            add("board power", without([](ModelConstants&) {}, full), s.sustainedClockDetail);
         }
         if (runs != q.metric) {
             add("mixed precision without tensor cores",

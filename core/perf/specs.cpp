@@ -94,11 +94,8 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     if (top == nullptr || top->id == g.id) {
         return;
     }
-    // powerPerClock: the work's power at a given clock relative to training's (the anchor is
-    // taken to hold its boost clock in training).
-    const auto clockAt = [&](double exponent, double powerPerClock = 1.0) {
-        const double ratio = own->watts / best.watts / powerPerClock;
-        const double clock = best.clock / own->clock * clockAtPowerRatio(ratio, exponent);
+    const auto clockAt = [&](double exponent) {
+        const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts, exponent);
         return clock >= 0.995 ? 1.0 : clock;
     };
     const auto detail = [&](double clock, const std::string& law) {
@@ -111,15 +108,6 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     if (s.sustainedClock < 1.0) {
         s.sustainedClockDetail = detail(s.sustainedClock, "seed: clock ~ power^(1/3), RTX 2080 Ti -50 W ~ -7%");
     }
-    const auto inference = [&](double powerPerClock, double& clock, std::string& text) {
-        clock = clockAt(kPowerClockExponent, powerPerClock);
-        if (clock < 1.0) {
-            text = detail(clock, "seed: clock ~ power^(1/3); inference draws about " + format::number(powerPerClock, 2) +
-                                     " of training's power per clock");
-        }
-    };
-    inference(c.inferencePowerFactor8bit, s.inference8bitClock, s.inference8bitClockDetail);
-    inference(c.inferencePowerFactor16bit, s.inference16bitClock, s.inference16bitClockDetail);
     s.denseMatmulClock = clockAt(c.prefillPowerClockExponent);
     if (s.denseMatmulClock < 1.0) {
         const double e = c.prefillPowerClockExponent;
@@ -135,28 +123,6 @@ std::optional<double> scaled(const std::optional<double>& v, double k) {
 }
 
 } // namespace
-
-double sustainedClockFor(const EffectiveSpecs& s, Metric m) {
-    switch (m) {
-    case Metric::Int8Inference:
-        return s.inference8bitClock;
-    case Metric::Fp16Inference:
-        return s.inference16bitClock;
-    default:
-        return s.sustainedClock;
-    }
-}
-
-const std::string& sustainedClockDetailFor(const EffectiveSpecs& s, Metric m) {
-    switch (m) {
-    case Metric::Int8Inference:
-        return s.inference8bitClockDetail;
-    case Metric::Fp16Inference:
-        return s.inference16bitClockDetail;
-    default:
-        return s.sustainedClockDetail;
-    }
-}
 
 EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog* peers) {
     EffectiveSpecs s;

@@ -41,12 +41,6 @@ struct EffectiveSpecs {
     /// with the same chip (seed power law: clock ~ power^(1/3)). Scales all GPU-side time.
     double sustainedClock = 1.0;
     std::string sustainedClockDetail; ///< how it was derived, in words (empty when 1)
-    /// The same for inference, which draws less power per clock (ModelConstants::
-    /// inferencePowerFactor8bit and inferencePowerFactor16bit).
-    double inference8bitClock = 1.0;
-    std::string inference8bitClockDetail;
-    double inference16bitClock = 1.0;
-    std::string inference16bitClockDetail;
     /// The same for a chain of large dense matmuls (LLM prompt processing), whose power grows
     /// with clock by ModelConstants::prefillPowerClockExponent.
     double denseMatmulClock = 1.0;
@@ -54,12 +48,6 @@ struct EffectiveSpecs {
     std::vector<std::string> notes; ///< every substitute used, in words
     bool estimated = false;         ///< at least one roof is a substitute, not a published figure
 };
-
-/// The clock the GPU-side work of `m` runs at: training's sustained clock, or inference's.
-/// (LLM prompt processing's dense matmuls have their own: EffectiveSpecs::denseMatmulClock.)
-double sustainedClockFor(const EffectiveSpecs& s, Metric m);
-/// How sustainedClockFor(s, m) was derived, in words (empty when it is 1).
-const std::string& sustainedClockDetailFor(const EffectiveSpecs& s, Metric m);
 
 /// Derives the roofs. `peers` (optional) lets a GPU with unpublished tensor figures borrow
 /// the tensor/FP32 ratio of a published GPU with the same chip (e.g. H200 NVL from H200 SXM).

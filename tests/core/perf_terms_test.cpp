@@ -164,7 +164,6 @@ TEST(FusedInference, LeavesAThirdOfTrainingsMemoryTimeForTheSameMatmulWork) {
     ModelConstants c = consts();
     c.workloadProfiles.clear();
     c.shares[static_cast<size_t>(WorkloadClass::Transformer)] = TimeShares{0, 1, 0, 0, 0};
-    c.inferencePowerFactor16bit = 1; // the RTX A6000 is short of power: keep inference at training's clock here
     const Gpu& gpu = cat().require("RTX A6000");
     const EffectiveSpecs s = deriveSpecs(gpu, c, &cat());
     PerfQuery q;
@@ -252,56 +251,6 @@ TEST(SustainedClock, DenseMatmulsFollowPowerLinearly) {
     EXPECT_NEAR(specs("A100 80GB PCIe").denseMatmulClock, 0.75, 1e-9);
     EXPECT_DOUBLE_EQ(specs("RTX 4090").denseMatmulClock, 1.0);
     EXPECT_TRUE(specs("RTX 4090").denseMatmulClockDetail.empty());
-}
-
-TEST(SustainedClock, InferenceDrawsLessPowerPerClockSoACardShortOfPowerLosesLessClock) {
-    // The estimate behind the factors: a training step's power at boost is about 15% static,
-    // 60% SMs and 25% DRAM; inference moves a third of the DRAM traffic (fused inference), and
-    // 8-bit MACs leave the SMs about two thirds of their 16-bit power.
-    EXPECT_NEAR(consts().inferencePowerFactor16bit, 0.15 + 0.60 + 0.25 * consts().inferenceMemoryFactor, 0.01);
-    EXPECT_NEAR(consts().inferencePowerFactor8bit, 0.15 + 0.60 * 2.0 / 3.0 + 0.25 * consts().inferenceMemoryFactor,
-                0.04);
-    // A10 (150 W for 72 SMs against the RTX 3090 Ti's 450 W for 84): the power ratio is divided
-    // by the work's power per clock before the seed's cube root.
-    const double perSmClock = (40.0 / 84) / (31.2 / 72);
-    const double ratio = (150.0 / 72) / (450.0 / 84);
-    const auto a10 = specs("A10");
-    EXPECT_NEAR(a10.sustainedClock, perSmClock * std::cbrt(ratio), 1e-9);
-    EXPECT_NEAR(a10.inference16bitClock, perSmClock * std::cbrt(ratio / (5.0 / 6.0)), 1e-9);
-    EXPECT_NEAR(a10.inference8bitClock, perSmClock * std::cbrt(ratio / (2.0 / 3.0)), 1e-9);
-    EXPECT_NEAR(a10.inference8bitClock, 0.92, 0.01); // against 0.80 in training
-    EXPECT_NE(a10.inference8bitClockDetail.find("inference draws about 0.67 of training's power per clock"), std::string::npos)
-        << a10.inference8bitClockDetail;
-    EXPECT_DOUBLE_EQ(sustainedClockFor(a10, Metric::Int8Inference), a10.inference8bitClock);
-    EXPECT_DOUBLE_EQ(sustainedClockFor(a10, Metric::Fp16Inference), a10.inference16bitClock);
-    EXPECT_DOUBLE_EQ(sustainedClockFor(a10, Metric::Fp16Training), a10.sustainedClock);
-    EXPECT_DOUBLE_EQ(sustainedClockFor(a10, Metric::Fp32Training), a10.sustainedClock);
-    // Never above the published boost clock: A100 80GB PCIe (300 W vs the SXM4's 400 W) at 8-bit.
-    EXPECT_DOUBLE_EQ(specs("A100 80GB PCIe").inference8bitClock, 1.0);
-    EXPECT_TRUE(specs("A100 80GB PCIe").inference8bitClockDetail.empty());
-    EXPECT_NEAR(specs("A100 80GB PCIe").inference16bitClock, std::cbrt(0.75 / (5.0 / 6.0)), 1e-9);
-    EXPECT_DOUBLE_EQ(specs("RTX 4090").inference8bitClock, 1.0); // the anchor
-    // The prediction follows: every time of an 8-bit inference step runs at that clock, and a
-    // factor of 1 (a constants file from before the term) gives training's clock back.
-    ModelConstants c = consts();
-    PerfQuery q;
-    q.metric = Metric::Int8Inference;
-    const Gpu& gpu = cat().require("A10");
-    const double now = modelThroughput(deriveSpecs(gpu, c, &cat()), gpu, q, c);
-    c.inferencePowerFactor8bit = 1;
-    const EffectiveSpecs asTraining = deriveSpecs(gpu, c, &cat());
-    EXPECT_DOUBLE_EQ(asTraining.inference8bitClock, asTraining.sustainedClock);
-    const double before = modelThroughput(asTraining, gpu, q, c);
-    EXPECT_GT(now / before, 1.10);
-    EXPECT_LE(now / before, a10.inference8bitClock / a10.sustainedClock + 1e-9);
-    auto j = consts().toJson();
-    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").inferencePowerFactor8bit, 2.0 / 3.0);
-    j["single_gpu"].erase("inference_power_factor_8bit");
-    j["single_gpu"].erase("inference_power_factor_16bit");
-    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").inferencePowerFactor8bit, 1.0);
-    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").inferencePowerFactor16bit, 1.0);
-    j["single_gpu"]["inference_power_factor_16bit"] = -1;
-    EXPECT_THROW(ModelConstants::fromJson(j, "c.json"), advisor::InputError);
 }
 
 TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {

@@ -154,37 +154,36 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
 
 TEST(Validation, MlperfInferenceOnFiveDataCentreGpusStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: MLPerf Inference v3.0, NVIDIA's Offline runs (TensorRT, 8-bit)
-    // of ResNet-50, RetinaNet and BERT-large on five GPUs. docs/performance-model.md: 7.8% /
-    // 13.8% relative to the A100 80GB SXM4 (14.4% / 36.0% before fused inference, the H100s
-    // 12-21% slow; 7.5% / 19.3% before inference's lower power per clock, the L4 at 72 W 17-37%
-    // slow; the bandwidth ratio 26.0% / 48.0%). The L4 is still slow on every network.
+    // of ResNet-50, RetinaNet and BERT-large on five GPUs. docs/performance-model.md: 7.5% /
+    // 19.3% relative to the A100 80GB SXM4 with fused inference (14.4% / 36.0% before the term,
+    // the H100s 12-21% slow; the bandwidth ratio 26.0% / 48.0%). The L4, at 72 W, stays slow on
+    // every network.
     const auto ev = evaluateValidation("mlperf-inference-v3.0-nvidia-offline.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 12u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 15.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 21.0);
     for (const auto& r : ev.rows) {
         if (!r.evaluated || r.row.gpu == "A100 80GB SXM4") {
             continue;
         }
         if (r.row.gpu == "L4") {
-            EXPECT_LT(r.errorPct, 0.0) << r.row.workload;
+            EXPECT_LT(r.errorPct, -10.0) << r.row.workload;
         } else {
-            EXPECT_LT(std::fabs(r.errorPct), 15.0) << r.row.gpu << " " << r.row.workload;
+            EXPECT_LT(std::fabs(r.errorPct), 13.0) << r.row.gpu << " " << r.row.workload;
         }
     }
 }
 
 TEST(Validation, MlperfInferenceV11OnAmpereDataCentreGpusStaysWithinTheDocumentedError) {
     // MLPerf Inference v1.1 (TensorRT 8.0): ResNet-50, SSD-ResNet34 and BERT-large on the A10,
-    // A30, A100 40GB PCIe, A100 80GB PCIe and A100 80GB SXM4. docs/performance-model.md:
-    // evaluated once when converted, 4.1% / 22.3% relative to the SXM4, the A10 (150 W) 20-32%
-    // slow; with inference's lower power per clock, chosen with it, 6.5% / 11.8%.
+    // A30, A100 40GB PCIe, A100 80GB PCIe and A100 80GB SXM4. docs/performance-model.md: 4.1% /
+    // 22.3% relative to the SXM4; the GA100 cards within 10%, the A10 (150 W) 20-32% slow.
     const auto ev = evaluateValidation("mlperf-inference-v1.1-nvidia-offline.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 12u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 8.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 14.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 5.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 24.0);
     size_t a10 = 0;
     for (const auto& r : ev.rows) {
         if (!r.evaluated || r.row.gpu == "A100 80GB SXM4") {
@@ -192,24 +191,43 @@ TEST(Validation, MlperfInferenceV11OnAmpereDataCentreGpusStaysWithinTheDocumente
         }
         if (r.row.gpu == "A10") {
             ++a10;
-            EXPECT_LT(r.errorPct, 0.0) << r.row.workload; // still slow, by 8-22%
+            EXPECT_LT(r.errorPct, -15.0) << r.row.workload;
         } else {
-            EXPECT_LT(std::fabs(r.errorPct), 12.0) << r.row.gpu << " " << r.row.workload; // GA100 cards
+            EXPECT_LT(std::fabs(r.errorPct), 10.0) << r.row.gpu << " " << r.row.workload;
         }
     }
     EXPECT_EQ(a10, 3u);
 }
 
+TEST(Validation, MlperfInferenceV07OnT4AndA100StaysWithinTheDocumentedError) {
+    // MLPerf Inference v0.7 (TensorRT 7.2): the same kinds of networks on a T4 (70 W) and the
+    // A100 40GB PCIe (250 W) and SXM4 (400 W). docs/performance-model.md: 1.0% / 10.1% relative
+    // to the SXM4 (the bandwidth ratio: 22.4% / 51.9%); the PCIe card at the board-power term's
+    // 0.86 of the module within 3%.
+    const auto ev = evaluateValidation("mlperf-inference-v0.7-nvidia-offline.csv", "A100 40GB SXM4");
+    EXPECT_TRUE(ev.unresolved.empty());
+    EXPECT_EQ(ev.singleGpu.rows, 6u);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 3.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 12.0);
+    size_t pcie = 0;
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.gpu == "A100 40GB PCIe") {
+            ++pcie;
+            EXPECT_LT(std::fabs(r.errorPct), 3.0) << r.row.workload;
+        }
+    }
+    EXPECT_EQ(pcie, 3u);
+}
+
 TEST(Validation, MlperfInferenceV31OnHopperAndL4StaysWithinTheDocumentedError) {
     // The same networks in MLPerf Inference v3.1 (H100 SXM5, H100 PCIe, L4, GH200 96GB).
-    // docs/performance-model.md: 6.1% / 17.3% relative to the H100 SXM5 (8.2% / 27.6% before
-    // inference's lower power per clock); the GH200 (4 TB/s against 3.35) within 4.3% on every
-    // network, the L4 slow.
+    // docs/performance-model.md: 8.2% / 27.6% relative to the H100 SXM5, the Hopper rows 3.1% /
+    // 9.0%; the GH200 (4 TB/s against 3.35) within 4.3% on every network, the L4 slow.
     const auto ev = evaluateValidation("mlperf-inference-v3.1-nvidia-offline.csv", "H100 SXM5");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 9u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 8.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 20.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 10.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 30.0);
     size_t gh200 = 0;
     for (const auto& r : ev.rows) {
         if (r.evaluated && r.row.gpu == "GH200") {
