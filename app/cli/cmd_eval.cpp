@@ -44,12 +44,14 @@ int run(Context& ctx, const Args& args) {
                             {"measured_relative", r.measuredRelative},
                             {"predicted_relative", r.predictedRelative},
                             {"error_pct", r.errorPct},
+                            {"bandwidth_relative", r.bandwidthRelative},
                             {"reference", r.referenceGpu},
                             {"workload_profile", r.workloadProfile},
                             {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
+        summary["single_gpu_baseline_bandwidth_ratio"] = summaryJson(ev.singleGpuBandwidthBaseline);
         summary["multi_gpu"] = summaryJson(ev.multiGpu);
         nlohmann::json byArchitecture = nlohmann::json::object();
         for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
@@ -111,6 +113,7 @@ int run(Context& ctx, const Args& args) {
     }
     line("all rows", ev.all);
     line("single GPU", ev.singleGpu);
+    line("single GPU, baseline 'speed ratio = bandwidth ratio'", ev.singleGpuBandwidthBaseline);
     line("multi GPU", ev.multiGpu);
     for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
         line(("  single GPU, " + architecture).c_str(), s);
@@ -175,7 +178,8 @@ Command evalModelCommand() {
             "Usage: gpu-advisor eval-model --benchmarks FILE.csv [--reference GPU] [--constants FILE.json]\n\n"
             "FILE.csv: gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
             "Each row's relative throughput (to the reference GPU's single-GPU row for the same\n"
-            "workload and precision) is compared with the model's. The reference defaults to the\n"
+            "workload and precision) is compared with the model's, and with the rule of thumb\n"
+            "'speed ratio = bandwidth ratio' on the single-GPU rows. The reference defaults to the\n"
             "GPU with the most single-GPU rows. A workload and precision the reference did not run\n"
             "alone (a 70B model on a 24 GB card) is taken relative to the GPU that did with the most\n"
             "single-GPU rows, and listed. Unknown or ambiguous GPU names are listed with the\n"

@@ -61,13 +61,13 @@ std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>
     return batch;
 }
 
-ErrorSummary summarize(const std::vector<const EvaluatedRow*>& rows) {
+ErrorSummary summarize(const std::vector<const EvaluatedRow*>& rows, bool bandwidthBaseline) {
     ErrorSummary s;
     std::vector<double> abs, measured, predicted;
     for (const auto* r : rows) {
-        abs.push_back(std::fabs(r->errorPct));
+        abs.push_back(std::fabs(bandwidthBaseline ? r->bandwidthErrorPct : r->errorPct));
         measured.push_back(r->measuredRelative);
-        predicted.push_back(r->predictedRelative);
+        predicted.push_back(bandwidthBaseline ? r->bandwidthRelative : r->predictedRelative);
     }
     s.rows = rows.size();
     s.medianAbsErrorPct = median(abs);
@@ -203,6 +203,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
                                                e.measuredRelative == 1.0);
         e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(groupRef, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
+        e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;
+        e.bandwidthErrorPct = (e.bandwidthRelative / e.measuredRelative - 1.0) * 100.0;
         e.workloadProfile = model.constants().profileFor(q.workloadName) != nullptr;
         if (rows[i].isLlm() && !llmParamsBillion(rows[i].workload) &&
             std::find(ev.llmSizeAssumed.begin(), ev.llmSizeAssumed.end(), rows[i].workload) == ev.llmSizeAssumed.end()) {
@@ -226,6 +228,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     }
     ev.all = summarize(all);
     ev.singleGpu = summarize(single);
+    ev.singleGpuBandwidthBaseline = summarize(single, true);
     ev.multiGpu = summarize(multi);
     for (const auto& [architecture, rowsOfIt] : singleByArchitecture) {
         ev.singleGpuByArchitecture.emplace_back(architecture, summarize(rowsOfIt));

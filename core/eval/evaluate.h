@@ -25,6 +25,10 @@ struct EvaluatedRow {
     double measuredRelative = 0;
     double predictedRelative = 0;
     double errorPct = 0;
+    /// The rule of thumb's prediction: the GPU's peak memory bandwidth over the reference's
+    /// (the setup's GPU count aside), and its error.
+    double bandwidthRelative = 0;
+    double bandwidthErrorPct = 0;
     /// Predicted with the fitted profile of its network (a calibration workload of that name),
     /// not its class's shares.
     bool workloadProfile = false;
@@ -53,6 +57,9 @@ struct Evaluation {
     std::vector<EvaluatedRow> rows;
     ErrorSummary all;
     ErrorSummary singleGpu;
+    /// The single-GPU rows predicted by "speed ratio = bandwidth ratio", the baseline the
+    /// model must beat (issue #3; about 16% / 45% on newer cards).
+    ErrorSummary singleGpuBandwidthBaseline;
     ErrorSummary multiGpu;
     /// Single-GPU rows by the architecture of the row's GPU (sorted by name; the reference
     /// rows left out), so newer cards can be read apart from the rest.
@@ -88,6 +95,7 @@ std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>
 Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::PerfModel& model,
                     const std::optional<std::string>& reference = std::nullopt);
 
-ErrorSummary summarize(const std::vector<const EvaluatedRow*>& rows);
+/// The model's errors over `rows`, or with bandwidthBaseline the rule of thumb's on the same rows.
+ErrorSummary summarize(const std::vector<const EvaluatedRow*>& rows, bool bandwidthBaseline = false);
 
 } // namespace advisor::eval

@@ -147,6 +147,19 @@ TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
     EXPECT_LT(s.at("median_abs_error_pct").get<double>(), 15.0);
     EXPECT_GT(s.at("spearman").get<double>(), 0.8);
     EXPECT_TRUE(doc.at("unresolved").empty());
+    // The rule of thumb on the same rows, for comparison: peak bandwidth over the reference's.
+    for (const auto& r : doc.at("rows")) {
+        if (r.at("gpu") == "RTX 4090") {
+            EXPECT_NEAR(r.at("bandwidth_relative").get<double>(), 1008.0 / 936.0, 1e-9);
+        }
+    }
+    const auto& rule = s.at("single_gpu_baseline_bandwidth_ratio");
+    EXPECT_EQ(rule.at("rows"), s.at("single_gpu").at("rows"));
+    EXPECT_GT(rule.at("median_abs_error_pct").get<double>(), 0.0);
+    const auto human = cli.run({"eval-model", "--benchmarks", file, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("\nsingle GPU, baseline 'speed ratio = bandwidth ratio': 16 rows, median |error| "),
+              std::string::npos)
+        << human.out;
 }
 
 TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
