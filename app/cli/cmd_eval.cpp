@@ -47,6 +47,7 @@ int run(Context& ctx, const Args& args) {
                             {"bandwidth_relative", r.bandwidthRelative},
                             {"reference", r.referenceGpu},
                             {"workload_profile", r.workloadProfile},
+                            {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
                             {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
         }
         nlohmann::json summary = summaryJson(ev.all);
@@ -128,7 +129,7 @@ int run(Context& ctx, const Args& args) {
         }
         ++evaluatedRows;
         if (r.workloadProfile) {
-            profiled.insert(r.row.workload);
+            profiled.insert(r.profile == r.row.workload ? r.profile : r.row.workload + " (as " + r.profile + ")");
             ++profiledRows;
         }
         if (r.batchFromMultiGpuRuns) {
@@ -187,6 +188,9 @@ Command evalModelCommand() {
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"
             "precision, and the workload name the model's size (\"llama-2-70b-q4_0\"; 8B if none).\n"
+            "A workload that is a network of the calibration data (resnet50, or another name for it\n"
+            "in resources/perf/workload_names.json: \"ResNet-50 v1.5\") is predicted with that\n"
+            "network's fitted profile, others with their class's shares.\n"
             "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
             "they are labelled as) are skipped, with the reason. A single-GPU row\n"
             "without a batch size takes the per-GPU batch of the same GPU's multi-GPU rows.\n"

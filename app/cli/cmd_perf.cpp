@@ -156,8 +156,9 @@ Command perfCommand() {
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
             "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
-            "(bert_large_squad, resnet50, gnmt, ...), predicted with its own fitted profile. --batch is\n"
-            "the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
+            "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
+            "other names in resources/perf/workload_names.json), predicted with its own fitted profile.\n"
+            "--batch is the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
             "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
             "effect is shown, and how far such predictions were off for architectures the calibration\n"
             "never saw.\n" +

@@ -2,6 +2,7 @@
 
 #include "common/file_io.h"
 #include "common/text.h"
+#include "perf/workload_names.h"
 
 namespace advisor::cli {
 
@@ -31,9 +32,9 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
     if (const auto w = args.value("workload")) {
         if (const auto parsed = perf::parseWorkloadClass(*w)) {
             o.query.workload = *parsed;
-        } else if (const perf::WorkloadProfile* profile = constants.profileFor(*w)) {
-            o.query.workload = profile->workloadClass;
-            o.query.workloadName = *w;
+        } else if (const std::string name = perf::profileNameFor(*w, constants); !name.empty()) {
+            o.query.workload = constants.profileFor(name)->workloadClass;
+            o.query.workloadName = name;
         } else {
             std::vector<std::string> names;
             for (const auto& entry : constants.workloadProfiles) {

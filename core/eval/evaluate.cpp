@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "eval/known_issues.h"
 #include "eval/stats.h"
+#include "perf/workload_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -193,8 +194,11 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
         const BenchmarkRow& rr = rows[it->second];
         const auto refBatch = batch[it->second];
-        const perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
-        const perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, false);
+        perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
+        perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, false);
+        // A network the file spells its own way ("ResNet-50 v1.5") keeps its fitted profile.
+        e.profile = perf::profileNameFor(rows[i].workload, model.constants());
+        q.workloadName = rq.workloadName = e.profile;
         e.referenceGpu = groupRef.name;
         e.batchFromMultiGpuRuns = batch[i] && !rows[i].perGpuBatch();
         e.measuredRelative = rows[i].throughput / rr.throughput;
@@ -205,7 +209,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;
         e.bandwidthErrorPct = (e.bandwidthRelative / e.measuredRelative - 1.0) * 100.0;
-        e.workloadProfile = model.constants().profileFor(q.workloadName) != nullptr;
+        e.workloadProfile = !e.profile.empty();
         if (rows[i].isLlm() && !llmParamsBillion(rows[i].workload) &&
             std::find(ev.llmSizeAssumed.begin(), ev.llmSizeAssumed.end(), rows[i].workload) == ev.llmSizeAssumed.end()) {
             ev.llmSizeAssumed.push_back(rows[i].workload);

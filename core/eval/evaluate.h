@@ -32,6 +32,9 @@ struct EvaluatedRow {
     /// Predicted with the fitted profile of its network (a calibration workload of that name),
     /// not its class's shares.
     bool workloadProfile = false;
+    /// That profile's name (the row's workload name, or the calibration network it stands for:
+    /// perf::profileNameFor); empty when the class's shares were used.
+    std::string profile;
     /// The row gives no batch size; it was taken from the same GPU's multi-GPU rows (perGpuBatches).
     bool batchFromMultiGpuRuns = false;
 };

@@ -168,24 +168,36 @@ TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
                                       "RTX 3090,1,resnet50,cnn,fp16,256,1000,x\n"
                                       "RTX 4090,1,resnet50,cnn,fp16,256,1500,x\n"
                                       "RTX 3090,1,mynet,cnn,fp16,256,1000,x\n"
-                                      "RTX 4090,1,mynet,cnn,fp16,256,1500,x\n");
+                                      "RTX 4090,1,mynet,cnn,fp16,256,1500,x\n"
+                                      "RTX 3090,1,ResNet-50 v1.5,cnn,fp16,256,1000,x\n"
+                                      "RTX 4090,1,ResNet-50 v1.5,cnn,fp16,256,1500,x\n");
     const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
     std::map<std::string, bool> profiled;
+    std::map<std::string, nlohmann::json> profile;
     std::map<std::string, double> predicted;
     for (const auto& r : doc.at("rows")) {
         if (r.at("gpu") == "RTX 4090") {
             profiled[r.at("workload")] = r.at("workload_profile").get<bool>();
+            profile[r.at("workload")] = r.at("profile");
             predicted[r.at("workload")] = r.at("predicted_relative").get<double>();
         }
     }
     EXPECT_TRUE(profiled.at("resnet50"));
+    EXPECT_EQ(profile.at("resnet50"), "resnet50");
     EXPECT_FALSE(profiled.at("mynet"));
+    EXPECT_TRUE(profile.at("mynet").is_null());
     EXPECT_NE(predicted.at("resnet50"), predicted.at("mynet")); // the profile is not the class
+    // Another spelling of the same network (resources/perf/workload_names.json) gets its profile.
+    EXPECT_EQ(profile.at("ResNet-50 v1.5"), "resnet50");
+    EXPECT_DOUBLE_EQ(predicted.at("ResNet-50 v1.5"), predicted.at("resnet50"));
     const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
-    EXPECT_NE(human.out.find("predicted with their network's fitted profile (2 of 4 evaluated rows): resnet50; "
-                             "other rows with their class's shares"),
+    EXPECT_NE(human.out.find("predicted with their network's fitted profile (4 of 6 evaluated rows): "
+                             "ResNet-50 v1.5 (as resnet50), resnet50; other rows with their class's shares"),
               std::string::npos)
         << human.out;
+    // perf --workload takes the same spellings.
+    const auto spelled = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--workload", "RN50"});
+    EXPECT_EQ(spelled.at("predictions").at(0).at("benchmark_workload"), "resnet50");
 }
 
 TEST(EvalModelCli, SaysWhichSingleGpuRowsTookTheirBatchFromMultiGpuRuns) {
