@@ -46,6 +46,7 @@ int run(Context& ctx, const Args& args) {
                             {"error_pct", r.errorPct},
                             {"bandwidth_relative", r.bandwidthRelative},
                             {"reference", r.referenceGpu},
+                            {"reference_num_gpus", r.referenceNumGpus},
                             {"workload_profile", r.workloadProfile},
                             {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
                             {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
@@ -64,6 +65,7 @@ int run(Context& ctx, const Args& args) {
             others.push_back({{"workload", o.workload},
                               {"precision", perf::toString(o.precision)},
                               {"reference", o.gpu},
+                              {"reference_num_gpus", o.numGpus},
                               {"rows", o.rows}});
         }
         nlohmann::json unresolvedDetail = nlohmann::json::array();
@@ -106,7 +108,8 @@ int run(Context& ctx, const Args& args) {
     if (!ev.otherReferences.empty()) {
         std::vector<std::string> others;
         for (const auto& o : ev.otherReferences) {
-            others.push_back(o.workload + " " + perf::toString(o.precision) + ": " + o.gpu + " (" +
+            const std::string setup = o.numGpus == 1 ? o.gpu : std::to_string(o.numGpus) + "x " + o.gpu;
+            others.push_back(o.workload + " " + perf::toString(o.precision) + ": " + setup + " (" +
                              std::to_string(o.rows) + " rows)");
         }
         ctx.out() << "where " << ev.referenceGpu << " has no single-GPU row, relative to: " << text::join(others, ", ")
@@ -183,7 +186,8 @@ Command evalModelCommand() {
             "'speed ratio = bandwidth ratio' on the single-GPU rows. The reference defaults to the\n"
             "GPU with the most single-GPU rows. A workload and precision the reference did not run\n"
             "alone (a 70B model on a 24 GB card) is taken relative to the GPU that did with the most\n"
-            "single-GPU rows, and listed. Unknown or ambiguous GPU names are listed with the\n"
+            "single-GPU rows, one that no GPU ran alone relative to the setup with the fewest GPUs\n"
+            "(2x RTX 3090), and listed. Unknown or ambiguous GPU names are listed with the\n"
             "reason, not fatal.\n"
             "Rows of transformer, cnn, rnn and recsys are training in fp32, fp16 or bf16 and 8-bit\n"
             "inference in int8, fp8 or int4; llm-decode and llm-prefill rows give the weights'\n"

@@ -84,7 +84,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     std::map<std::string, const Resolution*> unresolved;
     std::vector<const Gpu*> gpuOf(rows.size(), nullptr);
     std::vector<bool> nvlinkOf(rows.size(), false);
-    std::map<std::string, int> singleCounts;
+    std::map<std::string, int> singleCounts, setupCounts;
     for (size_t i = 0; i < rows.size(); ++i) {
         const Resolution& r = names.resolve(rows[i].gpu);
         if (r.status == ResolveStatus::Found) {
@@ -92,6 +92,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             nvlinkOf[i] = r.nvlinkRequested;
             if (rows[i].numGpus == 1 && !r.nvlinkRequested && rows[i].measured()) {
                 ++singleCounts[r.gpu->id];
+            }
+            if (rows[i].measured()) {
+                ++setupCounts[r.gpu->id];
             }
         } else {
             unresolved.emplace(rows[i].gpu, &r);
@@ -107,8 +110,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     if (reference) {
         ref = &catalog.require(*reference, "--reference");
     } else {
+        // A file of multi-GPU setups only (70B models on 24 GB cards) takes the GPU with the most rows.
         int best = 0;
-        for (const auto& [id, count] : singleCounts) {
+        for (const auto& [id, count] : singleCounts.empty() ? setupCounts : singleCounts) {
             if (count > best) {
                 best = count;
                 ref = catalog.findById(id);
@@ -116,13 +120,15 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
     }
     if (ref == nullptr) {
-        throw InputError({"", 0, "", "reference"}, "no GPU in the file has single-GPU rows to normalise to");
+        throw InputError({"", 0, "", "reference"}, "no GPU in the file has a measured row to normalise to");
     }
     ev.referenceGpu = ref->name;
 
     // Each (workload, precision) group's reference row: the reference GPU's single-GPU row, else
     // (a group the reference did not run, such as a 70B model on 24 GB cards) the single-GPU row of
-    // the group's GPU with the most single-GPU rows in the file, so such groups are not lost.
+    // the group's GPU with the most single-GPU rows in the file, so such groups are not lost; a
+    // group that no GPU ran alone (70B on 2-4 cards) takes the setup with the fewest GPUs, ranked
+    // alike.
     using Group = std::pair<std::string, int>;
     const auto groupOf = [&](size_t i) { return Group(rows[i].workload, static_cast<int>(rows[i].precision)); };
     const auto singleRowsOf = [&](const Gpu* g) {
@@ -146,18 +152,17 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
         const std::string setup = gpuOf[i]->id + "|" + std::to_string(rows[i].numGpus) + (nvlinkOf[i] ? "|nvlink" : "");
         setups[groupOf(i)].insert(setup);
-        if (rows[i].numGpus != 1 || nvlinkOf[i]) {
-            continue;
-        }
         const auto [it, inserted] = refRow.emplace(groupOf(i), i);
-        if (!inserted && ranksBefore(gpuOf[i], gpuOf[it->second])) {
+        const auto gpusOf = [&](size_t k) { return std::pair(rows[k].numGpus, nvlinkOf[k] ? 1 : 0); };
+        if (!inserted && (gpusOf(i) != gpusOf(it->second) ? gpusOf(i) < gpusOf(it->second)
+                                                          : ranksBefore(gpuOf[i], gpuOf[it->second]))) {
             it->second = i;
         }
     }
     for (const auto& [group, index] : refRow) {
-        if (gpuOf[index] != ref && setups[group].size() > 1) {
-            ev.otherReferences.push_back(
-                {group.first, static_cast<perf::Precision>(group.second), gpuOf[index]->name, rowsInGroup[group]});
+        if ((gpuOf[index] != ref || rows[index].numGpus != 1) && setups[group].size() > 1) {
+            ev.otherReferences.push_back({group.first, static_cast<perf::Precision>(group.second),
+                                          gpuOf[index]->name, rowsInGroup[group], rows[index].numGpus});
         }
     }
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -181,13 +186,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             continue;
         }
         const auto it = refRow.find(groupOf(i));
-        if (it == refRow.end()) {
-            e.skipReason = "no GPU has a single-GPU row for this workload and precision";
-            ev.rows.push_back(std::move(e));
-            continue;
-        }
         const Gpu& groupRef = *gpuOf[it->second];
-        if (&groupRef != ref && setups[groupOf(i)].size() < 2) {
+        if ((&groupRef != ref || rows[it->second].numGpus != 1) && setups[groupOf(i)].size() < 2) {
             e.skipReason = "only one GPU setup ran this workload and precision";
             ev.rows.push_back(std::move(e));
             continue;
@@ -195,7 +195,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         const BenchmarkRow& rr = rows[it->second];
         const auto refBatch = batch[it->second];
         perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
-        perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, false);
+        perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, nvlinkOf[it->second]);
         // A network the file spells its own way ("ResNet-50 v1.5") keeps its fitted profile.
         e.profile = perf::profileNameFor(rows[i].workload, model.constants());
         q.workloadName = rq.workloadName = e.profile;
@@ -203,8 +203,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.batchFromMultiGpuRuns = batch[i] && !rows[i].perGpuBatch();
         e.measuredRelative = rows[i].throughput / rr.throughput;
         // The reference row, or a repeat of it with the same figure: 1 by definition.
-        e.isReferenceRow = it->second == i || (gpuOf[i] == &groupRef && rows[i].numGpus == 1 && !nvlinkOf[i] &&
-                                               e.measuredRelative == 1.0);
+        e.referenceNumGpus = rr.numGpus;
+        e.isReferenceRow = it->second == i || (gpuOf[i] == &groupRef && rows[i].numGpus == rr.numGpus &&
+                                               nvlinkOf[i] == nvlinkOf[it->second] && e.measuredRelative == 1.0);
         e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(groupRef, rq);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;

@@ -21,6 +21,7 @@ struct EvaluatedRow {
     bool evaluated = false;
     std::string skipReason;
     std::string referenceGpu; ///< catalog name of the GPU this row is relative to
+    int referenceNumGpus = 1; ///< that GPU's setup: 1 unless no GPU ran the workload alone
     bool isReferenceRow = false; ///< the reference's own single-GPU row (relative 1, not summarised)
     double measuredRelative = 0;
     double predictedRelative = 0;
@@ -52,6 +53,7 @@ struct OtherReference {
     perf::Precision precision = perf::Precision::Fp16;
     std::string gpu; ///< catalog name
     size_t rows = 0; ///< the group's rows in the file
+    int numGpus = 1; ///< more when no GPU ran the workload and precision alone (70B on 24 GB cards)
 };
 
 struct Evaluation {
@@ -91,10 +93,11 @@ std::vector<std::optional<double>> perGpuBatches(const std::vector<BenchmarkRow>
                                                  const std::vector<const Gpu*>& gpus);
 
 /// Evaluates rows. `reference` names the GPU to normalise to; by default the GPU with the most
-/// single-GPU rows. A (workload, precision) it did not run alone is normalised to the group's GPU
-/// with the most single-GPU rows in the file (ties: catalog id), and listed in otherReferences;
-/// a group that only one GPU setup ran is skipped. Throws InputError when the reference is
-/// unknown or ambiguous.
+/// single-GPU rows (in a file without any, the most rows). A (workload, precision) it did not run
+/// alone is normalised to the group's GPU with the most single-GPU rows in the file (ties: catalog
+/// id), and one that no GPU ran alone to the setup with the fewest GPUs (the same ranking among
+/// them); both are listed in otherReferences. A group that only one GPU setup ran is skipped.
+/// Throws InputError when the reference is unknown or ambiguous.
 Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::PerfModel& model,
                     const std::optional<std::string>& reference = std::nullopt);
 

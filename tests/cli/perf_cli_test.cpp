@@ -228,15 +228,23 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
                                       "RTX 4090,1,bert,transformer,fp16,32,170,x\n"
                                       "H100 PCIe,1,gpt-big,transformer,bf16,32,400,x\n"
                                       "A100 80GB PCIe,1,gpt-big,transformer,bf16,32,300,x\n"
-                                      "H100 PCIe,1,bert,transformer,fp16,32,330,x\n");
+                                      "H100 PCIe,1,bert,transformer,fp16,32,330,x\n"
+                                      "RTX 3090,2,llama-70b,llm-decode,int4,1,16.57,x\n"
+                                      "RTX 4090,2,llama-70b,llm-decode,int4,1,19.22,x\n");
     const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
     EXPECT_EQ(doc.at("reference"), "RTX 3090");
-    ASSERT_EQ(doc.at("other_references").size(), 1u);
+    ASSERT_EQ(doc.at("other_references").size(), 2u);
     const auto& other = doc.at("other_references")[0];
     EXPECT_EQ(other.at("workload"), "gpt-big");
     EXPECT_EQ(other.at("precision"), "bf16");
     EXPECT_EQ(other.at("reference"), "H100 PCIe"); // two single-GPU rows against one
+    EXPECT_EQ(other.at("reference_num_gpus"), 1);
     EXPECT_EQ(other.at("rows"), 2);
+    // A 70B model that no card ran alone: relative to the reference GPU's 2-GPU setup.
+    const auto& pair = doc.at("other_references")[1];
+    EXPECT_EQ(pair.at("workload"), "llama-70b");
+    EXPECT_EQ(pair.at("reference"), "RTX 3090");
+    EXPECT_EQ(pair.at("reference_num_gpus"), 2);
     std::map<std::string, std::string> referenceOf;
     std::map<std::string, double> measuredOf;
     for (const auto& r : doc.at("rows")) {
@@ -247,13 +255,15 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
     EXPECT_EQ(referenceOf.at("RTX 4090/bert"), "RTX 3090");
     EXPECT_EQ(referenceOf.at("A100 80GB PCIe/gpt-big"), "H100 PCIe");
     EXPECT_DOUBLE_EQ(measuredOf.at("A100 80GB PCIe/gpt-big"), 0.75);
-    EXPECT_EQ(doc.at("summary").at("rows"), 3); // 4090 and H100 on bert, A100 on gpt-big
+    EXPECT_DOUBLE_EQ(measuredOf.at("RTX 4090/llama-70b"), 19.22 / 16.57);
+    EXPECT_EQ(doc.at("summary").at("rows"), 4); // 4090 and H100 on bert, A100 on gpt-big, 2x 4090 on 70B
     const auto& byArchitecture = doc.at("summary").at("single_gpu_by_architecture");
     EXPECT_EQ(byArchitecture.at("Ada").at("rows"), 1);
     EXPECT_EQ(byArchitecture.at("Hopper").at("rows"), 1); // its gpt-big row is that group's reference
     EXPECT_EQ(byArchitecture.at("Ampere").at("rows"), 1);
     const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
-    EXPECT_NE(human.out.find("where RTX 3090 has no single-GPU row, relative to: gpt-big bf16: H100 PCIe (2 rows)"),
+    EXPECT_NE(human.out.find("where RTX 3090 has no single-GPU row, relative to: gpt-big bf16: H100 PCIe (2 rows), "
+                             "llama-70b int4: 2x RTX 3090 (2 rows)"),
               std::string::npos)
         << human.out;
     EXPECT_NE(human.out.find("\n  single GPU, Hopper: 1 row, median |error| "), std::string::npos) << human.out;
