@@ -58,6 +58,8 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                         {"sparsity_2_4", q.sparsity24}};
     if (perf::isLlm(q.metric)) {
         j["llm"] = {{"params_billion", q.llmParamsBillion},
+                    {"active_params_billion", q.llmActiveParamsBillion > 0 ? nlohmann::json(q.llmActiveParamsBillion)
+                                                                             : nlohmann::json()},
                     {"weights", perf::toString(q.llmWeights)},
                     {"context_tokens", q.llmContextTokens}};
     } else {
@@ -76,7 +78,9 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
                      const Gpu& reference) {
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
-        o << " (" << format::number(q.llmParamsBillion, 1) << "B parameters, " << perf::toString(q.llmWeights)
+        o << " (" << format::number(q.llmParamsBillion, 1) << "B parameters"
+          << (q.llmActiveParamsBillion > 0 ? ", " + format::number(q.llmActiveParamsBillion, 1) + "B active" : "")
+          << ", " << perf::toString(q.llmWeights)
           << " weights, " << q.llmContextTokens << " tokens of context): " << format::number(p.throughput, 1)
           << " tokens/s\n";
     } else {
@@ -151,10 +155,13 @@ Command perfCommand() {
     return {"perf", "predicted throughput of a GPU setup, with the reasoning",
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
-            "                        [--params-billion P] [--weights fp16|int8|int4] [--context TOKENS]\n"
+            "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
+            "                        [--weights fp16|int8|int4] [--context TOKENS]\n"
             "                        [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
-            "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8).\n"
+            "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published\n"
+            "--model such as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only\n"
+            "its --active-params-billion per token).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile.\n"

@@ -1,6 +1,8 @@
 #include "cli/perf_options.h"
 
+#include "calc/model_shapes.h"
 #include "common/file_io.h"
+#include "common/format.h"
 #include "common/text.h"
 #include "perf/workload_names.h"
 
@@ -11,7 +13,8 @@ OptionSpec sparsityOption() {
 }
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
-    std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"weights"}, {"context"}};
+    std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
+                                     {"model"}, {"weights"}, {"context"}};
     if (setup == GpuSetup::Several) {
         specs.insert(specs.end(), {{"gpus"}, {"pcie-gen"}, {"pcie-lanes"}, {"nvlink", false}});
     }
@@ -57,11 +60,28 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         }
         o.query.batchMultiplier = *b;
     }
+    args.refuseTogether({"model"}, {"params-billion", "active-params-billion"});
+    if (const auto name = args.value("model")) {
+        // A published model brings its size and, for a mixture of experts, its active parameters.
+        const calc::ModelShape* model = calc::findModelShape(*name);
+        if (model == nullptr) {
+            throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
+        }
+        o.query.llmParamsBillion = model->paramsBillion;
+        o.query.llmActiveParamsBillion = model->activeParamsBillion;
+    }
     if (const auto p = args.number("params-billion")) {
         if (*p <= 0 || *p > 10000) {
             throw UsageError("--params-billion must be between 0 and 10000");
         }
         o.query.llmParamsBillion = *p;
+    }
+    if (const auto a = args.number("active-params-billion")) {
+        if (*a <= 0 || *a > o.query.llmParamsBillion) {
+            throw UsageError("--active-params-billion (a mixture of experts' parameters per token) must be above 0 "
+                             "and at most --params-billion (" + format::trimmed(o.query.llmParamsBillion, 2) + ")");
+        }
+        o.query.llmActiveParamsBillion = *a;
     }
     if (const auto w = args.value("weights")) {
         const auto parsed = perf::parsePrecision(*w);
@@ -75,12 +95,15 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
     // An option the chosen metric does not use is refused rather than silently ignored.
     if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
         throw UsageError("--batch, --workload and --sparsity describe network training and inference; " +
-                         std::string(perf::toString(*o.metric)) + " takes --params-billion, --weights and --context");
+                         std::string(perf::toString(*o.metric)) +
+                         " takes --params-billion (or --model), --weights and --context");
     }
     if (o.metric && !perf::isLlm(*o.metric) &&
-        (args.has("params-billion") || args.has("weights") || args.has("context"))) {
-        throw UsageError("--params-billion, --weights and --context describe an LLM; they apply to --metric "
-                         "llm-decode and llm-prefill, not " + std::string(perf::toString(*o.metric)));
+        (args.has("params-billion") || args.has("active-params-billion") || args.has("model") || args.has("weights") ||
+         args.has("context"))) {
+        throw UsageError("--params-billion, --active-params-billion, --model, --weights and --context describe an "
+                         "LLM; they apply to --metric llm-decode and llm-prefill, not " +
+                         std::string(perf::toString(*o.metric)));
     }
     return o;
 }

@@ -29,7 +29,8 @@ inline constexpr const char* kSparsityHelp =
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 
-/// Reads --metric, --workload, --batch, --params-billion, --weights, --context, --sparsity (for
+/// Reads --metric, --workload, --batch, --params-billion, --active-params-billion (a mixture of
+/// experts), --model (a published model's size: calc::findModelShape), --weights, --context, --sparsity (for
 /// the commands that declare it: sparsityOption()), and for several GPUs --gpus, --pcie-gen,
 /// --pcie-lanes, --nvlink. --workload is a class, or a calibration workload of `constants`
 /// (bert_large_squad, resnet50, ...) predicted with its fitted profile.

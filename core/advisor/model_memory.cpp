@@ -21,6 +21,10 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     const calc::MemoryInput mem = memoryInputFor(in, paramsBillion, model);
     in.memoryGb = calc::estimateMemory(mem).perGpuGb; // validates the size
     in.llmParamsBillion = mem.paramsBillion;
+    in.llmActiveParamsBillion.reset();
+    if (model != nullptr && model->activeParamsBillion > 0) {
+        in.llmActiveParamsBillion = model->activeParamsBillion; // a mixture of experts reads only these
+    }
     return mem;
 }
 

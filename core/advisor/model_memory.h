@@ -18,7 +18,8 @@ namespace advisor::advice {
 calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion,
                                  const calc::ModelShape* model = nullptr);
 
-/// Sets `in.memoryGb` (per GPU) and `in.llmParamsBillion` from a model of `paramsBillion`, and
+/// Sets `in.memoryGb` (per GPU), `in.llmParamsBillion` and, for a mixture of experts,
+/// `in.llmActiveParamsBillion` from a model of `paramsBillion`, and
 /// returns the calculator's input, which says how the figure was reached. Throws InputError
 /// naming the field for a size <= 0.
 calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion,

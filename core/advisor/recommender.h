@@ -45,6 +45,9 @@ struct RecommendInput {
     RankBy rankBy = RankBy::PerfPerDollar;
     Settings settings;         ///< years, utilization, electricity, desktop cost, reference
     std::optional<double> llmParamsBillion; ///< LLM inference: model size (default from memory)
+    /// LLM inference with a mixture of experts: the parameters each token reads (Mixtral 8x7B:
+    /// 12.9 of 46.7); unset for a dense model.
+    std::optional<double> llmActiveParamsBillion;
     /// LLM inference: the weights' precision (int4 = llama.cpp Q4_K_M); default int8 when
     /// eightBit, else fp16.
     std::optional<perf::Precision> llmWeights;

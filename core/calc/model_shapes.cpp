@@ -21,6 +21,12 @@ std::vector<ModelShape> load() {
         m.id = f.requireString("id");
         m.label = f.requireString("label");
         m.paramsBillion = f.requirePositive("params_billion");
+        if (f.find("active_params_billion") != nullptr) {
+            m.activeParamsBillion = f.requirePositive("active_params_billion");
+            if (m.activeParamsBillion > m.paramsBillion) {
+                f.fail("active_params_billion", "exceeds params_billion (the parameters held)");
+            }
+        }
         m.layers = f.requireInt("layers", 1, 1000);
         m.hidden = f.requireInt("hidden", 128, 1000000);
         m.kvHeads = f.requireInt("kv_heads", 1, 1024);

@@ -15,6 +15,9 @@ struct ModelShape {
     std::string id;    ///< "llama-3.1-70b"
     std::string label; ///< "Llama 3.1 70B"
     double paramsBillion = 0; ///< total (a mixture of experts holds every expert)
+    /// A mixture of experts: the parameters that work on each token (Mixtral 8x7B: 12.9B of
+    /// 46.7B), what token generation reads; 0 for a dense model (all of them).
+    double activeParamsBillion = 0;
     int layers = 0;
     int hidden = 0;
     int kvHeads = 0;

@@ -6,6 +6,7 @@
 #include "common/file_io.h"
 #include "common/text.h"
 #include "perf/constants.h"
+#include "perf/workload_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -161,6 +162,16 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
         }
     }
     return std::nullopt;
+}
+
+const calc::ModelShape* mixtureOfExpertsIn(std::string_view workload) {
+    const std::string key = perf::workloadNameKey(workload);
+    for (const auto& m : calc::modelShapes()) {
+        if (m.activeParamsBillion > 0 && key.find(perf::workloadNameKey(m.id)) != std::string::npos) {
+            return &m;
+        }
+    }
+    return nullptr;
 }
 
 } // namespace advisor::eval

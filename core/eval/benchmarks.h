@@ -7,6 +7,7 @@
 /// precision: fp32 (or tf32), fp16, bf16, int8, fp8, int4, in any case; batch_size: total over
 /// GPUs, may be empty; throughput: 0 means not run.
 
+#include "calc/model_shapes.h"
 #include "perf/workload.h"
 
 #include <optional>
@@ -49,5 +50,10 @@ std::vector<BenchmarkRow> builtinBenchmarks();
 /// Model size in billions parsed from an LLM workload name ("llama3-8b-q4km-tg512" -> 8.03:
 /// Llama 3 8B has 8.03 B parameters per its model card; otherwise the "<N>b" token).
 std::optional<double> llmParamsBillion(std::string_view workload);
+
+/// The mixture of experts an LLM workload name names ("mixtral-8x7b-q4km-tg512"), compared by
+/// letters and digits: a model of resources/presets/model_shapes.json with active parameters, or
+/// nullptr. Its "8x7b" gives no size llmParamsBillion can read.
+const calc::ModelShape* mixtureOfExpertsIn(std::string_view workload);
 
 } // namespace advisor::eval

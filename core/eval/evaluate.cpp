@@ -31,7 +31,12 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
     if (row.isLlm()) {
         q.batchMultiplier = 1.0;
         q.llmWeights = row.precision;
-        q.llmParamsBillion = llmParamsBillion(row.workload).value_or(8.0);
+        if (const calc::ModelShape* moe = mixtureOfExpertsIn(row.workload)) {
+            q.llmParamsBillion = moe->paramsBillion;
+            q.llmActiveParamsBillion = moe->activeParamsBillion;
+        } else {
+            q.llmParamsBillion = llmParamsBillion(row.workload).value_or(8.0);
+        }
         q.llmContextTokens = 512;
     }
     return q;
@@ -211,7 +216,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;
         e.bandwidthErrorPct = (e.bandwidthRelative / e.measuredRelative - 1.0) * 100.0;
         e.workloadProfile = !e.profile.empty();
-        if (rows[i].isLlm() && !llmParamsBillion(rows[i].workload) &&
+        const bool sized = llmParamsBillion(rows[i].workload) || mixtureOfExpertsIn(rows[i].workload) != nullptr;
+        if (rows[i].isLlm() && !sized &&
             std::find(ev.llmSizeAssumed.begin(), ev.llmSizeAssumed.end(), rows[i].workload) == ev.llmSizeAssumed.end()) {
             ev.llmSizeAssumed.push_back(rows[i].workload);
         }

@@ -65,11 +65,27 @@ double kvBytesPerContextToken(double paramsBillion) {
     return 131072.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
 }
 
-// What token generation reads per token: all weights and the KV cache of the context. It is
-// also what must sit in GPU memory.
+// The parameters each token works with: all of them, or a mixture of experts' active ones.
+double activeParamsBillion(const PerfQuery& q) {
+    return q.llmActiveParamsBillion > 0 ? std::min(q.llmActiveParamsBillion, q.llmParamsBillion) : q.llmParamsBillion;
+}
+
+// The bytes of `paramsBillion` weights and of the context's KV cache (sized from the active
+// parameters: a mixture of experts shares its attention, Mixtral 8x7B's KV cache is an 8B's).
+double llmBytes(const PerfQuery& q, double paramsBillion) {
+    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 +
+           kvBytesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
+}
+
+// What token generation reads per token: the weights that work on it (a mixture of experts
+// reads only the experts its router picks) and the KV cache of the context.
 double llmBytesPerToken(const PerfQuery& q) {
-    return q.llmParamsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 +
-           kvBytesPerContextToken(q.llmParamsBillion) * q.llmContextTokens;
+    return llmBytes(q, activeParamsBillion(q));
+}
+
+// What must sit in GPU memory: every weight and the KV cache.
+double llmBytesHeld(const PerfQuery& q) {
+    return llmBytes(q, q.llmParamsBillion);
 }
 
 } // namespace
@@ -123,10 +139,10 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     }
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = q.llmWeights == Precision::Fp16 || q.llmWeights == Precision::Bf16 ? 0 : 1;
-        const double flops = 2.0 * q.llmParamsBillion * 1e9;
+        const double flops = 2.0 * activeParamsBillion(q) * 1e9;
         const double computeSeconds =
             flops / (s.fp16InferTflops * s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k]);
-        const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * q.llmParamsBillion / 1e6;
+        const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
         const double tokens = 1.0 / (computeSeconds + overheadSeconds);
         if (out != nullptr) {
             out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
@@ -365,13 +381,19 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             full.denseMatmulClock = 1.0;
             add("board power", without([](ModelConstants&) {}, full), s.denseMatmulClockDetail);
         }
+        if (activeParamsBillion(q) < q.llmParamsBillion) {
+            p.notes.push_back("mixture of experts: " + format::number(activeParamsBillion(q), 1) + "B of the " +
+                              format::number(q.llmParamsBillion, 1) +
+                              "B parameters work on each token, predicted as a dense model of that size (routed "
+                              "expert kernels may run slower); every expert is held in memory");
+        }
         if (q.gpus > 1) {
             p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
         }
         // The speed assumes everything in GPU memory; llama.cpp runs layers left on the CPU at the
         // CPU's memory speed, many times slower.
         const int n = std::max(1, q.gpus);
-        const double neededGb = llmBytesPerToken(q) / 1e9;
+        const double neededGb = llmBytesHeld(q) / 1e9;
         const double haveGb = g.memoryGb * n;
         if (neededGb > haveGb) {
             p.notes.push_back("does not fit: the weights and KV cache alone take " + format::number(neededGb, 1) +

@@ -45,6 +45,35 @@ TEST(PerfCli, DefaultsToTheFourChartMetricsAndReadsLlmOptions) {
     EXPECT_NE(human.out.find("no tensor cores for this precision"), std::string::npos) << human.out;
 }
 
+TEST(PerfCli, AMixtureOfExpertsByNameOrByItsActiveParameters) {
+    Cli cli;
+    const auto tokensOf = [](const nlohmann::json& doc) {
+        return doc.at("predictions").at(0).at("throughput").get<double>();
+    };
+    const auto named = cli.json({"perf", "--gpu", "RTX 3090", "--gpus", "2", "--metric", "llm-decode", "--model",
+                                 "mixtral-8x7b"});
+    const auto& llm = named.at("predictions").at(0).at("llm");
+    EXPECT_DOUBLE_EQ(llm.at("params_billion").get<double>(), 46.7);
+    EXPECT_DOUBLE_EQ(llm.at("active_params_billion").get<double>(), 12.9);
+    const auto byHand = cli.json({"perf", "--gpu", "RTX 3090", "--gpus", "2", "--metric", "llm-decode",
+                                  "--params-billion", "46.7", "--active-params-billion", "12.9"});
+    EXPECT_DOUBLE_EQ(tokensOf(named), tokensOf(byHand));
+    const auto dense = cli.json({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--params-billion", "46.7"});
+    EXPECT_TRUE(dense.at("predictions").at(0).at("llm").at("active_params_billion").is_null());
+    EXPECT_GT(tokensOf(named), 2.8 * tokensOf(dense)); // reads 12.9B of the 46.7B per token
+    const auto human = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--model", "Mixtral 8x7B"});
+    EXPECT_NE(human.out.find("(46.7B parameters, 12.9B active, int4 weights"), std::string::npos) << human.out;
+    // More active than held, both a model and a size, an unknown model: refused with the reason.
+    const auto tooMany = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--params-billion", "8",
+                                  "--active-params-billion", "9"});
+    EXPECT_EQ(tooMany.exitCode, 2);
+    EXPECT_NE(tooMany.err.find("at most --params-billion (8)"), std::string::npos) << tooMany.err;
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--model", "mixtral-8x7b", "--params-billion", "8"}).exitCode, 2);
+    const auto unknown = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--model", "gpt-5"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("--model must be one of llama-2-7b"), std::string::npos) << unknown.err;
+}
+
 TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
     // The figures come from the calibration's leave-one-architecture-out report.
     const auto calibration = nlohmann::json::parse(
@@ -275,8 +304,11 @@ TEST(EvalModelCli, SaysWhichLlmWorkloadsNameNoSize) {
                                         "RTX 3090,1,phi-mini-tg128,llm-decode,int4,1,150,x\n"
                                         "RTX 4090,1,phi-mini-tg128,llm-decode,int4,1,180,x\n"
                                         "RTX 3090,1,llama-70b-tg128,llm-decode,int4,1,10,x\n"
-                                        "RTX 4090,1,llama-70b-tg128,llm-decode,int4,1,12,x\n");
+                                        "RTX 4090,1,llama-70b-tg128,llm-decode,int4,1,12,x\n"
+                                        "RTX 3090,1,mixtral-8x7b-tg128,llm-decode,int4,1,60,x\n"
+                                        "RTX 4090,1,mixtral-8x7b-tg128,llm-decode,int4,1,70,x\n");
     const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    // Mixtral's size comes from resources/presets/model_shapes.json, not assumed.
     EXPECT_EQ(doc.at("llm_size_assumed_8b"), nlohmann::json::array({"phi-mini-tg128"}));
     const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
     EXPECT_NE(human.out.find("predicted as 8B models: phi-mini-tg128\n"), std::string::npos) << human.out;

@@ -109,6 +109,35 @@ TEST(BenchmarkCsv, ShippedFilesParseAndNameTheirModelSizes) {
     EXPECT_DOUBLE_EQ(*llmParamsBillion("qwen2.5:14b"), 14.0);
     EXPECT_FALSE(llmParamsBillion("mixtral-8x7b")); // a mixture of experts: its total is not its size per token
     EXPECT_FALSE(llmParamsBillion("phi-3-mini"));
+    // A mixture of experts is read from its published shape instead: held and active parameters.
+    ASSERT_NE(mixtureOfExpertsIn("mixtral-8x7b-q4km-tg512"), nullptr);
+    EXPECT_DOUBLE_EQ(mixtureOfExpertsIn("mixtral-8x7b-q4km-tg512")->paramsBillion, 46.7);
+    EXPECT_DOUBLE_EQ(mixtureOfExpertsIn("Mixtral_8x7B_Instruct tg128")->activeParamsBillion, 12.9);
+    EXPECT_EQ(mixtureOfExpertsIn("mixtral 8x22b q4_0")->id, "mixtral-8x22b");
+    EXPECT_EQ(mixtureOfExpertsIn("llama3-70b-q4km-tg512"), nullptr); // dense
+    EXPECT_EQ(mixtureOfExpertsIn("mistral-7b"), nullptr);
+}
+
+TEST(EvalModel, AMixtureOfExpertsIsPredictedByTheParametersEachTokenReads) {
+    // Mixtral 8x7B on a 24 GB and an 80 GB card: the ratio is that of a dense 12.9B model (the
+    // per-token overhead weighs more against 7.8 GB of active weights than against 28 GB).
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,mixtral-8x7b-q4km-tg512,llm-decode,int4,1,50,x\n"
+                                               "A100 80GB PCIe,1,mixtral-8x7b-q4km-tg512,llm-decode,int4,1,60,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    EXPECT_TRUE(ev.llmSizeAssumed.empty());
+    perf::PerfQuery q;
+    q.metric = perf::Metric::LlmDecode;
+    q.llmParamsBillion = 12.9;
+    const auto tokens = [&](const char* gpu, double params) {
+        q.llmParamsBillion = params;
+        return model.throughput(Catalog::builtin().require(gpu), q);
+    };
+    ASSERT_TRUE(ev.rows[1].evaluated);
+    EXPECT_NEAR(ev.rows[1].predictedRelative, tokens("A100 80GB PCIe", 12.9) / tokens("RTX 3090", 12.9), 1e-12);
+    EXPECT_GT(std::fabs(ev.rows[1].predictedRelative - tokens("A100 80GB PCIe", 46.7) / tokens("RTX 3090", 46.7)),
+              0.01);
 }
 
 TEST(Stats, MedianPercentileSpearman) {

@@ -122,10 +122,18 @@ TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
             const double ratio = 12.0 * m.layers * m.hidden * double(m.hidden) / (m.paramsBillion * 1e9);
             EXPECT_GT(ratio, 0.5);
             EXPECT_LT(ratio, 1.1);
+            EXPECT_EQ(m.activeParamsBillion, 0.0); // dense: every parameter works on every token
+        } else {
+            // Two of eight experts per token: well under the total, above the shared attention.
+            EXPECT_GT(m.activeParamsBillion, 0.2 * m.paramsBillion);
+            EXPECT_LT(m.activeParamsBillion, 0.5 * m.paramsBillion);
         }
     }
     EXPECT_EQ(findModelShape("LLAMA 3.1 70b"), findModelShape("llama-3.1-70b"));
-    EXPECT_EQ(findModelShape(" qwen2.5-7b "), &modelShapes()[7]);
+    ASSERT_NE(findModelShape(" qwen2.5-7b "), nullptr);
+    EXPECT_EQ(findModelShape(" qwen2.5-7b ")->id, "qwen2.5-7b");
+    ASSERT_NE(findModelShape("Mixtral 8x22B"), nullptr);
+    EXPECT_DOUBLE_EQ(findModelShape("Mixtral 8x22B")->activeParamsBillion, 39.0);
     EXPECT_EQ(findModelShape("llama-4"), nullptr);
 }
 

@@ -332,6 +332,40 @@ TEST(Explanation, AnLlmThatDoesNotFitInGpuMemorySaysSo) {
     EXPECT_EQ(fitNote("RTX 4090", 8, Precision::Fp16, 1), ""); // Llama-3-8B in fp16: 16 GB
 }
 
+TEST(Measurements, AMixtureOfExpertsReadsItsActiveParametersButHoldsThemAll) {
+    // Mixtral 8x7B (Mistral AI): 46.7B parameters held, 12.9B (2 of 8 experts) work on each token.
+    PerfQuery moe;
+    moe.metric = Metric::LlmDecode;
+    moe.llmParamsBillion = 46.7;
+    moe.llmActiveParamsBillion = 12.9;
+    PerfQuery dense12 = moe;
+    dense12.llmParamsBillion = 12.9;
+    dense12.llmActiveParamsBillion = 0;
+    PerfQuery dense47 = dense12;
+    dense47.llmParamsBillion = 46.7;
+    const Gpu& g = cat().require("RTX 3090");
+    // Token generation reads the active weights (and the KV cache of its shared attention), so it
+    // runs at the speed of a dense 12.9B model, about 3x a dense 46.7B one.
+    EXPECT_DOUBLE_EQ(model().throughput(g, moe), model().throughput(g, dense12));
+    EXPECT_GT(model().throughput(g, moe), 2.8 * model().throughput(g, dense47));
+    // Prompt processing multiplies only the active weights too.
+    moe.metric = dense12.metric = Metric::LlmPrefill;
+    EXPECT_DOUBLE_EQ(model().throughput(g, moe), model().throughput(g, dense12));
+    // Every expert must sit in memory: 46.7B at 4.85 bits is 28 GB, more than the 3090's 24 GB.
+    moe.metric = Metric::LlmDecode;
+    std::string notes;
+    for (const auto& n : model().explain(g, moe).notes) {
+        notes += n + "\n";
+    }
+    EXPECT_NE(notes.find("mixture of experts: 12.9B of the 46.7B parameters work on each token"), std::string::npos)
+        << notes;
+    EXPECT_NE(notes.find("does not fit"), std::string::npos) << notes;
+    EXPECT_EQ(model().explain(g, dense12).notes.size(), 0u) << "a dense 12.9B model fits and needs no note";
+    // Active parameters above the total are taken as the total (a dense model).
+    moe.llmActiveParamsBillion = 100;
+    EXPECT_DOUBLE_EQ(model().throughput(g, moe), model().throughput(g, dense47));
+}
+
 TEST(Explanation, InterconnectAskedForButNotAvailableIsSaid) {
     const auto notes = [](const char* gpu, int gpus, Interconnect ic) {
         PerfQuery q;

@@ -347,7 +347,22 @@ TEST(ModelMemory, TheTaskDecidesHowAModelSizeBecomesGigabytes) {
     EXPECT_GT(in.memoryGb, 7 * 16.0); // fp16 weights and gradients, fp32 master copy, two Adam moments
     EXPECT_EQ(in.llmParamsBillion, 7.0);
     EXPECT_EQ(describeMemoryBasis(used), "7B parameters, full-training with fp16 weights");
+    EXPECT_FALSE(in.llmActiveParamsBillion);
     EXPECT_THROW(sizeMemoryForModel(in, 0), InputError);
+    // A mixture of experts: memory for every expert, token generation reads the active ones.
+    in = RecommendInput{};
+    in.task = Task::Inference;
+    in.domain = Domain::Llm;
+    in.llmWeights = perf::Precision::Int4;
+    sizeMemoryForModel(in, 0, calc::findModelShape("mixtral-8x7b"));
+    EXPECT_EQ(in.llmParamsBillion, 46.7);
+    EXPECT_EQ(in.llmActiveParamsBillion, 12.9);
+    EXPECT_GT(in.memoryGb, 24.0); // 46.7B at 4.85 bits: 28 GB of weights
+    const auto q = queryFor(in);
+    EXPECT_EQ(q.metric, perf::Metric::LlmDecode);
+    EXPECT_DOUBLE_EQ(q.llmActiveParamsBillion, 12.9);
+    sizeMemoryForModel(in, 13); // a dense size afterwards forgets the experts
+    EXPECT_FALSE(in.llmActiveParamsBillion);
 }
 
 TEST(Recommender, RejectsBadInput) {

@@ -346,6 +346,7 @@ void AdvisorPage::updateLive() {
 void AdvisorPage::sizeLiveMemoryForModel() {
     liveMemoryBasis_.clear();
     liveInput_.llmParamsBillion.reset();
+    liveInput_.llmActiveParamsBillion.reset();
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     if (params <= 0) {
