@@ -31,6 +31,9 @@ Json parseJsonDocument(std::string_view text, const std::string& fileLabel);
 struct JsonRecords {
     nlohmann::json items;   ///< the array
     std::vector<int> lines; ///< where each item starts (see jsonArrayElementLines)
+
+    /// The line item `i` starts on, or 0 when it is not known.
+    int lineOf(size_t i) const { return i < lines.size() ? lines[i] : 0; }
 };
 JsonRecords parseJsonRecords(std::string_view text, const std::string& fileLabel, const std::string& formatName,
                              const std::string& key);

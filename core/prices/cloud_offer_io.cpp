@@ -97,7 +97,7 @@ std::vector<LocatedCloudOfferInput> parseJson(std::string_view textIn, const std
     std::vector<InputProblem> problems;
     std::vector<LocatedCloudOfferInput> out;
     for (size_t i = 0; i < records.items.size(); ++i) {
-        const int line = i < records.lines.size() ? records.lines[i] : 0;
+        const int line = records.lineOf(i);
         const std::string entry = "offers[" + std::to_string(i) + "]";
         const json& item = records.items[i];
         if (!item.is_object()) {
