@@ -55,7 +55,7 @@ SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optiona
     if (const auto name = args.value("cloud-gpu")) {
         c.cloud = &ctx.catalog().require(*name, "--cloud-gpu");
     }
-    const bool llmOptions = args.has("params-billion") || args.has("weights") || args.has("context");
+    const bool llmOptions = hasLlmOptions(args);
     if (c.desktop == nullptr) {
         if (c.cloud != nullptr || perf.metric || args.has("workload") || args.has("batch") || llmOptions) {
             throw UsageError("--cloud-gpu, --metric and the workload options compare speeds with the model; "
@@ -64,8 +64,7 @@ SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optiona
         return c;
     }
     if (!perf.metric && llmOptions) {
-        throw UsageError("--params-billion, --weights and --context describe an LLM; give --metric llm-decode or "
-                         "llm-prefill");
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
     }
     std::string assumption; // how an offer's ambiguous GPU name was read
     if (c.cloud == nullptr) {

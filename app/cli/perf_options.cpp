@@ -12,6 +12,11 @@ OptionSpec sparsityOption() {
     return {"sparsity", false};
 }
 
+bool hasLlmOptions(const Args& args) {
+    return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
+           args.has("weights") || args.has("context");
+}
+
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
     std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
                                      {"model"}, {"weights"}, {"context"}};
@@ -98,12 +103,9 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          std::string(perf::toString(*o.metric)) +
                          " takes --params-billion (or --model), --weights and --context");
     }
-    if (o.metric && !perf::isLlm(*o.metric) &&
-        (args.has("params-billion") || args.has("active-params-billion") || args.has("model") || args.has("weights") ||
-         args.has("context"))) {
-        throw UsageError("--params-billion, --active-params-billion, --model, --weights and --context describe an "
-                         "LLM; they apply to --metric llm-decode and llm-prefill, not " +
-                         std::string(perf::toString(*o.metric)));
+    if (o.metric && !perf::isLlm(*o.metric) && hasLlmOptions(args)) {
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode and "
+                         "llm-prefill, not " + std::string(perf::toString(*o.metric)));
     }
     return o;
 }

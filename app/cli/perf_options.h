@@ -26,6 +26,12 @@ OptionSpec sparsityOption();
 inline constexpr const char* kSparsityHelp =
     "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n";
 
+/// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
+/// --weights, --context) is given, and those options' names for a message.
+bool hasLlmOptions(const Args& args);
+inline constexpr const char* kLlmOptionNames =
+    "--params-billion, --active-params-billion, --model, --weights and --context";
+
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 

@@ -280,6 +280,12 @@ TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     const auto llmWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--params-billion", "8"}));
     EXPECT_EQ(llmWithoutMetric.exitCode, 2);
     EXPECT_NE(llmWithoutMetric.err.find("give --metric llm-decode"), std::string::npos) << llmWithoutMetric.err;
+    // A named model is an LLM option too, not silently ignored.
+    const auto modelWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--model", "mixtral-8x7b"}));
+    EXPECT_EQ(modelWithoutMetric.exitCode, 2);
+    EXPECT_NE(modelWithoutMetric.err.find("--model, --weights and --context describe an LLM; give --metric llm-decode"),
+              std::string::npos)
+        << modelWithoutMetric.err;
 }
 
 TEST(CloudCli, SeededOffersAddAndRemove) {
