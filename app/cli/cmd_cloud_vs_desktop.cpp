@@ -63,9 +63,7 @@ SpeedComparison compareSpeeds(Context& ctx, const Args& args, const std::optiona
         }
         return c;
     }
-    if (!perf.metric && llmOptions) {
-        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
-    }
+    refuseLlmOptionsWithoutLlmMetric(args, perf);
     std::string assumption; // how an offer's ambiguous GPU name was read
     if (c.cloud == nullptr) {
         if (!offer) {

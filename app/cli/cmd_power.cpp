@@ -24,6 +24,7 @@ int powerLimit(Context& ctx, const Args& args) {
     in.kwhPriceUsd = args.number("kwh-price").value_or(s.electricityUsdPerKwh);
     // The clock-bound share of the chosen workload, from the performance model's time shares.
     const PerfOptions perf = perfOptions(args, GpuSetup::One); // the clock-bound share of one GPU
+    refuseLlmOptionsWithoutLlmMetric(args, perf);
     perf::PerfQuery q = perf.query;
     q.metric = perf.metric.value_or(perf::Metric::Fp16Training);
     q.gpus = 1;

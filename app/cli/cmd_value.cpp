@@ -26,6 +26,9 @@ int run(Context& ctx, const Args& args) {
         throw UsageError("value compares the chart metrics; use int8-inference, fp16-inference, fp16-training or "
                          "fp32-training");
     }
+    if (hasLlmOptions(args)) {
+        throw UsageError("value compares the chart metrics, which take none of " + std::string(kLlmOptionNames));
+    }
     o.workload = perf.query.workload;
     o.gpuCount = perf.query.gpus;
     o.sparsity24 = perf.query.sparsity24;

@@ -17,6 +17,12 @@ bool hasLlmOptions(const Args& args) {
            args.has("weights") || args.has("context");
 }
 
+void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& options) {
+    if (hasLlmOptions(args) && !(options.metric && perf::isLlm(*options.metric))) {
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
+    }
+}
+
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
     std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
                                      {"model"}, {"weights"}, {"context"}};

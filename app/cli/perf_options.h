@@ -32,6 +32,10 @@ bool hasLlmOptions(const Args& args);
 inline constexpr const char* kLlmOptionNames =
     "--params-billion, --active-params-billion, --model, --weights and --context";
 
+/// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
+/// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
+void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& options);
+
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 

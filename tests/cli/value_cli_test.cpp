@@ -280,7 +280,22 @@ TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     const auto llmWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--params-billion", "8"}));
     EXPECT_EQ(llmWithoutMetric.exitCode, 2);
     EXPECT_NE(llmWithoutMetric.err.find("give --metric llm-decode"), std::string::npos) << llmWithoutMetric.err;
-    // A named model is an LLM option too, not silently ignored.
+    // A named model is an LLM option too, not silently ignored, here or where the default metric is
+    // not an LLM one.
+    const auto valueWithModel = cli.run({"value", "--model", "mixtral-8x7b"});
+    EXPECT_EQ(valueWithModel.exitCode, 2);
+    EXPECT_NE(valueWithModel.err.find("value compares the chart metrics, which take none of --params-billion"),
+              std::string::npos)
+        << valueWithModel.err;
+    const auto powerWithModel =
+        cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--params-billion", "70"});
+    EXPECT_EQ(powerWithModel.exitCode, 2);
+    EXPECT_NE(powerWithModel.err.find("give --metric llm-decode or llm-prefill"), std::string::npos)
+        << powerWithModel.err;
+    EXPECT_EQ(cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--metric", "llm-prefill",
+                       "--params-billion", "70"})
+                  .exitCode,
+              0);
     const auto modelWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--model", "mixtral-8x7b"}));
     EXPECT_EQ(modelWithoutMetric.exitCode, 2);
     EXPECT_NE(modelWithoutMetric.err.find("--model, --weights and --context describe an LLM; give --metric llm-decode"),
