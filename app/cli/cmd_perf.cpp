@@ -115,6 +115,10 @@ int run(Context& ctx, const Args& args) {
     } else {
         metrics = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference, perf::Metric::Fp16Training,
                    perf::Metric::Fp32Training};
+        if (hasLlmOptions(args)) {
+            // An LLM was described: show what it does too, rather than ignore the options.
+            metrics.insert(metrics.end(), {perf::Metric::LlmDecode, perf::Metric::LlmPrefill});
+        }
     }
     nlohmann::json list = nlohmann::json::array();
     if (!ctx.json()) {
@@ -158,10 +162,11 @@ Command perfCommand() {
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4] [--context TOKENS]\n"
             "                        [--sparsity] [--constants calibration.json]\n\n"
-            "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training (default: all four),\n"
-            "llm-decode and llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published\n"
-            "--model such as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only\n"
-            "its --active-params-billion per token).\n"
+            "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
+            "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
+            "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
+            "--active-params-billion per token). Default: the first four, and the LLM ones too when an\n"
+            "LLM option is given.\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile.\n"

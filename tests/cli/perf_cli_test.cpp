@@ -156,8 +156,14 @@ TEST(PerfCli, BadOptionsAreUsageErrors) {
     // Commands whose numbers it would not change do not take it.
     EXPECT_EQ(cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--sparsity"}).exitCode, 2);
     EXPECT_EQ(cli.run({"value", "--metric", "llm-decode", "--workload", "cnn"}).exitCode, 2);
-    // Without --metric every metric is shown, so both kinds of option have a use.
+    // Without --metric the chart metrics are shown, and with an LLM option the LLM metrics too, so
+    // both kinds of option have a use.
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 4090", "--params-billion", "7", "--batch", "2"}).exitCode, 0);
+    const auto both = cli.json({"perf", "--gpu", "RTX 4090", "--model", "mixtral-8x7b", "--batch", "2"});
+    ASSERT_EQ(both.at("predictions").size(), 6u);
+    EXPECT_EQ(both.at("predictions").at(4).at("metric"), "llm-decode");
+    EXPECT_DOUBLE_EQ(both.at("predictions").at(5).at("llm").at("active_params_billion").get<double>(), 12.9);
+    EXPECT_EQ(cli.json({"perf", "--gpu", "RTX 4090", "--batch", "2"}).at("predictions").size(), 4u);
 }
 
 TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
