@@ -55,11 +55,16 @@ int run(Context& ctx, const Args& args) {
         summary["single_gpu"] = summaryJson(ev.singleGpu);
         summary["single_gpu_baseline_bandwidth_ratio"] = summaryJson(ev.singleGpuBandwidthBaseline);
         summary["multi_gpu"] = summaryJson(ev.multiGpu);
-        nlohmann::json byArchitecture = nlohmann::json::object();
-        for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
-            byArchitecture[architecture] = summaryJson(s);
-        }
-        summary["single_gpu_by_architecture"] = byArchitecture;
+        const auto summaries = [](const std::vector<std::pair<std::string, eval::ErrorSummary>>& groups) {
+            nlohmann::json out = nlohmann::json::object();
+            for (const auto& [key, s] : groups) {
+                out[key] = summaryJson(s);
+            }
+            return out;
+        };
+        summary["single_gpu_by_architecture"] = summaries(ev.singleGpuByArchitecture);
+        summary["single_gpu_by_class"] = summaries(ev.singleGpuByClass);
+        summary["multi_gpu_by_class"] = summaries(ev.multiGpuByClass);
         nlohmann::json others = nlohmann::json::array();
         for (const auto& o : ev.otherReferences) {
             others.push_back({{"workload", o.workload},
@@ -121,6 +126,21 @@ int run(Context& ctx, const Args& args) {
     line("multi GPU", ev.multiGpu);
     for (const auto& [architecture, s] : ev.singleGpuByArchitecture) {
         line(("  single GPU, " + architecture).c_str(), s);
+    }
+    // By class only where the file mixes them (token generation and prompt processing, say).
+    std::set<std::string> classes;
+    for (const auto* groups : {&ev.singleGpuByClass, &ev.multiGpuByClass}) {
+        for (const auto& group : *groups) {
+            classes.insert(group.first);
+        }
+    }
+    if (classes.size() > 1) {
+        for (const auto& [cls, s] : ev.singleGpuByClass) {
+            line(("  single GPU, " + cls).c_str(), s);
+        }
+        for (const auto& [cls, s] : ev.multiGpuByClass) {
+            line(("  multi GPU, " + cls).c_str(), s);
+        }
     }
     std::map<std::string, int> skipped;
     std::set<std::string> profiled, batchFilled;

@@ -225,7 +225,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         ev.rows.push_back(std::move(e));
     }
     std::vector<const EvaluatedRow*> all, single, multi;
-    std::map<std::string, std::vector<const EvaluatedRow*>> singleByArchitecture;
+    using RowsBy = std::map<std::string, std::vector<const EvaluatedRow*>>;
+    RowsBy singleByArchitecture, singleByClass, multiByClass;
     for (size_t i = 0; i < ev.rows.size(); ++i) {
         const EvaluatedRow& r = ev.rows[i];
         if (!r.evaluated || r.isReferenceRow) {
@@ -233,6 +234,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
         all.push_back(&r);
         (r.row.numGpus == 1 ? single : multi).push_back(&r);
+        (r.row.numGpus == 1 ? singleByClass : multiByClass)[r.row.workloadClass].push_back(&r);
         if (r.row.numGpus == 1) {
             singleByArchitecture[gpuOf[i]->architecture].push_back(&r);
         }
@@ -241,9 +243,16 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     ev.singleGpu = summarize(single);
     ev.singleGpuBandwidthBaseline = summarize(single, true);
     ev.multiGpu = summarize(multi);
-    for (const auto& [architecture, rowsOfIt] : singleByArchitecture) {
-        ev.singleGpuByArchitecture.emplace_back(architecture, summarize(rowsOfIt));
-    }
+    const auto summarizeEach = [](const RowsBy& groups) {
+        std::vector<std::pair<std::string, ErrorSummary>> out;
+        for (const auto& [key, rowsOfIt] : groups) {
+            out.emplace_back(key, summarize(rowsOfIt));
+        }
+        return out;
+    };
+    ev.singleGpuByArchitecture = summarizeEach(singleByArchitecture);
+    ev.singleGpuByClass = summarizeEach(singleByClass);
+    ev.multiGpuByClass = summarizeEach(multiByClass);
     return ev;
 }
 

@@ -69,6 +69,10 @@ struct Evaluation {
     /// Single-GPU rows by the architecture of the row's GPU (sorted by name; the reference
     /// rows left out), so newer cards can be read apart from the rest.
     std::vector<std::pair<std::string, ErrorSummary>> singleGpuByArchitecture;
+    /// Single- and multi-GPU rows by workload class as the file gives it (sorted), so a file of
+    /// token generation and prompt processing, or of training classes, can be read class by class.
+    std::vector<std::pair<std::string, ErrorSummary>> singleGpuByClass;
+    std::vector<std::pair<std::string, ErrorSummary>> multiGpuByClass;
     std::vector<std::string> unresolved; ///< GPU names the catalog did not know (listed, not fatal)
     /// Why each of `unresolved` (same order) was not resolved: unknown, with suggestions, or
     /// ambiguous, with the GPUs it matches (Resolution::message()).

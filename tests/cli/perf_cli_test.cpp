@@ -304,6 +304,33 @@ TEST(EvalModelCli, ListsTheWorkloadsTakenRelativeToAnotherGpu) {
     EXPECT_NE(human.out.find("\n  single GPU, Hopper: 1 row, median |error| "), std::string::npos) << human.out;
 }
 
+TEST(EvalModelCli, SummarisesEachWorkloadClassWhenAFileMixesThem) {
+    Cli cli;
+    // llama.cpp tg512 / pp512 of LLaMA 3 8B Q4_K_M (XiongjieDai README, May 2024).
+    const auto f = cli.write("mix.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                        "RTX 3090,1,llama3-8b-q4km-tg512,llm-decode,int4,1,115.42,x\n"
+                                        "RTX 4090,1,llama3-8b-q4km-tg512,llm-decode,int4,1,130.58,x\n"
+                                        "RTX 4080,1,llama3-8b-q4km-tg512,llm-decode,int4,1,108.15,x\n"
+                                        "RTX 3090,1,llama3-8b-q4km-pp512,llm-prefill,int4,512,4030.40,x\n"
+                                        "RTX 4090,1,llama3-8b-q4km-pp512,llm-prefill,int4,512,7138.99,x\n"
+                                        "RTX 4090,2,llama3-8b-q4km-tg512,llm-decode,int4,1,124.65,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    const auto& byClass = doc.at("summary").at("single_gpu_by_class");
+    EXPECT_EQ(byClass.at("llm-decode").at("rows"), 2);  // 4090 and 4080 against the 3090
+    EXPECT_EQ(byClass.at("llm-prefill").at("rows"), 1);
+    EXPECT_EQ(doc.at("summary").at("multi_gpu_by_class").at("llm-decode").at("rows"), 1);
+    EXPECT_FALSE(doc.at("summary").at("multi_gpu_by_class").contains("llm-prefill"));
+    const auto human = cli.run({"eval-model", "--benchmarks", f, "--reference", "RTX 3090"});
+    EXPECT_NE(human.out.find("\n  single GPU, llm-decode: 2 rows, median |error| "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("\n  single GPU, llm-prefill: 1 row, median |error| "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("\n  multi GPU, llm-decode: 1 row, median |error| "), std::string::npos) << human.out;
+    // One class: the per-class lines would repeat the totals, so they are left out.
+    const auto one = cli.write("one.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                          "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                          "RTX 4090,1,bert,transformer,fp16,32,170,x\n");
+    EXPECT_EQ(cli.run({"eval-model", "--benchmarks", one}).out.find("single GPU, transformer"), std::string::npos);
+}
+
 TEST(EvalModelCli, SaysWhichLlmWorkloadsNameNoSize) {
     Cli cli;
     const auto f = cli.write("llm.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
