@@ -49,7 +49,8 @@ int run(Context& ctx, const Args& args) {
                             {"reference_num_gpus", r.referenceNumGpus},
                             {"workload_profile", r.workloadProfile},
                             {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
-                            {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns}});
+                            {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns},
+                            {"explanation", r.explanation}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);

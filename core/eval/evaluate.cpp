@@ -211,7 +211,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.referenceNumGpus = rr.numGpus;
         e.isReferenceRow = it->second == i || (gpuOf[i] == &groupRef && rows[i].numGpus == rr.numGpus &&
                                                nvlinkOf[i] == nvlinkOf[it->second] && e.measuredRelative == 1.0);
-        e.predictedRelative = model.throughput(*gpuOf[i], q) / model.throughput(groupRef, rq);
+        const perf::Prediction predicted = model.explain(*gpuOf[i], q);
+        e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);
+        e.explanation = perf::explanationSummary(predicted, 3);
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;
         e.bandwidthErrorPct = (e.bandwidthRelative / e.measuredRelative - 1.0) * 100.0;

@@ -36,6 +36,9 @@ struct EvaluatedRow {
     /// That profile's name (the row's workload name, or the calibration network it stands for:
     /// perf::profileNameFor); empty when the class's shares were used.
     std::string profile;
+    /// Why the model predicts what it does for the row's setup: the roof that bound it and the
+    /// factors that moved it most (perf::explanationSummary), so a miss can be read.
+    std::string explanation;
     /// The row gives no batch size; it was taken from the same GPU's multi-GPU rows (perGpuBatches).
     bool batchFromMultiGpuRuns = false;
 };

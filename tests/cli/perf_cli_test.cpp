@@ -221,6 +221,10 @@ TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
     EXPECT_EQ(profile.at("resnet50"), "resnet50");
     EXPECT_FALSE(profiled.at("mynet"));
     EXPECT_TRUE(profile.at("mynet").is_null());
+    // Each row says which roof bound its prediction and what moved it most.
+    for (const auto& r : doc.at("rows")) {
+        EXPECT_EQ(r.at("explanation").get<std::string>().rfind("bound by ", 0), 0u) << r.dump();
+    }
     EXPECT_NE(predicted.at("resnet50"), predicted.at("mynet")); // the profile is not the class
     // Another spelling of the same network (resources/perf/workload_names.json) gets its profile.
     EXPECT_EQ(profile.at("ResNet-50 v1.5"), "resnet50");
