@@ -260,6 +260,10 @@ std::vector<int> jsonArrayElementLines(std::string_view t, std::string_view key)
     return lines;
 }
 
+JsonFields JsonRecords::fieldsOf(size_t i, const std::string& fileLabel, const std::string& entry) const {
+    return JsonFields(items[i], {fileLabel, lineOf(i), entry, ""});
+}
+
 JsonRecords parseJsonRecords(std::string_view textIn, const std::string& fileLabel, const std::string& formatName,
                              const std::string& key) {
     constexpr size_t kMaxBytes = 256 * 1024 * 1024;

@@ -28,12 +28,16 @@ Json parseJsonDocument(std::string_view text, const std::string& fileLabel);
 /// The records of a table file in JSON: {"format": formatName, "version": 1, key: [...]}, or a
 /// bare list. Throws InputError naming the file for an empty or oversized file, bad JSON,
 /// another format or a missing list.
+class JsonFields;
+
 struct JsonRecords {
     nlohmann::json items;   ///< the array
     std::vector<int> lines; ///< where each item starts (see jsonArrayElementLines)
 
     /// The line item `i` starts on, or 0 when it is not known.
     int lineOf(size_t i) const { return i < lines.size() ? lines[i] : 0; }
+    /// Item `i`'s fields, its errors located at `fileLabel`, its line and `entry` ("issue 3").
+    JsonFields fieldsOf(size_t i, const std::string& fileLabel, const std::string& entry) const;
 };
 JsonRecords parseJsonRecords(std::string_view text, const std::string& fileLabel, const std::string& formatName,
                              const std::string& key);

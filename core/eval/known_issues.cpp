@@ -26,8 +26,7 @@ std::vector<KnownIssue> parseKnownIssues(std::string_view text, const std::strin
     const JsonRecords records = parseJsonRecords(text, fileLabel, "gpu-advisor-benchmark-known-issues", "issues");
     std::vector<KnownIssue> out;
     for (size_t i = 0; i < records.items.size(); ++i) {
-        const int line = records.lineOf(i);
-        const JsonFields f(records.items[i], {fileLabel, line, "issue " + std::to_string(i + 1), ""});
+        const JsonFields f = records.fieldsOf(i, fileLabel, "issue " + std::to_string(i + 1));
         KnownIssue issue;
         issue.source = f.requireString("source");
         issue.gpus = f.optionalStringArray("gpus");

@@ -24,8 +24,7 @@ std::vector<WorkloadAliases> parseWorkloadAliases(std::string_view text, const s
     std::vector<WorkloadAliases> out;
     std::map<std::string, std::string> networkOfKey; // every name's key -> its profile
     for (size_t i = 0; i < records.items.size(); ++i) {
-        const int line = records.lineOf(i);
-        const JsonFields f(records.items[i], {fileLabel, line, "network " + std::to_string(i + 1), ""});
+        const JsonFields f = records.fieldsOf(i, fileLabel, "network " + std::to_string(i + 1));
         WorkloadAliases entry;
         entry.profile = f.requireString("profile");
         entry.aliases = f.optionalStringArray("aliases");
