@@ -161,7 +161,7 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.notes.push_back("FP32-accumulate rate not published; assumed equal to the FP16-accumulate rate "
                           "(full rate, as on NVIDIA professional cards)");
     } else if (matrixUnits && fp32 > 0) {
-        // RDNA3 WMMA / Intel XMX: no documented matrix rate with a stated accumulate type.
+        // Intel's XMX: no documented matrix rate with a stated accumulate type.
         s.fp16TrainTflops = 2.0 * fp32 / c.noTensorCorePenalty;
         s.estimated = true;
         s.notes.push_back("no published matrix-unit rate; assumed packed FP16 at 2x FP32, with the "
@@ -176,11 +176,13 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
     s.fp16InferTflops = std::max(s.fp16TrainTflops, t.fp16Fp16Acc.value_or(0));
     s.fp16AccumulateHalfRate = t.fp16Fp16Acc && t.fp16Fp32Acc && *t.fp16Fp16Acc > 1.5 * *t.fp16Fp32Acc;
 
-    // 32-bit training: TF32 tensor cores where present (PyTorch's default on Ampere+).
+    // 32-bit training: TF32 tensor cores where present (PyTorch's default on Ampere+). TF32 is
+    // NVIDIA's: RDNA 3's WMMA has no FP32-input mode (a measured 7900 XTX runs TF32 GEMMs at
+    // its FP32 rate), so an AMD card without a published figure keeps its vector rate.
     if (t.tf32) {
         s.fp32TrainTflops = *t.tf32;
         s.tf32 = true;
-    } else if (s.tensorCores && (g.asyncCopy || t.bf16)) {
+    } else if (s.tensorCores && g.vendor == "NVIDIA" && (g.asyncCopy || t.bf16)) {
         s.fp32TrainTflops = s.fp16TrainTflops / 2.0;
         s.tf32 = true;
         s.estimated = true;

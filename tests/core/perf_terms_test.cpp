@@ -80,10 +80,29 @@ TEST(ComputeRoof, GpusWithoutTensorCoresGetAnHonestFigureNotAnError) {
     EXPECT_FALSE(pascal.tensorCores);
     EXPECT_NEAR(computeRoofTflops(pascal, Metric::Fp16Training), 11.3 * 235.0 / 504.0, 1e-9);
     EXPECT_FALSE(pascal.notes.empty());
-    // RDNA3 publishes no matrix rate: packed FP16 at 2x FP32, marked as estimated.
-    const auto rdna3 = specs("RX 7900 XTX");
-    EXPECT_TRUE(rdna3.estimated);
-    EXPECT_GT(computeRoofTflops(rdna3, Metric::Fp16Training), 0);
+    // Intel's XMX publishes no matrix rate with a stated accumulate type: packed FP16 at 2x FP32
+    // with the no-tensor-core matmul penalty, marked as estimated.
+    const auto xmx = specs("Arc A770 16GB");
+    EXPECT_TRUE(xmx.estimated);
+    EXPECT_NEAR(computeRoofTflops(xmx, Metric::Fp16Training), 2.0 * 17.2 * 235.0 / 504.0, 1e-9);
+}
+
+TEST(ComputeRoof, Rdna3RunsFp16MatmulsOnItsWmmaUnitsButHasNoTf32) {
+    // AMD's peak FP16 (96 CUs x 2.5 GHz x 512), which measured PyTorch fp16 GEMMs reach 79-86%
+    // of (97-105 TFLOPS, FP32 accumulate): well above the 61.4 TFLOPS FP32 vector rate.
+    const auto xtx = specs("RX 7900 XTX");
+    EXPECT_TRUE(xtx.tensorCores);
+    EXPECT_DOUBLE_EQ(computeRoofTflops(xtx, Metric::Fp16Training), 122.8);
+    // No TF32 on RDNA 3 (measured TF32 GEMMs run at the FP32 rate): fp32 training stays on the
+    // vector units, not at half the FP16 rate as NVIDIA's Ampere and Ada.
+    EXPECT_FALSE(xtx.tf32);
+    EXPECT_NEAR(computeRoofTflops(xtx, Metric::Fp32Training), 61.4 * 235.0 / 504.0, 1e-9);
+    // The W7900 (same Navi 31) borrows the rate, scaled by its FP32 throughput.
+    const auto w7900 = specs("Radeon PRO W7900");
+    EXPECT_TRUE(w7900.estimated);
+    EXPECT_NEAR(w7900.fp16TrainTflops, 122.8 * 61.3 / 61.4, 1e-9);
+    // CDNA 2 has no TF32 either: fp32 matmuls run on its FP32 matrix cores (95.7 TFLOPS).
+    EXPECT_DOUBLE_EQ(computeRoofTflops(specs("MI250X"), Metric::Fp32Training), 95.7);
 }
 
 TEST(ComputeRoof, UnpublishedFiguresAreBorrowedFromTheSameChip) {
