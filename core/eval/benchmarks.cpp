@@ -81,9 +81,8 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
             bad("workload", "must not be empty");
         }
         b.workloadClass = text::toLower(cell(r, "workload_class"));
-        if (!perf::parseWorkloadClass(b.workloadClass) && b.workloadClass != "llm-decode" &&
-            b.workloadClass != "llm-prefill") {
-            bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode or llm-prefill, got " +
+        if (!perf::parseWorkloadClass(b.workloadClass) && !b.isLlm() && !b.isGemm()) {
+            bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode, llm-prefill or gemm, got " +
                                       text::quoteForMessage(b.workloadClass));
         }
         const std::string precision = text::toLower(cell(r, "precision"));

@@ -73,8 +73,13 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
         }
     }
     std::map<std::string, size_t> singleRow; // gpu|group -> index of its single-GPU row
+    size_t gemmRows = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         if (gpu[i] == nullptr || !rows[i].measured()) {
+            continue;
+        }
+        if (rows[i].isGemm()) {
+            ++gemmRows;
             continue;
         }
         Obs o;
@@ -104,8 +109,12 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
             d.single.push_back(o);
         }
     }
+    if (gemmRows > 0) {
+        d.notes.push_back(std::to_string(gemmRows) + " GEMM rows (workload class gemm) check the compute roof "
+                          "on its own and are not fitted");
+    }
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (gpu[i] == nullptr || rows[i].numGpus == 1 || rows[i].isLlm()) {
+        if (gpu[i] == nullptr || rows[i].numGpus == 1 || rows[i].isLlm() || rows[i].isGemm()) {
             continue;
         }
         const auto it = singleRow.find(gpu[i]->id + "|" + groupOf(rows[i]));

@@ -1,8 +1,10 @@
 #include "eval/evaluate.h"
 
 #include "common/errors.h"
+#include "common/format.h"
 #include "eval/known_issues.h"
 #include "eval/stats.h"
+#include "perf/terms.h"
 #include "perf/workload_names.h"
 
 #include <algorithm>
@@ -11,6 +13,27 @@
 #include <set>
 
 namespace advisor::eval {
+namespace {
+
+struct GemmPrediction {
+    double tflops = 0;
+    std::string explanation;
+};
+
+// A measured GEMM meets the compute roof alone: no memory, overhead or batch terms.
+GemmPrediction gemmPrediction(const perf::PerfModel& model, const Gpu& gpu, perf::Metric m) {
+    const perf::EffectiveSpecs s = model.specs(gpu);
+    const perf::Metric runs = perf::metricRunOn(s, m, model.constants());
+    GemmPrediction p;
+    p.tflops = perf::denseMatmulTflops(s, runs);
+    p.explanation = "dense matmul roof " + format::number(p.tflops, 1) + " TFLOPS (" + perf::toString(runs) + ")";
+    if (s.denseMatmulClock < 1.0) {
+        p.explanation += "; " + s.denseMatmulClockDetail;
+    }
+    return p;
+}
+
+} // namespace
 
 perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> referenceBatchPerGpu, bool nvlink) {
     return queryFor(row, row.perGpuBatch(), referenceBatchPerGpu, nvlink);
@@ -211,9 +234,15 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         e.referenceNumGpus = rr.numGpus;
         e.isReferenceRow = it->second == i || (gpuOf[i] == &groupRef && rows[i].numGpus == rr.numGpus &&
                                                nvlinkOf[i] == nvlinkOf[it->second] && e.measuredRelative == 1.0);
-        const perf::Prediction predicted = model.explain(*gpuOf[i], q);
-        e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);
-        e.explanation = perf::explanationSummary(predicted, 3);
+        if (rows[i].isGemm()) {
+            const GemmPrediction own = gemmPrediction(model, *gpuOf[i], rows[i].metric());
+            e.predictedRelative = own.tflops / gemmPrediction(model, groupRef, rr.metric()).tflops;
+            e.explanation = own.explanation;
+        } else {
+            const perf::Prediction predicted = model.explain(*gpuOf[i], q);
+            e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);
+            e.explanation = perf::explanationSummary(predicted, 3);
+        }
         e.errorPct = (e.predictedRelative / e.measuredRelative - 1.0) * 100.0;
         e.bandwidthRelative = gpuOf[i]->memoryBandwidthGbs / groupRef.memoryBandwidthGbs;
         e.bandwidthErrorPct = (e.bandwidthRelative / e.measuredRelative - 1.0) * 100.0;

@@ -191,8 +191,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
-    p.computeRoofTflops =
-        computeRoofTflops(s, runs) * (q.metric == Metric::LlmPrefill ? s.denseMatmulClock : s.sustainedClock);
+    p.computeRoofTflops = q.metric == Metric::LlmPrefill ? denseMatmulTflops(s, runs)
+                                                         : computeRoofTflops(s, runs) * s.sustainedClock;
     const double decodeBandwidth = decodeBandwidthGbs(s, constants_);
     p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs

@@ -21,6 +21,8 @@ double computeRoofTflops(const EffectiveSpecs& s, Metric m) {
     return s.fp16TrainTflops;
 }
 
+double denseMatmulTflops(const EffectiveSpecs& s, Metric runs) { return computeRoofTflops(s, runs) * s.denseMatmulClock; }
+
 double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShare, const ModelConstants& c) {
     const double own = c.referenceComputeTflops / std::max(computeRoofTflops(s, m), 1e-9);
     if (m != Metric::Fp16Training || fp32MatmulShare <= 0) {

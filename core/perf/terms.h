@@ -15,6 +15,11 @@ namespace advisor::perf {
 /// FP8/INT8 for 8-bit inference.
 double computeRoofTflops(const EffectiveSpecs& s, Metric m);
 
+/// A large dense matrix multiply's TFLOPS in the precision a metric runs in: the roof at the
+/// clock chained dense matmuls sustain on a card short of power (prompt processing's clock).
+/// Measured GEMMs check it on its own (eval-model, workload class gemm).
+double denseMatmulTflops(const EffectiveSpecs& s, Metric runs);
+
 /// Time of a workload's matmul FLOPs relative to running them on the reference GPU's tensor
 /// cores (referenceComputeTflops / roof). In mixed-precision training a share `fp32MatmulShare`
 /// of those FLOPs stays in FP32 and runs at the FP32 training roof instead: TF32 tensor cores on

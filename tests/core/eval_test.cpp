@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "eval/benchmarks.h"
 #include "eval/calibrate.h"
+#include "eval/calibration_data.h"
 #include "eval/error_floor.h"
 #include "eval/evaluate.h"
 #include "eval/least_squares.h"
@@ -80,13 +81,35 @@ TEST(EvalModel, EightBitRowsAreScoredAsEightBitInference) {
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 3.0);
 }
 
+TEST(Calibration, GemmRowsAreCheckedNotFitted) {
+    // A GEMM's TFLOPS checks the compute roof alone (tests/fixtures/validation); the fitter
+    // leaves such rows out and says so.
+    const auto shipped = builtinBenchmarks();
+    auto rows = shipped;
+    for (auto& r : readBenchmarks(kHeader + "RTX 4090,1,torch-matmul-fp16,gemm,fp16,,165,x\n"
+                                            "RTX 3090,1,torch-matmul-fp16,gemm,fp16,,75,x\n",
+                                  "g.csv")) {
+        EXPECT_TRUE(r.isGemm());
+        EXPECT_EQ(r.metric(), perf::Metric::Fp16Training); // FP32 accumulate, as torch.matmul
+        rows.push_back(r);
+    }
+    const Data with = prepare(rows, Catalog::builtin(), perf::ModelConstants{});
+    const Data without = prepare(shipped, Catalog::builtin(), perf::ModelConstants{});
+    EXPECT_EQ(with.single.size(), without.single.size());
+    EXPECT_EQ(with.scaling.size(), without.scaling.size());
+    EXPECT_EQ(with.decode.size() + with.prefill.size(), without.decode.size() + without.prefill.size());
+    EXPECT_EQ(std::count(with.notes.begin(), with.notes.end(),
+                         "2 GEMM rows (workload class gemm) check the compute roof on its own and are not fitted"),
+              1);
+}
+
 TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
     EXPECT_EQ(errorsOf(kHeader + "RTX 3090,0,bert,transformer,fp16,8,1,x\n"
                                  "RTX 3090,1,bert,vision,fp64,8,-1,x\n"),
               (std::vector<std::string>{
                   "b.csv:2: field 'num_gpus': must be a whole number from 1 to 1024, got '0'",
-                  "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys, llm-decode or llm-prefill, "
-                  "got 'vision'",
+                  "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys, llm-decode, llm-prefill "
+                  "or gemm, got 'vision'",
                   "b.csv:3: field 'precision': must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got 'fp64'",
                   "b.csv:3: field 'throughput': must be zero (not run) or greater"}));
     EXPECT_EQ(errorsOf("gpu,throughput\n"),
