@@ -109,7 +109,8 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
     }
     if (g.vendor != "NVIDIA") {
         c.push_back(g.vendor + " GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something breaks "
-                               "(seed: community); its speed here rests on estimated figures");
+                               "(seed: community); its speed here is modelled from specs, with no training run of its "
+                               "vendor in the calibration data");
     }
     if (g.tensorCoreGeneration == "none") {
         c.push_back("no tensor cores: the seed recommends against GPUs without them");

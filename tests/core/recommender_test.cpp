@@ -241,6 +241,28 @@ TEST(Recommender, SplittingMemoryOverCardsIsShownAsACaveat) {
     EXPECT_TRUE(split);
 }
 
+TEST(Recommender, AnAmdCardSaysItsSpeedHasNoMeasuredRunOfItsVendorBehindIt) {
+    // The RX 7900 XTX's fp16 matmuls run on its WMMA units (catalog), which puts it beside a used
+    // RTX 3090 in speed; the calibration data has no AMD training run, and the seed warns about
+    // the community behind ROCm: both are said.
+    const perf::PerfModel model(cat());
+    auto prices = samplePrices();
+    prices.push_back(price("rx-7900-xtx", 820, Condition::Used, "2025-01"));
+    const auto rec = recommend(cat(), model, prices, {}, input(24, 1600));
+    const Candidate* xtx = nullptr;
+    const Candidate* rtx3090 = nullptr;
+    for (const auto& c : rec.shortlist) {
+        xtx = c.gpu->id == "rx-7900-xtx" ? &c : xtx;
+        rtx3090 = c.gpu->id == "rtx-3090" ? &c : rtx3090;
+    }
+    ASSERT_NE(xtx, nullptr);
+    ASSERT_NE(rtx3090, nullptr);
+    EXPECT_NEAR(xtx->relativePerformance / rtx3090->relativePerformance, 1.0, 0.1);
+    EXPECT_EQ(xtx->caveats.front(), "AMD GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something "
+                                    "breaks (seed: community); its speed here is modelled from specs, with no training "
+                                    "run of its vendor in the calibration data");
+}
+
 TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
     CloudOffer old = rtx4090Offer("Test", 0.01, "2022-01"); // a price from long ago that no longer exists
     CloudOffer now = rtx4090Offer("Test", 5.0, "2025-01");
