@@ -26,7 +26,8 @@ GemmPrediction gemmPrediction(const perf::PerfModel& model, const Gpu& gpu, perf
     const perf::Metric runs = perf::metricRunOn(s, m, model.constants());
     GemmPrediction p;
     p.tflops = perf::denseMatmulTflops(s, runs);
-    p.explanation = "dense matmul roof " + format::number(p.tflops, 1) + " TFLOPS (" + perf::toString(runs) + ")";
+    p.explanation = "dense matmul roof " + format::number(p.tflops, 1) + " TFLOPS (the " + perf::toString(runs) +
+                    " rate" + (runs == perf::Metric::Fp16Training ? ": 16-bit inputs, FP32 accumulate)" : ")");
     if (s.denseMatmulClock < 1.0) {
         p.explanation += "; " + s.denseMatmulClockDetail;
     }

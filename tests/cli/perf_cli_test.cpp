@@ -335,6 +335,21 @@ TEST(EvalModelCli, SummarisesEachWorkloadClassWhenAFileMixesThem) {
     EXPECT_EQ(cli.run({"eval-model", "--benchmarks", one}).out.find("single GPU, transformer"), std::string::npos);
 }
 
+TEST(EvalModelCli, AGemmRowIsComparedWithTheComputeRoofAlone) {
+    Cli cli;
+    // torch.matmul fp16 at 4096 x 4096 (tests/fixtures/validation/torch-gemm-fp16-2025.csv).
+    const auto f = cli.write("gemm.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                         "RTX 4090,1,torch-matmul-fp16,gemm,fp16,,165.08,x\n"
+                                         "A100 80GB SXM4,1,torch-matmul-fp16,gemm,fp16,,258.74,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "RTX 4090"});
+    const auto& a100 = doc.at("rows").at(1);
+    EXPECT_EQ(a100.at("workload_class"), "gemm");
+    // The roofs' ratio: 312 TFLOPS (full rate) over the 4090's 165.2 (GeForce: FP32 accumulate at half rate).
+    EXPECT_NEAR(a100.at("predicted_relative").get<double>(), 312.0 / 165.2, 1e-3);
+    EXPECT_EQ(a100.at("explanation"), "dense matmul roof 312.0 TFLOPS (the fp16-training rate: 16-bit inputs, FP32 "
+                                      "accumulate)");
+}
+
 TEST(EvalModelCli, SaysWhichLlmWorkloadsNameNoSize) {
     Cli cli;
     const auto f = cli.write("llm.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
