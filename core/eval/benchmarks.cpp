@@ -85,6 +85,10 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
             bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode, llm-prefill or gemm, got " +
                                       text::quoteForMessage(b.workloadClass));
         }
+        if (b.isGemm() && b.numGpus != 1) {
+            bad("num_gpus", "a gemm row measures one GPU's matrix multiply: must be 1, got " +
+                                text::quoteForMessage(cell(r, "num_gpus")));
+        }
         const std::string precision = text::toLower(cell(r, "precision"));
         if (const auto p = perf::parsePrecision(precision == "tf32" ? "fp32" : precision)) {
             b.precision = *p; // TF32 is how Ampere and later run fp32 training

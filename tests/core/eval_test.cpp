@@ -112,6 +112,9 @@ TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
                   "or gemm, got 'vision'",
                   "b.csv:3: field 'precision': must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got 'fp64'",
                   "b.csv:3: field 'throughput': must be zero (not run) or greater"}));
+    EXPECT_EQ(errorsOf(kHeader + "RTX 3090,2,torch-matmul,gemm,fp16,,150,x\n"),
+              (std::vector<std::string>{
+                  "b.csv:2: field 'num_gpus': a gemm row measures one GPU's matrix multiply: must be 1, got '2'"}));
     EXPECT_EQ(errorsOf("gpu,throughput\n"),
               (std::vector<std::string>{"b.csv:1: field 'num_gpus': required column is missing",
                                         "b.csv:1: field 'workload': required column is missing",
