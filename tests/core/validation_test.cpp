@@ -103,14 +103,14 @@ TEST(Validation, LlamaCppOnTwoToEightGeForceCardsStaysWithinTheDocumentedError) 
 
 TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     // tests/fixtures/validation/torch-gemm-fp16-2025.csv: PyTorch fp16 matmuls (FP32 accumulate,
-    // 4096 x 4096) on 14 catalog GPUs, 2024-25, never fitted. docs/performance-model.md: 17.7% /
-    // 41.1% (median / p90) relative to the RTX 4090, Spearman 0.98; the bandwidth rule 27.6% / 102.8%.
+    // 4096 x 4096) on 15 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.8% /
+    // 43.7% (median / p90) relative to the RTX 4090, Spearman 0.96; the bandwidth rule 26.6% / 102.8%.
     const auto ev = evaluateValidation("torch-gemm-fp16-2025.csv", "RTX 4090");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 27u);
+    EXPECT_EQ(ev.singleGpu.rows, 28u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 19.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 43.0);
-    EXPECT_GT(ev.singleGpu.spearman, 0.97);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 45.0);
+    EXPECT_GT(ev.singleGpu.spearman, 0.95);
     EXPECT_GT(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 2.0 * ev.singleGpu.p90AbsErrorPct);
     // GeForce's half-rate FP32 accumulate: the RTX 4090 runs fp16 GEMMs at its 165.2 TFLOPS
     // FP32-accumulate rate (measured 162-171), so the A100 (312, full rate) is 1.57x it. At the
@@ -122,12 +122,16 @@ TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     const double fullRateError = std::fabs(312.0 / 330.3 / a100[0]->measuredRelative - 1.0) * 100.0;
     EXPECT_LT(std::fabs(a100[0]->errorPct), fullRateError / 1.5);
     // RDNA 3's WMMA rate (97-105 TFLOPS measured): within 30%; at the vector rate the model had
-    // before (28.6 TFLOPS) it was 71-73% under.
+    // before (28.6 TFLOPS) it was 71-73% under. The A770's XMX peak (137.6) is reached only to 53%
+    // at this size, where the 4090 reaches all of its own: 88% over, from 78% under (16.0).
     const auto xtx = evaluatedRowsOf(ev, "RX 7900 XTX");
     ASSERT_EQ(xtx.size(), 2u);
     for (const auto* r : xtx) {
         EXPECT_LT(std::fabs(r->errorPct), 30.0) << r->row.line;
     }
+    const auto a770 = evaluatedRowsOf(ev, "Arc A770 16GB");
+    ASSERT_EQ(a770.size(), 1u);
+    EXPECT_NEAR(a770[0]->errorPct, 87.6, 0.5);
     // The explanation names the roof and, on a card short of power, the clock it runs at.
     const auto a6000 = evaluatedRowsOf(ev, "RTX A6000");
     ASSERT_EQ(a6000.size(), 1u);
@@ -137,16 +141,17 @@ TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
 
 TEST(Validation, DataCentreMatmulPeaksByShapeSearch) {
     // tests/fixtures/validation/mamf-bf16-2025.csv (docs/performance-model.md): the NVIDIA modules
-    // within 8% of their roofs' ratio to the H100 SXM5; CDNA 3 optimistic by what the software
-    // release moves (MI300X 0.4% on ROCm 6.2, 18% on 6.3; MI325X 34%).
+    // within 8% of their roofs' ratio to the H100 SXM5; AMD's CDNA 3 and Intel's A770 optimistic
+    // by as much as the software release moves (MI300X 0.4% on ROCm 6.2, 18% on 6.3; MI325X 34%;
+    // A770 21%).
     const auto ev = evaluateValidation("mamf-bf16-2025.csv", "H100 SXM5");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 7u);
+    EXPECT_EQ(ev.singleGpu.rows, 8u);
     for (const auto& r : ev.rows) {
         ASSERT_TRUE(r.evaluated) << r.row.line << ": " << r.skipReason;
-        const bool cdna3 = r.row.gpu == "MI300X" || r.row.gpu == "MI325X";
-        EXPECT_LT(std::fabs(r.errorPct), cdna3 ? 35.0 : 8.0) << r.row.line;
-        if (cdna3) {
+        const bool nvidia = r.row.gpu != "MI300X" && r.row.gpu != "MI325X" && r.row.gpu != "Arc A770 16GB";
+        EXPECT_LT(std::fabs(r.errorPct), nvidia ? 8.0 : 35.0) << r.row.line;
+        if (!nvidia) {
             EXPECT_GT(r.errorPct, -1.0) << r.row.line; // never below the measured
         }
     }
