@@ -103,11 +103,11 @@ TEST(Validation, LlamaCppOnTwoToEightGeForceCardsStaysWithinTheDocumentedError) 
 
 TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     // tests/fixtures/validation/torch-gemm-fp16-2025.csv: PyTorch fp16 matmuls (FP32 accumulate,
-    // 4096 x 4096) on 15 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.8% /
-    // 43.7% (median / p90) relative to the RTX 4090, Spearman 0.96; the bandwidth rule 26.6% / 102.8%.
+    // 4096 x 4096) on 21 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.9% /
+    // 44.1% (median / p90) relative to the RTX 4090, Spearman 0.97; the bandwidth rule 26.5% / 103.0%.
     const auto ev = evaluateValidation("torch-gemm-fp16-2025.csv", "RTX 4090");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 28u);
+    EXPECT_EQ(ev.singleGpu.rows, 34u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 19.0);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 45.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
@@ -128,6 +128,15 @@ TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     ASSERT_EQ(xtx.size(), 2u);
     for (const auto* r : xtx) {
         EXPECT_LT(std::fabs(r->errorPct), 30.0) << r->row.line;
+    }
+    // The cards short of power, converted after the rest (a clean hold-out), all come out slow:
+    // clock ~ power is harsher than their GEMMs (L4 -24%, RTX A4000 -21%, A100 40GB PCIe -19%,
+    // A10G -15%, A40 -6%).
+    for (const char* lowPower : {"L4", "RTX A4000", "A100 40GB PCIe", "A10G", "A40"}) {
+        const auto rows = evaluatedRowsOf(ev, lowPower);
+        ASSERT_EQ(rows.size(), 1u) << lowPower;
+        EXPECT_LT(rows[0]->errorPct, -5.0) << lowPower;
+        EXPECT_GT(rows[0]->errorPct, -25.0) << lowPower;
     }
     const auto a770 = evaluatedRowsOf(ev, "Arc A770 16GB");
     ASSERT_EQ(a770.size(), 1u);
