@@ -223,11 +223,8 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
         const BenchmarkRow& rr = rows[it->second];
         const auto refBatch = batch[it->second];
-        perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
-        perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, nvlinkOf[it->second]);
         // A network the file spells its own way ("ResNet-50 v1.5") keeps its fitted profile.
         e.profile = perf::profileNameFor(rows[i].workload, model.constants());
-        q.workloadName = rq.workloadName = e.profile;
         e.referenceGpu = groupRef.name;
         e.batchFromMultiGpuRuns = batch[i] && !rows[i].perGpuBatch();
         e.measuredRelative = rows[i].throughput / rr.throughput;
@@ -240,6 +237,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             e.predictedRelative = own.tflops / gemmPrediction(model, groupRef, rr.metric()).tflops;
             e.explanation = own.explanation;
         } else {
+            perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
+            perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, nvlinkOf[it->second]);
+            q.workloadName = rq.workloadName = e.profile;
             const perf::Prediction predicted = model.explain(*gpuOf[i], q);
             e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);
             e.explanation = perf::explanationSummary(predicted, 3);
