@@ -67,6 +67,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
         if (!q.workloadName.empty()) {
             j["benchmark_workload"] = q.workloadName;
         }
+        if (q.llmTrainingParamsBillion > 0) {
+            j["language_model"] = {{"params_billion", q.llmTrainingParamsBillion}};
+        }
         j["relative_to_reference"] = relative;
         j["reference"] = reference.name;
         j["batch_multiplier"] = q.batchMultiplier;
@@ -84,8 +87,11 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
           << " weights, " << q.llmContextTokens << " tokens of context): " << format::number(p.throughput, 1)
           << " tokens/s\n";
     } else {
-        o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ") << perf::toString(q.workload)
-          << "): " << format::number(p.throughput, 2) << " " << p.unit << "; "
+        o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ")
+          << (q.llmTrainingParamsBillion > 0 ? "language model of " + format::number(q.llmTrainingParamsBillion, 1) +
+                                                   "B parameters, "
+                                             : std::string())
+          << perf::toString(q.workload) << "): " << format::number(p.throughput, 2) << " " << p.unit << "; "
           << format::ratio(relative) << " " << reference.name << "\n";
     }
     o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
@@ -169,7 +175,9 @@ Command perfCommand() {
             "LLM option is given.\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
-            "other names in resources/perf/workload_names.json), predicted with its own fitted profile.\n"
+            "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"
+            "or llm: a transformer language model of --params-billion (default 8) or --model, whose time\n"
+            "follows from its size (nearly all large matmuls) rather than from 2020-21 networks.\n"
             "--batch is the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
             "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
             "effect is shown, and how far such predictions were off for architectures the calibration\n"

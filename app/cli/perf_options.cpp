@@ -17,7 +17,25 @@ bool hasLlmOptions(const Args& args) {
            args.has("weights") || args.has("context");
 }
 
+namespace {
+
+// --workload llm: a transformer language model, sized by --params-billion or --model.
+bool isLanguageModelWorkload(const std::string& name) {
+    const std::string key = perf::workloadNameKey(name);
+    return key == "llm" || key == "llmtraining" || key == "languagemodel";
+}
+
+// The LLM options that only size a model, which --workload llm takes for any metric.
+bool onlySizesTheModel(const Args& args) {
+    return !args.has("weights") && !args.has("context");
+}
+
+} // namespace
+
 void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& options) {
+    if (options.query.llmTrainingParamsBillion > 0 && onlySizesTheModel(args)) {
+        return;
+    }
     if (hasLlmOptions(args) && !(options.metric && perf::isLlm(*options.metric))) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
     }
@@ -43,7 +61,8 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         }
         o.query.metric = *o.metric;
     }
-    if (const auto w = args.value("workload")) {
+    const bool languageModel = args.value("workload") && isLanguageModelWorkload(*args.value("workload"));
+    if (const auto w = args.value("workload"); w && !languageModel) {
         if (const auto parsed = perf::parseWorkloadClass(*w)) {
             o.query.workload = *parsed;
         } else if (const std::string name = perf::profileNameFor(*w, constants); !name.empty()) {
@@ -56,7 +75,8 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
             }
             const std::string networks =
                 names.empty() ? std::string() : ", or a calibration workload (" + text::join(names, ", ") + ")";
-            throw UsageError("--workload must be transformer, cnn, rnn or recsys" + networks + ", got '" + *w + "'");
+            throw UsageError("--workload must be transformer, cnn, rnn, recsys, llm (a language model of "
+                             "--params-billion or --model)" + networks + ", got '" + *w + "'");
         }
     }
     if (setup == GpuSetup::Several) {
@@ -102,6 +122,12 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    if (languageModel) {
+        // Its matmuls are those of the parameters that work on each token.
+        o.query.workload = perf::WorkloadClass::Transformer;
+        o.query.llmTrainingParamsBillion =
+            o.query.llmActiveParamsBillion > 0 ? o.query.llmActiveParamsBillion : o.query.llmParamsBillion;
+    }
     o.query.sparsity24 = args.has("sparsity"); // only commands declaring sparsityOption() accept it
     // An option the chosen metric does not use is refused rather than silently ignored.
     if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
@@ -109,9 +135,15 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          std::string(perf::toString(*o.metric)) +
                          " takes --params-billion (or --model), --weights and --context");
     }
-    if (o.metric && !perf::isLlm(*o.metric) && hasLlmOptions(args)) {
-        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode and "
-                         "llm-prefill, not " + std::string(perf::toString(*o.metric)));
+    if (o.metric && !perf::isLlm(*o.metric) && hasLlmOptions(args) && !(languageModel && onlySizesTheModel(args))) {
+        throw UsageError(languageModel
+                             ? std::string("--weights and --context describe LLM inference (--metric llm-decode or "
+                                           "llm-prefill); --workload llm takes the model's size (--params-billion "
+                                           "or --model)")
+                             : std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode "
+                                                              "and llm-prefill, not " +
+                                   std::string(perf::toString(*o.metric)) +
+                                   " (--workload llm takes a language model's size for any metric)");
     }
     return o;
 }

@@ -147,12 +147,12 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
         return perf::kLlama3_8bParamsBillion;
     }
     for (const auto& part : text::split(w, '-')) {
-        if (part.size() < 2 || part.back() != 'b') {
+        if (part.size() < 2 || (part.back() != 'b' && part.back() != 'm')) {
             continue;
         }
-        // The size is the number the part ends with: "70b", "1.5b", and run together with the
-        // family as in "mistral7b" or "qwen2.5:14b" (not "8x7b": a mixture of experts' total is
-        // not what one token reads).
+        // The size is the number the part ends with: "70b", "1.5b", "760m", and run together with
+        // the family as in "mistral7b" or "qwen2.5:14b" (not "8x7b": a mixture of experts' total
+        // is not what one token reads).
         size_t start = part.size() - 1;
         while (start > 0 && (std::isdigit(static_cast<unsigned char>(part[start - 1])) || part[start - 1] == '.')) {
             --start;
@@ -161,7 +161,7 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
             continue;
         }
         if (const auto v = text::parseNumber(part.substr(start, part.size() - 1 - start)).value; v && *v > 0) {
-            return *v;
+            return part.back() == 'm' ? *v / 1000.0 : *v;
         }
     }
     return std::nullopt;

@@ -50,7 +50,8 @@ std::vector<BenchmarkRow> readBenchmarkFile(const std::string& path);
 std::vector<BenchmarkRow> builtinBenchmarks();
 
 /// Model size in billions parsed from an LLM workload name ("llama3-8b-q4km-tg512" -> 8.03:
-/// Llama 3 8B has 8.03 B parameters per its model card; otherwise the "<N>b" token).
+/// Llama 3 8B has 8.03 B parameters per its model card; otherwise the "<N>b" token, or "<N>m"
+/// in millions: "mpt-760m" -> 0.76).
 std::optional<double> llmParamsBillion(std::string_view workload);
 
 /// The mixture of experts an LLM workload name names ("mixtral-8x7b-q4km-tg512"), compared by

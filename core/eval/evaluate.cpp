@@ -4,6 +4,7 @@
 #include "common/format.h"
 #include "eval/known_issues.h"
 #include "eval/stats.h"
+#include "perf/llm_training.h"
 #include "perf/terms.h"
 #include "perf/workload_names.h"
 
@@ -51,6 +52,13 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
     q.benchmarkSource = row.source;
     if (rowBatchPerGpu && referenceBatchPerGpu && *referenceBatchPerGpu > 0) {
         q.batchMultiplier = *rowBatchPerGpu / *referenceBatchPerGpu;
+    }
+    if (!row.isLlm() && !row.isGemm() && q.workload == perf::WorkloadClass::Transformer) {
+        // A transformer whose name gives a language model's size ("mpt-7b", "Llama 3.1 405B") is
+        // predicted from that size, not from the 2020-21 networks' shares.
+        const calc::ModelShape* moe = mixtureOfExpertsIn(row.workload);
+        const double size = moe != nullptr ? moe->activeParamsBillion : llmParamsBillion(row.workload).value_or(0.0);
+        q.llmTrainingParamsBillion = size >= perf::kLanguageModelMinParamsBillion ? size : 0.0;
     }
     if (row.isLlm()) {
         q.batchMultiplier = 1.0;

@@ -35,6 +35,9 @@ std::optional<ErrorBand> ModelAccuracy::forMetric(Metric m) const {
 }
 
 std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
+    if (!isLlm(q.metric) && q.llmTrainingParamsBillion > 0) {
+        return std::nullopt; // derived, not fitted: no held-out error on the calibration data says how good
+    }
     if (!isLlm(q.metric) && !q.workloadName.empty() && benchmarkWorkload) {
         return benchmarkWorkload;
     }

@@ -30,7 +30,8 @@ struct ModelAccuracy {
     /// The band for one kind of prediction: LLM token generation or prompt processing, or a
     /// single GPU's relative speed (inference included: the calibration measures training).
     std::optional<ErrorBand> forMetric(Metric m) const;
-    /// The same for a query: a named calibration workload gets its own band.
+    /// The same for a query: a named calibration workload gets its own band, a language model
+    /// (PerfQuery::llmTrainingParamsBillion) none, since it is derived rather than fitted.
     std::optional<ErrorBand> forQuery(const PerfQuery& q) const;
 };
 

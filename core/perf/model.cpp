@@ -1,6 +1,7 @@
 #include "perf/model.h"
 
 #include "common/format.h"
+#include "perf/llm_training.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,8 +26,19 @@ double fp32MatmulShareFor(const WorkloadProfile* profile, const PerfQuery& q) {
     return profile->fp32MatmulShare;
 }
 
+// The profile a query runs with: a language model's (kept in `derived`);
+// a named benchmark network's, fitted; or none (the class's shares).
+const WorkloadProfile* profileOf(const PerfQuery& q, const ModelConstants& c, WorkloadProfile& derived) {
+    if (q.llmTrainingParamsBillion > 0) {
+        derived = llmTrainingProfile();
+        return &derived;
+    }
+    return c.profileFor(q.workloadName);
+}
+
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    const WorkloadProfile* profile = c.profileFor(q.workloadName);
+    WorkloadProfile derived;
+    const WorkloadProfile* profile = profileOf(q, c, derived);
     const TimeShares& sh = profile != nullptr ? profile->shares : c.sharesFor(q.workload);
     const Metric m = metricRunOn(s, q.metric, c);
     Times t;
@@ -155,7 +167,9 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     const Times t = singleGpuTimes(s, q, c);
     const double single = 1.0 / t.total();
     const Link link = linkBandwidth(g, n, q.interconnect);
-    const double eff = dataParallelEfficiency(single, n, link, q.workload, q.metric, q.batchMultiplier, c);
+    const double eff = q.llmTrainingParamsBillion > 0
+                           ? llmDataParallelEfficiency(single, n, link, q.metric, c)
+                           : dataParallelEfficiency(single, n, link, q.workload, q.metric, q.batchMultiplier, c);
     if (out != nullptr) {
         out->singleGpu = single;
         out->efficiency = eff;
@@ -261,7 +275,20 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     "x training's for the same matmul work (about 2 passes over the activations for 1 pass of "
                     "FLOPs, against 18 for 3)");
         }
-        const WorkloadProfile* profile = constants_.profileFor(q.workloadName);
+        WorkloadProfile derived;
+        const WorkloadProfile* profile = profileOf(q, constants_, derived);
+        if (q.llmTrainingParamsBillion > 0) {
+            PerfQuery asClass = q;
+            asClass.llmTrainingParamsBillion = 0;
+            asClass.workloadName.clear();
+            add("language-model scale", modelThroughput(s, g, asClass, constants_),
+                format::number(q.llmTrainingParamsBillion, 1) + "B parameters: on a V100 half the time in matmuls and half "
+                "at memory speed, no per-step overhead and no batch gain; the " + std::string(toString(q.workload)) +
+                " class's shares, fitted on 2020-21 networks, carry the GPU-independent time of BERT-sized steps");
+            p.notes.push_back("language model: an even split of matmuls and memory traffic (perf/llm_training.h), "
+                              "not fitted; compared with MosaicML's 2023 and NVIDIA's 2025 LLM training runs "
+                              "(docs/performance-model.md)");
+        }
         add("batch size",
             without(
                 [](ModelConstants& c) {
@@ -272,7 +299,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                 },
                 s),
             "x" + format::number(q.batchMultiplier, 2) + " the typical batch (" +
-                (profile != nullptr ? q.workloadName + ": +" + format::number(profile->batchGainPerDoubling * 100, 1) +
+                (profile != nullptr && q.llmTrainingParamsBillion <= 0 ? q.workloadName + ": +" + format::number(profile->batchGainPerDoubling * 100, 1) +
                                           "% per doubling, fitted"
                                     : std::string("seed: +13.6% per doubling")) +
                 ")");
@@ -293,7 +320,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     " here; fitted): a recurrent step launches many small kernels one after another, and their "
                     "CPU time is the same whatever the GPU, so a small batch or a fast GPU waits on it");
         }
-        if (profile != nullptr) {
+        if (profile != nullptr && q.llmTrainingParamsBillion <= 0) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
                               q.workloadName);
             if (fp32MatmulShareFor(profile, q) > 0 && runs == Metric::Fp16Training) {

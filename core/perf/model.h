@@ -42,6 +42,10 @@ struct PerfQuery {
     /// later). Off by default: few trained networks are sparse. LLM metrics (llama.cpp-style)
     /// stay dense.
     bool sparsity24 = false;
+    /// A transformer language model of this many parameters (billions) being trained (or run
+    /// over whole sequences as 8/16-bit inference): its time follows from its size
+    /// (llmTrainingProfile) instead of the class's shares or a named profile. 0: not one.
+    double llmTrainingParamsBillion = 0;
     // LLM inference only
     double llmParamsBillion = 8.0; ///< the parameters held in GPU memory
     /// A mixture of experts: the parameters that work on each token (Mixtral 8x7B: 12.9 of 46.7),

@@ -45,6 +45,26 @@ TEST(PerfCli, DefaultsToTheFourChartMetricsAndReadsLlmOptions) {
     EXPECT_NE(human.out.find("no tensor cores for this precision"), std::string::npos) << human.out;
 }
 
+TEST(PerfCli, ALanguageModelWorkloadTakesItsSizeAndClaimsNoHeldOutError) {
+    Cli cli;
+    const auto doc = cli.json({"perf", "--gpu", "B200", "--workload", "llm", "--model", "llama-3.1-70b", "--metric",
+                               "fp16-training", "--reference", "H100 SXM5"});
+    const auto& p = doc.at("predictions").at(0);
+    EXPECT_DOUBLE_EQ(p.at("language_model").at("params_billion").get<double>(), 70.0);
+    // NVIDIA's NeMo runs put a B200 at 2.1x an H100 SXM5 on LLaMA 3 8B; BERT-sized steps cap it near 1.3x.
+    EXPECT_GT(p.at("relative_to_reference").get<double>(), 2.0);
+    EXPECT_TRUE(p.at("expected_error").is_null());
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--workload", "llm", "--params-billion", "7"});
+    EXPECT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("language model of 7.0B parameters"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("language-model scale"), std::string::npos) << human.out;
+    // --weights and --context describe LLM inference, not a model being trained.
+    const auto weights = cli.run({"perf", "--gpu", "B200", "--workload", "llm", "--weights", "int4", "--metric",
+                                  "fp16-training"});
+    EXPECT_NE(weights.exitCode, 0);
+    EXPECT_NE(weights.err.find("--workload llm takes the model's size"), std::string::npos) << weights.err;
+}
+
 TEST(PerfCli, AMixtureOfExpertsByNameOrByItsActiveParameters) {
     Cli cli;
     const auto tokensOf = [](const nlohmann::json& doc) {

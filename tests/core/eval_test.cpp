@@ -120,6 +120,31 @@ TEST(BenchmarkCsv, ShippedFilesParseAndNameTheirModelSizes) {
     EXPECT_EQ(mixtureOfExpertsIn("mistral-7b"), nullptr);
 }
 
+TEST(EvalModel, ATransformerNamedWithALanguageModelsSizeIsPredictedAsOne) {
+    // Its size in the name ("mpt-7b", "760m" in millions) makes a training row a language model
+    // (perf/llm_training.h); a small transformer, a row of another class or a name without a size
+    // keeps the class's fitted shares.
+    const auto sizeOf = [](const std::string& workload, const std::string& workloadClass) {
+        BenchmarkRow r;
+        r.gpu = "H100 SXM5";
+        r.numGpus = 8;
+        r.workload = workload;
+        r.workloadClass = workloadClass;
+        r.precision = perf::Precision::Bf16;
+        r.throughput = 1.0;
+        return queryFor(r, std::nullopt, false).llmTrainingParamsBillion;
+    };
+    EXPECT_DOUBLE_EQ(sizeOf("mpt-7b-seq2048", "transformer"), 7.0);
+    EXPECT_DOUBLE_EQ(sizeOf("mpt-760m-seq2048", "transformer"), 0.76);
+    EXPECT_DOUBLE_EQ(sizeOf("LLAMA3.1_405B pretrain", "transformer"), 405.0);
+    EXPECT_DOUBLE_EQ(sizeOf("mixtral-8x7b-sft", "transformer"), 12.9); // the parameters each token uses
+    EXPECT_EQ(sizeOf("gpt2-124m", "transformer"), 0.0);                 // under 0.5B: the class
+    EXPECT_EQ(sizeOf("bert_large_squad", "transformer"), 0.0);
+    EXPECT_EQ(sizeOf("vit-7b", "cnn"), 0.0);
+    EXPECT_DOUBLE_EQ(*llmParamsBillion("mpt-760m-seq2048"), 0.76);
+    EXPECT_FALSE(llmParamsBillion("llama3-q4km")); // "q4km" is a quantisation, not a size
+}
+
 TEST(EvalModel, AMixtureOfExpertsIsPredictedByTheParametersEachTokenReads) {
     // Mixtral 8x7B on a 24 GB and an 80 GB card: the ratio is that of a dense 12.9B model (the
     // per-token overhead weighs more against 7.8 GB of active weights than against 28 GB).

@@ -194,6 +194,42 @@ TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 37.0);
 }
 
+TEST(Validation, LanguageModelTrainingOnMosaicMlsMptRuns) {
+    // tests/fixtures/validation/mosaicml-mpt-train-2023.csv: MPT models of 760M to 30B parameters on
+    // 8 H100 SXM5, A100 80GB and 40GB SXM4, one software stack. docs/performance-model.md: 7.5% /
+    // 20.4% relative to the A100 80GB SXM4 (the even split of perf/llm_training.h was chosen after
+    // seeing this file; the class's shares gave 24.5% / 32.9%, FLOPs and bytes alone 31% / 57%).
+    const auto ev = evaluateValidation("mosaicml-mpt-train-2023.csv");
+    EXPECT_TRUE(ev.unresolved.empty());
+    EXPECT_EQ(ev.multiGpu.rows, 62u);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 8.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 21.0);
+    std::vector<double> a100_40;
+    for (const auto* r : evaluatedRowsOf(ev, "A100 40GB SXM4")) {
+        EXPECT_NE(r->explanation.find("language-model scale"), std::string::npos) << r->row.line;
+        a100_40.push_back(std::fabs(r->errorPct));
+    }
+    ASSERT_EQ(a100_40.size(), 25u);
+    EXPECT_LT(median(a100_40), 6.5); // the class's shares and batch gain: about 20% slow
+}
+
+TEST(Validation, LanguageModelTrainingOnNvidiaNemoRuns) {
+    // tests/fixtures/validation/nemo-llama3-8b-fp8-2025.csv: LLaMA 3 8B pre-training in FP8 on 8 H100
+    // SXM5, B200 and GB200 (NeMo 25.09 and 25.11), never used to choose anything. The B200 measured
+    // 2.12-2.13x the H100; predicted at the 8-bit roof, 2.31x. The GB200's extra 20% of power did not
+    // show (1.03-1.04x the B200); the model gives it 1.09x.
+    const auto ev = evaluateValidation("nemo-llama3-8b-fp8-2025.csv", "H100 SXM5");
+    EXPECT_TRUE(ev.unresolved.empty());
+    EXPECT_EQ(ev.multiGpu.rows, 4u);
+    for (const auto* r : evaluatedRowsOf(ev, "B200")) {
+        EXPECT_GT(r->errorPct, 0.0) << r->row.line;
+        EXPECT_LT(r->errorPct, 10.0) << r->row.line;
+    }
+    for (const auto* r : evaluatedRowsOf(ev, "GB200")) {
+        EXPECT_LT(r->errorPct, 17.0) << r->row.line;
+    }
+}
+
 // Multi-GPU rows' error on their own scaling: (predicted n-GPU / predicted 1-GPU) against
 // (measured n-GPU / the median measured 1-GPU run of the same GPU, workload and precision).
 std::vector<double> scalingErrors(const Evaluation& ev) {
