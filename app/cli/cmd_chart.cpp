@@ -46,9 +46,10 @@ int chart(Context& ctx, const Args& args) {
         }
     }
     if (const auto w = args.value("workload")) {
-        const auto workload = perf::parseWorkloadClass(*w);
+        const auto workload = perf::parseWorkloadChoice(*w);
         if (!workload) {
-            throw UsageError("--workload must be transformer, cnn, rnn or recsys");
+            throw UsageError("--workload must be transformer, cnn, rnn, recsys or llm (a language model of " +
+                             format::trimmed(perf::kDefaultLanguageModelParamsBillion, 0) + "B parameters)");
         }
         o.workload = *workload;
     }
@@ -134,7 +135,8 @@ Command chartCommand() {
             "Draws the chart the Charts page shows, with the same builder, without a display.\n"
             "Bars: 8-bit inference, 16-bit inference, 16-bit training (and 32-bit training with\n"
             "--with-fp32) per GPU, relative to the reference GPU (default: your settings), sorted by\n"
-            "--metric (default fp16-training). perf-per-dollar divides by the total cost of ownership\n"
+            "--metric (default fp16-training), for --workload transformer (default), cnn, rnn, recsys or\n"
+            "llm (a language model of 8B parameters). perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
             "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +

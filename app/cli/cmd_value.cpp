@@ -26,10 +26,12 @@ int run(Context& ctx, const Args& args) {
         throw UsageError("value compares the chart metrics; use int8-inference, fp16-inference, fp16-training or "
                          "fp32-training");
     }
-    if (hasLlmOptions(args)) {
-        throw UsageError("value compares the chart metrics, which take none of " + std::string(kLlmOptionNames));
+    if (hasLlmOptions(args) && perf.query.llmTrainingParamsBillion <= 0) {
+        throw UsageError("value compares the chart metrics, which take none of " + std::string(kLlmOptionNames) +
+                         " (--workload llm takes a language model's size)");
     }
     o.workload = perf.query.workload;
+    o.languageModelParamsBillion = perf.query.llmTrainingParamsBillion;
     o.gpuCount = perf.query.gpus;
     o.sparsity24 = perf.query.sparsity24;
     o.includeResale = args.has("resale");
@@ -69,6 +71,9 @@ int run(Context& ctx, const Args& args) {
         }
         ctx.printJson({{"metric", perf::toString(o.metric)},
                        {"workload", perf::toString(o.workload)},
+                       {"language_model_params_billion", o.languageModelParamsBillion > 0
+                                                              ? nlohmann::json(o.languageModelParamsBillion)
+                                                              : nlohmann::json()},
                        {"gpus", o.gpuCount},
                        {"sparsity_2_4", o.sparsity24},
                        {"reference", table.reference->name},
@@ -101,7 +106,9 @@ int run(Context& ctx, const Args& args) {
                   r.tco ? format::money(r.tco->totalUsd) : "-", r.tco ? format::money(r.tco->electricityUsd) : "-",
                   format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
     }
-    ctx.out() << perf::toString(o.metric) << " (" << perf::toString(o.workload) << "), " << format::count(o.gpuCount, "GPU")
+    ctx.out() << perf::toString(o.metric) << " ("
+              << perf::toString(perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}) << "), "
+              << format::count(o.gpuCount, "GPU")
               << "; " << format::trimmed(o.settings.years, 2) << " years at "
               << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
               << format::percent(o.settings.utilization, 0) << " utilization; desktop "
@@ -140,7 +147,9 @@ Command valueCommand() {
             "around the GPUs, the GPU price from your database (settings: price_rule), and\n"
             "electricity for `years` at `electricity_usd_per_kwh` and `utilization`; --resale credits\n"
             "the GPU's used/new price ratio after those years. Normalised to the reference GPU\n"
-            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n" +
+            "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n"
+            "--workload: transformer (default), cnn, rnn, recsys, or llm (a language model of\n"
+            "--params-billion, default 8, or --model).\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},

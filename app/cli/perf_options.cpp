@@ -21,8 +21,8 @@ namespace {
 
 // --workload llm: a transformer language model, sized by --params-billion or --model.
 bool isLanguageModelWorkload(const std::string& name) {
-    const std::string key = perf::workloadNameKey(name);
-    return key == "llm" || key == "llmtraining" || key == "languagemodel";
+    const auto choice = perf::parseWorkloadChoice(text::toLower(name));
+    return choice && choice->languageModelParamsBillion > 0;
 }
 
 // The LLM options that only size a model, which --workload llm takes for any metric.
@@ -135,7 +135,9 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          std::string(perf::toString(*o.metric)) +
                          " takes --params-billion (or --model), --weights and --context");
     }
-    if (o.metric && !perf::isLlm(*o.metric) && hasLlmOptions(args) && !(languageModel && onlySizesTheModel(args))) {
+    const bool llmMetric = o.metric && perf::isLlm(*o.metric);
+    if ((o.metric && !llmMetric && hasLlmOptions(args) && !(languageModel && onlySizesTheModel(args))) ||
+        (languageModel && !llmMetric && !onlySizesTheModel(args))) {
         throw UsageError(languageModel
                              ? std::string("--weights and --context describe LLM inference (--metric llm-decode or "
                                            "llm-prefill); --workload llm takes the model's size (--params-billion "

@@ -107,7 +107,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
 
     // One value table per metric: the cost side is the same, the performance side differs.
     value::ValueOptions vo;
-    vo.workload = o.workload;
+    vo.workload = o.workload.workload;
+    vo.languageModelParamsBillion = o.workload.languageModelParamsBillion;
     vo.sparsity24 = o.sparsity24;
     vo.includeResale = o.includeResale;
     vo.settings = o.settings;
@@ -145,7 +146,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         for (const auto m : o.metrics) {
             perf::PerfQuery q;
             q.metric = m;
-            q.workload = o.workload;
+            q.workload = o.workload.workload;
+            q.llmTrainingParamsBillion = o.workload.languageModelParamsBillion;
             q.sparsity24 = o.sparsity24;
             row.why.push_back(perf::explanationSummary(model.explain(g, q)));
         }
@@ -169,7 +171,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
 
     const std::string refName = d.reference ? d.reference->name : "?";
     const std::string workload =
-        std::string(perf::toString(o.workload)) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
+        perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
     if (o.kind == ChartKind::RawPerformance) {
         d.title = "Relative deep learning performance (" + workload + ")";
         d.valueAxisLabel = "Performance relative to " + refName + " (1.0 = " + refName + ")";

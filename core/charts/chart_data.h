@@ -28,7 +28,7 @@ struct ChartOptions {
     ChartKind kind = ChartKind::RawPerformance;
     std::vector<perf::Metric> metrics = defaultChartMetrics(false);
     perf::Metric sortBy = perf::Metric::Fp16Training; ///< must be one of `metrics`
-    perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
+    perf::WorkloadChoice workload; ///< a class, or a language model of a size
     double minMemoryGb = 0;
     bool sparsity24 = false; ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24); off by default
     std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")

@@ -1,5 +1,7 @@
 #include "perf/workload.h"
 
+#include <sstream>
+
 namespace advisor::perf {
 
 const char* toString(Metric m) {
@@ -82,6 +84,25 @@ std::optional<WorkloadClass> parseWorkloadClass(std::string_view s) {
         }
     }
     return std::nullopt;
+}
+
+std::optional<WorkloadChoice> parseWorkloadChoice(std::string_view s) {
+    if (const auto w = parseWorkloadClass(s)) {
+        return WorkloadChoice{*w, 0.0};
+    }
+    if (s == "llm" || s == "llm-training" || s == "language-model") {
+        return WorkloadChoice{WorkloadClass::Transformer, kDefaultLanguageModelParamsBillion};
+    }
+    return std::nullopt;
+}
+
+std::string toString(const WorkloadChoice& w) {
+    if (w.languageModelParamsBillion <= 0) {
+        return toString(w.workload);
+    }
+    std::ostringstream size;
+    size << w.languageModelParamsBillion;
+    return "language model, " + size.str() + "B";
 }
 
 std::optional<Precision> parsePrecision(std::string_view s) {

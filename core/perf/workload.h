@@ -31,6 +31,22 @@ std::optional<Metric> parseMetric(std::string_view s);
 std::optional<WorkloadClass> parseWorkloadClass(std::string_view s);
 std::optional<Precision> parsePrecision(std::string_view s);
 
+/// The size `--workload llm` and the charts' "language models" take: an 8B model (LLaMA 3 8B,
+/// the calibration's LLM), the size most buyers of one workstation train or fine-tune.
+constexpr double kDefaultLanguageModelParamsBillion = 8.0;
+
+/// A workload as the charts, the value table and the command line take it: a class, or a
+/// transformer language model of a size (perf/llm_training.h).
+struct WorkloadChoice {
+    WorkloadClass workload = WorkloadClass::Transformer;
+    double languageModelParamsBillion = 0; ///< 0: the class
+};
+/// A class name, or "llm" (also "llm-training", "language-model"): a language model of
+/// kDefaultLanguageModelParamsBillion.
+std::optional<WorkloadChoice> parseWorkloadChoice(std::string_view s);
+/// "transformer", ..., or "language model, 8B".
+std::string toString(const WorkloadChoice& w);
+
 /// Whether a metric is training (forward + backward + optimizer) or inference.
 bool isTraining(Metric m);
 bool isLlm(Metric m);

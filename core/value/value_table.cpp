@@ -32,6 +32,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
     perf::PerfQuery q;
     q.metric = o.metric;
     q.workload = o.workload;
+    q.llmTrainingParamsBillion = o.languageModelParamsBillion;
     q.gpus = o.gpuCount;
     q.sparsity24 = o.sparsity24;
     const double refThroughput = model.throughput(*table.reference, q);

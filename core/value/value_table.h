@@ -19,6 +19,8 @@ namespace advisor::value {
 struct ValueOptions {
     perf::Metric metric = perf::Metric::Fp16Training;
     perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
+    /// A language model of this size (perf::PerfQuery::llmTrainingParamsBillion); 0: the class.
+    double languageModelParamsBillion = 0;
     int gpuCount = 1;
     bool sparsity24 = false;    ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24)
     bool includeResale = false; ///< credit the used/new ratio of the GPU's prices after `years`

@@ -128,6 +128,15 @@ TEST(ChartCli, SparseWeightsAreOffByDefaultAndTheSameNumbersAsPerf) {
     EXPECT_DOUBLE_EQ(fp16Training("sparse.csv", "rtx-4090"), 1.0);
 }
 
+TEST(ChartCli, ALanguageModelWorkload) {
+    Cli cli;
+    const auto doc = cli.json({"chart", "--out", cli.file("llm.csv"), "--workload", "llm"});
+    EXPECT_EQ(doc.at("title"), "Relative deep learning performance (language model, 8B)");
+    const auto bad = cli.run({"chart", "--out", cli.file("bad.csv"), "--workload", "vision"});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("--workload must be transformer, cnn, rnn, recsys or llm"), std::string::npos) << bad.err;
+}
+
 TEST(ChartCli, ErrorsNameTheProblemAndWriteNothing) {
     Cli cli;
     EXPECT_EQ(cli.run({"chart", "--out", cli.file("c.gif")}).exitCode, 2);

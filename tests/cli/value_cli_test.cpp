@@ -73,6 +73,27 @@ TEST(ValueCli, SparseWeightsMoveOnlyTheGpusWithSparseTensorCores) {
                 sparse.at("RTX 2080 Ti") / dense.at("RTX 2080 Ti"), 1e-12); // both by the reference's gain
 }
 
+TEST(ValueCli, ALanguageModelIsValuedWithTheSameNumbersAsPerf) {
+    Cli cli;
+    const auto doc = cli.json({"value", "--metric", "fp16-training", "--workload", "llm", "--params-billion", "70",
+                               "--all"});
+    EXPECT_DOUBLE_EQ(doc.at("language_model_params_billion").get<double>(), 70.0);
+    double b200 = 0;
+    for (const auto& r : doc.at("rows")) {
+        if (r.at("gpu") == "B200") {
+            b200 = r.at("relative_performance").get<double>();
+        }
+    }
+    const auto perf = cli.json({"perf", "--gpu", "B200", "--metric", "fp16-training", "--workload", "llm",
+                                "--params-billion", "70"});
+    EXPECT_NEAR(b200, perf.at("predictions").at(0).at("relative_to_reference").get<double>(), 1e-12);
+    EXPECT_TRUE(cli.json({"value", "--metric", "fp16-training"}).at("language_model_params_billion").is_null());
+    // A size without --workload llm is still refused: the classes take none.
+    const auto sized = cli.run({"value", "--params-billion", "70"});
+    EXPECT_NE(sized.exitCode, 0);
+    EXPECT_NE(sized.err.find("--workload llm takes a language model's size"), std::string::npos) << sized.err;
+}
+
 TEST(ValueCli, ElectricityFollowsTheSettings) {
     Cli cli;
     const auto electricity = [&] {

@@ -71,6 +71,34 @@ TEST(RawChart, EveryGpuRelativeToTheReferenceSortedByTheChosenMetric) {
     EXPECT_TRUE(d.notes.empty());
 }
 
+TEST(RawChart, ALanguageModelIsChartedWithItsOwnProfile) {
+    // perf/llm_training.h: no GPU-independent time, so the H100 PCIe's tensor rate counts more
+    // against the RTX 4090 than with the transformer class's shares.
+    const perf::PerfModel model(fixture());
+    ChartOptions o = options(ChartKind::RawPerformance);
+    const auto asClass = buildChartData(fixture(), model, prices(), o);
+    o.workload = *perf::parseWorkloadChoice("llm");
+    const auto lm = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(lm.title, "Relative deep learning performance (language model, 8B)");
+    const size_t train = lm.metricIndex(perf::Metric::Fp16Training);
+    const auto h100 = [&](const ChartData& d) {
+        for (const auto& r : d.rows) {
+            if (r.gpu->id == "h100-pcie") {
+                return *r.values[train];
+            }
+        }
+        return 0.0;
+    };
+    perf::PerfQuery q;
+    q.metric = perf::Metric::Fp16Training;
+    q.llmTrainingParamsBillion = 8.0;
+    EXPECT_DOUBLE_EQ(h100(lm), model.relative(*fixture().findById("h100-pcie"), *fixture().findById("rtx-4090"), q));
+    EXPECT_GT(h100(lm), h100(asClass));
+    for (const auto& r : lm.rows) {
+        EXPECT_NE(r.why[train].find("language-model scale"), std::string::npos) << r.gpu->name;
+    }
+}
+
 TEST(RawChart, FiltersAndHighlight) {
     const perf::PerfModel model(fixture());
     auto o = options(ChartKind::RawPerformance);

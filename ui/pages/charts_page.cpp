@@ -70,6 +70,7 @@ void ChartsPage::buildControls() {
     workload_->addItem(tr("CNNs"), QStringLiteral("cnn"));
     workload_->addItem(tr("RNNs"), QStringLiteral("rnn"));
     workload_->addItem(tr("Recommender models"), QStringLiteral("recsys"));
+    workload_->addItem(tr("Language models (8B)"), QStringLiteral("llm"));
     vendor_ = new QComboBox;
     vendor_->addItem(tr("All vendors"), QString());
     for (const char* v : {"NVIDIA", "AMD", "Intel"}) {
@@ -183,8 +184,8 @@ charts::ChartOptions ChartsPage::options() const {
     if (o.sortBy == perf::Metric::Fp32Training && !fp32_->isChecked()) {
         o.metrics.push_back(perf::Metric::Fp32Training); // sorting by it shows it
     }
-    o.workload = perf::parseWorkloadClass(workload_->currentData().toString().toStdString())
-                     .value_or(perf::WorkloadClass::Transformer);
+    o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
+                     .value_or(perf::WorkloadChoice{});
     o.vendor = vendor_->currentData().toString().toStdString();
     o.minMemoryGb = minMemory_->value();
     o.onlyPriced = onlyPriced_->isChecked();
