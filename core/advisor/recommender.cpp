@@ -85,6 +85,10 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
         }
     } else {
         q.metric = perf::Metric::Fp16Training; // 8-bit training is not modelled (nor in the seed)
+        if (in.domain == Domain::Llm) {
+            // Training or fine-tuning a language model: its own profile (perf/llm_training.h).
+            q.llmTrainingParamsBillion = in.llmParamsBillion.value_or(perf::kDefaultLanguageModelParamsBillion);
+        }
     }
     return q;
 }
@@ -177,6 +181,10 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     rec.workload = base.workload;
     if (in.eightBit && in.task != Task::Inference) {
         rec.notes.push_back("8-bit training is not modelled (neither in the seed): ranked by 16-bit training");
+    }
+    if (base.llmTrainingParamsBillion > 0) {
+        rec.notes.push_back("speed of training a language model: its matmuls and memory traffic, without the fixed "
+                            "time per step of the 2020-21 benchmark networks (performance model, language models)");
     }
 
     const PricesByGpu byGpu = pricesByGpu(prices);

@@ -211,6 +211,33 @@ TEST(Recommender, RankingBySpeedPicksTheFastestWithinTheBudget) {
     }
 }
 
+TEST(Recommender, TrainingALanguageModelIsRankedWithItsOwnProfile) {
+    // perf/llm_training.h: a language model's step has no fixed time, so the RTX 5090's tensor
+    // rate and bandwidth (1.27x and 1.78x the RTX 4090's) count in full.
+    const perf::PerfModel model(cat());
+    auto in = input(20, 3000);
+    in.task = Task::Train;
+    in.domain = Domain::Transformers;
+    const auto transformers = recommend(cat(), model, samplePrices(), {}, in);
+    in.domain = Domain::Llm;
+    const auto llm = recommend(cat(), model, samplePrices(), {}, in);
+    const auto speedOf = [](const Recommendation& r, const char* id) {
+        for (const auto& c : r.shortlist) {
+            if (c.gpu->id == id && c.count == 1) {
+                return c.relativePerformance;
+            }
+        }
+        return 0.0;
+    };
+    EXPECT_GT(speedOf(llm, "rtx-5090"), speedOf(transformers, "rtx-5090"));
+    EXPECT_GT(speedOf(llm, "rtx-5090"), 1.27);
+    bool noted = false;
+    for (const auto& n : llm.notes) {
+        noted = noted || n.find("language model") != std::string::npos;
+    }
+    EXPECT_TRUE(noted);
+}
+
 TEST(Recommender, SplittingMemoryOverCardsIsShownAsACaveat) {
     const perf::PerfModel model(cat());
     auto in = input(24, 1600);
