@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "common/text.h"
 #include "eval/evaluate.h"
+#include "perf/llm_training.h"
 
 #include <map>
 #include <ostream>
@@ -49,6 +50,9 @@ int run(Context& ctx, const Args& args) {
                             {"reference_num_gpus", r.referenceNumGpus},
                             {"workload_profile", r.workloadProfile},
                             {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
+                            {"language_model_params_billion", r.languageModelParamsBillion > 0
+                                                                   ? nlohmann::json(r.languageModelParamsBillion)
+                                                                   : nlohmann::json()},
                             {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns},
                             {"explanation", r.explanation}});
         }
@@ -144,8 +148,8 @@ int run(Context& ctx, const Args& args) {
         }
     }
     std::map<std::string, int> skipped;
-    std::set<std::string> profiled, batchFilled;
-    size_t profiledRows = 0, evaluatedRows = 0, batchFilledRows = 0;
+    std::set<std::string> profiled, batchFilled, languageModels;
+    size_t profiledRows = 0, evaluatedRows = 0, batchFilledRows = 0, languageModelRows = 0;
     for (const auto& r : ev.rows) {
         if (!r.evaluated) {
             ++skipped[r.skipReason];
@@ -155,6 +159,10 @@ int run(Context& ctx, const Args& args) {
         if (r.workloadProfile) {
             profiled.insert(r.profile == r.row.workload ? r.profile : r.row.workload + " (as " + r.profile + ")");
             ++profiledRows;
+        }
+        if (r.languageModelParamsBillion > 0) {
+            languageModels.insert(r.row.workload);
+            ++languageModelRows;
         }
         if (r.batchFromMultiGpuRuns) {
             batchFilled.insert(r.row.gpu);
@@ -170,6 +178,13 @@ int run(Context& ctx, const Args& args) {
         ctx.out() << "predicted with their network's fitted profile (" << profiledRows << " of " << evaluatedRows
                   << " evaluated rows): " << text::join({profiled.begin(), profiled.end()}, ", ")
                   << "; other rows with their class's shares\n";
+    }
+    if (!languageModels.empty()) {
+        ctx.out() << "predicted as language models, their name giving a size of "
+                  << format::trimmed(perf::kLanguageModelMinParamsBillion, 1) << "B or more (" << languageModelRows
+                  << " of " << evaluatedRows << " evaluated rows): " << text::join({languageModels.begin(),
+                                                                                     languageModels.end()}, ", ")
+                  << '\n';
     }
     if (!ev.llmSizeAssumed.empty()) {
         ctx.out() << "LLM workloads whose name gives no size (\"8b\", \"70b\"), predicted as 8B models: "
@@ -219,7 +234,9 @@ Command evalModelCommand() {
             "matmuls sustain; `calibrate` never fits such rows.\n"
             "A workload that is a network of the calibration data (resnet50, or another name for it\n"
             "in resources/perf/workload_names.json: \"ResNet-50 v1.5\") is predicted with that\n"
-            "network's fitted profile, others with their class's shares.\n"
+            "network's fitted profile, others with their class's shares; a transformer whose name\n"
+            "gives a language model's size of 0.5B or more (\"mpt-7b\", \"LLAMA3_8B\") with the\n"
+            "language-model profile (docs/performance-model.md, language models).\n"
             "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
             "they are labelled as) are skipped, with the reason. A single-GPU row\n"
             "without a batch size takes the per-GPU batch of the same GPU's multi-GPU rows.\n"

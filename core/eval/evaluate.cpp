@@ -248,6 +248,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
             perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, nvlinkOf[it->second]);
             q.workloadName = rq.workloadName = e.profile;
+            e.languageModelParamsBillion = q.llmTrainingParamsBillion;
             const perf::Prediction predicted = model.explain(*gpuOf[i], q);
             e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);
             e.explanation = perf::explanationSummary(predicted, 3);

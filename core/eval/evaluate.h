@@ -36,6 +36,9 @@ struct EvaluatedRow {
     /// That profile's name (the row's workload name, or the calibration network it stands for:
     /// perf::profileNameFor); empty when the class's shares were used.
     std::string profile;
+    /// A transformer whose name gives a language model's size (perf::PerfQuery::
+    /// llmTrainingParamsBillion): predicted with the language-model profile; 0 otherwise.
+    double languageModelParamsBillion = 0;
     /// Why the model predicts what it does for the row's setup: the roof that bound it and the
     /// factors that moved it most (perf::explanationSummary), so a miss can be read.
     std::string explanation;

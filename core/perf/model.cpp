@@ -277,14 +277,16 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         }
         WorkloadProfile derived;
         const WorkloadProfile* profile = profileOf(q, constants_, derived);
+        const bool fittedProfile = profile != nullptr && q.llmTrainingParamsBillion <= 0;
         if (q.llmTrainingParamsBillion > 0) {
             PerfQuery asClass = q;
             asClass.llmTrainingParamsBillion = 0;
             asClass.workloadName.clear();
             add("language-model scale", modelThroughput(s, g, asClass, constants_),
-                format::number(q.llmTrainingParamsBillion, 1) + "B parameters: on a V100 half the time in matmuls and half "
-                "at memory speed, no per-step overhead and no batch gain; the " + std::string(toString(q.workload)) +
-                " class's shares, fitted on 2020-21 networks, carry the GPU-independent time of BERT-sized steps");
+                format::number(q.llmTrainingParamsBillion, 1) +
+                    "B parameters: on a V100 half the time in matmuls and half at memory speed, no per-step overhead "
+                    "and no batch gain; the " + std::string(toString(q.workload)) +
+                    " class's shares, fitted on 2020-21 networks, carry the GPU-independent time of BERT-sized steps");
             p.notes.push_back("language model: an even split of matmuls and memory traffic (perf/llm_training.h), "
                               "not fitted; compared with MosaicML's 2023 and NVIDIA's 2025 LLM training runs "
                               "(docs/performance-model.md)");
@@ -299,9 +301,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                 },
                 s),
             "x" + format::number(q.batchMultiplier, 2) + " the typical batch (" +
-                (profile != nullptr && q.llmTrainingParamsBillion <= 0 ? q.workloadName + ": +" + format::number(profile->batchGainPerDoubling * 100, 1) +
-                                          "% per doubling, fitted"
-                                    : std::string("seed: +13.6% per doubling")) +
+                (fittedProfile ? q.workloadName + ": +" + format::number(profile->batchGainPerDoubling * 100, 1) +
+                                     "% per doubling, fitted"
+                               : std::string("seed: +13.6% per doubling")) +
                 ")");
         const TimeShares& shares = profile != nullptr ? profile->shares : constants_.sharesFor(q.workload);
         if (shares.hostStep > 0) {
@@ -320,7 +322,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     " here; fitted): a recurrent step launches many small kernels one after another, and their "
                     "CPU time is the same whatever the GPU, so a small batch or a fast GPU waits on it");
         }
-        if (profile != nullptr && q.llmTrainingParamsBillion <= 0) {
+        if (fittedProfile) {
             p.notes.push_back("time shares and batch gain: the fitted profile of the benchmark workload " +
                               q.workloadName);
             if (fp32MatmulShareFor(profile, q) > 0 && runs == Metric::Fp16Training) {

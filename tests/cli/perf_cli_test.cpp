@@ -217,6 +217,27 @@ TEST(EvalModelCli, WritesEveryRowAndTheSummary) {
         << human.out;
 }
 
+TEST(EvalModelCli, SaysWhichRowsWerePredictedAsLanguageModels) {
+    Cli cli;
+    const auto f = cli.write("lm.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
+                                       "A100 80GB SXM4,8,mpt-7b-seq2048,transformer,bf16,48,37130,x\n"
+                                       "H100 SXM5,8,mpt-7b-seq2048,transformer,bf16,48,85144,x\n"
+                                       "A100 80GB SXM4,1,bert_large_squad,transformer,fp16,32,100,x\n"
+                                       "H100 SXM5,1,bert_large_squad,transformer,fp16,32,200,x\n");
+    const auto doc = cli.json({"eval-model", "--benchmarks", f, "--reference", "A100 80GB SXM4"});
+    std::map<std::string, nlohmann::json> size;
+    for (const auto& r : doc.at("rows")) {
+        size[r.at("workload")] = r.at("language_model_params_billion");
+    }
+    EXPECT_DOUBLE_EQ(size.at("mpt-7b-seq2048").get<double>(), 7.0);
+    EXPECT_TRUE(size.at("bert_large_squad").is_null());
+    const auto text = cli.run({"eval-model", "--benchmarks", f, "--reference", "A100 80GB SXM4"});
+    EXPECT_NE(text.out.find("predicted as language models, their name giving a size of 0.5B or more (2 of 4 "
+                            "evaluated rows): mpt-7b-seq2048"),
+              std::string::npos)
+        << text.out;
+}
+
 TEST(EvalModelCli, SaysWhichRowsUsedTheirNetworksFittedProfile) {
     Cli cli;
     const auto f = cli.write("n.csv", "gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source\n"
