@@ -101,6 +101,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     d.kind = o.kind;
     d.metrics = o.metrics;
     d.sortBy = o.sortBy;
+    d.workload = o.workload;
     for (const auto m : o.metrics) {
         d.seriesNames.push_back(metricLabel(m));
     }

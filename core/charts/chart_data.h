@@ -53,6 +53,7 @@ struct ChartData {
     std::vector<perf::Metric> metrics;
     std::vector<std::string> seriesNames; ///< e.g. "8-bit inference"
     perf::Metric sortBy = perf::Metric::Fp16Training;
+    perf::WorkloadChoice workload;        ///< what the bars are for (ChartOptions::workload)
     std::vector<ChartRow> rows;           ///< best first by `sortBy`
     const Gpu* reference = nullptr;
     bool normalisedToReference = true;    ///< perf/$: false when the reference has no price

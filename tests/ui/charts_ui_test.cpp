@@ -42,10 +42,12 @@ std::vector<Price> fixturePrices() {
     return out;
 }
 
-charts::ChartData chart(charts::ChartKind kind, std::vector<std::string> highlight = {}) {
+charts::ChartData chart(charts::ChartKind kind, std::vector<std::string> highlight = {},
+                        perf::WorkloadChoice workload = {}) {
     static const perf::PerfModel model(fixture());
     charts::ChartOptions o;
     o.kind = kind;
+    o.workload = workload;
     o.settings.referenceGpu = "rtx-4090";
     o.settings.priceRule = PriceRule::Cheapest;
     o.highlight = std::move(highlight);
@@ -214,6 +216,23 @@ private slots:
                                          QString::fromStdString(format::number(band->p90Pct, 0)))),
                  qPrintable(*text));
         QVERIFY(!ui::BarChartBuilder::tooltipAt(plot, data, QPointF(2, 2))); // the title, no bar
+    }
+
+    void aLanguageModelsTooltipClaimsNoHeldOutError() {
+        // The calibration's held-out error is for its networks; the language-model profile is not
+        // fitted, and its tooltip says where it was compared instead.
+        const auto data = chart(charts::ChartKind::RawPerformance, {}, *perf::parseWorkloadChoice("llm"));
+        QCustomPlot plot;
+        plot.resize(800, 500);
+        ui::BarChartBuilder::build(plot, data, ui::ChartStyle::light());
+        plot.replot();
+        auto* bars = qobject_cast<QCPBars*>(plot.plottable(2));
+        const QPointF tip = bars->dataPixelPosition(0);
+        const auto text = ui::BarChartBuilder::tooltipAt(plot, data, QPointF((plot.xAxis->coordToPixel(0) + tip.x()) / 2,
+                                                                              tip.y()));
+        QVERIFY(text);
+        QVERIFY2(!text->contains(QStringLiteral("Typical error")), qPrintable(*text));
+        QVERIFY2(text->contains(QStringLiteral("Language-model profile: not fitted")), qPrintable(*text));
     }
 
     void exportsPngAtTheRequestedSize() {

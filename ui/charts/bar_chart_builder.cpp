@@ -211,7 +211,11 @@ QString BarChartBuilder::barText(const charts::ChartData& data, size_t row, size
     if (value && metric < r.why.size()) {
         text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[metric]));
     }
-    if (const auto band = perf::shippedAccuracy().forMetric(data.metrics.at(metric)); value && band) {
+    if (value && data.workload.languageModelParamsBillion > 0) {
+        // No held-out error on the calibration data stands for the language-model profile.
+        text += QStringLiteral("\n") + QObject::tr("Language-model profile: not fitted; compared with measured LLM "
+                                                   "training runs in docs/performance-model.md");
+    } else if (const auto band = perf::shippedAccuracy().forMetric(data.metrics.at(metric)); value && band) {
         text += QStringLiteral("\n") + QObject::tr("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
                                            .arg(qs(format::number(band->medianPct, 0)), qs(format::number(band->p90Pct, 0)));
     }
