@@ -9,7 +9,9 @@
 /// + share_memory  * bytes multiplier * (reference GB/s / effective bandwidth)
 /// + share_vector  * (reference FP32 TFLOPS / FP32 CUDA-core rate)   (non-matmul work)
 /// + share_overhead (GPU-independent; smaller in inference)
-/// with shares fitted per workload class and normalised to a V100 SXM2 (fp16 training).
+/// with shares fitted per workload class (or per calibration network, or derived for a
+/// language model of billions of parameters: perf/llm_training.h) and normalised to a V100 SXM2
+/// (fp16 training).
 /// Throughput = 1 / (time / batch scaling + host_step / batch multiplier), in units of one
 /// V100 SXM2 training in fp16; host_step is the CPU time per step of recurrent networks.
 /// Multi-GPU: n x single x data-parallel efficiency. Every prediction can explain itself.
