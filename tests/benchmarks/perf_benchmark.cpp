@@ -6,7 +6,10 @@
 
 namespace {
 
+// Arg 0: the transformer class's shares; arg 1: a language model (perf/llm_training.h), whose
+// profile is built per prediction.
 void BM_PredictCatalog(benchmark::State& state) {
+    const double languageModel = state.range(0) == 1 ? 8.0 : 0.0;
     const auto& catalog = advisor::Catalog::builtin();
     const advisor::perf::PerfModel model(catalog);
     using advisor::perf::Metric;
@@ -21,6 +24,7 @@ void BM_PredictCatalog(benchmark::State& state) {
                     advisor::perf::PerfQuery q;
                     q.metric = m;
                     q.gpus = n;
+                    q.llmTrainingParamsBillion = languageModel;
                     sum += model.throughput(g, q);
                     ++predictions;
                 }
@@ -30,7 +34,7 @@ void BM_PredictCatalog(benchmark::State& state) {
     }
     state.SetItemsProcessed(static_cast<int64_t>(predictions));
 }
-BENCHMARK(BM_PredictCatalog)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PredictCatalog)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 void BM_ExplainOne(benchmark::State& state) {
     const auto& catalog = advisor::Catalog::builtin();
