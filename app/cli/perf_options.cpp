@@ -136,16 +136,14 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          " takes --params-billion (or --model), --weights and --context");
     }
     const bool llmMetric = o.metric && perf::isLlm(*o.metric);
-    if ((o.metric && !llmMetric && hasLlmOptions(args) && !(languageModel && onlySizesTheModel(args))) ||
-        (languageModel && !llmMetric && !onlySizesTheModel(args))) {
-        throw UsageError(languageModel
-                             ? std::string("--weights and --context describe LLM inference (--metric llm-decode or "
-                                           "llm-prefill); --workload llm takes the model's size (--params-billion "
-                                           "or --model)")
-                             : std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode "
-                                                              "and llm-prefill, not " +
-                                   std::string(perf::toString(*o.metric)) +
-                                   " (--workload llm takes a language model's size for any metric)");
+    if (languageModel && !llmMetric && !onlySizesTheModel(args)) {
+        throw UsageError("--weights and --context describe LLM inference (--metric llm-decode or llm-prefill); "
+                         "--workload llm takes the model's size (--params-billion or --model)");
+    }
+    if (!languageModel && o.metric && !llmMetric && hasLlmOptions(args)) {
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode and "
+                         "llm-prefill, not " + std::string(perf::toString(*o.metric)) +
+                         " (--workload llm takes a language model's size for any metric)");
     }
     return o;
 }

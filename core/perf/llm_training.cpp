@@ -4,16 +4,19 @@
 
 namespace advisor::perf {
 
-WorkloadProfile llmTrainingProfile() {
-    WorkloadProfile p;
-    p.workloadClass = WorkloadClass::Transformer;
-    p.shares.compute = 1.0 - kLlmMemoryShare;
-    p.shares.memory = kLlmMemoryShare;
-    p.shares.vector = 0.0;
-    p.shares.overhead = 0.0;
-    p.shares.hostStep = 0.0;
-    p.batchGainPerDoubling = 0.0;
-    return p;
+const WorkloadProfile& llmTrainingProfile() {
+    static const WorkloadProfile profile = [] {
+        WorkloadProfile p;
+        p.workloadClass = WorkloadClass::Transformer;
+        p.shares.compute = 1.0 - kLlmMemoryShare;
+        p.shares.memory = kLlmMemoryShare;
+        p.shares.vector = 0.0;
+        p.shares.overhead = 0.0;
+        p.shares.hostStep = 0.0;
+        p.batchGainPerDoubling = 0.0;
+        return p;
+    }();
+    return profile;
 }
 
 double llmDataParallelEfficiency(double singleSpeedVsReference, int gpus, const Link& link, Metric m,

@@ -37,7 +37,8 @@ constexpr double kLlmMemoryShare = 0.5;
 /// micro-batch of thousands of tokens already fills the GPU: MosaicML's A100 40GB, at a quarter
 /// of the 80GB card's micro-batch, ran 0.91-0.96 of its speed). The same for every size:
 /// MosaicML's runs from 760M to 30B parameters rank the two GPUs alike.
-WorkloadProfile llmTrainingProfile();
+/// Built once: it depends on nothing.
+const WorkloadProfile& llmTrainingProfile();
 
 /// Tokens each GPU works through between two gradient all-reduces: a global batch of half a
 /// million tokens over 8 GPUs (MosaicML's MPT runs used 0.1-4.7 million; LLaMA's 4 million over

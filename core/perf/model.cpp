@@ -26,19 +26,14 @@ double fp32MatmulShareFor(const WorkloadProfile* profile, const PerfQuery& q) {
     return profile->fp32MatmulShare;
 }
 
-// The profile a query runs with: a language model's (kept in `derived`);
-// a named benchmark network's, fitted; or none (the class's shares).
-const WorkloadProfile* profileOf(const PerfQuery& q, const ModelConstants& c, WorkloadProfile& derived) {
-    if (q.llmTrainingParamsBillion > 0) {
-        derived = llmTrainingProfile();
-        return &derived;
-    }
-    return c.profileFor(q.workloadName);
+// The profile a query runs with: a language model's; a named benchmark network's, fitted; or
+// none (the class's shares).
+const WorkloadProfile* profileOf(const PerfQuery& q, const ModelConstants& c) {
+    return q.llmTrainingParamsBillion > 0 ? &llmTrainingProfile() : c.profileFor(q.workloadName);
 }
 
 Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    WorkloadProfile derived;
-    const WorkloadProfile* profile = profileOf(q, c, derived);
+    const WorkloadProfile* profile = profileOf(q, c);
     const TimeShares& sh = profile != nullptr ? profile->shares : c.sharesFor(q.workload);
     const Metric m = metricRunOn(s, q.metric, c);
     Times t;
@@ -275,8 +270,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     "x training's for the same matmul work (about 2 passes over the activations for 1 pass of "
                     "FLOPs, against 18 for 3)");
         }
-        WorkloadProfile derived;
-        const WorkloadProfile* profile = profileOf(q, constants_, derived);
+        const WorkloadProfile* profile = profileOf(q, constants_);
         const bool fittedProfile = profile != nullptr && q.llmTrainingParamsBillion <= 0;
         if (q.llmTrainingParamsBillion > 0) {
             PerfQuery asClass = q;
