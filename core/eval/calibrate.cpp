@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace advisor::eval {
 namespace {
@@ -124,18 +125,16 @@ double shareLogit(double share, double overhead) {
     return std::log(std::max(share, 1e-6) / std::max(overhead, 1e-6));
 }
 
-// The benchmark source of most of a workload's mixed-precision rows: the software whose FP32
-// matmuls its profile describes (rows of other sources are fitted without them).
-std::string mainFp16Source(const std::vector<const Obs*>& obs) {
-    std::map<std::string, int> count;
+// The benchmark sources of a workload's mixed-precision rows: each ran its own software, whose
+// FP32 matmuls the profile describes with a share of its own.
+std::vector<std::string> fp16Sources(const std::vector<const Obs*>& obs) {
+    std::set<std::string> sources;
     for (const Obs* o : obs) {
         if (o->query.metric == Metric::Fp16Training) {
-            ++count[o->row->source];
+            sources.insert(o->row->source);
         }
     }
-    const auto top = std::max_element(count.begin(), count.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-    return top == count.end() ? std::string() : top->first;
+    return {sources.begin(), sources.end()};
 }
 
 // Each calibration workload's own profile (shares, batch gain, the share of matmuls left in
@@ -155,22 +154,31 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         const auto& obs = entry.second;
         const perf::WorkloadClass cls = obs.front()->query.workload;
         const perf::TimeShares& prior = c.sharesFor(cls);
-        // compute, memory and vector logits (relative to overhead), batch gain, FP32 matmul share,
-        // host time per step
-        const std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead),
-                                        shareLogit(prior.memory, prior.overhead),
-                                        shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling, 0.0,
-                                        prior.hostStep};
-        const std::string source = mainFp16Source(obs);
+        // compute, memory and vector logits (relative to overhead), batch gain, one FP32 matmul
+        // share per mixed-precision source, host time per step
+        const std::vector<std::string> sources = fp16Sources(obs);
+        const size_t hostParam = 4 + sources.size();
+        std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead), shareLogit(prior.memory, prior.overhead),
+                                  shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling};
+        x0.resize(hostParam, 0.0);
+        x0.push_back(prior.hostStep);
         const auto apply = [&](perf::ModelConstants& t, const std::vector<double>& x) {
             perf::TimeShares shares = sharesFromLogits(x.data());
-            shares.hostStep = x[5];
-            t.workloadProfiles[name] = {cls, shares, x[3], x[4], source};
+            shares.hostStep = x[hostParam];
+            std::map<std::string, double> fp32Shares;
+            for (size_t k = 0; k < sources.size(); ++k) {
+                fp32Shares[sources[k]] = x[4 + k];
+            }
+            t.workloadProfiles[name] = {cls, shares, x[3], fp32Shares};
         };
         LeastSquaresProblem p;
         p.parameters = x0.size();
-        p.lower = {-8.0, -8.0, -8.0, 0.0, 0.0, 0.0};
-        p.upper = {8.0, 8.0, 8.0, 1.0, 1.0, hasHostStep(cls) ? kMaxHostStep : 0.0};
+        p.lower = {-8.0, -8.0, -8.0, 0.0};
+        p.upper = {8.0, 8.0, 8.0, 1.0};
+        p.lower.resize(hostParam, 0.0);
+        p.upper.resize(hostParam, 1.0);
+        p.lower.push_back(0.0);
+        p.upper.push_back(hasHostStep(cls) ? kMaxHostStep : 0.0);
         p.softL1Scale = 0.1;
         p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
             perf::ModelConstants trial = c;
@@ -180,15 +188,17 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
                 r.push_back(opt.profilePriorWeight * (x[k] - x0[k]) / 4.0);
             }
             r.push_back(opt.profilePriorWeight * (x[3] - x0[3]) / 0.1);
-            r.push_back(opt.fp32MatmulPriorWeight * x[4]);
-            r.push_back(opt.hostStepPriorWeight * (x[5] - x0[5]));
+            for (size_t k = 4; k < hostParam; ++k) {
+                r.push_back(opt.fp32MatmulPriorWeight * x[k]);
+            }
+            r.push_back(opt.hostStepPriorWeight * (x[hostParam] - x0[hostParam]));
         };
         // The fit of a network's batch gain and FP32 matmul share has more than one minimum (for
         // bert_large_squad: a steep batch gain with no FP32 matmuls, or the seed's gain with some),
         // and which one a single start finds changed with 1e-7 changes of the class shares. Starting
-        // also from a large FP32 share and from a steep batch gain, the lowest cost wins.
+        // also from large FP32 shares and from a steep batch gain, the lowest cost wins.
         std::vector<double> fp32Start = x0, steepStart = x0;
-        fp32Start[4] = 0.5;
+        std::fill(fp32Start.begin() + 4, fp32Start.begin() + static_cast<std::ptrdiff_t>(hostParam), 0.5);
         steepStart[3] = 0.3;
         apply(c, solveLeastSquaresFromStarts(p, {x0, fp32Start, steepStart}).x);
     }

@@ -12,8 +12,11 @@
 namespace advisor::eval {
 namespace {
 
+// Rows are compared only with rows of the same workload, precision and benchmark source: each
+// source ran its own software and batch sizes (Lambda's 2022-23 re-run changed the same card's
+// TransformerXL speed by up to 1.96x), so a GPU of one source says nothing about another's.
 std::string groupOf(const BenchmarkRow& r) {
-    return r.workload + "|" + perf::toString(r.precision);
+    return r.workload + "|" + perf::toString(r.precision) + "|" + (r.source.empty() ? r.file : r.source);
 }
 
 // One note per known issue: how many rows it keeps out of the fit, and why.

@@ -24,6 +24,36 @@ TimeShares readShares(const JsonFields& f, const std::string& base) {
     return s;
 }
 
+// A profile's FP32 matmul shares by benchmark source. Source names hold dots, so the object is
+// walked here rather than addressed by path. Files written before there was one share per source
+// hold a single "fp32_matmul_share" with its "fp32_matmul_source".
+std::map<std::string, double> readFp32MatmulShares(const JsonFields& f, const std::string& base) {
+    std::map<std::string, double> shares;
+    const auto checked = [&](const std::string& field, const nlohmann::json& v) {
+        if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 1.0) {
+            f.fail(field, "must be a share between 0 and 1");
+        }
+        return v.get<double>();
+    };
+    if (const auto* bySource = f.find(base + ".fp32_matmul_shares")) {
+        if (!bySource->is_object()) {
+            f.fail(base + ".fp32_matmul_shares", "must be an object of benchmark sources");
+        }
+        for (const auto& [source, v] : bySource->items()) {
+            shares[source] = checked(base + ".fp32_matmul_shares[\"" + source + "\"]", v);
+        }
+        return shares;
+    }
+    if (const auto* legacy = f.find(base + ".fp32_matmul_share")) {
+        const double share = checked(base + ".fp32_matmul_share", *legacy);
+        const std::string source = f.optionalString(base + ".fp32_matmul_source").value_or("");
+        if (share > 0 && !source.empty()) {
+            shares[source] = share;
+        }
+    }
+    return shares;
+}
+
 } // namespace
 
 ModelConstants::ModelConstants() {
@@ -39,6 +69,11 @@ const WorkloadProfile* ModelConstants::profileFor(const std::string& workloadNam
     }
     const auto it = workloadProfiles.find(workloadName);
     return it == workloadProfiles.end() ? nullptr : &it->second;
+}
+
+double WorkloadProfile::fp32MatmulShareFor(const std::string& source) const {
+    const auto it = source.empty() ? fp32MatmulShares.end() : fp32MatmulShares.find(source);
+    return it == fp32MatmulShares.end() ? 0.0 : it->second;
 }
 
 nlohmann::json ModelConstants::toJson() const {
@@ -61,8 +96,7 @@ nlohmann::json ModelConstants::toJson() const {
                           {"overhead", p.shares.overhead},
                           {"host_step", p.shares.hostStep},
                           {"batch_gain_per_doubling", p.batchGainPerDoubling},
-                          {"fp32_matmul_share", p.fp32MatmulShare},
-                          {"fp32_matmul_source", p.fp32MatmulSource}};
+                          {"fp32_matmul_shares", p.fp32MatmulShares}};
     }
     return {{"format", "gpu-advisor-perf-constants"},
             {"version", 1},
@@ -125,11 +159,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
             p.workloadClass = *cls;
             p.shares = readShares(f, base);
             p.batchGainPerDoubling = f.optionalNonNegative(base + ".batch_gain_per_doubling").value_or(0);
-            p.fp32MatmulShare = f.optionalNonNegative(base + ".fp32_matmul_share").value_or(0);
-            if (p.fp32MatmulShare > 1.0) {
-                f.fail(base + ".fp32_matmul_share", "must be a share between 0 and 1");
-            }
-            p.fp32MatmulSource = f.optionalString(base + ".fp32_matmul_source").value_or("");
+            p.fp32MatmulShares = readFp32MatmulShares(f, base);
             c.workloadProfiles.emplace(name, p);
         }
     }

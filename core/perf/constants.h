@@ -51,8 +51,11 @@ struct WorkloadProfile {
     /// measurement, or any prediction in the app, runs every matmul in fp16 as autocast does.
     /// A proxy rather than a confirmed mechanism: Lambda's TransformerXL logs show apex O2 (an
     /// fp16 model) on the old and the new software stack alike (docs/performance-model.md).
-    double fp32MatmulShare = 0;
-    std::string fp32MatmulSource; ///< the benchmark source the share was fitted on
+    /// One share per benchmark source the network's mixed-precision rows came from.
+    std::map<std::string, double> fp32MatmulShares;
+
+    /// The share fitted on `source`'s rows; 0 for any other source and for app predictions.
+    double fp32MatmulShareFor(const std::string& source) const;
 };
 
 /// LLaMA 3 8B's parameters in billions (model card): the one model size of the llama.cpp

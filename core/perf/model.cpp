@@ -20,10 +20,7 @@ struct Times {
 
 // The profile's share of matmuls left in FP32, for rows of the benchmark source it was seen in.
 double fp32MatmulShareFor(const WorkloadProfile* profile, const PerfQuery& q) {
-    if (profile == nullptr || q.benchmarkSource.empty() || q.benchmarkSource != profile->fp32MatmulSource) {
-        return 0.0;
-    }
-    return profile->fp32MatmulShare;
+    return profile == nullptr ? 0.0 : profile->fp32MatmulShareFor(q.benchmarkSource);
 }
 
 // The profile a query runs with: a language model's; a named benchmark network's, fitted; or
@@ -322,8 +319,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             if (fp32MatmulShareFor(profile, q) > 0 && runs == Metric::Fp16Training) {
                 add("matmuls left in FP32",
                     without(
-                        [&](ModelConstants& c) { c.workloadProfiles[q.workloadName].fp32MatmulShare = 0; }, s),
-                    format::percent(profile->fp32MatmulShare, 0) + " of " + q.workloadName +
+                        [&](ModelConstants& c) { c.workloadProfiles[q.workloadName].fp32MatmulShares.clear(); }, s),
+                    format::percent(fp32MatmulShareFor(profile, q), 0) + " of " + q.workloadName +
                         "'s matmul work ran in FP32 in the mixed-precision runs of '" + q.benchmarkSource +
                         "' (fitted), at " +
                         format::number(computeRoofTflops(s, Metric::Fp32Training) * s.sustainedClock, 1) +

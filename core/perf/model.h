@@ -38,7 +38,7 @@ struct PerfQuery {
     /// shares and batch gain. Empty or unknown: the class.
     std::string workloadName;
     /// The benchmark source of a measured row being predicted (eval-model, calibration): a
-    /// software quirk fitted on that source (WorkloadProfile::fp32MatmulShare) applies only to it.
+    /// software quirk fitted on that source (WorkloadProfile::fp32MatmulShares) applies only to it.
     std::string benchmarkSource;
     /// 2:4 structured-sparse weights (seed: up to 2x on the tensor-core matmuls, Ampere and
     /// later). Off by default: few trained networks are sparse. LLM metrics (llama.cpp-style)

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace advisor::eval {
 namespace {
@@ -36,6 +38,65 @@ TEST(Calibration, GemmRowsAreCheckedNotFitted) {
     EXPECT_EQ(std::count(with.notes.begin(), with.notes.end(),
                          "2 GEMM rows (workload class gemm) check the compute roof on its own and are not fitted"),
               1);
+}
+
+TEST(Calibration, RowsOfAnotherSourceAreComparedOnlyWithEachOther) {
+    // A second source of the same networks: other software, other speeds. Here its single-GPU
+    // rows run twice as fast and its multi-GPU rows as in the first, so its scaling looks half
+    // as good. Each source's rows form their own groups, and a multi-GPU row is divided by the
+    // single-GPU row of its own source, never by the other's.
+    const auto shipped = builtinBenchmarks();
+    auto rows = shipped;
+    for (auto r : shipped) {
+        if (r.isLlm()) {
+            continue;
+        }
+        r.source = "a re-run on other software";
+        r.file = "rerun.csv";
+        if (r.numGpus == 1) {
+            r.throughput *= 2;
+        }
+        rows.push_back(r);
+    }
+    const Data alone = prepare(shipped, Catalog::builtin(), perf::ModelConstants{});
+    const Data both = prepare(rows, Catalog::builtin(), perf::ModelConstants{});
+    ASSERT_EQ(both.single.size(), 2 * alone.single.size());
+    ASSERT_EQ(both.scaling.size(), 2 * alone.scaling.size());
+    std::map<std::string, double> original;
+    for (const auto& o : alone.scaling) {
+        original[o.row->file + ":" + std::to_string(o.row->line)] = o.measured;
+    }
+    for (const auto& o : both.scaling) {
+        const double expected = original.at("resources/benchmarks/lambda-pytorch-train-2020-2021.csv:" +
+                                            std::to_string(o.row->line));
+        if (o.row->file == "rerun.csv") {
+            EXPECT_NEAR(o.measured, expected / 2, 1e-12) << o.row->line;
+        } else {
+            EXPECT_NEAR(o.measured, expected, 1e-12) << o.row->line;
+        }
+    }
+    std::set<std::string> groupsOfFirst;
+    for (const auto& o : both.single) {
+        if (o.row->file != "rerun.csv") {
+            groupsOfFirst.insert(o.group);
+        }
+    }
+    for (const auto& o : both.single) {
+        if (o.row->file == "rerun.csv") {
+            EXPECT_EQ(groupsOfFirst.count(o.group), 0u) << o.group;
+        }
+    }
+    // The same batch multipliers as alone: a source's typical batch is its own.
+    for (size_t i = 0; i < alone.single.size(); ++i) {
+        EXPECT_DOUBLE_EQ(both.single[i].query.batchMultiplier, alone.single[i].query.batchMultiplier);
+    }
+
+    // Fitted together, each source's mixed-precision rows get their own FP32 matmul share.
+    const auto fit = fitModel(rows, Catalog::builtin(), perf::ModelConstants{});
+    const auto* txl = fit.constants.profileFor("transformerxllarge");
+    ASSERT_NE(txl, nullptr);
+    EXPECT_EQ(txl->fp32MatmulShares.size(), 2u);
+    EXPECT_GT(txl->fp32MatmulShareFor("a re-run on other software"), 0.4);
 }
 
 TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
@@ -130,8 +191,10 @@ TEST(Calibration, ShippedConstantsAreWhatTheFitterProduces) {
         ASSERT_NE(s, nullptr) << name;
         EXPECT_NEAR(p.shares.compute, s->shares.compute, 1e-6) << name;
         EXPECT_NEAR(p.batchGainPerDoubling, s->batchGainPerDoubling, 1e-6) << name;
-        EXPECT_NEAR(p.fp32MatmulShare, s->fp32MatmulShare, 1e-6) << name;
-        EXPECT_EQ(p.fp32MatmulSource, s->fp32MatmulSource) << name;
+        ASSERT_EQ(p.fp32MatmulShares.size(), s->fp32MatmulShares.size()) << name;
+        for (const auto& [source, share] : p.fp32MatmulShares) {
+            EXPECT_NEAR(share, s->fp32MatmulShareFor(source), 1e-6) << name << " " << source;
+        }
     }
 }
 
@@ -145,11 +208,14 @@ TEST(Calibration, TransformerXlsMixedPrecisionRunsKeptMatmulsInFp32) {
     const auto* large = fit.constants.profileFor("transformerxllarge");
     const auto* bert = fit.constants.profileFor("bert_large_squad");
     ASSERT_TRUE(base && large && bert);
-    EXPECT_GT(base->fp32MatmulShare, 0.4);
-    EXPECT_GT(large->fp32MatmulShare, 0.4);
-    EXPECT_LT(bert->fp32MatmulShare, 0.1);
-    // The share belongs to the software of the runs it was seen in.
-    EXPECT_EQ(base->fp32MatmulSource, "Lambda deeplearning-benchmark 2020-2021 (PyTorch NGC, fp16 AMP)");
+    const std::string lambda2020 = "Lambda deeplearning-benchmark 2020-2021 (PyTorch NGC, fp16 AMP)";
+    EXPECT_GT(base->fp32MatmulShareFor(lambda2020), 0.4);
+    EXPECT_GT(large->fp32MatmulShareFor(lambda2020), 0.4);
+    EXPECT_LT(bert->fp32MatmulShareFor(lambda2020), 0.1);
+    // The share belongs to the software of the runs it was seen in, and to no other.
+    EXPECT_EQ(base->fp32MatmulShares.size(), 1u);
+    EXPECT_EQ(base->fp32MatmulShareFor("another benchmark"), 0.0);
+    EXPECT_EQ(base->fp32MatmulShareFor(""), 0.0);
 
     // Without profiles (the option's 0), the class shares alone are fitted, as before.
     CalibrationOptions none;

@@ -15,7 +15,7 @@ namespace {
 TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn) {
     ModelConstants c = ModelConstants::builtin();
     const std::string source = "Lambda 2020-21";
-    WorkloadProfile p{WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.136, 0.5, source};
+    WorkloadProfile p{WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.136, {{source, 0.5}}};
     c.workloadProfiles["txl"] = p;
     const PerfModel m(cat(), c);
     PerfQuery q;
@@ -57,28 +57,40 @@ TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn)
     EXPECT_TRUE(named(m.explain(cat().require("V100 SXM2 32GB"), q)).name.empty());
 }
 
-TEST(WorkloadProfile, ConstantsFileKeepsTheShareAndRefusesOneAboveOne) {
+TEST(WorkloadProfile, ConstantsFileKeepsTheSharesBySourceAndRefusesOneAboveOne) {
     ModelConstants c = ModelConstants::builtin();
-    c.workloadProfiles["txl"] = {WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.14, 0.7,
-                                 "Lambda 2020-21"};
+    // Source names hold dots and spaces: they are keys, not paths.
+    c.workloadProfiles["txl"] = {WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.14,
+                                 {{"Lambda 2020-21", 0.7}, {"Lambda fp16.csv (2023)", 0.05}}};
     const auto back = ModelConstants::fromJson(c.toJson(), "c.json");
     ASSERT_NE(back.profileFor("txl"), nullptr);
-    EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShare, 0.7);
-    EXPECT_EQ(back.profileFor("txl")->fp32MatmulSource, "Lambda 2020-21");
+    EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShareFor("Lambda 2020-21"), 0.7);
+    EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShareFor("Lambda fp16.csv (2023)"), 0.05);
+    EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShareFor("MLPerf"), 0.0);
     auto j = c.toJson();
-    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_share"] = 1.5;
+    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_shares"]["Lambda 2020-21"] = 1.5;
     try {
         ModelConstants::fromJson(j, "c.json");
         FAIL() << "a share of 1.5 was accepted";
     } catch (const advisor::InputError& e) {
         EXPECT_NE(std::string(e.what()).find("c.json"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("single_gpu.workload_profiles.txl.fp32_matmul_share"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("single_gpu.workload_profiles.txl.fp32_matmul_shares[\"Lambda 2020-21\"]"),
+                  std::string::npos)
             << e.what();
     }
+    // Files written with one share and its source (before there was one per source) read as one entry.
+    j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_shares");
+    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_share"] = 0.6;
+    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_source"] = "Lambda 2020-21";
+    const auto legacy = ModelConstants::fromJson(j, "c.json");
+    EXPECT_DOUBLE_EQ(legacy.profileFor("txl")->fp32MatmulShareFor("Lambda 2020-21"), 0.6);
+    EXPECT_EQ(legacy.profileFor("txl")->fp32MatmulShares.size(), 1u);
+    j["single_gpu"]["workload_profiles"]["txl"]["fp32_matmul_share"] = -0.1;
+    EXPECT_THROW(ModelConstants::fromJson(j, "c.json"), advisor::InputError);
     // Calibration files written before the share existed still read, with none.
     j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_share");
     j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_source");
-    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").profileFor("txl")->fp32MatmulShare, 0.0);
+    EXPECT_TRUE(ModelConstants::fromJson(j, "c.json").profileFor("txl")->fp32MatmulShares.empty());
 }
 
 TEST(HostStep, IsPaidPerStepWhateverTheGpuSoThroughputFollowsTheBatch) {
