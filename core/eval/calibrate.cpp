@@ -10,7 +10,6 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <set>
 
 namespace advisor::eval {
 namespace {
@@ -125,16 +124,27 @@ double shareLogit(double share, double overhead) {
     return std::log(std::max(share, 1e-6) / std::max(overhead, 1e-6));
 }
 
+// A source's FP32 matmul share is told apart only by how GPUs of different FP32-to-tensor rates
+// rank, so it needs rows of a few GPUs; a source cited per row (one log each) gets none, or each
+// row would fit its own.
+constexpr int kMinRowsForFp32Share = 3;
+
 // The benchmark sources of a workload's mixed-precision rows: each ran its own software, whose
 // FP32 matmuls the profile describes with a share of its own.
 std::vector<std::string> fp16Sources(const std::vector<const Obs*>& obs) {
-    std::set<std::string> sources;
+    std::map<std::string, int> rows;
     for (const Obs* o : obs) {
         if (o->query.metric == Metric::Fp16Training) {
-            sources.insert(o->row->source);
+            ++rows[o->row->source];
         }
     }
-    return {sources.begin(), sources.end()};
+    std::vector<std::string> sources;
+    for (const auto& [source, n] : rows) {
+        if (n >= kMinRowsForFp32Share) {
+            sources.push_back(source);
+        }
+    }
+    return sources;
 }
 
 // Each calibration workload's own profile (shares, batch gain, the share of matmuls left in

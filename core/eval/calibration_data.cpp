@@ -12,11 +12,12 @@
 namespace advisor::eval {
 namespace {
 
-// Rows are compared only with rows of the same workload, precision and benchmark source: each
-// source ran its own software and batch sizes (Lambda's 2022-23 re-run changed the same card's
-// TransformerXL speed by up to 1.96x), so a GPU of one source says nothing about another's.
+// Rows are compared only with rows of the same workload, precision and benchmark file: each
+// file is one benchmark, run with its own software and batch sizes (Lambda's 2022-23 re-run
+// changed the same card's TransformerXL speed by up to 1.96x), so a GPU of one says nothing about
+// another's. The file, not the source column: some files cite a log per row (MLPerf).
 std::string groupOf(const BenchmarkRow& r) {
-    return r.workload + "|" + perf::toString(r.precision) + "|" + (r.source.empty() ? r.file : r.source);
+    return r.workload + "|" + perf::toString(r.precision) + "|" + r.file;
 }
 
 // One note per known issue: how many rows it keeps out of the fit, and why.

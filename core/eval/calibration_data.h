@@ -19,7 +19,7 @@ struct Obs {
     const Gpu* gpu = nullptr;
     perf::EffectiveSpecs specs;
     perf::PerfQuery query;
-    std::string group;   ///< workload | precision | benchmark source (rows compared with each other)
+    std::string group;   ///< workload | precision | benchmark file (rows compared with each other)
     double measured = 0; ///< throughput, or scaling efficiency for scaling observations
     /// Set when the row does not measure what it is labelled as: never fitted, and reported
     /// apart (known_issues.h).

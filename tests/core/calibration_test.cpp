@@ -40,11 +40,11 @@ TEST(Calibration, GemmRowsAreCheckedNotFitted) {
               1);
 }
 
-TEST(Calibration, RowsOfAnotherSourceAreComparedOnlyWithEachOther) {
-    // A second source of the same networks: other software, other speeds. Here its single-GPU
+TEST(Calibration, RowsOfAnotherBenchmarkFileAreComparedOnlyWithEachOther) {
+    // A second benchmark file of the same networks: other software, other speeds. Here its single-GPU
     // rows run twice as fast and its multi-GPU rows as in the first, so its scaling looks half
-    // as good. Each source's rows form their own groups, and a multi-GPU row is divided by the
-    // single-GPU row of its own source, never by the other's.
+    // as good. Each file's rows form their own groups, and a multi-GPU row is divided by the
+    // single-GPU row of its own file, never by the other's.
     const auto shipped = builtinBenchmarks();
     auto rows = shipped;
     for (auto r : shipped) {
@@ -86,7 +86,7 @@ TEST(Calibration, RowsOfAnotherSourceAreComparedOnlyWithEachOther) {
             EXPECT_EQ(groupsOfFirst.count(o.group), 0u) << o.group;
         }
     }
-    // The same batch multipliers as alone: a source's typical batch is its own.
+    // The same batch multipliers as alone: a file's typical batch is its own.
     for (size_t i = 0; i < alone.single.size(); ++i) {
         EXPECT_DOUBLE_EQ(both.single[i].query.batchMultiplier, alone.single[i].query.batchMultiplier);
     }
@@ -97,6 +97,31 @@ TEST(Calibration, RowsOfAnotherSourceAreComparedOnlyWithEachOther) {
     ASSERT_NE(txl, nullptr);
     EXPECT_EQ(txl->fp32MatmulShares.size(), 2u);
     EXPECT_GT(txl->fp32MatmulShareFor("a re-run on other software"), 0.4);
+}
+
+TEST(Calibration, AFileThatCitesALogPerRowIsStillOneBenchmark) {
+    // MLPerf-style files name each row's log as its source. Their rows are still compared with
+    // each other (one group per workload and precision of the file), and no row gets an FP32
+    // matmul share of its own, which would let it fit itself.
+    auto rows = builtinBenchmarks();
+    for (auto& r : readBenchmarks(kHeader + "V100 SXM2 32GB,1,transformerxllarge,transformer,fp16,32,6000,log-1\n"
+                                            "RTX 3090,1,transformerxllarge,transformer,fp16,16,9000,log-2\n"
+                                            "A100 40GB SXM4,1,transformerxllarge,transformer,fp16,32,16000,log-3\n",
+                                  "per-row.csv")) {
+        rows.push_back(r);
+    }
+    const Data d = prepare(rows, Catalog::builtin(), perf::ModelConstants{});
+    std::set<std::string> groups;
+    for (const auto& o : d.single) {
+        if (o.row->file == "per-row.csv") {
+            groups.insert(o.group);
+        }
+    }
+    EXPECT_EQ(groups.size(), 1u);
+    const auto* txl = fitModel(rows, Catalog::builtin(), perf::ModelConstants{}).constants.profileFor("transformerxllarge");
+    ASSERT_NE(txl, nullptr);
+    EXPECT_EQ(txl->fp32MatmulShares.size(), 1u);
+    EXPECT_EQ(txl->fp32MatmulShareFor("log-1"), 0.0);
 }
 
 TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
