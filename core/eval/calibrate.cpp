@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace advisor::eval {
 namespace {
@@ -127,20 +128,20 @@ double shareLogit(double share, double overhead) {
 // A source's FP32 matmul share is told apart only by how GPUs of different FP32-to-tensor rates
 // rank, so it needs rows of a few GPUs; a source cited per row (one log each) gets none, or each
 // row would fit its own.
-constexpr int kMinRowsForFp32Share = 3;
+constexpr size_t kMinGpusForFp32Share = 3;
 
 // The benchmark sources of a workload's mixed-precision rows: each ran its own software, whose
 // FP32 matmuls the profile describes with a share of its own.
 std::vector<std::string> fp16Sources(const std::vector<const Obs*>& obs) {
-    std::map<std::string, int> rows;
+    std::map<std::string, std::set<std::string>> gpus;
     for (const Obs* o : obs) {
         if (o->query.metric == Metric::Fp16Training) {
-            ++rows[o->row->source];
+            gpus[o->row->source].insert(o->gpu->id);
         }
     }
     std::vector<std::string> sources;
-    for (const auto& [source, n] : rows) {
-        if (n >= kMinRowsForFp32Share) {
+    for (const auto& [source, ofIt] : gpus) {
+        if (ofIt.size() >= kMinGpusForFp32Share) {
             sources.push_back(source);
         }
     }
