@@ -118,7 +118,8 @@ TEST(Calibration, AFileThatCitesALogPerRowIsStillOneBenchmark) {
         }
     }
     EXPECT_EQ(groups.size(), 1u);
-    const auto* txl = fitModel(rows, Catalog::builtin(), perf::ModelConstants{}).constants.profileFor("transformerxllarge");
+    const auto fit = fitModel(rows, Catalog::builtin(), perf::ModelConstants{});
+    const auto* txl = fit.constants.profileFor("transformerxllarge");
     ASSERT_NE(txl, nullptr);
     EXPECT_EQ(txl->fp32MatmulShares.size(), 1u);
     EXPECT_EQ(txl->fp32MatmulShareFor("log-1"), 0.0);
