@@ -65,7 +65,8 @@ TEST(Measurements, LlmTokenGenerationOnHbmCardsIsCappedBySmsNotBandwidth) {
     const Factor* cap = factorNamed(a100, "bytes in flight per SM");
     ASSERT_NE(cap, nullptr);
     EXPECT_LT(cap->effect, 0.7);
-    EXPECT_EQ(factorNamed(model().explain(cat().require("RTX 4090"), q), "bytes in flight per SM"), nullptr);
+    const Prediction rtx4090 = model().explain(cat().require("RTX 4090"), q);
+    EXPECT_EQ(factorNamed(rtx4090, "bytes in flight per SM"), nullptr);
 }
 
 TEST(Measurements, LlmTokenGenerationOnAPascalCardWithFewSmsIsCappedToo) {
@@ -109,7 +110,8 @@ TEST(Measurements, LlmPromptProcessingIsBoundByBoardPowerOnCardsShortOfIt) {
     expectNear(model().throughput(cat().require("H100 PCIe"), prefillQuery(8.03, Precision::Int4)), 8125.0, 0.12,
                "H100 PCIe Q4_K_M pp512");
     expectNear(model().throughput(cat().require("A100 80GB PCIe"), q), 7741.0, 0.12, "A100 80GB PCIe f16 pp512");
-    const Factor* power = factorNamed(model().explain(ada6000, q), "board power");
+    const Prediction onAda6000 = model().explain(ada6000, q);
+    const Factor* power = factorNamed(onAda6000, "board power");
     ASSERT_NE(power, nullptr);
     EXPECT_LT(power->effect, 0.75);
     EXPECT_NE(power->detail.find("voltage at its floor"), std::string::npos);

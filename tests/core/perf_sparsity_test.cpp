@@ -42,7 +42,8 @@ TEST(Sparsity, OnlyTheMatmulShareOfTheStepHalves) {
             EXPECT_GT(gain, 1.001) << gpu << " " << toString(metric);
             EXPECT_LT(gain, 2.0) << gpu << " " << toString(metric);
             q.sparsity24 = true;
-            const Factor* f = factorNamed(model().explain(cat().require(gpu), q), "2:4 sparsity");
+            const Prediction sparse = model().explain(cat().require(gpu), q);
+            const Factor* f = factorNamed(sparse, "2:4 sparsity");
             ASSERT_NE(f, nullptr) << gpu;
             EXPECT_NEAR(f->effect, gain, 1e-9) << gpu;
         }

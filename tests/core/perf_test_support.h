@@ -43,5 +43,7 @@ inline const Factor* factorNamed(const Prediction& p, const std::string& name) {
     }
     return nullptr;
 }
+// The factor would point into a prediction destroyed at the end of the statement.
+const Factor* factorNamed(const Prediction&& p, const std::string& name) = delete;
 
 } // namespace advisor::perf
