@@ -60,6 +60,8 @@ Command calibrateCommand() {
             "Usage: gpu-advisor calibrate [BENCHMARKS.csv ...] [--out calibration.json] [--report accuracy.md]\n\n"
             "Fits the model's constants (from the seed priors) to the benchmark files (default: the\n"
             "shipped resources/benchmarks), then reports in-sample and leave-one-architecture-out error.\n"
+            "Each file is one benchmark: its rows are compared only with each other (other software,\n"
+            "other batch sizes), so your own runs can be added to the shipped files.\n"
             "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
             "they are labelled as, with the evidence) are not fitted; the report also gives the\n"
             "error with them taken as labelled.\n"
