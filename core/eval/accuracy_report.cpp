@@ -34,8 +34,12 @@ nlohmann::json AccuracyReport::toJson() const {
     nlohmann::json worst = nlohmann::json::array();
     for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
         const auto& r = singleLoaoRows[i];
-        worst.push_back({{"gpu", r.gpu}, {"workload", r.workload}, {"precision", r.precision}, {"line", r.line},
-                         {"error_pct", r.errorPct}});
+        worst.push_back({{"gpu", r.gpu}, {"workload", r.workload}, {"precision", r.precision}, {"file", r.file},
+                         {"line", r.line}, {"error_pct", r.errorPct}});
+    }
+    nlohmann::json byFile = nlohmann::json::array();
+    for (const auto& [file, b] : singleLoaoByFile) {
+        byFile.push_back({{"file", file}, {"single_gpu", blockJson(b)}});
     }
     return {{"single_gpu",
              {{"in_sample", blockJson(singleInSample)},
@@ -56,6 +60,7 @@ nlohmann::json AccuracyReport::toJson() const {
              {{"in_sample", blockJson(prefillInSample)}, {"leave_one_architecture_out", blockJson(prefillLoao)}}},
             {"by_held_out_architecture", arch},
             {"single_gpu_loao_worst_rows", worst},
+            {"single_gpu_loao_by_file", byFile},
             {"seed_checks", seedChecks}};
 }
 
@@ -98,13 +103,23 @@ std::string AccuracyReport::toMarkdown() const {
         o << "| " << a.architecture << " | " << cell(a.single, true) << " | " << cell(a.scaling, true) << " | "
           << cell(a.decode, false) << " | " << cell(a.prefill, false) << " |\n";
     }
+    // With several files, each one's rows apart, and the worst rows say which file they are in.
+    const bool severalFiles = singleLoaoByFile.size() > 1;
+    if (severalFiles) {
+        o << "\nSingle-GPU leave-one-architecture-out, by benchmark file:\n\n"
+             "| file | median abs error | p90 abs error | rows |\n|---|---|---|---|\n";
+        for (const auto& [file, b] : singleLoaoByFile) {
+            o << "| " << file << " " << blockText(b) << "\n";
+        }
+    }
     o << "\nLargest single-GPU leave-one-architecture-out errors (predicted vs measured ratio to the "
          "fitted GPUs of the same workload and precision):\n\n| GPU | workload | precision | line | error |\n"
          "|---|---|---|---|---|\n";
     for (size_t i = 0; i < std::min<size_t>(kWorstRowsReported, singleLoaoRows.size()); ++i) {
         const auto& r = singleLoaoRows[i];
-        o << "| " << r.gpu << " | " << r.workload << " | " << r.precision << " | " << r.line << " | "
-          << (r.errorPct > 0 ? "+" : "") << format::number(r.errorPct, 1) << "% |\n";
+        o << "| " << r.gpu << " | " << r.workload << " | " << r.precision << " | "
+          << (severalFiles ? r.file + ":" : std::string()) << r.line << " | " << (r.errorPct > 0 ? "+" : "")
+          << format::number(r.errorPct, 1) << "% |\n";
     }
     return o.str();
 }

@@ -61,6 +61,7 @@ struct ArchitectureErrors {
 /// One row's leave-one-architecture-out error, to show where the model misses.
 struct RowError {
     std::string gpu, workload, precision;
+    std::string file;      ///< the benchmark file
     int line = 0;          ///< line in the benchmark file
     double errorPct = 0;   ///< signed: + predicted faster than measured
 };
@@ -87,6 +88,9 @@ struct AccuracyReport {
     ErrorBlock prefillInSample, prefillLoao;
     std::vector<ArchitectureErrors> byArchitecture; ///< LOAO, per held-out architecture
     std::vector<RowError> singleLoaoRows;           ///< every single-GPU LOAO error, largest first
+    /// Single-GPU LOAO per benchmark file, in the order given: your own runs calibrated with the
+    /// shipped ones are reported apart.
+    std::vector<std::pair<std::string, ErrorBlock>> singleLoaoByFile;
     nlohmann::json seedChecks;                       ///< the seed's figures as the fitted model gives them
 
     nlohmann::json toJson() const;

@@ -55,7 +55,7 @@ std::vector<double> pairwiseErrors(const std::vector<Obs>& obs, const std::vecto
                 errors.push_back(std::exp(sum / n) - 1.0);
                 if (rowsOut != nullptr) {
                     rowsOut->push_back({obs[i].gpu->name, obs[i].row->workload, perf::toString(obs[i].row->precision),
-                                        obs[i].row->line, errors.back() * 100.0});
+                                        obs[i].row->file, obs[i].row->line, errors.back() * 100.0});
                 }
             }
         }
@@ -199,6 +199,17 @@ AccuracyReport crossValidate(const std::vector<BenchmarkRow>& rows, const Catalo
     rep.singleLoao = block(single);
     rep.singleLoaoWithKnownIssues = block(singleWithIssues);
     rep.singleLoaoByClass = block(singleByClass);
+    std::map<std::string, std::vector<double>> byFile;
+    for (const auto& r : rep.singleLoaoRows) {
+        byFile[r.file].push_back(r.errorPct / 100.0);
+    }
+    for (const auto& o : d.single) { // the files in the order they were given
+        const auto it = byFile.find(o.row->file);
+        if (it != byFile.end()) {
+            rep.singleLoaoByFile.emplace_back(it->first, block(it->second));
+            byFile.erase(it);
+        }
+    }
     std::sort(rep.singleLoaoRows.begin(), rep.singleLoaoRows.end(),
               [](const RowError& a, const RowError& b) { return std::fabs(a.errorPct) > std::fabs(b.errorPct); });
     rep.scalingLoao = block(scaling);

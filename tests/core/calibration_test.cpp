@@ -125,6 +125,33 @@ TEST(Calibration, AFileThatCitesALogPerRowIsStillOneBenchmark) {
     EXPECT_EQ(txl->fp32MatmulShareFor("log-1"), 0.0);
 }
 
+TEST(Calibration, ReportsEachBenchmarkFileApartWhenThereAreSeveral) {
+    // Your own runs calibrated with the shipped ones: here the shipped fp32 rows again, as a file
+    // of their own. The report gives each file's held-out figure and says which file a row is in.
+    auto rows = builtinBenchmarks();
+    for (auto r : builtinBenchmarks()) {
+        if (!r.isLlm() && r.precision == perf::Precision::Fp32) {
+            r.file = "mine.csv";
+            r.source = "my runs";
+            rows.push_back(r);
+        }
+    }
+    const auto report = crossValidate(rows, Catalog::builtin(), perf::ModelConstants{});
+    ASSERT_EQ(report.singleLoaoByFile.size(), 2u);
+    EXPECT_EQ(report.singleLoaoByFile[0].first, "resources/benchmarks/lambda-pytorch-train-2020-2021.csv");
+    EXPECT_EQ(report.singleLoaoByFile[1].first, "mine.csv");
+    EXPECT_EQ(report.singleLoaoByFile[0].second.rows + report.singleLoaoByFile[1].second.rows,
+              report.singleLoao.rows);
+    EXPECT_GT(report.singleLoaoByFile[1].second.rows, 100u);
+    const std::string md = report.toMarkdown();
+    EXPECT_NE(md.find("Single-GPU leave-one-architecture-out, by benchmark file:"), std::string::npos) << md;
+    EXPECT_NE(md.find("| mine.csv | "), std::string::npos) << md;
+    EXPECT_NE(md.find(".csv:"), std::string::npos) << "the worst rows name their file";
+    const auto j = report.toJson();
+    EXPECT_EQ(j.at("single_gpu_loao_by_file").size(), 2u);
+    EXPECT_TRUE(j.at("single_gpu_loao_worst_rows").at(0).contains("file"));
+}
+
 TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     const auto report = crossValidate(builtinBenchmarks(), Catalog::builtin(), perf::ModelConstants{});
     std::vector<std::string> archs;
@@ -137,6 +164,12 @@ TEST(Calibration, ReportsLeaveOneArchitectureOutAndBeatsTheBaselines) {
     // with the host time per step, tacotron2 on Ampere is mostly waiting on the host, so whether
     // its GPU work ran in fp16 or fp32 changes little (it cost a point before that term).
     EXPECT_GT(report.singleLoao.rows, 240u);
+    // One training file: its own figure is the whole figure, and the report has no per-file table.
+    ASSERT_EQ(report.singleLoaoByFile.size(), 1u);
+    EXPECT_EQ(report.singleLoaoByFile[0].first, "resources/benchmarks/lambda-pytorch-train-2020-2021.csv");
+    EXPECT_EQ(report.singleLoaoByFile[0].second.rows, report.singleLoao.rows);
+    EXPECT_DOUBLE_EQ(report.singleLoaoByFile[0].second.p90AbsPct, report.singleLoao.p90AbsPct);
+    EXPECT_EQ(report.toMarkdown().find("by benchmark file"), std::string::npos);
     EXPECT_EQ(report.singleLoaoWithKnownIssues.rows, report.singleLoao.rows + 8);
     EXPECT_LT(std::fabs(report.singleLoaoWithKnownIssues.p90AbsPct - report.singleLoao.p90AbsPct), 1.0);
     // 34 multi-GPU rows of known issues (24 without mixed precision, 10 scaling impossibly).
