@@ -168,7 +168,8 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         // compute, memory and vector logits (relative to overhead), batch gain, one FP32 matmul
         // share per mixed-precision source, host time per step
         const std::vector<std::string> sources = fp16Sources(obs);
-        const size_t hostParam = 4 + sources.size();
+        constexpr size_t kFirstShare = 4; // after the three share logits and the batch gain
+        const size_t hostParam = kFirstShare + sources.size();
         std::vector<double> x0 = {shareLogit(prior.compute, prior.overhead), shareLogit(prior.memory, prior.overhead),
                                   shareLogit(prior.vector, prior.overhead), c.batchGainPerDoubling};
         x0.resize(hostParam, 0.0);
@@ -178,7 +179,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
             shares.hostStep = x[hostParam];
             std::map<std::string, double> fp32Shares;
             for (size_t k = 0; k < sources.size(); ++k) {
-                fp32Shares[sources[k]] = x[4 + k];
+                fp32Shares[sources[k]] = x[kFirstShare + k];
             }
             t.workloadProfiles[name] = {cls, shares, x[3], fp32Shares};
         };
@@ -199,7 +200,7 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
                 r.push_back(opt.profilePriorWeight * (x[k] - x0[k]) / 4.0);
             }
             r.push_back(opt.profilePriorWeight * (x[3] - x0[3]) / 0.1);
-            for (size_t k = 4; k < hostParam; ++k) {
+            for (size_t k = kFirstShare; k < hostParam; ++k) {
                 r.push_back(opt.fp32MatmulPriorWeight * x[k]);
             }
             r.push_back(opt.hostStepPriorWeight * (x[hostParam] - x0[hostParam]));
@@ -209,9 +210,14 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
         // and which one a single start finds changed with 1e-7 changes of the class shares. Starting
         // also from large FP32 shares and from a steep batch gain, the lowest cost wins.
         std::vector<double> fp32Start = x0, steepStart = x0;
-        std::fill(fp32Start.begin() + 4, fp32Start.begin() + static_cast<std::ptrdiff_t>(hostParam), 0.5);
+        std::fill(fp32Start.begin() + kFirstShare, fp32Start.begin() + static_cast<std::ptrdiff_t>(hostParam), 0.5);
         steepStart[3] = 0.3;
-        apply(c, solveLeastSquaresFromStarts(p, {x0, fp32Start, steepStart}).x);
+        // Without a source to give a share, the FP32 start is x0 itself: not solved twice.
+        std::vector<std::vector<double>> starts = {x0, steepStart};
+        if (!sources.empty()) {
+            starts.insert(starts.begin() + 1, fp32Start);
+        }
+        apply(c, solveLeastSquaresFromStarts(p, starts).x);
     }
 }
 
