@@ -168,30 +168,46 @@ TEST(Validation, DataCentreMatmulPeaksByShapeSearch) {
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 11.3% / 31.3% (median / p90) for single GPUs and 18.1% / 40.8%
-    // for 2-8 GPUs (class shares only, before the workload profiles: 13.6% / 37.8%, 18.8% / 50.4%);
-    // guard against drift.
+    // docs/performance-model.md reports 10.4% / 25.9% (median / p90) for single GPUs and 15.7% / 34.4%
+    // for 2-8 GPUs; guard against drift. Skipped as known issues (known-issues.json): the tacotron2 and
+    // waveglow "fp16" rows, which ran without mixed precision (all 62, on every GPU), and BERT-base on
+    // 8 GPUs (3 rows, 9.7-11.3x one GPU).
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp16.csv");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 12.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 32.5);
-    EXPECT_GT(ev.singleGpu.spearman, 0.9);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 19.0);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 42.0);
+    size_t withoutMixedPrecision = 0;
+    size_t skipped = 0;
+    for (const auto& r : ev.rows) {
+        const bool speech = r.row.workload == "tacotron2" || r.row.workload == "waveglow";
+        if (speech) {
+            EXPECT_FALSE(r.evaluated) << r.row.line;
+        }
+        withoutMixedPrecision += r.skipReason.find("without mixed precision") != std::string::npos ? 1 : 0;
+        skipped += r.evaluated ? 0 : 1;
+    }
+    EXPECT_EQ(withoutMixedPrecision, 62u);
+    EXPECT_EQ(skipped, 62u + 3u);
+    EXPECT_EQ(ev.singleGpu.rows, 88u); // 11 GPUs besides the reference x 8 networks
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 11.5);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 27.5);
+    EXPECT_GT(ev.singleGpu.spearman, 0.95);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 17.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 36.5);
 }
 
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
-    // docs/performance-model.md: 9.0% / 23.2% single GPU (the bandwidth rule: 15.6% / 73.2%;
-    // class shares only, before the workload profiles: 8.1% / 26.0%), 13.9% / 35.2% for 2-8 GPUs.
+    // docs/performance-model.md: 8.4% / 22.7% single GPU (the bandwidth rule: 15.6% / 73.2%),
+    // 13.0% / 32.9% for 2-8 GPUs, with 4 multi-GPU rows skipped as known issues (ncf on 8 GPUs at
+    // 11.7-11.8x one GPU, 4 RTX 6000 Ada on tacotron2 at 0.36x one).
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 10.0);
+    EXPECT_EQ(ev.multiGpu.rows, 190u - 4u);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.5);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 24.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.5);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 37.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 34.5);
 }
 
 TEST(Validation, LanguageModelTrainingOnMosaicMlsMptRuns) {
@@ -257,11 +273,13 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's "v2" runs (H100 PCIe once, H100 SXM5 on 16 machines,
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
-    // every network (single GPU 15.4% / 29.4% fp16, 15.2% / 28.2% fp32; the bands below stop
-    // drift, not improvement), its NVLink scaling is close (5.2% / 12.6%, 4.6% / 9.9%); the NCF
-    // multi-GPU rows and 8-GPU BERT-base fp16 scale impossibly and are skipped as known issues.
+    // every network (single GPU 11.5% / 17.4% fp16, 15.2% / 28.2% fp32; the bands below stop
+    // drift, not improvement), its NVLink scaling is close (5.4% / 11.6%, 4.6% / 9.9%). Skipped
+    // as known issues: the NCF multi-GPU rows and 8-GPU BERT-base fp16, which scale impossibly,
+    // and the "fp16" tacotron2 and waveglow runs, which ran without mixed precision.
     for (const std::string precision : {"fp16", "fp32"}) {
         SCOPED_TRACE(precision);
+        const bool fp16 = precision == "fp16";
         const auto ev = evaluateValidation("lambda-pytorch-train-v2-h100-" + precision + ".csv", "H100 PCIe");
         EXPECT_TRUE(ev.unresolved.empty());
         size_t knownIssues = 0;
@@ -275,13 +293,13 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
                 EXPECT_GT(r.measuredRelative, 1.3) << r.row.workload;
             }
         }
-        EXPECT_EQ(workloads.size(), 8u);
-        EXPECT_EQ(knownIssues, precision == "fp16" ? 16u : 14u);
-        EXPECT_EQ(ev.singleGpu.rows, 128u); // 16 SXM5 runs x 8 networks
-        EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.5);
-        EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 31.0);
+        EXPECT_EQ(workloads.size(), fp16 ? 6u : 8u);
+        EXPECT_EQ(knownIssues, fp16 ? 16u + 62u : 14u);           // + 31 tacotron2 and 31 waveglow rows
+        EXPECT_EQ(ev.singleGpu.rows, fp16 ? 96u : 128u);          // 16 SXM5 runs x 6 or 8 networks
+        EXPECT_LT(ev.singleGpu.medianAbsErrorPct, fp16 ? 12.5 : 16.5);
+        EXPECT_LT(ev.singleGpu.p90AbsErrorPct, fp16 ? 19.0 : 31.0);
         const auto scaling = scalingErrors(ev);
-        EXPECT_EQ(scaling.size(), precision == "fp16" ? 96u : 98u);
+        EXPECT_EQ(scaling.size(), fp16 ? 68u : 98u);
         EXPECT_LT(median(scaling), 6.0);
         EXPECT_LT(percentile(scaling, 90), 13.5);
     }
