@@ -238,8 +238,9 @@ Command evalModelCommand() {
             "gives a language model's size of 0.5B or more (\"mpt-7b\", \"LLAMA3_8B\") with the\n"
             "language-model profile (docs/performance-model.md, language models).\n"
             "Rows listed in resources/benchmarks/known-issues.json (runs that did not measure what\n"
-            "they are labelled as) are skipped, with the reason. A single-GPU row\n"
-            "without a batch size takes the per-GPU batch of the same GPU's multi-GPU rows.\n"
+            "they are labelled as) are skipped, with the reason, and so are rows of batch size 0\n"
+            "(no run fitted in memory). A single-GPU row without a batch size takes the per-GPU\n"
+            "batch of the same GPU's multi-GPU rows.\n"
             "--constants evaluates a calibration written by `gpu-advisor calibrate --out` instead of\n"
             "the shipped one.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

@@ -184,7 +184,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     std::map<Group, std::set<std::string>> setups; // the GPU x count setups that ran each group
     for (size_t i = 0; i < rows.size(); ++i) {
         ++rowsInGroup[groupOf(i)];
-        if (gpuOf[i] == nullptr || !rows[i].measured() || knownIssueFor(rows[i]) != nullptr) {
+        if (gpuOf[i] == nullptr || !rows[i].measured() || rows[i].zeroBatch || knownIssueFor(rows[i]) != nullptr) {
             continue;
         }
         const std::string setup = gpuOf[i]->id + "|" + std::to_string(rows[i].numGpus) + (nvlinkOf[i] ? "|nvlink" : "");
@@ -219,6 +219,12 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         }
         if (const KnownIssue* issue = knownIssueFor(rows[i])) {
             e.skipReason = "known issue: " + issue->reason + " (resources/benchmarks/known-issues.json)";
+            ev.rows.push_back(std::move(e));
+            continue;
+        }
+        // Lambda's batch tables give 0 where no run fitted in memory; `calibrate` does not fit such rows either.
+        if (rows[i].zeroBatch) {
+            e.skipReason = "batch size 0 (no valid run)";
             ev.rows.push_back(std::move(e));
             continue;
         }

@@ -254,6 +254,29 @@ TEST(Evaluate, ASingleGpuRowWithoutABatchTakesItsMultiGpuRunsBatch) {
     EXPECT_NEAR(ev.rows[1].predictedRelative, expected, 1e-12);
 }
 
+TEST(Evaluate, ARowOfBatchZeroIsSkippedAsCalibrateSkipsIt) {
+    // Lambda's batch tables give 0 where no run fitted in memory (the 2020-21 Quadro RTX 5000's
+    // TransformerXL-large fp16: 979 tokens/s, below its fp32 run). Such a row is neither scored
+    // nor anyone's reference.
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
+                                               "RTX 4090,1,bert,transformer,fp16,0,10,x\n"
+                                               "RTX 4090,1,gpt,transformer,fp16,32,100,x\n"
+                                               "RTX 3090,1,gpt,transformer,fp16,0,500,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    ASSERT_EQ(ev.rows.size(), 4u);
+    for (const size_t i : {1u, 3u}) {
+        EXPECT_FALSE(ev.rows[i].evaluated) << i;
+        EXPECT_EQ(ev.rows[i].skipReason, "batch size 0 (no valid run)") << i;
+    }
+    // With its RTX 3090 row out, gpt has one setup left: nothing to compare it with.
+    EXPECT_FALSE(ev.rows[2].evaluated);
+    EXPECT_EQ(ev.rows[2].skipReason, "only one GPU setup ran this workload and precision");
+    EXPECT_TRUE(ev.rows[0].evaluated);
+    EXPECT_EQ(ev.singleGpu.rows, 0u); // the reference's own row is not scored
+}
+
 TEST(Evaluate, RelativeToTheReferenceAndUnknownNamesListed) {
     const auto rows = readBenchmarks(kHeader + "RTX 3090,1,bert,transformer,fp16,32,100,x\n"
                                                "RTX 4090,1,bert,transformer,fp16,32,160,x\n"
