@@ -2,6 +2,7 @@
 // shows core's numbers (checked against core directly and against the seed's figures), draws
 // its chart, and shows a refusal in the tab.
 #include "calculator_checks.h"
+#include "calc/build_check.h"
 #include "calc/memory.h"
 #include "calc/power_limit.h"
 #include "calc/psu.h"
@@ -186,9 +187,17 @@ private slots:
         ui::BuildTab tab(*session_);
         pick(tab.gpuField(), "rtx-4090");
         tab.countField()->setValue(4);
-        QVERIFY2(tab.resultText().contains(QStringLiteral("x one RTX 4090 (fp16 transformer training; data-parallel "
-                                                          "efficiency 80%)")),
-                 qPrintable(tab.resultText()));
+        // The tab states core's speed for the build (4 cards on the default 8 lanes each), efficiency included.
+        calc::BuildInput in;
+        in.gpu = session_->catalog().findById("rtx-4090");
+        in.count = 4;
+        in.reference = in.gpu;
+        const auto report = calc::checkBuild(in, session_->model());
+        const QString speed = QString::fromStdString(calc::describeSpeed(in, report));
+        QVERIFY2(speed.contains(QStringLiteral("x one RTX 4090 (fp16 transformer training; data-parallel efficiency ")),
+                 qPrintable(speed));
+        QVERIFY2(report.efficiency > 0.7 && report.efficiency < 0.95, qPrintable(speed));
+        QVERIFY2(tab.resultText().contains(speed), qPrintable(tab.resultText() + " / " + speed));
         tab.limitField()->setValue(300); // it was ignored: the same speed at any limit
         QVERIFY2(tab.resultText().contains(QStringLiteral("power limit 300 W: 10% slower")), qPrintable(tab.resultText()));
         tab.limitField()->setValue(0);
