@@ -168,7 +168,7 @@ TEST(Validation, DataCentreMatmulPeaksByShapeSearch) {
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 10.4% / 25.9% (median / p90) for single GPUs and 15.5% / 34.4%
+    // docs/performance-model.md reports 10.4% / 25.9% (median / p90) for single GPUs and 15.6% / 33.8%
     // for 2-8 GPUs; guard against drift. Skipped as known issues (known-issues.json): the tacotron2 and
     // waveglow "fp16" rows, which ran without mixed precision (all 62, on every GPU), and BERT-base on
     // 8 GPUs (3 rows, 9.7-11.3x one GPU).
@@ -197,7 +197,7 @@ TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
     // docs/performance-model.md: 8.4% / 22.7% single GPU (the bandwidth rule: 15.6% / 73.2%),
-    // 12.5% / 32.9% for 2-8 GPUs, with 4 multi-GPU rows skipped as known issues (ncf on 8 GPUs at
+    // 12.3% / 32.9% for 2-8 GPUs, with 4 multi-GPU rows skipped as known issues (ncf on 8 GPUs at
     // 11.7-11.8x one GPU, 4 RTX 6000 Ada on tacotron2 at 0.36x one).
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
@@ -274,7 +274,7 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
     // every network (single GPU 11.5% / 17.4% fp16, 15.2% / 28.2% fp32; the bands below stop
-    // drift, not improvement), its NVLink scaling is close (5.3% / 11.4%, 4.5% / 9.8%). Skipped
+    // drift, not improvement), its NVLink scaling is close (5.1% / 11.0%, 4.4% / 9.5%). Skipped
     // as known issues: the NCF multi-GPU rows and 8-GPU BERT-base fp16, which scale impossibly,
     // and the "fp16" tacotron2 and waveglow runs, which ran without mixed precision.
     for (const std::string precision : {"fp16", "fp32"}) {
