@@ -174,7 +174,8 @@ TEST(KnownIssues, TheEightyGigabyteCardsNcfRunsWithoutMixedPrecisionAreCoveredAn
                 covered += knownIssueFor(r)->reason == kWithoutMixedPrecision ? 1 : 0;
             }
         }
-        EXPECT_EQ(covered, release.find("v2") != std::string::npos ? 17u : 14u); // v2: 14 more are listed as scaling impossibly
+        // In v2, 14 more (the SXM5's multi-GPU runs) are listed as scaling impossibly.
+        EXPECT_EQ(covered, release.find("v2") != std::string::npos ? 17u : 14u);
         size_t others = 0;
         for (const auto& [key, throughput] : singleGpuMedians(fp16)) {
             const auto& [gpu, workload] = key;
