@@ -230,7 +230,8 @@ void fitScaling(const Data& d, const Catalog& catalog, perf::ModelConstants& c, 
     }
     if (!obs.empty()) {
         LeastSquaresProblem p;
-        p.parameters = kClasses.size() + 1;
+        // All-reduce cost per class, the synchronisation latency and the straggler share.
+        p.parameters = kClasses.size() + 2;
         p.lower.assign(p.parameters, -15.0);
         p.upper.assign(p.parameters, 2.0);
         p.softL1Scale = 0.05;
@@ -239,6 +240,7 @@ void fitScaling(const Data& d, const Catalog& catalog, perf::ModelConstants& c, 
                 t.allReduceCost[k] = std::exp(x[k]);
             }
             t.syncLatency = std::exp(x[kClasses.size()]);
+            t.stragglerFraction = std::exp(x[kClasses.size() + 1]);
             t.cubeMeshOverhead.fill(0.0);
         };
         // The scaling constants belong to the classes: fitted with the class's single-GPU speed,

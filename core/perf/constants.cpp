@@ -117,7 +117,11 @@ nlohmann::json ModelConstants::toJson() const {
               {"latency_bound_overhead_fraction", latencyBoundOverheadFraction},
               {"int8_efficiency_without_fp8", int8EfficiencyWithoutFp8},
               {"fp16_without_tensor_cores_as_fp32", fp16WithoutTensorCoresAsFp32}}},
-            {"multi_gpu", {{"all_reduce_cost", ar}, {"sync_latency", syncLatency}, {"cube_mesh_overhead", cm}}},
+            {"multi_gpu",
+             {{"all_reduce_cost", ar},
+              {"sync_latency", syncLatency},
+              {"straggler_fraction", stragglerFraction},
+              {"cube_mesh_overhead", cm}}},
             {"llm",
              {{"decode_bandwidth_efficiency", decodeBandwidthEfficiency},
               {"decode_overhead_ms", decodeOverheadMs},
@@ -185,6 +189,8 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.int8EfficiencyWithoutFp8 = f.requirePositive("single_gpu.int8_efficiency_without_fp8");
     c.fp16WithoutTensorCoresAsFp32 = f.optionalBool("single_gpu.fp16_without_tensor_cores_as_fp32", true);
     c.syncLatency = f.optionalNonNegative("multi_gpu.sync_latency").value_or(0);
+    // Absent in files written before the term: all synchronisation a fixed time, as they were fitted.
+    c.stragglerFraction = f.optionalNonNegative("multi_gpu.straggler_fraction").value_or(0);
     c.decodeBandwidthEfficiency = f.requirePositive("llm.decode_bandwidth_efficiency");
     c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);
     c.decodeBytesPerSmClock = f.optionalNonNegative("llm.decode_bytes_per_sm_clock").value_or(0);

@@ -119,6 +119,11 @@ struct ModelConstants {
     std::array<double, 4> allReduceCost{0.004, 0.004, 0.008, 0.006};
     /// Per-step synchronisation cost per doubling of GPUs, relative to a reference step (fitted).
     double syncLatency = 0.013;
+    /// Per-step wait for the slowest GPU per doubling of GPUs, as a share of the GPU's own step
+    /// (fitted): synchronous data parallelism steps at the pace of the last GPU to finish, and
+    /// the spread between GPUs scales with the step, not with a fixed time. 0 (files written
+    /// before the term) leaves all synchronisation a fixed time per step.
+    double stragglerFraction = 0.0;
     /// Seed: 8x A100 (NVLink 3 + NVSwitch) has 5% (CNN) / 7% (transformer) less overhead than
     /// 8x V100 (NVLink 2, hybrid cube-mesh without NVSwitch). Modelled as extra overhead for
     /// SXM2 systems above 4 GPUs, solved from the seed by the fitter.

@@ -384,6 +384,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                                                 (link.cubeMesh ? ", NVLink 2 cube-mesh without NVSwitch" : "") +
                                                 ", efficiency " + format::percent(p.efficiency)
                                           : "no synchronisation")});
+            add("waiting for the slowest GPU", without([](ModelConstants& c) { c.stragglerFraction = 0; }, s),
+                "each step ends when the last of the " + std::to_string(q.gpus) + " GPUs finishes: " +
+                    format::percent(constants_.stragglerFraction, 2) +
+                    " of the step per doubling of GPUs (fitted), whatever the GPU, batch or link");
         }
     } else {
         if (q.metric == Metric::LlmDecode) {

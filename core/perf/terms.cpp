@@ -131,7 +131,10 @@ double dataParallelEfficiency(double singleSpeedVsReference, int gpus, const Lin
                              std::max(link.gbPerSecond, 1e-6) * 100.0;
     const double sync = c.syncLatency * std::log2(n);
     const double perGpuBatch = clampedBatchMultiplier(batchMultiplier);
-    double overhead = singleSpeedVsReference * (allReduce + sync) / perGpuBatch;
+    // Fixed times per step (bytes over the link, synchronisation latency) weigh more on a faster
+    // GPU's shorter step; the wait for the slowest of n GPUs is a share of the step whatever its
+    // length (ModelConstants::stragglerFraction).
+    double overhead = singleSpeedVsReference * (allReduce + sync) / perGpuBatch + c.stragglerFraction * std::log2(n);
     if (link.cubeMesh) {
         overhead += c.cubeMeshOverhead[static_cast<size_t>(w)] * std::log2(n) / 3.0;
     }

@@ -110,7 +110,8 @@ Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic);
 
 /// Data-parallel training efficiency (0..1] for n GPUs: all-reduce bytes over the link and a
 /// per-step synchronisation cost, both relative to the per-GPU step time (a faster GPU or a
-/// smaller per-GPU batch makes communication relatively dearer), plus the seed's extra overhead
+/// smaller per-GPU batch makes communication relatively dearer); the wait for the slowest GPU,
+/// a share of the step itself (the same on every GPU and batch); plus the seed's extra overhead
 /// of NVLink 2 cube-mesh systems beyond 4 GPUs.
 double dataParallelEfficiency(double singleSpeedVsReference, int gpus, const Link& link, WorkloadClass w,
                               Metric m, double batchMultiplier, const ModelConstants& c);

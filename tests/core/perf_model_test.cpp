@@ -132,6 +132,13 @@ TEST(Explanation, NamesTheBoundAndEveryFactor) {
     q.batchMultiplier = 2;
     const Prediction four = model().explain(cat().require("RTX 3090"), q);
     EXPECT_NEAR(has(four, "4 GPUs"), 4 * four.efficiency, 1e-12);
+    // The wait for the slowest GPU is named with what it cost: a share of the step per doubling.
+    const double straggler = model().constants().stragglerFraction * 2.0;
+    EXPECT_NEAR(has(four, "waiting for the slowest GPU"),
+                (1.0 / four.efficiency - straggler) / (1.0 / four.efficiency), 1e-9);
+    PerfQuery replicas = q;
+    replicas.metric = Metric::Fp16Inference; // inference replicas do not wait for each other
+    EXPECT_EQ(has(model().explain(cat().require("RTX 3090"), replicas), "waiting for the slowest GPU"), 0.0);
     // A bigger batch also makes communication relatively cheaper, but speeds up each GPU too.
     EXPECT_GT(has(four, "batch size"), 1.0);
     EXPECT_LT(has(four, "batch size"), 1.136);

@@ -170,10 +170,42 @@ TEST(Validation, DataCentreMatmulPeaksByShapeSearch) {
     }
 }
 
+// Multi-GPU rows' error on their own scaling: (predicted n-GPU / predicted 1-GPU) against
+// (measured n-GPU / the median measured 1-GPU run of the same GPU, workload and precision).
+std::vector<double> scalingErrors(const Evaluation& ev) {
+    std::map<std::string, std::vector<double>> measuredSingle;
+    std::map<std::string, double> predictedSingle;
+    const auto key = [](const EvaluatedRow& r) { return r.gpuId + "|" + r.row.workload; };
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.numGpus == 1) {
+            measuredSingle[key(r)].push_back(r.measuredRelative);
+            predictedSingle[key(r)] = r.predictedRelative;
+        }
+    }
+    std::vector<double> errors;
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.numGpus > 1) {
+            const double measured = r.measuredRelative / median(measuredSingle.at(key(r)));
+            const double predicted = r.predictedRelative / predictedSingle.at(key(r));
+            errors.push_back(std::fabs(predicted / measured - 1.0) * 100.0);
+        }
+    }
+    return errors;
+}
+
+// The multi-GPU rows' own scaling stays within a median and p90 band (rows: how many).
+void expectScalingWithin(const Evaluation& ev, size_t rows, double medianPct, double p90Pct) {
+    const auto scaling = scalingErrors(ev);
+    EXPECT_EQ(scaling.size(), rows);
+    EXPECT_LT(median(scaling), medianPct);
+    EXPECT_LT(percentile(scaling, 90), p90Pct);
+}
+
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 9.2% / 22.0% (median / p90) for single GPUs and 14.2% / 31.3%
-    // for 2-8 GPUs; guard against drift. Skipped as known issues (known-issues.json): the tacotron2 and
+    // docs/performance-model.md reports 9.2% / 22.0% (median / p90) for single GPUs and 13.2% / 30.0%
+    // for 2-8 GPUs (6.9% / 23.4% on their own scaling; 8.9% / 25.0% before the wait for the slowest
+    // GPU became a share of the step); guard against drift. Skipped as known issues (known-issues.json): the tacotron2 and
     // waveglow "fp16" rows, which ran without mixed precision (all 62, on every GPU), as did the 80 GB
     // cards' ncf rows (14), and BERT-base on 8 GPUs (3 rows, 9.7-11.3x one GPU). NCF is then taken
     // relative to the A10.
@@ -195,15 +227,17 @@ TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 10.0);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 23.5);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 15.5);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 33.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 31.5);
+    expectScalingWithin(ev, 139, 7.5, 25.0);
 }
 
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
     // docs/performance-model.md: 8.4% / 22.7% single GPU (the bandwidth rule: 15.6% / 73.2%),
-    // 12.3% / 32.9% for 2-8 GPUs, with 4 multi-GPU rows skipped as known issues (ncf on 8 GPUs at
-    // 11.7-11.8x one GPU, 4 RTX 6000 Ada on tacotron2 at 0.36x one).
+    // 11.6% / 32.9% for 2-8 GPUs (7.9% / 34.5% on their own scaling; 9.2% / 32.9% before the wait
+    // for the slowest GPU became a share of the step), with 4 multi-GPU rows skipped as known
+    // issues (ncf on 8 GPUs at 11.7-11.8x one GPU, 4 RTX 6000 Ada on tacotron2 at 0.36x one).
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
@@ -211,8 +245,9 @@ TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.5);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 24.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 12.5);
     EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 34.5);
+    expectScalingWithin(ev, 186, 8.5, 36.0);
 }
 
 TEST(Validation, LanguageModelTrainingOnMosaicMlsMptRuns) {
@@ -251,35 +286,13 @@ TEST(Validation, LanguageModelTrainingOnNvidiaNemoRuns) {
     }
 }
 
-// Multi-GPU rows' error on their own scaling: (predicted n-GPU / predicted 1-GPU) against
-// (measured n-GPU / the median measured 1-GPU run of the same GPU, workload and precision).
-std::vector<double> scalingErrors(const Evaluation& ev) {
-    std::map<std::string, std::vector<double>> measuredSingle;
-    std::map<std::string, double> predictedSingle;
-    const auto key = [](const EvaluatedRow& r) { return r.gpuId + "|" + r.row.workload; };
-    for (const auto& r : ev.rows) {
-        if (r.evaluated && r.row.numGpus == 1) {
-            measuredSingle[key(r)].push_back(r.measuredRelative);
-            predictedSingle[key(r)] = r.predictedRelative;
-        }
-    }
-    std::vector<double> errors;
-    for (const auto& r : ev.rows) {
-        if (r.evaluated && r.row.numGpus > 1) {
-            const double measured = r.measuredRelative / median(measuredSingle.at(key(r)));
-            const double predicted = r.predictedRelative / predictedSingle.at(key(r));
-            errors.push_back(std::fabs(predicted / measured - 1.0) * 100.0);
-        }
-    }
-    return errors;
-}
-
 TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's "v2" runs (H100 PCIe once, H100 SXM5 on 16 machines,
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
     // every network (single GPU 12.5% / 17.5% fp16, 15.2% / 28.2% fp32; the bands below stop
-    // drift, not improvement), its NVLink scaling is close (5.1% / 11.0%, 4.4% / 9.5%). Skipped
+    // drift, not improvement), its NVLink scaling is close (3.3% / 7.9%, 3.3% / 7.8%; 5.1% / 11.0%
+    // and 4.4% / 9.5% with all synchronisation a fixed time per step). Skipped
     // as known issues: the NCF multi-GPU rows and 8-GPU BERT-base fp16, which scale impossibly,
     // and the "fp16" tacotron2, waveglow and ncf runs, which ran without mixed precision.
     for (const std::string precision : {"fp16", "fp32"}) {
@@ -303,10 +316,7 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
         EXPECT_EQ(ev.singleGpu.rows, fp16 ? 80u : 128u);          // 16 SXM5 runs x 5 or 8 networks
         EXPECT_LT(ev.singleGpu.medianAbsErrorPct, fp16 ? 13.5 : 16.5);
         EXPECT_LT(ev.singleGpu.p90AbsErrorPct, fp16 ? 19.0 : 31.0);
-        const auto scaling = scalingErrors(ev);
-        EXPECT_EQ(scaling.size(), fp16 ? 68u : 98u);
-        EXPECT_LT(median(scaling), 6.0);
-        EXPECT_LT(percentile(scaling, 90), 13.5);
+        expectScalingWithin(ev, fp16 ? 68 : 98, 4.0, 9.0);
     }
 }
 
