@@ -126,6 +126,7 @@ nlohmann::json ModelConstants::toJson() const {
              {{"decode_bandwidth_efficiency", decodeBandwidthEfficiency},
               {"decode_overhead_ms", decodeOverheadMs},
               {"decode_bytes_per_sm_clock", decodeBytesPerSmClock},
+              {"decode_hop_ms", decodeHopMs},
               {"prefill_compute_efficiency_16bit", prefillComputeEfficiency[0]},
               {"prefill_overhead_us_per_billion_params_16bit", prefillOverheadUsPerBillionParams[0]},
               {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
@@ -194,6 +195,8 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.decodeBandwidthEfficiency = f.requirePositive("llm.decode_bandwidth_efficiency");
     c.decodeOverheadMs = f.optionalNonNegative("llm.decode_overhead_ms").value_or(0);
     c.decodeBytesPerSmClock = f.optionalNonNegative("llm.decode_bytes_per_sm_clock").value_or(0);
+    // Absent in files written before the term: extra GPUs of a layer split cost no time.
+    c.decodeHopMs = f.optionalNonNegative("llm.decode_hop_ms").value_or(0);
     c.prefillComputeEfficiency[0] = f.requirePositive("llm.prefill_compute_efficiency_16bit");
     c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");
     // Files written before the overhead grew with the model hold a fixed time per token, fitted

@@ -135,6 +135,14 @@ struct ModelConstants {
     /// Bytes a batch-1 decode kernel draws per SM per clock at most (decodeBandwidthGbs;
     /// fitted; 0 = no cap, as in files written before the term).
     double decodeBytesPerSmClock = 0.0;
+    /// Time per generated token for each boundary between the GPUs of a layer split, in
+    /// milliseconds: llama.cpp runs each card's layers as a graph of its own, then copies the
+    /// token's activations (a few kB) to the next card and waits for them, a fixed latency
+    /// whatever the GPU. Measured, not fitted by `calibrate` (the calibration rows are single
+    /// GPUs): XiongjieDai's May 2024 llama-bench table, LLaMA 3 8B tg512 on 2-8 RTX 3090s and
+    /// RTX 4090s, lost 0.05-0.41 ms per token for each card added, 0.18 ms in the median (RTX
+    /// 3090, Q4_K_M: 115.4 tokens/s on one card, 104.2 on six). Files written before the term: 0.
+    double decodeHopMs = 0.18;
     /// Prompt processing: [0] 16-bit weights, [1] quantized weights (dequantised on the fly).
     std::array<double, 2> prefillComputeEfficiency{0.6, 0.55}; ///< achieved / peak FP16 tensor (fitted)
     /// Time per token outside the tensor-core matmuls (dequantisation, norms, attention), in

@@ -195,11 +195,20 @@ TEST(MultiGpu, AnExportVariantMatchesItsCardAloneAndScalesLessOverItsSlowerNvlin
     }
 }
 
-TEST(MultiGpu, InferenceReplicasScaleLinearlyAndLlmSplitsAddMemoryNotSpeed) {
+TEST(MultiGpu, InferenceReplicasScaleLinearlyAndLlmSplitsAddMemoryAndAHandOverPerCard) {
     EXPECT_NEAR(speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn, 4),
                 4 * speed("RTX 4090", Metric::Fp16Inference, WorkloadClass::Cnn), 1e-9);
-    EXPECT_DOUBLE_EQ(speed("RTX 4090", Metric::LlmDecode, WorkloadClass::Transformer, 2),
-                     speed("RTX 4090", Metric::LlmDecode));
+    // A layer split reads each card's layers in turn: no card adds bandwidth, and each boundary
+    // between cards adds the same time to every token, whatever the GPU.
+    const double hopSeconds = model().constants().decodeHopMs / 1000.0;
+    ASSERT_GT(hopSeconds, 0.0);
+    for (const char* gpu : {"RTX 4090", "RTX 3060 12GB", "H100 SXM5"}) {
+        const double one = speed(gpu, Metric::LlmDecode);
+        for (int n : {2, 4, 8}) {
+            const double split = speed(gpu, Metric::LlmDecode, WorkloadClass::Transformer, n);
+            EXPECT_NEAR(1.0 / split, 1.0 / one + (n - 1) * hopSeconds, 1e-12) << gpu << " x" << n;
+        }
+    }
 }
 
 TEST(Explanation, InterconnectAskedForButNotAvailableIsSaid) {

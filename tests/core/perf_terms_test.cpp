@@ -162,6 +162,25 @@ TEST(DecodeBandwidth, ConstantsFileKeepsTheCapAndOlderFilesReadWithoutIt) {
     EXPECT_EQ(ModelConstants::fromJson(j, "c.json").decodeBytesPerSmClock, 0.0);
 }
 
+TEST(DecodeHandOver, ConstantsFileKeepsItOlderFilesReadWithoutItAndNegativeIsRefused) {
+    ModelConstants c = consts();
+    // The shipped figure is the table's median loss per card added (0.05-0.41 ms).
+    EXPECT_GT(c.decodeHopMs, 0.05);
+    EXPECT_LT(c.decodeHopMs, 0.41);
+    c.decodeHopMs = 0.3;
+    auto j = c.toJson();
+    EXPECT_DOUBLE_EQ(ModelConstants::fromJson(j, "c.json").decodeHopMs, 0.3);
+    j["llm"]["decode_hop_ms"] = -0.1;
+    try {
+        ModelConstants::fromJson(j, "c.json");
+        FAIL() << "a negative hand-over time was accepted";
+    } catch (const advisor::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("llm.decode_hop_ms"), std::string::npos) << e.what();
+    }
+    j["llm"].erase("decode_hop_ms");
+    EXPECT_EQ(ModelConstants::fromJson(j, "c.json").decodeHopMs, 0.0);
+}
+
 TEST(PromptProcessingConstants, RoundTripAndOlderFilesReadAsTheyWereFitted) {
     ModelConstants c = consts();
     c.prefillPowerClockExponent = 2.0;
