@@ -84,19 +84,13 @@ TEST(Measurements, LlmTokenGenerationOnSeveralCardsLosesAHandOverAtEachBoundary)
 TEST(Explanation, AnLlmSplitNamesTheHandOverBetweenCardsAndOneCardHasNone) {
     const Gpu& g = cat().require("RTX 3090");
     PerfQuery q = decodeQuery(8.03, Precision::Int4);
-    const auto handOver = [&](const Prediction& p) -> const Factor* {
-        for (const auto& f : p.factors) {
-            if (f.name == "handing each token between GPUs") {
-                return &f;
-            }
-        }
-        return nullptr;
-    };
-    EXPECT_EQ(handOver(model().explain(g, q)), nullptr);
-    const double oneCardSeconds = 1.0 / model().throughput(g, q);
+    const char* handOver = "handing each token between GPUs";
+    const Prediction oneCard = model().explain(g, q);
+    EXPECT_EQ(factorNamed(oneCard, handOver), nullptr);
+    const double oneCardSeconds = 1.0 / oneCard.throughput;
     q.gpus = 4;
     const Prediction p = model().explain(g, q);
-    const Factor* f = handOver(p);
+    const Factor* f = factorNamed(p, handOver);
     ASSERT_NE(f, nullptr);
     const double hopSeconds = model().constants().decodeHopMs / 1000.0;
     EXPECT_NEAR(f->effect, oneCardSeconds / (oneCardSeconds + 3 * hopSeconds), 1e-9);
