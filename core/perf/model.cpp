@@ -146,8 +146,8 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = q.llmWeights == Precision::Fp16 || q.llmWeights == Precision::Bf16 ? 0 : 1;
         const double flops = 2.0 * activeParamsBillion(q) * 1e9;
-        const double computeSeconds =
-            flops / (s.fp16InferTflops * s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k]);
+        const double computeSeconds = flops / (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
+                                               c.prefillComputeEfficiency[k]);
         const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
         const double tokens = 1.0 / (computeSeconds + overheadSeconds);
         if (out != nullptr) {
@@ -199,8 +199,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
     const Metric runs = metricRunOn(s, q.metric, constants_);
-    p.computeRoofTflops = q.metric == Metric::LlmPrefill ? denseMatmulTflops(s, runs)
-                                                         : computeRoofTflops(s, runs) * s.sustainedClock;
+    p.computeRoofTflops = q.metric == Metric::LlmPrefill
+                              ? prefillMatmulTflops(s, q.llmWeights, constants_) * s.denseMatmulClock
+                              : computeRoofTflops(s, runs) * s.sustainedClock;
     const double decodeBandwidth = decodeBandwidthGbs(s, constants_);
     p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs
@@ -232,6 +233,20 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             p.factors.push_back({name, p.throughput / other, detail});
         }
     };
+    const bool quantizedPrefill = q.metric == Metric::LlmPrefill && q.llmWeights != Precision::Fp16 &&
+                                  q.llmWeights != Precision::Bf16;
+    if (s.dp4aTops > 0 && (runs == Metric::Int8Inference || quantizedPrefill)) {
+        EffectiveSpecs floatOnly = s;
+        floatOnly.dp4aTops = 0;
+        floatOnly.eightBitTflops = s.fp16InferTflops;
+        add("INT8 dot products (dp4a)", without([](ModelConstants&) {}, floatOnly),
+            "no tensor cores, but 8-bit integer dot products on the CUDA cores, 4 multiply-adds per lane per clock (" +
+                format::number(s.dp4aTops, 1) + " TOPS; with the CUDA-core matmul penalty " +
+                format::number(integerMatmulTflops(s, constants_), 1) + " against " +
+                format::number(s.fp16InferTflops, 1) + " TFLOPS for float matmuls): " +
+                (quantizedPrefill ? "llama.cpp's quantized matmuls (MMQ) run on them"
+                                  : "TensorRT's INT8 kernels run on them"));
+    }
     if (q.sparsity24) {
         if (sparseMatmulsApply(s, runs)) {
             PerfQuery dense = q;

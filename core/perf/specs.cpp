@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "common/format.h"
+#include "common/text.h"
 #include "perf/terms.h"
 
 #include <algorithm>
@@ -122,6 +123,13 @@ std::optional<double> scaled(const std::optional<double>& v, double k) {
     return v ? std::optional<double>(*v * k) : std::nullopt;
 }
 
+/// INT8 dot products on the CUDA cores (dp4a) came with compute capability 6.1: every NVIDIA
+/// chip from GP102/GP104/GP106/GP107 on, but not GP100 (6.0, the P100's) or anything older.
+bool hasDp4a(const Gpu& g) {
+    return g.vendor == "NVIDIA" && g.architecture != "Maxwell" && g.architecture != "Kepler" &&
+           !text::startsWith(g.chip, "GP100");
+}
+
 } // namespace
 
 EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog* peers) {
@@ -170,6 +178,9 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.fp16TrainTflops = fp32 / c.noTensorCorePenalty;
         s.notes.push_back("no tensor cores: FP16 runs on CUDA cores at the FP32 rate, and matmuls reach only "
                           "235/504 of it (seed: 504 vs 235 cycles)");
+        if (hasDp4a(g)) {
+            s.dp4aTops = 4.0 * fp32;
+        }
     }
 
     // 16-bit inference may use FP16 accumulate (TensorRT, llama.cpp): GeForce's full rate.
@@ -200,6 +211,8 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.fp8 = true;
     } else if (t.int8) {
         s.eightBitTflops = std::max(s.fp16InferTflops, *t.int8 * c.int8EfficiencyWithoutFp8);
+    } else if (s.dp4aTops > 0) {
+        s.eightBitTflops = std::max(s.fp16InferTflops, integerMatmulTflops(s, c));
     } else {
         s.eightBitTflops = s.fp16InferTflops;
         if (s.tensorCores) {

@@ -23,6 +23,11 @@ struct EffectiveSpecs {
     double fp32TrainTflops = 0;  ///< TF32 tensor rate, or FP32 CUDA cores / no-tensor-core penalty
     double eightBitTflops = 0;   ///< FP8 (Ada/Hopper+), INT8 x practical efficiency, else 16-bit
     double vectorTflops = 0;     ///< FP32 on the CUDA cores (non-matmul work)
+    /// INT8 dot products on the CUDA cores (dp4a: 4 multiply-adds per lane per clock, so 4x the
+    /// FP32 rate; a Tesla P40's 11.76 TFLOPS FP32 is its datasheet's 47 TOPS INT8). Set only for
+    /// GPUs without tensor cores that have the instruction (compute capability 6.1 on: not GP100);
+    /// 0 elsewhere. llama.cpp's quantized matmuls and TensorRT's INT8 run on it there.
+    double dp4aTops = 0;
     /// SM count x boost clock in GHz (compute units for AMD and Intel), derived from the FP32 rate
     /// and the FP32 lanes per SM: the rate at which latency-bound work retires (ModelConstants::
     /// latencyBoundOverheadFraction). V100 SXM2: 15.7 TFLOPS / (2 x 64 lanes) = 122.7.

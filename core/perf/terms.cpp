@@ -21,6 +21,15 @@ double computeRoofTflops(const EffectiveSpecs& s, Metric m) {
     return s.fp16TrainTflops;
 }
 
+double integerMatmulTflops(const EffectiveSpecs& s, const ModelConstants& c) {
+    return s.dp4aTops / c.noTensorCorePenalty;
+}
+
+double prefillMatmulTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c) {
+    const bool quantized = weights != Precision::Fp16 && weights != Precision::Bf16;
+    return quantized ? std::max(s.fp16InferTflops, integerMatmulTflops(s, c)) : s.fp16InferTflops;
+}
+
 double denseMatmulTflops(const EffectiveSpecs& s, Metric runs) { return computeRoofTflops(s, runs) * s.denseMatmulClock; }
 
 double matmulTimeFactor(const EffectiveSpecs& s, Metric m, double fp32MatmulShare, const ModelConstants& c) {

@@ -15,6 +15,17 @@ namespace advisor::perf {
 /// FP8/INT8 for 8-bit inference.
 double computeRoofTflops(const EffectiveSpecs& s, Metric m);
 
+/// INT8 matmul rate (TOPS) of a GPU whose 8-bit work runs on dp4a (EffectiveSpecs::dp4aTops):
+/// the dot-product rate with the seed's CUDA-core matmul penalty (504 vs 235 cycles), the same
+/// penalty its FP32 matmuls get. 0 without dp4a. A Tesla P40: 47 / 2.14 = 21.9 TOPS, 4x its
+/// FP32 matmul figure.
+double integerMatmulTflops(const EffectiveSpecs& s, const ModelConstants& c);
+
+/// The rate LLM prompt processing multiplies at (before its fitted efficiency): the 16-bit
+/// inference roof, or for quantized weights on a GPU without tensor cores the dp4a rate when
+/// higher (llama.cpp's quantized matmuls take 8-bit activations there: MMQ).
+double prefillMatmulTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c);
+
 /// A large dense matrix multiply's TFLOPS in the precision a metric runs in: the roof at the
 /// clock chained dense matmuls sustain on a card short of power (prompt processing's clock).
 /// Measured GEMMs check it on its own (eval-model, workload class gemm).

@@ -127,6 +127,29 @@ TEST(Measurements, LlmTokenGenerationOnAPascalCardWithFewSmsIsCappedToo) {
     EXPECT_EQ(model().explain(cat().require("Tesla P40"), q).bound, "memory traffic the SMs can keep in flight");
 }
 
+TEST(Measurements, LlmPromptProcessingOnAPascalCardRunsOnItsInt8DotProducts) {
+    // Not fitted: a Tesla P40's quantized prompt processing in three llama.cpp versions
+    // (JohannesGaessler's tables; the quantized matmuls, MMQ, take 8-bit activations on dp4a).
+    // January 2024, PR #4766: LLaMA 7B Q4_0 pp512, 912.41 tokens/s. June 2024, PR #7716: LLaMA 3
+    // 8B Q5_0, pp2048 at a micro-batch of 512, 831.19. PR #24127: 8B Q4_1 pp512 at 512, 1007.38.
+    // Counted at its float matmul rate (FP32 with the CUDA-core penalty) the model gave 253, 212
+    // and 212: 3.6-4.8x too slow. The software alone moved the card 10% over these versions.
+    const Gpu& p40 = cat().require("Tesla P40");
+    expectNear(model().throughput(p40, prefillQuery(6.74, Precision::Int4)), 912.41, 0.20, "P40 7B Q4_0 pp512");
+    expectNear(model().throughput(p40, prefillQuery(8.03, Precision::Int4)), 831.19, 0.20, "P40 8B Q5_0 pp2048");
+    expectNear(model().throughput(p40, prefillQuery(8.03, Precision::Int4)), 1007.38, 0.20, "P40 8B Q4_1 pp512");
+    const Prediction quantized = model().explain(p40, prefillQuery(8.03, Precision::Int4));
+    const Factor* dp4a = factorNamed(quantized, "INT8 dot products (dp4a)");
+    ASSERT_NE(dp4a, nullptr);
+    EXPECT_GT(dp4a->effect, 3.5);
+    EXPECT_NE(dp4a->detail.find("MMQ"), std::string::npos);
+    // 16-bit weights multiply in floating point: no dp4a, and none on a tensor-core card.
+    const Prediction sixteenBit = model().explain(p40, prefillQuery(8.03, Precision::Fp16));
+    EXPECT_EQ(factorNamed(sixteenBit, "INT8 dot products (dp4a)"), nullptr);
+    const Prediction ampere = model().explain(cat().require("RTX 3090"), prefillQuery(8.03, Precision::Int4));
+    EXPECT_EQ(factorNamed(ampere, "INT8 dot products (dp4a)"), nullptr);
+}
+
 TEST(Measurements, DenseMatmulsOnAPowerCappedT4RunAtThePowerLinearClock) {
     // NVIDIA developer forums, "About GPU peak performance" (2023, not fitted): cuBLAS FP16 GEMM
     // 4096^3 on a T4, mean of 100 runs, about 24 of its 65 TFLOPS; NVIDIA's answer: power capping

@@ -107,6 +107,33 @@ TEST(ComputeRoof, GpusWithoutTensorCoresGetAnHonestFigureNotAnError) {
     EXPECT_NEAR(computeRoofTflops(xmx, Metric::Fp16Training), 2.0 * 13.7 * 235.0 / 504.0, 1e-9);
 }
 
+TEST(ComputeRoof, PascalAndTuringWithoutTensorCoresRunEightBitOnDp4aDotProducts) {
+    // dp4a (4 INT8 multiply-adds per lane per clock) needs compute capability 6.1 (NVIDIA, "8-bit
+    // Inference with TensorRT", 2017: sm_61+, "Pascal TitanX, GTX 1080, Tesla P4, P40"). The P40's
+    // datasheet: 47.0 TOPS INT8 against 11.8 TFLOPS FP32 (Dell EMC HPC lab, March 2017).
+    const auto p40 = specs("Tesla P40");
+    EXPECT_NEAR(p40.dp4aTops, 47.0, 0.1);
+    EXPECT_NEAR(specs("GTX 1080 Ti").dp4aTops, 4.0 * 11.3, 1e-9);
+    EXPECT_NEAR(specs("GTX 1660 Ti").dp4aTops, 4.0 * 5.44, 1e-9);
+    // GP100 (sm_60) has no dp4a; tensor-core cards do 8-bit work on their tensor cores.
+    EXPECT_EQ(specs("Tesla P100 PCIe 16GB").dp4aTops, 0.0);
+    EXPECT_EQ(specs("RTX 3090").dp4aTops, 0.0);
+    EXPECT_EQ(specs("Radeon PRO W7900").dp4aTops, 0.0);
+    // The seed's CUDA-core matmul penalty applies to it as to FP32: 47 x 235/504 = 21.9 TOPS,
+    // 4x the float matmul figure, for 8-bit inference and for prompt processing of quantized weights.
+    EXPECT_NEAR(integerMatmulTflops(p40, consts()), 47.04 * 235.0 / 504.0, 1e-9);
+    EXPECT_NEAR(computeRoofTflops(p40, Metric::Int8Inference) / computeRoofTflops(p40, Metric::Fp16Inference), 4.0,
+                1e-9);
+    EXPECT_DOUBLE_EQ(prefillMatmulTflops(p40, Precision::Int4, consts()), integerMatmulTflops(p40, consts()));
+    EXPECT_DOUBLE_EQ(prefillMatmulTflops(p40, Precision::Int8, consts()), integerMatmulTflops(p40, consts()));
+    EXPECT_DOUBLE_EQ(prefillMatmulTflops(p40, Precision::Fp16, consts()), p40.fp16InferTflops);
+    const auto p100 = specs("Tesla P100 PCIe 16GB");
+    EXPECT_DOUBLE_EQ(computeRoofTflops(p100, Metric::Int8Inference), computeRoofTflops(p100, Metric::Fp16Inference));
+    EXPECT_DOUBLE_EQ(prefillMatmulTflops(p100, Precision::Int4, consts()), p100.fp16InferTflops);
+    const auto ampere = specs("RTX 3090");
+    EXPECT_DOUBLE_EQ(prefillMatmulTflops(ampere, Precision::Int4, consts()), ampere.fp16InferTflops);
+}
+
 TEST(ComputeRoof, TheA770RunsFp16MatmulsOnItsXmxEngines) {
     // 512 XMX engines x 64 FP16 multiply-adds x 2.1 GHz = 137.6 TFLOPS, which measured PyTorch
     // GEMMs reach 53-66% of (73-91 TFLOPS): far above its 34.4 TFLOPS packed-FP16 vector rate.

@@ -57,6 +57,20 @@ TEST(Validation, LlamaCppOnProfessionalCardsStaysWithinTheDocumentedError) {
     EXPECT_LT(percentile(decode, 90), 17.0);
 }
 
+TEST(Validation, LlamaCppOnATeslaP40AgainstAnRtx3090OfTheSameRun) {
+    // tests/fixtures/validation/llamacpp-p40-2024.csv: one llama-bench table (llama.cpp PR #4766,
+    // January 2024), never fitted. The P40 has no tensor cores; its quantized prompt processing
+    // runs on dp4a: 0.268x the RTX 3090 measured, 0.056x before the term, 0.215x with it.
+    const auto ev = evaluateValidation("llamacpp-p40-2024.csv", "RTX 3090");
+    EXPECT_TRUE(ev.unresolved.empty());
+    const auto p40 = evaluatedRowsOf(ev, "Tesla P40");
+    ASSERT_EQ(p40.size(), 2u);
+    for (const auto* r : p40) {
+        const bool prefill = r->row.workloadClass == "llm-prefill";
+        EXPECT_LT(std::fabs(r->errorPct), prefill ? 22.0 : 13.0) << r->row.workload;
+    }
+}
+
 TEST(Validation, LlamaCppPromptProcessingOnProfessionalCardsInTokensPerSecond) {
     // The same file's prompt processing, in tokens/s (no reference card: its own error would
     // move every row), without the three cells its README calls broken: two F16 prompt runs at
