@@ -144,7 +144,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         return 1.0 / (memorySeconds + overheadSeconds + hopSeconds);
     }
     if (q.metric == Metric::LlmPrefill) {
-        const size_t k = q.llmWeights == Precision::Fp16 || q.llmWeights == Precision::Bf16 ? 0 : 1;
+        const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
         const double flops = 2.0 * activeParamsBillion(q) * 1e9;
         const double computeSeconds = flops / (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
                                                c.prefillComputeEfficiency[k]);
@@ -233,8 +233,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             p.factors.push_back({name, p.throughput / other, detail});
         }
     };
-    const bool quantizedPrefill = q.metric == Metric::LlmPrefill && q.llmWeights != Precision::Fp16 &&
-                                  q.llmWeights != Precision::Bf16;
+    const bool quantizedPrefill = q.metric == Metric::LlmPrefill && !isSixteenBit(q.llmWeights);
     if (s.dp4aTops > 0 && (runs == Metric::Int8Inference || quantizedPrefill)) {
         EffectiveSpecs floatOnly = s;
         floatOnly.dp4aTops = 0;

@@ -26,8 +26,7 @@ double integerMatmulTflops(const EffectiveSpecs& s, const ModelConstants& c) {
 }
 
 double prefillMatmulTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c) {
-    const bool quantized = weights != Precision::Fp16 && weights != Precision::Bf16;
-    return quantized ? std::max(s.fp16InferTflops, integerMatmulTflops(s, c)) : s.fp16InferTflops;
+    return isSixteenBit(weights) ? s.fp16InferTflops : std::max(s.fp16InferTflops, integerMatmulTflops(s, c));
 }
 
 double denseMatmulTflops(const EffectiveSpecs& s, Metric runs) { return computeRoofTflops(s, runs) * s.denseMatmulClock; }

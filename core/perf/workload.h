@@ -24,6 +24,12 @@ enum class WorkloadClass { Transformer, Cnn, Rnn, Recsys };
 /// Numeric precision of a benchmark row or an LLM's weights.
 enum class Precision { Fp32, Fp16, Bf16, Int8, Fp8, Int4 };
 
+/// FP16 or BF16: LLM weights that prompt processing multiplies as stored; any other precision
+/// is taken as quantized weights (dequantised, or multiplied as integers).
+constexpr bool isSixteenBit(Precision p) {
+    return p == Precision::Fp16 || p == Precision::Bf16;
+}
+
 const char* toString(Metric m);
 const char* toString(WorkloadClass w);
 const char* toString(Precision p);
