@@ -96,7 +96,7 @@ TEST(Measurements, WithoutTensorCoresMixedPrecisionGainsLittle) {
 TEST(Measurements, EightBitInferenceOnAPascalCardIsAboutThreeTimesItsFloatSpeed) {
     // Not fitted: Dell EMC HPC Innovation Lab, "Deep Learning Inference on P40 GPUs" (March
     // 2017), TensorRT 2 on a Tesla P40: GoogLeNet at batch 128, 2,215 images/s in FP32 and 6,410
-    // in INT8 (2.89x; "~3x" for AlexNet too, of dp4a's 4x). The P40 has no 16-bit path (FP16
+    // in INT8 (2.89x; AlexNet 5,198 and 16,292, 3.13x; of dp4a's 4x). The P40 has no 16-bit path (FP16
     // at 1/64 rate), so its 16-bit inference figure is its FP32 speed. Without dp4a the model
     // gave 1.0x.
     const double ratio = speed("Tesla P40", Metric::Int8Inference, WorkloadClass::Cnn) /
