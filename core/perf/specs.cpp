@@ -203,8 +203,9 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         s.fp32TrainTflops = fp32 / c.noTensorCorePenalty;
     }
 
-    // 8-bit inference: FP8 on Ada/Hopper+ (FP16 accumulate where the card doubles it),
-    // INT8 counted at the seed's practical efficiency, else no gain over 16-bit.
+    // 8-bit inference: FP8 on Ada/Hopper+ (FP16 accumulate where the card doubles it), INT8
+    // tensor cores at the seed's practical efficiency, dp4a on the CUDA cores of cards without
+    // tensor cores, else no gain over 16-bit.
     if (t.fp8) {
         const double accRatio = s.fp16AccumulateHalfRate ? *t.fp16Fp16Acc / *t.fp16Fp32Acc : 1.0;
         s.eightBitTflops = *t.fp8 * accRatio;
