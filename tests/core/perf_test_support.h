@@ -3,6 +3,7 @@
 // near-compare that prints both values, and a prediction's factor by name.
 #include "catalog/catalog.h"
 #include "perf/model.h"
+#include "perf/specs.h"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,15 @@ namespace advisor::perf {
 
 inline const Catalog& cat() {
     return Catalog::builtin();
+}
+
+inline const ModelConstants& consts() {
+    return ModelConstants::builtin();
+}
+
+// The roofs the model derives for a catalog GPU.
+inline EffectiveSpecs specs(const char* gpu) {
+    return deriveSpecs(cat().require(gpu), consts(), &cat());
 }
 
 inline const PerfModel& model() {
