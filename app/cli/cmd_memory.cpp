@@ -4,6 +4,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/format.h"
 #include "common/text.h"
@@ -18,7 +19,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
     args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
-                                   "kv-heads", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
+                                   "kv-heads", "head-dim", "kv-cache", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
                                    "offload", "shard", "lora-rank"});
     if (const auto task = args.value("task")) {
         const auto p = calc::findPreset(calc::memoryTaskPresets(), *task);
@@ -76,6 +77,13 @@ int run(Context& ctx, const Args& args) {
     in.layers = args.integer("layers", 1, 1000);
     in.hidden = args.integer("hidden", 64, 1000000);
     in.kvHeads = args.integer("kv-heads", 1, 1024);
+    in.headDim = args.integer("head-dim", 8, 1024);
+    if (const auto kv = kvCacheOption(args)) {
+        if (in.mode != calc::MemoryMode::Inference) {
+            throw UsageError("--kv-cache sizes inference's KV cache; training keeps none");
+        }
+        in.kvCache = *kv;
+    }
     if (args.has("checkpointing") && args.has("no-checkpointing")) {
         throw UsageError("give --checkpointing or --no-checkpointing, not both");
     }
@@ -113,11 +121,12 @@ int run(Context& ctx, const Args& args) {
                        {"shape_basis", e.shapeBasis},
                        {"mode", calc::toString(in.mode)},
                        {"precision", perf::toString(in.weights)},
+                       {"kv_cache", perf::toString(in.kvCache)},
                        {"total_gb", e.totalGb},
                        {"per_gpu_gb", e.perGpuGb},
                        {"cpu_ram_gb", e.cpuRamGb},
                        {"shape", {{"layers", e.layers}, {"hidden", e.hidden}, {"kv_heads", e.kvHeads},
-                                  {"context_tokens", e.contextTokens}}},
+                                  {"head_dim", e.headDim}, {"context_tokens", e.contextTokens}}},
                        {"breakdown", breakdown},
                        {"notes", e.notes},
                        {"fits", list}});
@@ -131,7 +140,8 @@ int run(Context& ctx, const Args& args) {
     t.print(ctx.out());
     ctx.out() << "Total: " << format::number(e.perGpuGb, 1) << " GB per GPU"
               << (in.shardGpus > 1 ? " (" + format::number(e.totalGb, 1) + " GB over " + std::to_string(in.shardGpus) + " GPUs)" : "")
-              << "; " << e.layers << " layers, hidden " << e.hidden << ", " << e.kvHeads << " KV heads ("
+              << "; " << e.layers << " layers, hidden " << e.hidden << ", " << e.kvHeads << " KV heads of "
+              << e.headDim << " ("
               << e.shapeBasis << ")\n";
     for (const auto& n : e.notes) {
         ctx.out() << "note: " << n << '\n';
@@ -155,7 +165,8 @@ Command memoryCommand() {
     return {"memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
             "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
             "                          [--precision fp16|int8|int4] [--context N] [--batch N]\n"
-            "                          [--layers L --hidden H --kv-heads K] [--[no-]checkpointing] [--no-flash-attention]\n"
+            "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
+            "                          [--[no-]checkpointing] [--no-flash-attention]\n"
             "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
             "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
             "                                 image-generation|transformers\n\n"
@@ -164,12 +175,16 @@ Command memoryCommand() {
             "8-bit optimizers, gradient checkpointing, CPU offload, sharding over GPUs (ZeRO/FSDP), and\n"
             "8/4-bit weights. Mixture-of-experts models count all their parameters. Without --layers/\n"
             "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
-            "8 KV heads). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
-            "--model takes a published model's size and shape (--layers/--hidden/--kv-heads still override it):\n  " +
+            "8 KV heads of 128). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
+            "Inference keeps a KV cache per token of context; --kv-cache stores it in 8 or 4 bits (llama.cpp's\n"
+            "--cache-type-k/-v q8_0 and q4_0, vLLM's fp8).\n"
+            "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
+            "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
                 calc::modelShapeIds() + "\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"params-billion"}, {"model"}, {"mode"}, {"precision"}, {"context"},
-                                                   {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"},
+                                                   {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"}, {"head-dim"},
+                                                   {"kv-cache"},
                                                    {"checkpointing", false}, {"no-checkpointing", false},
                                                    {"no-flash-attention", false},
                                                    {"optimizer"}, {"offload", false}, {"shard"}, {"lora-rank"},

@@ -61,7 +61,8 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"active_params_billion", q.llmActiveParamsBillion > 0 ? nlohmann::json(q.llmActiveParamsBillion)
                                                                              : nlohmann::json()},
                     {"weights", perf::toString(q.llmWeights)},
-                    {"context_tokens", q.llmContextTokens}};
+                    {"context_tokens", q.llmContextTokens},
+                    {"kv_cache", perf::toString(q.llmKvCache)}};
     } else {
         j["workload"] = perf::toString(q.workload);
         if (!q.workloadName.empty()) {
@@ -84,7 +85,10 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
         o << " (" << format::number(q.llmParamsBillion, 1) << "B parameters"
           << (q.llmActiveParamsBillion > 0 ? ", " + format::number(q.llmActiveParamsBillion, 1) + "B active" : "")
           << ", " << perf::toString(q.llmWeights)
-          << " weights, " << q.llmContextTokens << " tokens of context): " << format::number(p.throughput, 1)
+          << " weights, " << q.llmContextTokens << " tokens of context"
+          << (q.llmKvCache != perf::KvCacheType::F16 ? std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache"
+                                                     : std::string())
+          << "): " << format::number(p.throughput, 1)
           << " tokens/s\n";
     } else {
         o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ")
@@ -166,13 +170,15 @@ Command perfCommand() {
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
-            "                        [--weights fp16|int8|int4] [--context TOKENS]\n"
+            "                        [--weights fp16|int8|int4] [--context TOKENS] [--kv-cache f16|fp8|q8_0|q4_0]\n"
             "                        [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
             "--active-params-billion per token). Default: the first four, and the LLM ones too when an\n"
-            "LLM option is given.\n"
+            "LLM option is given. Token generation reads the weights and the KV cache for every token: a\n"
+            "--model's own attention (KV heads, sliding windows, latent KV) sizes the cache, else its size\n"
+            "does; --kv-cache stores it in 8 or 4 bits (llama.cpp's --cache-type-k/-v, vLLM's fp8).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"

@@ -14,7 +14,7 @@ OptionSpec sparsityOption() {
 
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
-           args.has("weights") || args.has("context");
+           args.has("weights") || args.has("context") || args.has("kv-cache");
 }
 
 namespace {
@@ -27,7 +27,7 @@ bool isLanguageModelWorkload(const std::string& name) {
 
 // The LLM options that only size a model, which --workload llm takes for any metric.
 bool onlySizesTheModel(const Args& args) {
-    return !args.has("weights") && !args.has("context");
+    return !args.has("weights") && !args.has("context") && !args.has("kv-cache");
 }
 
 } // namespace
@@ -41,9 +41,21 @@ void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& optio
     }
 }
 
+std::optional<perf::KvCacheType> kvCacheOption(const Args& args) {
+    const auto kv = args.value("kv-cache");
+    if (!kv) {
+        return std::nullopt;
+    }
+    const auto parsed = perf::parseKvCacheType(*kv);
+    if (!parsed) {
+        throw UsageError("--kv-cache must be f16, fp8, q8_0 or q4_0, got '" + *kv + "'");
+    }
+    return parsed;
+}
+
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
     std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
-                                     {"model"}, {"weights"}, {"context"}};
+                                     {"model"}, {"weights"}, {"context"}, {"kv-cache"}};
     if (setup == GpuSetup::Several) {
         specs.insert(specs.end(), {{"gpus"}, {"pcie-gen"}, {"pcie-lanes"}, {"nvlink", false}});
     }
@@ -92,9 +104,10 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.batchMultiplier = *b;
     }
     args.refuseTogether({"model"}, {"params-billion", "active-params-billion"});
+    const calc::ModelShape* model = nullptr;
     if (const auto name = args.value("model")) {
         // A published model brings its size and, for a mixture of experts, its active parameters.
-        const calc::ModelShape* model = calc::findModelShape(*name);
+        model = calc::findModelShape(*name);
         if (model == nullptr) {
             throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
         }
@@ -122,6 +135,11 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    o.query.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
+    if (model != nullptr) {
+        // Its KV cache as it attends: its KV heads and head width, sliding windows, latent attention.
+        o.query.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*model), o.query.llmContextTokens);
+    }
     if (languageModel) {
         // Its matmuls are those of the parameters that work on each token.
         o.query.workload = perf::WorkloadClass::Transformer;
@@ -133,11 +151,11 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
     if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
         throw UsageError("--batch, --workload and --sparsity describe network training and inference; " +
                          std::string(perf::toString(*o.metric)) +
-                         " takes --params-billion (or --model), --weights and --context");
+                         " takes --params-billion (or --model), --weights, --context and --kv-cache");
     }
     const bool llmMetric = o.metric && perf::isLlm(*o.metric);
     if (languageModel && !llmMetric && !onlySizesTheModel(args)) {
-        throw UsageError("--weights and --context describe LLM inference (--metric llm-decode or llm-prefill); "
+        throw UsageError("--weights, --context and --kv-cache describe LLM inference (--metric llm-decode or llm-prefill); "
                          "--workload llm takes the model's size (--params-billion or --model)");
     }
     if (!languageModel && o.metric && !llmMetric && hasLlmOptions(args)) {

@@ -26,6 +26,22 @@ double weightBytes(perf::Precision p) {
     }
 }
 
+// "32 layers x 4,096 tokens, each 8 KV heads x 128 x 2 (K, V) x batch 1 x 2 bytes (f16)", with
+// the sliding-window layers and latent attention said as such.
+std::string kvCacheDetail(const AttentionShape& a, double tokens, int batch, perf::KvCacheType type) {
+    const int sliding = a.slidingWindow > 0 ? std::min(a.slidingLayers, a.layers) : 0;
+    const std::string perLayer = a.latentDim > 0 ? std::to_string(a.latentDim) + " latent values"
+                                                 : std::to_string(a.kvHeads) + " KV heads x " +
+                                                       std::to_string(a.headDim) + " x 2 (K, V)";
+    std::string text = std::to_string(a.layers - sliding) + " layers x " + format::number(tokens, 0) + " tokens";
+    if (sliding > 0) {
+        text += " + " + std::to_string(sliding) + " sliding-window layers x " +
+                format::number(std::min(tokens, static_cast<double>(a.slidingWindow)), 0) + " tokens";
+    }
+    return text + ", each " + perLayer + " x batch " + std::to_string(batch) + " x " +
+           format::trimmed(perf::kvCacheBytesPerValue(type), 4) + " bytes (" + perf::toString(type) + ")";
+}
+
 } // namespace
 
 const char* toString(MemoryMode m) {
@@ -77,6 +93,9 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     if (in.shardGpus < 1 || in.shardGpus > 1024) {
         reject("shard_gpus", "must be between 1 and 1024");
     }
+    if (in.headDim && (*in.headDim < 8 || *in.headDim > 1024)) {
+        reject("head_dim", "must be between 8 and 1024");
+    }
     if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > 10000000)) {
         reject("context", "must be between 1 and 10,000,000 tokens");
     }
@@ -94,10 +113,12 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     const double h = in.hidden ? *in.hidden : model != nullptr ? model->hidden : guessedHidden;
     e.hidden = static_cast<int>(h);
     e.layers = in.layers ? *in.layers : model != nullptr ? model->layers : std::max(1, static_cast<int>(std::lround(h / 128.0)));
-    const int heads = std::max(1, e.hidden / 128); // 128-dimensional heads, as every shipped model
+    e.headDim = in.headDim ? *in.headDim : model != nullptr ? model->headDim : 128;
+    // Query heads: the model's own, unless a given width or head width changes them.
+    const int heads = model != nullptr && !in.hidden && !in.headDim ? model->heads : std::max(1, e.hidden / e.headDim);
     e.kvHeads = in.kvHeads ? *in.kvHeads : model != nullptr ? model->kvHeads : std::min(8, heads);
     e.contextTokens = in.contextTokens.value_or(training ? 2048 : 4096);
-    e.shapeBasis = in.layers || in.hidden || in.kvHeads ? "given shape"
+    e.shapeBasis = in.layers || in.hidden || in.kvHeads || in.headDim ? "given shape"
                    : model != nullptr                   ? model->label + "'s published shape"
                                                         : "Llama-like shape for the size";
     if (model != nullptr) {
@@ -126,11 +147,16 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
                 ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
     }
     if (in.mode == MemoryMode::Inference) {
-        // KV cache: K and V, per layer, per KV head, per token, in fp16.
-        const double kv = 2.0 * e.layers * e.kvHeads * 128.0 * s * b * 2.0;
-        add("KV cache", kv / shards,
-            std::to_string(e.layers) + " layers x " + std::to_string(e.kvHeads) + " KV heads x 128 x " +
-                format::number(s, 0) + " tokens x batch " + std::to_string(in.batch) + " x 2 (K, V) x 2 bytes");
+        // KV cache: K and V (or a latent vector) per layer and token, as the model attends.
+        AttentionShape att = model != nullptr ? attentionShapeOf(*model) : AttentionShape{};
+        att.layers = e.layers;
+        att.kvHeads = e.kvHeads;
+        att.headDim = e.headDim;
+        if (in.kvHeads || in.headDim) {
+            att.latentDim = 0; // given K/V heads describe ordinary attention
+        }
+        const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
+        add("KV cache", kvCacheValues(att, s) * b * bytes / shards, kvCacheDetail(att, s, in.batch, in.kvCache));
         add("activations", 2.0 * s * b * h * 4.0 / shards, "one layer's working set in fp16");
     } else {
         double trainable = p;

@@ -33,6 +33,9 @@ struct MemoryInput {
     std::optional<int> layers;  ///< default: derived from the size (Llama-like, see memory.cpp)
     std::optional<int> hidden;
     std::optional<int> kvHeads; ///< default: 8 (grouped-query attention, as Llama 3 and Mistral)
+    std::optional<int> headDim; ///< default: the model's, else 128
+    /// How the KV cache is stored (inference): f16, fp8, or llama.cpp's q8_0 / q4_0.
+    perf::KvCacheType kvCache = perf::KvCacheType::F16;
     /// Default: on for LoRA/QLoRA (as the QLoRA paper trains), off for full training.
     std::optional<bool> gradientCheckpointing;
     bool flashAttention = true; ///< attention scores are not stored
@@ -53,7 +56,7 @@ struct MemoryEstimate {
     double perGpuGb = 0;
     double totalGb = 0;   ///< all GPUs together
     double cpuRamGb = 0;  ///< offloaded states
-    int layers = 0, hidden = 0, kvHeads = 0, contextTokens = 0;
+    int layers = 0, hidden = 0, kvHeads = 0, headDim = 0, contextTokens = 0;
     /// Where the shape came from: "Llama 3.1 70B's published shape", "Llama-like shape for the
     /// size" or "given shape" (any of layers, hidden, KV heads given).
     std::string shapeBasis;
@@ -61,7 +64,8 @@ struct MemoryEstimate {
 };
 
 /// Throws InputError naming the field for sizes <= 0, unsupported precisions for the mode,
-/// or shard counts outside 1..1024.
+/// or shard counts outside 1..1024. The KV cache follows the model's attention
+/// (calc/kv_cache.h): sliding-window layers and latent attention keep less.
 MemoryEstimate estimateMemory(const MemoryInput& in);
 
 /// Of a GPU's memory, what a model can count on: the allocator loses the rest to fragmentation.

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace advisor::calc {
 namespace {
 
@@ -30,6 +32,18 @@ std::vector<ModelShape> load() {
         m.layers = f.requireInt("layers", 1, 1000);
         m.hidden = f.requireInt("hidden", 128, 1000000);
         m.kvHeads = f.requireInt("kv_heads", 1, 1024);
+        m.headDim = f.optionalInt("head_dim", 8, 1024).value_or(128);
+        m.heads = f.optionalInt("heads", 1, 1024).value_or(std::max(1, m.hidden / m.headDim));
+        if (m.heads % m.kvHeads != 0) {
+            f.fail("kv_heads", "must divide the query heads (" + std::to_string(m.heads) + ")");
+        }
+        m.slidingWindow = f.optionalInt("sliding_window", 1, 10000000).value_or(0);
+        m.slidingLayers = f.optionalInt("sliding_window_layers", 1, m.layers).value_or(0);
+        if ((m.slidingWindow > 0) != (m.slidingLayers > 0)) {
+            f.fail(m.slidingWindow > 0 ? "sliding_window_layers" : "sliding_window",
+                   "give sliding_window and sliding_window_layers together");
+        }
+        m.kvLatentDim = f.optionalInt("kv_latent_dim", 1, 100000).value_or(0);
         m.contextTokens = f.requireInt("context_tokens", 1, 10000000);
         m.note = f.optionalString("note").value_or("");
         m.source = f.requireString("source");
@@ -39,6 +53,10 @@ std::vector<ModelShape> load() {
 }
 
 } // namespace
+
+AttentionShape attentionShapeOf(const ModelShape& m) {
+    return {m.layers, m.kvHeads, m.headDim, m.slidingWindow, m.slidingLayers, m.kvLatentDim};
+}
 
 const std::vector<ModelShape>& modelShapes() {
     static const std::vector<ModelShape> shapes = load();

@@ -5,6 +5,8 @@
 /// real layers, width and KV heads instead of a shape guessed from the parameter count: Llama 2
 /// 7B keeps 32 KV heads where a guess gives 8, four times the KV cache.
 
+#include "calc/kv_cache.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,11 +22,19 @@ struct ModelShape {
     double activeParamsBillion = 0;
     int layers = 0;
     int hidden = 0;
+    int heads = 0;     ///< query heads (default: hidden / headDim)
     int kvHeads = 0;
+    int headDim = 128; ///< width of one attention head (Gemma 3: 256, gpt-oss: 64)
+    int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: every layer sees all)
+    int slidingLayers = 0; ///< how many of the layers use the window
+    int kvLatentDim = 0;   ///< multi-head latent attention: elements cached per layer and token
     int contextTokens = 0; ///< the longest context the model was trained for
     std::string note;      ///< e.g. what a mixture of experts holds; may be empty
     std::string source;
 };
+
+/// What sizes the model's KV cache.
+AttentionShape attentionShapeOf(const ModelShape& m);
 
 /// The shipped models, in file order. Throws AdvisorError naming the file and entry if the
 /// built-in resource is malformed.

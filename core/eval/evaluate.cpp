@@ -63,13 +63,14 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
     if (row.isLlm()) {
         q.batchMultiplier = 1.0;
         q.llmWeights = row.precision;
+        q.llmContextTokens = 512;
         if (const calc::ModelShape* moe = mixtureOfExpertsIn(row.workload)) {
             q.llmParamsBillion = moe->paramsBillion;
             q.llmActiveParamsBillion = moe->activeParamsBillion;
+            q.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*moe), q.llmContextTokens);
         } else {
             q.llmParamsBillion = llmParamsBillion(row.workload).value_or(8.0);
         }
-        q.llmContextTokens = 512;
     }
     return q;
 }

@@ -62,11 +62,11 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     return t;
 }
 
-// KV cache read per generated token: 2 (K,V) x layers x KV heads x head dim x 2 bytes per
-// token of context. Llama-3-8B (32 layers, 8 KV heads, dim 128) -> 128 KiB; scaled by
-// sqrt(params) for other sizes (70B -> ~380 KiB, close to Llama-3-70B's 320 KiB).
-double kvBytesPerContextToken(double paramsBillion) {
-    return 131072.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
+// K and V elements cached per token of context: 2 (K, V) x layers x KV heads x head dim.
+// Llama-3-8B (32 layers, 8 KV heads, dim 128) -> 64K, 128 KiB in fp16; scaled by sqrt(params)
+// for other sizes (70B -> ~190K, close to Llama-3-70B's 160K).
+double kvValuesPerContextToken(double paramsBillion) {
+    return 65536.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
 }
 
 // The parameters each token works with: all of them, or a mixture of experts' active ones.
@@ -74,11 +74,18 @@ double activeParamsBillion(const PerfQuery& q) {
     return q.llmActiveParamsBillion > 0 ? std::min(q.llmActiveParamsBillion, q.llmParamsBillion) : q.llmParamsBillion;
 }
 
-// The bytes of `paramsBillion` weights and of the context's KV cache (sized from the active
-// parameters: a mixture of experts shares its attention, Mixtral 8x7B's KV cache is an 8B's).
+// The bytes of the context's KV cache: a published model's own elements, else the estimate
+// from the active parameters (a mixture of experts shares its attention: Mixtral 8x7B's KV
+// cache is an 8B's), at the cache's bytes per element.
+double kvCacheBytes(const PerfQuery& q) {
+    const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
+                                             : kvValuesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
+    return values * kvCacheBytesPerValue(q.llmKvCache);
+}
+
+// The bytes of `paramsBillion` weights and of the context's KV cache.
 double llmBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 +
-           kvBytesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
+    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 + kvCacheBytes(q);
 }
 
 // What token generation reads per token: the weights that work on it (a mixture of experts
@@ -90,6 +97,16 @@ double llmBytesPerToken(const PerfQuery& q) {
 // What must sit in GPU memory: every weight and the KV cache.
 double llmBytesHeld(const PerfQuery& q) {
     return llmBytes(q, q.llmParamsBillion);
+}
+
+// Where a generated token's bytes come from: the weights, and a KV cache that grows with the context.
+std::string decodeBytesNote(const PerfQuery& q) {
+    const double kv = kvCacheBytes(q) / 1e9;
+    const double all = llmBytesPerToken(q) / 1e9;
+    return "each token reads " + format::number(all, 2) + " GB: " + format::number(all - kv, 2) + " GB of weights and " +
+           format::number(kv, 2) + " GB of KV cache (" + format::number(q.llmContextTokens, 0) + " tokens of context, " +
+           toString(q.llmKvCache) +
+           (q.llmKvCacheValues ? ", the model's own attention shape)" : ", sized from the parameters)");
 }
 
 } // namespace
@@ -415,6 +432,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(constants_.decodeBytesPerSmClock * s.smClockGhz, 0) + " GB/s here, against " +
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
+            p.notes.push_back(decodeBytesNote(q));
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

@@ -22,6 +22,7 @@
 #include "perf/terms.h"
 #include "perf/workload.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,6 +56,11 @@ struct PerfQuery {
     double llmActiveParamsBillion = 0;
     Precision llmWeights = Precision::Int4;
     int llmContextTokens = 512;
+    KvCacheType llmKvCache = KvCacheType::F16;
+    /// K and V elements one sequence caches at llmContextTokens, from a published model's
+    /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
+    /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).
+    std::optional<double> llmKvCacheValues;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

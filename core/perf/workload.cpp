@@ -151,4 +151,44 @@ double llmBitsPerWeight(Precision p) {
     return 16.0;
 }
 
+const char* toString(KvCacheType t) {
+    switch (t) {
+    case KvCacheType::F16:
+        return "f16";
+    case KvCacheType::Fp8:
+        return "fp8";
+    case KvCacheType::Q8_0:
+        return "q8_0";
+    case KvCacheType::Q4_0:
+        return "q4_0";
+    }
+    return "f16";
+}
+
+std::optional<KvCacheType> parseKvCacheType(std::string_view s) {
+    if (s == "fp16" || s == "bf16") { // the same two bytes per value as f16
+        return KvCacheType::F16;
+    }
+    for (const auto t : {KvCacheType::F16, KvCacheType::Fp8, KvCacheType::Q8_0, KvCacheType::Q4_0}) {
+        if (s == toString(t)) {
+            return t;
+        }
+    }
+    return std::nullopt;
+}
+
+double kvCacheBytesPerValue(KvCacheType t) {
+    switch (t) {
+    case KvCacheType::F16:
+        return 2.0;
+    case KvCacheType::Fp8:
+        return 1.0;
+    case KvCacheType::Q8_0:
+        return 34.0 / 32.0;
+    case KvCacheType::Q4_0:
+        return 18.0 / 32.0;
+    }
+    return 2.0;
+}
+
 } // namespace advisor::perf

@@ -64,4 +64,14 @@ std::optional<Metric> trainingMetricFor(Precision p);
 /// int4 4.85 (llama.cpp Q4_K_M average incl. block scales).
 double llmBitsPerWeight(Precision p);
 
+/// How an LLM's KV cache is stored: llama.cpp's --cache-type-k/-v (f16, q8_0, q4_0) and
+/// vLLM's --kv-cache-dtype fp8. Token generation reads all of it for every token.
+enum class KvCacheType { F16, Fp8, Q8_0, Q4_0 };
+
+const char* toString(KvCacheType t);
+std::optional<KvCacheType> parseKvCacheType(std::string_view s);
+/// Bytes per cached element: f16 2, fp8 1, q8_0 34/32 and q4_0 18/32 (ggml's blocks of 32
+/// values carry one fp16 scale: 32 + 2 and 16 + 2 bytes).
+double kvCacheBytesPerValue(KvCacheType t);
+
 } // namespace advisor::perf

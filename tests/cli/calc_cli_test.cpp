@@ -213,7 +213,7 @@ TEST(MemoryCli, APublishedModelBringsItsSizeAndShape) {
     EXPECT_TRUE(cli.json({"memory", "--params-billion", "70"}).at("model").is_null());
 
     const auto text = cli.run({"memory", "--model", "llama-2-7b", "--context", "8192"});
-    EXPECT_NE(text.out.find("32 layers, hidden 4096, 32 KV heads (Llama 2 7B's published shape)"), std::string::npos)
+    EXPECT_NE(text.out.find("32 layers, hidden 4096, 32 KV heads of 128 (Llama 2 7B's published shape)"), std::string::npos)
         << text.out;
     EXPECT_NE(text.out.find("note: 8,192 tokens of context is more than the 4,096 Llama 2 7B was trained for"),
               std::string::npos)

@@ -77,7 +77,10 @@ TEST(PerfCli, AMixtureOfExpertsByNameOrByItsActiveParameters) {
     EXPECT_DOUBLE_EQ(llm.at("active_params_billion").get<double>(), 12.9);
     const auto byHand = cli.json({"perf", "--gpu", "RTX 3090", "--gpus", "2", "--metric", "llm-decode",
                                   "--params-billion", "46.7", "--active-params-billion", "12.9"});
-    EXPECT_DOUBLE_EQ(tokensOf(named), tokensOf(byHand));
+    // The same weights read per token; the named model's KV cache is its own attention's (64K
+    // elements per token), the sizes' an estimate from 12.9B (83K): a little more to read.
+    EXPECT_GT(tokensOf(named), tokensOf(byHand));
+    EXPECT_NEAR(tokensOf(named) / tokensOf(byHand), 1.0, 0.005);
     const auto dense = cli.json({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--params-billion", "46.7"});
     EXPECT_TRUE(dense.at("predictions").at(0).at("llm").at("active_params_billion").is_null());
     EXPECT_GT(tokensOf(named), 2.8 * tokensOf(dense)); // reads 12.9B of the 46.7B per token

@@ -319,7 +319,7 @@ private slots:
         QVERIFY2(tab.resultText().contains(q(format::gigabytes(llama2.perGpuGb)) + QStringLiteral(" per GPU")),
                  qPrintable(tab.resultText()));
         QVERIFY2(tab.resultText().contains(QStringLiteral("Llama 2 7B's published shape: 32 layers, hidden size 4096, "
-                                                          "32 KV heads, 4096 tokens of context")),
+                                                          "32 KV heads of 128, 4096 tokens of context")),
                  qPrintable(tab.resultText()));
         QVERIFY(!tab.modelField()->itemData(tab.modelField()->currentIndex(), Qt::ToolTipRole).toString().isEmpty());
         // Back to any size: the size is the user's again, and the shape a guess from it.
@@ -328,6 +328,28 @@ private slots:
         tab.paramsField()->setValue(7);
         QVERIFY2(tab.resultText().contains(QStringLiteral("Llama-like shape for the size")), qPrintable(tab.resultText()));
         QCOMPARE(tab.kvHeadsField()->text(), QStringLiteral("automatic (8)"));
+    }
+
+    void memoryKvCacheFollowsTheModelsAttentionAndTheChosenFormat() {
+        ui::MemoryTab tab(*session_);
+        pick(tab.modelField(), "gemma-3-12b");
+        QCOMPARE(tab.headDimField()->text(), QStringLiteral("the model's (256)"));
+        calc::MemoryInput in;
+        in.model = calc::findModelShape("gemma-3-12b");
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(calc::estimateMemory(in).perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        // A 4-bit cache: what the core gives for it, and less than the 16-bit one.
+        pick(tab.kvCacheField(), "q4_0");
+        in.kvCache = perf::KvCacheType::Q4_0;
+        const auto q4 = calc::estimateMemory(in);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(q4.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        // A head width given by hand is the shape's; training keeps no KV cache to quantize.
+        tab.headDimField()->setValue(128);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("KV heads of 128")), qPrintable(tab.resultText()));
+        QVERIFY(tab.kvCacheField()->isEnabled());
+        pick(tab.modeField(), "lora");
+        QVERIFY(!tab.kvCacheField()->isEnabled());
     }
 
     void memoryLegendWrapsToANarrowTab() {

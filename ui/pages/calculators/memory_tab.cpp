@@ -62,6 +62,17 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     context_->setSpecialValueText(tr("default"));
     context_->setSuffix(tr(" tokens"));
     batch_ = addCount(tr("Ba&tch:"), 1, 4096, 1);
+    // How inference stores its KV cache (llama.cpp --cache-type-k/-v, vLLM --kv-cache-dtype).
+    kvCache_ = new QComboBox;
+    for (const auto& [type, label] : {std::pair{perf::KvCacheType::F16, tr("16-bit (f16)")},
+                                      std::pair{perf::KvCacheType::Fp8, tr("8-bit float (fp8)")},
+                                      std::pair{perf::KvCacheType::Q8_0, tr("8-bit blocks (q8_0)")},
+                                      std::pair{perf::KvCacheType::Q4_0, tr("4-bit blocks (q4_0)")}}) {
+        kvCache_->addItem(label, QString::fromLatin1(perf::toString(type)));
+    }
+    kvCache_->setToolTip(tr("How inference stores the keys and values of every token of context"));
+    inputs()->addRow(tr("KV cache &quantization:"), kvCache_);
+    watch(kvCache_);
     optimizer_ = new QComboBox;
     optimizer_->addItem(tr("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(tr("8-bit Adam"), QStringLiteral("adam8bit"));
@@ -91,12 +102,15 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     hidden_ = addCount(tr("Hidde&n size:"), 0, 1000000, 0);
     hidden_->setSingleStep(128);
     kvHeads_ = addCount(tr("&KV heads:"), 0, 1024, 0);
-    for (QSpinBox* box : {layers_, hidden_, kvHeads_}) {
+    headDim_ = addCount(tr("Head si&ze:"), 0, 1024, 0);
+    headDim_->setToolTip(tr("Width of one attention head (128 in most models; Gemma 3: 256, gpt-oss: 64)"));
+    for (QSpinBox* box : {layers_, hidden_, kvHeads_, headDim_}) {
         box->setSpecialValueText(tr("automatic"));
     }
     labelField("layers", tr("Layers"));
     labelField("hidden", tr("Hidden size"));
     labelField("kv_heads", tr("KV heads"));
+    labelField("head_dim", tr("Head size"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->yAxis->setVisible(false);
@@ -165,21 +179,25 @@ void MemoryTab::compute() {
     in.layers = given(layers_);
     in.hidden = given(hidden_);
     in.kvHeads = given(kvHeads_);
+    in.headDim = given(headDim_);
+    in.kvCache = perf::parseKvCacheType(kvCache_->currentData().toString().toStdString()).value_or(perf::KvCacheType::F16);
     const auto m = calc::estimateMemory(in);
     // "automatic (32)": the shape the estimate used, where the user left it to the size or model.
     const QString shapeFrom = in.model != nullptr ? tr("the model's (%1)") : tr("automatic (%1)");
     layers_->setSpecialValueText(shapeFrom.arg(m.layers));
     hidden_->setSpecialValueText(shapeFrom.arg(m.hidden));
     kvHeads_->setSpecialValueText(shapeFrom.arg(m.kvHeads));
+    headDim_->setSpecialValueText(shapeFrom.arg(m.headDim));
     loraRank_->setEnabled(in.mode == calc::MemoryMode::Lora || in.mode == calc::MemoryMode::Qlora);
+    kvCache_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps no KV cache
     QStringList notes;
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();
     }
     QString basis = qs(m.shapeBasis);
     basis[0] = basis[0].toUpper();
-    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%9: %3 layers, hidden size %4, %5 KV heads, "
-                        "%6 tokens of context.%7</p>%8")
+    result_->setText(tr("<p style='font-size:large'><b>%1 per GPU</b>%2</p><p>%9: %3 layers, hidden size %4, %5 KV heads "
+                        "of %10, %6 tokens of context.%7</p>%8")
                          .arg(qs(format::gigabytes(m.perGpuGb)),
                               in.shardGpus > 1 ? tr(" (%1 on all %2 GPUs)").arg(qs(format::gigabytes(m.totalGb))).arg(in.shardGpus)
                                                : QString())
@@ -191,7 +209,8 @@ void MemoryTab::compute() {
                                              : QString(),
                               notes.isEmpty() ? QString() : QStringLiteral("<ul><li>") + notes.join(QStringLiteral("</li><li>")) +
                                                                 QStringLiteral("</li></ul>"))
-                         .arg(basis.toHtmlEscaped()));
+                         .arg(basis.toHtmlEscaped())
+                         .arg(m.headDim));
     // One stacked bar: weights, gradients, optimizer states, activations, KV cache, overhead.
     plot_->clearPlottables();
     const QColor palette[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(213, 94, 0),

@@ -28,6 +28,8 @@ public:
     QSpinBox* layersField() const { return layers_; }
     QSpinBox* hiddenField() const { return hidden_; }
     QSpinBox* kvHeadsField() const { return kvHeads_; }
+    QSpinBox* headDimField() const { return headDim_; }
+    QComboBox* kvCacheField() const { return kvCache_; }
     QSpinBox* loraRankField() const { return loraRank_; }
     QCheckBox* flashAttentionField() const { return flashAttention_; }
     QString resultText() const;
@@ -56,6 +58,8 @@ private:
     QSpinBox* layers_ = nullptr;
     QSpinBox* hidden_ = nullptr;
     QSpinBox* kvHeads_ = nullptr;
+    QSpinBox* headDim_ = nullptr;
+    QComboBox* kvCache_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QTableWidget* fits_ = nullptr;

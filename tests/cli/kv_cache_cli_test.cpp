@@ -1,0 +1,86 @@
+// The KV cache on the command line: `memory` and `perf --metric llm-decode` size it from a
+// model's attention and store it in the format asked for, through the real binary.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+double kvCacheGb(const nlohmann::json& memoryDoc) {
+    for (const auto& item : memoryDoc.at("breakdown")) {
+        if (item.at("item") == "KV cache") {
+            return item.at("gb").get<double>();
+        }
+    }
+    return -1;
+}
+
+TEST(KvCacheCli, MemoryStoresTheCacheInTheFormatAsked) {
+    Cli cli;
+    const auto f16 = cli.json({"memory", "--model", "llama-3.1-8b", "--context", "131072"});
+    EXPECT_EQ(f16.at("kv_cache"), "f16");
+    EXPECT_NEAR(kvCacheGb(f16), 17.18, 0.005); // 128 KiB per token
+    const auto q8 = cli.json({"memory", "--model", "llama-3.1-8b", "--context", "131072", "--kv-cache", "q8_0"});
+    EXPECT_EQ(q8.at("kv_cache"), "q8_0");
+    EXPECT_NEAR(kvCacheGb(q8), 17.18 * 34 / 64, 0.005);
+    EXPECT_LT(q8.at("per_gpu_gb").get<double>(), f16.at("per_gpu_gb").get<double>() - 8);
+    const auto text = cli.run({"memory", "--model", "llama-3.1-8b", "--context", "131072", "--kv-cache", "q4_0"});
+    EXPECT_NE(text.out.find("x 0.5625 bytes (q4_0)"), std::string::npos) << text.out;
+    // Training keeps no KV cache; a format nobody stores in is refused by name.
+    const auto training = cli.run({"memory", "--params-billion", "7", "--mode", "lora", "--kv-cache", "q8_0"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--kv-cache sizes inference's KV cache; training keeps none"), std::string::npos)
+        << training.err;
+    const auto bad = cli.run({"memory", "--params-billion", "7", "--kv-cache", "q3"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'q3'"), std::string::npos) << bad.err;
+}
+
+TEST(KvCacheCli, MemoryFollowsHeadWidthAndSlidingWindows) {
+    Cli cli;
+    const auto gemma = cli.json({"memory", "--model", "gemma-3-12b", "--context", "131072"});
+    EXPECT_EQ(gemma.at("shape").at("head_dim"), 256);
+    // 8 full layers x 131,072 tokens + 40 window layers x 1,024, each 8 KV heads x 256 x K and V.
+    EXPECT_NEAR(kvCacheGb(gemma), 2.0 * 8 * 256 * (8 * 131072.0 + 40 * 1024.0) * 2 / 1e9, 1e-6);
+    const auto narrow = cli.json({"memory", "--params-billion", "8", "--head-dim", "64", "--context", "1000"});
+    EXPECT_EQ(narrow.at("shape").at("head_dim"), 64);
+    EXPECT_EQ(narrow.at("shape_basis"), "given shape");
+    EXPECT_EQ(cli.run({"memory", "--params-billion", "8", "--head-dim", "4"}).exitCode, 2);
+}
+
+TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
+    Cli cli;
+    const auto speed = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--context", "32768"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto doc = cli.json(args);
+        return doc.at("predictions").at(0);
+    };
+    const auto f16 = speed({"--model", "qwen2.5-7b"});
+    EXPECT_EQ(f16.at("llm").at("kv_cache"), "f16");
+    const auto q8 = speed({"--model", "qwen2.5-7b", "--kv-cache", "q8_0"});
+    EXPECT_EQ(q8.at("llm").at("kv_cache"), "q8_0");
+    EXPECT_GT(q8.at("throughput").get<double>(), f16.at("throughput").get<double>());
+    // Qwen2.5 7B's 4 KV heads over 28 layers keep less than the size law's estimate for 7.6B.
+    const auto bySize = speed({"--params-billion", "7.6"});
+    EXPECT_GT(f16.at("throughput").get<double>(), 1.2 * bySize.at("throughput").get<double>());
+    bool saysWhatItReads = false;
+    for (const auto& n : f16.at("notes")) {
+        saysWhatItReads |= n.get<std::string>().find("GB of KV cache (32,768 tokens of context, f16, the model's own "
+                                                     "attention shape)") != std::string::npos;
+    }
+    EXPECT_TRUE(saysWhatItReads) << f16.at("notes").dump();
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "q4_0"});
+    EXPECT_NE(human.out.find("512 tokens of context in a q4_0 KV cache)"), std::string::npos) << human.out;
+    // A KV cache belongs to LLM inference; a bad format is named.
+    const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--kv-cache", "q8_0"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--kv-cache describe an LLM"), std::string::npos) << training.err;
+    const auto bad = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "int2"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int2'"), std::string::npos) << bad.err;
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,113 @@
+// Tests for core/calc/kv_cache and the memory calculator's KV cache: the published figures of
+// grouped-query, sliding-window and latent attention, and the KV cache stored in 8 or 4 bits.
+#include "calc/kv_cache.h"
+#include "calc/memory.h"
+#include "calc/model_shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace advisor::calc {
+namespace {
+
+const ModelShape& shape(const char* id) {
+    const ModelShape* m = findModelShape(id);
+    EXPECT_NE(m, nullptr) << id;
+    return *m;
+}
+
+double kvGb(const MemoryEstimate& e) {
+    for (const auto& i : e.items) {
+        if (i.name == "KV cache") {
+            return i.gb;
+        }
+    }
+    return -1;
+}
+
+TEST(KvCache, GroupedQueryAttentionKeepsKAndVPerKvHead) {
+    // Llama 3.1 8B: 2 x 32 layers x 8 KV heads x 128 = 64K elements, the widely quoted 128 KiB per
+    // token in 16 bits; Llama 2 7B without grouped-query attention keeps four times as much.
+    EXPECT_DOUBLE_EQ(kvCacheValues(attentionShapeOf(shape("llama-3.1-8b")), 1), 65536.0);
+    EXPECT_DOUBLE_EQ(kvCacheValues(attentionShapeOf(shape("llama-2-7b")), 1), 4 * 65536.0);
+    // Qwen2.5 7B shares 4 KV heads over 28 layers: 28K per token, 0.44x Llama 3.1 8B's.
+    EXPECT_DOUBLE_EQ(kvCacheValues(attentionShapeOf(shape("qwen2.5-7b")), 1000), 2.0 * 28 * 4 * 128 * 1000);
+}
+
+TEST(KvCache, SlidingWindowLayersKeepNoMoreThanTheirWindow) {
+    const AttentionShape gemma = attentionShapeOf(shape("gemma-3-12b"));
+    // Gemma 3 12B: 8 of 48 layers see the whole context, 40 the last 1,024 tokens; 8 KV heads of 256.
+    EXPECT_EQ(gemma.slidingLayers, 40);
+    const double perLayerToken = 2.0 * 8 * 256;
+    EXPECT_DOUBLE_EQ(kvCacheValues(gemma, 32768), perLayerToken * (8 * 32768.0 + 40 * 1024.0));
+    // Within the window every layer holds every token: as a model without windows.
+    AttentionShape full = gemma;
+    full.slidingLayers = 0;
+    EXPECT_DOUBLE_EQ(kvCacheValues(gemma, 1000), kvCacheValues(full, 1000));
+    // The windows save 5.2x at 32K tokens and 5.8x at the full 128K (towards 48 / 8 = 6x).
+    EXPECT_NEAR(kvCacheValues(full, 32768) / kvCacheValues(gemma, 32768), 48 * 32768.0 / 303104, 1e-12);
+    EXPECT_NEAR(kvCacheValues(full, 131072) / kvCacheValues(gemma, 131072), 5.77, 0.005);
+    // gpt-oss-120b: every other layer of 36 has a 128-token band; 8 KV heads of 64.
+    const AttentionShape oss = attentionShapeOf(shape("gpt-oss-120b"));
+    EXPECT_DOUBLE_EQ(kvCacheValues(oss, 131072), 2.0 * 8 * 64 * (18 * 131072.0 + 18 * 128.0));
+}
+
+TEST(KvCache, LatentAttentionCachesOneCompressedVectorPerLayer) {
+    // DeepSeek-V3's multi-head latent attention caches kv_lora_rank + qk_rope_head_dim = 512 + 64
+    // elements per layer and token (DeepSeek-V2 paper: 4.5 head widths, "GQA with 2.25 groups"),
+    // 61 layers: 35,136 per token, where 128 full K and V heads of 128 would keep 57x as many.
+    const AttentionShape mla = attentionShapeOf(shape("deepseek-v3"));
+    EXPECT_DOUBLE_EQ(kvValuesPerLayerToken(mla), 576.0);
+    EXPECT_DOUBLE_EQ(kvValuesPerLayerToken(mla), 2.0 * 2.25 * 128);
+    EXPECT_DOUBLE_EQ(kvCacheValues(mla, 1), 35136.0);
+    AttentionShape expanded = mla;
+    expanded.latentDim = 0;
+    EXPECT_NEAR(kvCacheValues(expanded, 1) / kvCacheValues(mla, 1), 2.0 * 128 * 128 / 576.0, 1e-9);
+}
+
+TEST(KvCache, MemoryCalculatorStoresTheCacheInTheChosenFormat) {
+    MemoryInput in;
+    in.model = findModelShape("llama-3.1-8b");
+    in.contextTokens = 131072;
+    const double f16 = kvGb(estimateMemory(in));
+    EXPECT_NEAR(f16, 131072.0 * 131072 / 1e9, 1e-9); // 17.2 GB: more than the 8B's 16 GB of weights
+    // ggml's q8_0 and q4_0 blocks: 32 values and one fp16 scale, 34 and 18 bytes.
+    in.kvCache = perf::KvCacheType::Q8_0;
+    EXPECT_NEAR(kvGb(estimateMemory(in)) / f16, 34.0 / 64.0, 1e-12);
+    in.kvCache = perf::KvCacheType::Q4_0;
+    const auto q4 = estimateMemory(in);
+    EXPECT_NEAR(kvGb(q4) / f16, 18.0 / 64.0, 1e-12);
+    EXPECT_NE(q4.items[1].detail.find("0.5625 bytes (q4_0)"), std::string::npos) << q4.items[1].detail;
+    in.kvCache = perf::KvCacheType::Fp8;
+    EXPECT_NEAR(kvGb(estimateMemory(in)) / f16, 0.5, 1e-12);
+}
+
+TEST(KvCache, MemoryCalculatorFollowsEachModelsAttention) {
+    MemoryInput in;
+    in.contextTokens = 131072;
+    in.model = findModelShape("gemma-3-12b");
+    const auto gemma = estimateMemory(in);
+    EXPECT_EQ(gemma.headDim, 256);
+    EXPECT_NEAR(kvGb(gemma), 2.0 * 8 * 256 * (8 * 131072.0 + 40 * 1024.0) * 2 / 1e9, 1e-9);
+    EXPECT_NE(gemma.items[1].detail.find("+ 40 sliding-window layers x 1,024 tokens"), std::string::npos)
+        << gemma.items[1].detail;
+    in.model = findModelShape("deepseek-v3");
+    const auto deepseek = estimateMemory(in);
+    EXPECT_NEAR(kvGb(deepseek), 35136.0 * 131072 * 2 / 1e9, 1e-9); // 9.2 GB for 128K tokens
+    EXPECT_NE(deepseek.items[1].detail.find("576 latent values"), std::string::npos) << deepseek.items[1].detail;
+    // Giving K/V heads by hand describes ordinary attention: the latent vector no longer applies.
+    in.kvHeads = 8;
+    EXPECT_NEAR(kvGb(estimateMemory(in)), 2.0 * 61 * 8 * 128 * 131072 * 2 / 1e9, 1e-9);
+    // A head width given by hand changes the cache and the query heads the shape has.
+    in.kvHeads.reset();
+    in.model = findModelShape("llama-3.1-8b");
+    in.headDim = 64;
+    const auto narrow = estimateMemory(in);
+    EXPECT_EQ(narrow.headDim, 64);
+    EXPECT_EQ(narrow.shapeBasis, "given shape");
+    EXPECT_NEAR(kvGb(narrow), 131072.0 * 131072 / 2 / 1e9, 1e-9);
+}
+
+} // namespace
+} // namespace advisor::calc
