@@ -179,6 +179,8 @@ Command perfCommand() {
             "LLM option is given. Token generation reads the weights and the KV cache for every token: a\n"
             "--model's own attention (KV heads, sliding windows, latent KV) sizes the cache, else its size\n"
             "does; --kv-cache stores it in 8 or 4 bits (llama.cpp's --cache-type-k/-v, vLLM's fp8).\n"
+            "For llm-prefill --context is the prompt's length: each token attends to those before it,\n"
+            "so attention's FLOPs per token grow with it (default 512, llama-bench's pp512).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"

@@ -137,8 +137,11 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
     o.query.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
     if (model != nullptr) {
-        // Its KV cache as it attends: its KV heads and head width, sliding windows, latent attention.
-        o.query.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*model), o.query.llmContextTokens);
+        // Its KV cache and a prompt's attention as it attends: its heads and head width, sliding
+        // windows, latent attention.
+        const calc::AttentionShape attention = calc::attentionShapeOf(*model);
+        o.query.llmKvCacheValues = calc::kvCacheValues(attention, o.query.llmContextTokens);
+        o.query.llmPrefillAttentionFlops = calc::attentionFlopsPerPromptToken(attention, o.query.llmContextTokens);
     }
     if (languageModel) {
         // Its matmuls are those of the parameters that work on each token.

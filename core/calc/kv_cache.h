@@ -1,15 +1,16 @@
 #pragma once
 /// \file
-/// The size of a language model's KV cache from its attention: the keys and values every
-/// layer keeps for each token of context. Token generation reads all of it for every token,
-/// and at long contexts it can outgrow the weights (Llama 3.1 8B at 128K tokens: 16 GiB in
-/// f16 beside 4.9 GB of 4-bit weights).
+/// A language model's attention by its shape: the KV cache (the keys and values every layer
+/// keeps for each token of context, which token generation reads whole for every token: Llama
+/// 3.1 8B at 128K tokens keeps 16 GiB in f16 beside 4.9 GB of 4-bit weights), and the attention
+/// FLOPs of a prompt, which grow with its length while the weights' stay the same per token.
 
 namespace advisor::calc {
 
-/// What sizes one sequence's KV cache.
+/// What sizes one sequence's KV cache and its attention FLOPs.
 struct AttentionShape {
     int layers = 32;
+    int queryHeads = 32;
     int kvHeads = 8;
     int headDim = 128;
     /// Layers that attend to only the last `slidingWindow` tokens keep no more than that many
@@ -29,5 +30,15 @@ double kvValuesPerLayerToken(const AttentionShape& a);
 /// K and V elements (or latent elements) one sequence of `contextTokens` keeps: full layers
 /// hold every token, sliding-window layers at most their window.
 double kvCacheValues(const AttentionShape& a, double contextTokens);
+
+/// Positions a prompt token attends to, summed over the layers and averaged over a prompt of
+/// `promptTokens` read into an empty cache: token t of N sees t positions, (N + 1) / 2 on
+/// average; a sliding-window layer at most its window.
+double meanAttendedPositions(const AttentionShape& a, double promptTokens);
+
+/// FLOPs of attention per prompt token: for every attended position and query head, a dot
+/// product with the key (2 x head width) and a multiply-add of the value (2 x head width).
+/// Latent attention is counted as ordinary heads of its head width (an approximation).
+double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens);
 
 } // namespace advisor::calc

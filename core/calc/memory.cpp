@@ -150,6 +150,7 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         // KV cache: K and V (or a latent vector) per layer and token, as the model attends.
         AttentionShape att = model != nullptr ? attentionShapeOf(*model) : AttentionShape{};
         att.layers = e.layers;
+        att.queryHeads = heads;
         att.kvHeads = e.kvHeads;
         att.headDim = e.headDim;
         if (in.kvHeads || in.headDim) {

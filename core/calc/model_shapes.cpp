@@ -55,7 +55,7 @@ std::vector<ModelShape> load() {
 } // namespace
 
 AttentionShape attentionShapeOf(const ModelShape& m) {
-    return {m.layers, m.kvHeads, m.headDim, m.slidingWindow, m.slidingLayers, m.kvLatentDim};
+    return {m.layers, m.heads, m.kvHeads, m.headDim, m.slidingWindow, m.slidingLayers, m.kvLatentDim};
 }
 
 const std::vector<ModelShape>& modelShapes() {

@@ -67,7 +67,9 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
         if (const calc::ModelShape* moe = mixtureOfExpertsIn(row.workload)) {
             q.llmParamsBillion = moe->paramsBillion;
             q.llmActiveParamsBillion = moe->activeParamsBillion;
-            q.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*moe), q.llmContextTokens);
+            const calc::AttentionShape attention = calc::attentionShapeOf(*moe);
+            q.llmKvCacheValues = calc::kvCacheValues(attention, q.llmContextTokens);
+            q.llmPrefillAttentionFlops = calc::attentionFlopsPerPromptToken(attention, q.llmContextTokens);
         } else {
             q.llmParamsBillion = llmParamsBillion(row.workload).value_or(8.0);
         }

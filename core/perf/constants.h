@@ -160,6 +160,9 @@ struct ModelConstants {
     /// and 130 W); the RTX 6000 Ada, with 1.1x the RTX 4090's tensor roof on two thirds of its
     /// power, ran prompts at 0.71x its speed. Files written before the term: 3.
     double prefillPowerClockExponent = 1.0;
+    /// Prompt processing counts attention's FLOPs (PerfQuery::llmPrefillAttentionFlops); false
+    /// leaves them out (for the explanation's factor only, not stored).
+    bool prefillAttention = true;
 
     // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)

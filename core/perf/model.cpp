@@ -1,6 +1,7 @@
 #include "perf/model.h"
 
 #include "common/format.h"
+#include "perf/llm_inference.h"
 #include "perf/llm_training.h"
 
 #include <algorithm>
@@ -62,53 +63,6 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
     return t;
 }
 
-// K and V elements cached per token of context: 2 (K, V) x layers x KV heads x head dim.
-// Llama-3-8B (32 layers, 8 KV heads, dim 128) -> 64K, 128 KiB in fp16; scaled by sqrt(params)
-// for other sizes (70B -> ~190K, close to Llama-3-70B's 160K).
-double kvValuesPerContextToken(double paramsBillion) {
-    return 65536.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
-}
-
-// The parameters each token works with: all of them, or a mixture of experts' active ones.
-double activeParamsBillion(const PerfQuery& q) {
-    return q.llmActiveParamsBillion > 0 ? std::min(q.llmActiveParamsBillion, q.llmParamsBillion) : q.llmParamsBillion;
-}
-
-// The bytes of the context's KV cache: a published model's own elements, else the estimate
-// from the active parameters (a mixture of experts shares its attention: Mixtral 8x7B's KV
-// cache is an 8B's), at the cache's bytes per element.
-double kvCacheBytes(const PerfQuery& q) {
-    const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
-                                             : kvValuesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
-    return values * kvCacheBytesPerValue(q.llmKvCache);
-}
-
-// The bytes of `paramsBillion` weights and of the context's KV cache.
-double llmBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 + kvCacheBytes(q);
-}
-
-// What token generation reads per token: the weights that work on it (a mixture of experts
-// reads only the experts its router picks) and the KV cache of the context.
-double llmBytesPerToken(const PerfQuery& q) {
-    return llmBytes(q, activeParamsBillion(q));
-}
-
-// What must sit in GPU memory: every weight and the KV cache.
-double llmBytesHeld(const PerfQuery& q) {
-    return llmBytes(q, q.llmParamsBillion);
-}
-
-// Where a generated token's bytes come from: the weights, and a KV cache that grows with the context.
-std::string decodeBytesNote(const PerfQuery& q) {
-    const double kv = kvCacheBytes(q) / 1e9;
-    const double all = llmBytesPerToken(q) / 1e9;
-    return "each token reads " + format::number(all, 2) + " GB: " + format::number(all - kv, 2) + " GB of weights and " +
-           format::number(kv, 2) + " GB of KV cache (" + format::number(q.llmContextTokens, 0) + " tokens of context, " +
-           toString(q.llmKvCache) +
-           (q.llmKvCacheValues ? ", the model's own attention shape)" : ", sized from the parameters)");
-}
-
 } // namespace
 
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
@@ -163,8 +117,15 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
         const double flops = 2.0 * activeParamsBillion(q) * 1e9;
-        const double computeSeconds = flops / (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
-                                               c.prefillComputeEfficiency[k]);
+        const double weightSeconds = flops / (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
+                                              c.prefillComputeEfficiency[k]);
+        // Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's
+        // softmax): the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
+        const double attentionSeconds =
+            c.prefillAttention ? prefillAttentionFlops(q) / (computeRoofTflops(s, Metric::Fp16Training) *
+                                                             s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k])
+                               : 0.0;
+        const double computeSeconds = weightSeconds + attentionSeconds;
         const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
         const double tokens = 1.0 / (computeSeconds + overheadSeconds);
         if (out != nullptr) {
@@ -433,6 +394,16 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
             p.notes.push_back(decodeBytesNote(q));
+        }
+        if (q.metric == Metric::LlmPrefill) {
+            add("attention over the prompt", without([](ModelConstants& c) { c.prefillAttention = false; }, s),
+                format::number(prefillAttentionFlops(q) / 1e9, 2) + " GFLOP per token beside the weights' " +
+                    format::number(2.0 * activeParamsBillion(q), 1) + " for a " +
+                    format::number(q.llmContextTokens, 0) +
+                    "-token prompt (it grows with the prompt), " +
+                    (s.tensorCores ? std::string("on the FP16 tensor cores with FP32 sums") +
+                                         (s.fp16AccumulateHalfRate ? ": this GeForce card's half rate" : "")
+                                   : std::string("at this card's 16-bit training rate (no tensor cores)")));
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

@@ -61,6 +61,10 @@ struct PerfQuery {
     /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
     /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).
     std::optional<double> llmKvCacheValues;
+    /// Prompt processing: FLOPs of attention per token of a prompt of llmContextTokens read into an
+    /// empty cache, from a published model's attention (calc::attentionFlopsPerPromptToken). Unset:
+    /// Llama 3 8B's (4 x 32 layers x 4,096 per attended position), scaled by size^(2/3) (model.cpp).
+    std::optional<double> llmPrefillAttentionFlops;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

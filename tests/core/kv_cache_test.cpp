@@ -1,5 +1,6 @@
 // Tests for core/calc/kv_cache and the memory calculator's KV cache: the published figures of
-// grouped-query, sliding-window and latent attention, and the KV cache stored in 8 or 4 bits.
+// grouped-query, sliding-window and latent attention, the KV cache stored in 8 or 4 bits, and
+// the attention FLOPs of a prompt.
 #include "calc/kv_cache.h"
 #include "calc/memory.h"
 #include "calc/model_shapes.h"
@@ -64,6 +65,22 @@ TEST(KvCache, LatentAttentionCachesOneCompressedVectorPerLayer) {
     AttentionShape expanded = mla;
     expanded.latentDim = 0;
     EXPECT_NEAR(kvCacheValues(expanded, 1) / kvCacheValues(mla, 1), 2.0 * 128 * 128 / 576.0, 1e-9);
+}
+
+TEST(PromptAttention, EachTokenAttendsToTheTokensBeforeItAndNoMoreThanItsWindow) {
+    // Token t of an N-token prompt attends to t positions: (N + 1) / 2 on average, per layer.
+    const AttentionShape llama = attentionShapeOf(shape("llama-3.1-8b"));
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(llama, 512), 32 * 256.5);
+    // 4 FLOPs per position and width (q.k and p.v), 32 heads of 128: 4 x 4,096 x 32 x 256.5.
+    EXPECT_DOUBLE_EQ(attentionFlopsPerPromptToken(llama, 512), 4.0 * 4096 * 32 * 256.5);
+    // Gemma 3 12B's window layers: all 1,024 positions once the prompt is past the window,
+    // (1,024 x 1,025 / 2 + (N - 1,024) x 1,024) / N on average; within it, as a full layer.
+    const AttentionShape gemma = attentionShapeOf(shape("gemma-3-12b"));
+    const double n = 32768;
+    const double windowMean = (1024.0 * 1025 / 2 + (n - 1024) * 1024) / n;
+    EXPECT_NEAR(meanAttendedPositions(gemma, n), 8 * (n + 1) / 2 + 40 * windowMean, 1e-6);
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(gemma, 1000), 48 * 500.5);
+    EXPECT_DOUBLE_EQ(attentionFlopsPerPromptToken(gemma, 1000), 4.0 * 16 * 256 * 48 * 500.5);
 }
 
 TEST(KvCache, MemoryCalculatorStoresTheCacheInTheChosenFormat) {

@@ -1,6 +1,7 @@
-// The performance model's KV cache in token generation: every generated token reads the
-// weights and the whole KV cache, so the cache's size (the context, the model's attention, the
-// bytes per element) sets the speed at long contexts.
+// The performance model's attention at long contexts: every generated token reads the weights
+// and the whole KV cache, so the cache's size (the context, the model's attention, the bytes per
+// element) sets token generation's speed; every prompt token attends to those before it, so
+// prompt processing's FLOPs grow with the prompt.
 #include "perf/model.h"
 #include "perf_test_support.h"
 
@@ -65,6 +66,65 @@ TEST(KvCache, FewerKvHeadsDecodeFasterAtLongContexts) {
     const double speedup = secondsPerToken("RTX 3090", law) / secondsPerToken("RTX 3090", qwen);
     EXPECT_GT(speedup, 1.25);
     EXPECT_LT(speedup, 1.45);
+}
+
+PerfQuery prefill(int promptTokens) {
+    PerfQuery q = decode(8.03, promptTokens);
+    q.metric = Metric::LlmPrefill;
+    return q;
+}
+
+TEST(PromptAttention, TimePerTokenGrowsLinearlyWithThePromptsLength) {
+    // Attention's FLOPs per token grow as (N + 1) / 2, the weights' stay: time = a + b (N + 1) / 2.
+    const auto t = [](int n) { return secondsPerToken("RTX 3090", prefill(n)); };
+    EXPECT_NEAR((t(16384) - t(512)) / (t(8192) - t(512)), (16384.0 - 512) / (8192.0 - 512), 1e-9);
+    // The size law gives an 8B model Llama 3.1 8B's own attention (32 layers x 32 heads of 128).
+    PerfQuery shaped = prefill(4096);
+    shaped.llmParamsBillion = 8.0;
+    shaped.llmPrefillAttentionFlops = 4.0 * 4096 * 32 * (4096 + 1) / 2.0;
+    PerfQuery law = shaped;
+    law.llmPrefillAttentionFlops.reset();
+    EXPECT_DOUBLE_EQ(secondsPerToken("RTX 3090", shaped), secondsPerToken("RTX 3090", law));
+}
+
+TEST(PromptAttention, GeForceCardsPayTheirHalfRateForIt) {
+    // Attention sums in FP32, at the FP16-with-FP32-accumulate tensor rate: half the FP16 rate the
+    // quantized weights' matmuls get on a GeForce card, all of it on an RTX A6000 or an L40S. So a
+    // 32K-token prompt adds more to the RTX 3090's time than to the A6000's (same GA102), and the
+    // RTX 4090's than the L40S's (same AD102).
+    const auto added = [](const char* gpu) {
+        return secondsPerToken(gpu, prefill(32768)) / secondsPerToken(gpu, prefill(512)) - 1.0;
+    };
+    EXPECT_GT(added("RTX 3090"), 0.5);
+    EXPECT_GT(added("RTX 3090"), 1.5 * added("RTX A6000"));
+    EXPECT_GT(added("RTX 4090"), 1.5 * added("L40S"));
+    const Prediction geforce = model().explain(cat().require("RTX 3090"), prefill(32768));
+    const Factor* attention = factorNamed(geforce, "attention over the prompt");
+    ASSERT_NE(attention, nullptr);
+    EXPECT_LT(attention->effect, 0.7);
+    EXPECT_NE(attention->detail.find("8.61 GFLOP per token beside the weights' 16.1 for a 32,768-token prompt"),
+              std::string::npos)
+        << attention->detail;
+    EXPECT_NE(attention->detail.find("half rate"), std::string::npos);
+    const Prediction a100 = model().explain(cat().require("A100 80GB SXM4"), prefill(32768));
+    ASSERT_NE(factorNamed(a100, "attention over the prompt"), nullptr);
+    EXPECT_EQ(factorNamed(a100, "attention over the prompt")->detail.find("half rate"), std::string::npos);
+}
+
+TEST(PromptAttention, SlidingWindowsKeepLongPromptsFast) {
+    // Gemma 3 12B attends over the whole prompt on 8 of its 48 layers and over 1,024 tokens on the
+    // rest: at 32K tokens the attention adds 4.6x less time than if every layer saw everything.
+    PerfQuery none = prefill(32768);
+    none.llmParamsBillion = 12;
+    none.llmPrefillAttentionFlops = 0.0;
+    PerfQuery windows = none;
+    const double windowMean = (1024.0 * 1025 / 2 + 31744.0 * 1024) / 32768;
+    windows.llmPrefillAttentionFlops = 4.0 * 16 * 256 * (8 * 16384.5 + 40 * windowMean);
+    PerfQuery everyLayer = none;
+    everyLayer.llmPrefillAttentionFlops = 4.0 * 16 * 256 * 48 * 16384.5;
+    const double base = secondsPerToken("RTX 4090", none);
+    EXPECT_NEAR((secondsPerToken("RTX 4090", everyLayer) - base) / (secondsPerToken("RTX 4090", windows) - base),
+                48 * 16384.5 / (8 * 16384.5 + 40 * windowMean), 1e-9);
 }
 
 TEST(Explanation, TokenGenerationSaysWhatEachTokenReads) {

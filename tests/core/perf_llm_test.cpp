@@ -133,11 +133,14 @@ TEST(Measurements, LlmPromptProcessingOnAPascalCardRunsOnItsInt8DotProducts) {
     // January 2024, PR #4766: LLaMA 7B Q4_0 pp512, 912.41 tokens/s. June 2024, PR #7716: LLaMA 3
     // 8B Q5_0, pp2048 at a micro-batch of 512, 831.19. PR #24127: 8B Q4_1 pp512 at 512, 1007.38.
     // Counted at its float matmul rate (FP32 with the CUDA-core penalty) the model gave 253, 212
-    // and 212: 3.6-4.8x too slow. The software alone moved the card 10% over these versions.
+    // and 212: 3.6-4.8x too slow. The software alone moved the card 10-20% over these versions:
+    // the model follows the 2024 builds (its calibration's), so the 2026 one is given more room.
     const Gpu& p40 = cat().require("Tesla P40");
-    expectNear(model().throughput(p40, prefillQuery(6.74, Precision::Int4)), 912.41, 0.20, "P40 7B Q4_0 pp512");
-    expectNear(model().throughput(p40, prefillQuery(8.03, Precision::Int4)), 831.19, 0.20, "P40 8B Q5_0 pp2048");
-    expectNear(model().throughput(p40, prefillQuery(8.03, Precision::Int4)), 1007.38, 0.20, "P40 8B Q4_1 pp512");
+    PerfQuery pp2048 = prefillQuery(8.03, Precision::Int4);
+    pp2048.llmContextTokens = 2048; // its attention spans the whole 2,048-token prompt
+    expectNear(model().throughput(p40, prefillQuery(6.74, Precision::Int4)), 912.41, 0.15, "P40 7B Q4_0 pp512");
+    expectNear(model().throughput(p40, pp2048), 831.19, 0.15, "P40 8B Q5_0 pp2048");
+    expectNear(model().throughput(p40, prefillQuery(8.03, Precision::Int4)), 1007.38, 0.25, "P40 8B Q4_1 pp512");
     const Prediction quantized = model().explain(p40, prefillQuery(8.03, Precision::Int4));
     const Factor* dp4a = factorNamed(quantized, "INT8 dot products (dp4a)");
     ASSERT_NE(dp4a, nullptr);

@@ -1,0 +1,71 @@
+#include "perf/llm_inference.h"
+
+#include "common/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+// K and V elements cached per token of context: 2 (K, V) x layers x KV heads x head dim.
+// Llama-3-8B (32 layers, 8 KV heads, dim 128) -> 64K, 128 KiB in fp16; scaled by sqrt(params)
+// for other sizes (70B -> ~190K, close to Llama-3-70B's 160K).
+double kvValuesPerContextToken(double paramsBillion) {
+    return 65536.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
+}
+
+} // namespace
+
+double activeParamsBillion(const PerfQuery& q) {
+    return q.llmActiveParamsBillion > 0 ? std::min(q.llmActiveParamsBillion, q.llmParamsBillion) : q.llmParamsBillion;
+}
+
+// Sized from the active parameters without a shape: a mixture of experts shares its attention
+// (Mixtral 8x7B's KV cache is an 8B's).
+double kvCacheBytes(const PerfQuery& q) {
+    const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
+                                             : kvValuesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
+    return values * kvCacheBytesPerValue(q.llmKvCache);
+}
+
+namespace {
+
+// The bytes of `paramsBillion` weights and of the context's KV cache.
+double llmBytes(const PerfQuery& q, double paramsBillion) {
+    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 + kvCacheBytes(q);
+}
+
+} // namespace
+
+// A mixture of experts reads only the experts its router picks.
+double llmBytesPerToken(const PerfQuery& q) {
+    return llmBytes(q, activeParamsBillion(q));
+}
+
+double llmBytesHeld(const PerfQuery& q) {
+    return llmBytes(q, q.llmParamsBillion);
+}
+
+// Attention's FLOPs per prompt token: a published model's own, else Llama 3 8B's 32 layers x 32
+// heads x 128 (4 FLOPs per attended position and width: the key's dot product, the value's
+// multiply-add), the width growing with size^(2/3) (layers and width both ~ size^(1/3)); token t
+// of a prompt read into an empty cache attends to t positions, (N + 1) / 2 on average.
+double prefillAttentionFlops(const PerfQuery& q) {
+    if (q.llmPrefillAttentionFlops) {
+        return *q.llmPrefillAttentionFlops;
+    }
+    const double attendedPerToken = (std::max(1, q.llmContextTokens) + 1.0) / 2.0;
+    return 4.0 * 131072.0 * std::pow(activeParamsBillion(q) / 8.0, 2.0 / 3.0) * attendedPerToken;
+}
+
+std::string decodeBytesNote(const PerfQuery& q) {
+    const double kv = kvCacheBytes(q) / 1e9;
+    const double all = llmBytesPerToken(q) / 1e9;
+    return "each token reads " + format::number(all, 2) + " GB: " + format::number(all - kv, 2) + " GB of weights and " +
+           format::number(kv, 2) + " GB of KV cache (" + format::number(q.llmContextTokens, 0) + " tokens of context, " +
+           toString(q.llmKvCache) +
+           (q.llmKvCacheValues ? ", the model's own attention shape)" : ", sized from the parameters)");
+}
+
+} // namespace advisor::perf

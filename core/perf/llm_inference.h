@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// What one token of LLM inference reads and computes, llama.cpp-style: the bytes of the
+/// weights and of the KV cache that token generation reads for every token, and the FLOPs of
+/// attention that grow with a prompt's length. Used by modelThroughput and its explanation.
+
+#include "perf/model.h"
+
+#include <string>
+
+namespace advisor::perf {
+
+/// The parameters each token works with: all of them, or a mixture of experts' active ones.
+double activeParamsBillion(const PerfQuery& q);
+
+/// The bytes of the context's KV cache: a published model's own elements
+/// (PerfQuery::llmKvCacheValues), else Llama 3 8B's 64K elements per token scaled by
+/// sqrt(active size), at the cache's bytes per element (PerfQuery::llmKvCache).
+double kvCacheBytes(const PerfQuery& q);
+
+/// What token generation reads per token: the active weights and the KV cache.
+double llmBytesPerToken(const PerfQuery& q);
+
+/// What must sit in GPU memory: every weight and the KV cache.
+double llmBytesHeld(const PerfQuery& q);
+
+/// Attention's FLOPs per prompt token (PerfQuery::llmPrefillAttentionFlops), else Llama 3 8B's
+/// scaled by size^(2/3), for a prompt of llmContextTokens read into an empty cache.
+double prefillAttentionFlops(const PerfQuery& q);
+
+/// "each token reads 22.05 GB: 4.87 GB of weights and 17.18 GB of KV cache (...)".
+std::string decodeBytesNote(const PerfQuery& q);
+
+} // namespace advisor::perf
