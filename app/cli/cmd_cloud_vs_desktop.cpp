@@ -259,7 +259,7 @@ Command cloudVsDesktopCommand() {
             "         [--cpu-watts W] [--utilization F|PRESET] [--kwh-price USD] [--years N] [--resale-fraction F]\n"
             "         [--cloud-hourly USD | --offer ID|cheapest [--spot]] [--cloud-gpu NAME] [--cloud-gpus N]\n"
             "         [--desktop-gpus N] [--grid KG_PER_KWH|PRESET]\n"
-            "         [--metric M] [--workload W] [--batch B] [--params-billion P --weights W --context N]\n\n"
+            "         [--metric M] [--workload W] [--batch B] [--params-billion P --weights W --context N --kv-cache T]\n\n"
             "Desktop electricity: (GPU W + CPU W) x utilization x 24 x 365 / 1000 kWh a year. The cloud is\n"
             "paid for the same hours of work; with --desktop-gpu the model's speed ratio (--metric, default\n"
             "fp16-training) converts hours against --cloud-gpu, else the offer's GPU, else the same GPU\n"
