@@ -58,7 +58,7 @@ struct MemoryEstimate {
     double cpuRamGb = 0;  ///< offloaded states
     int layers = 0, hidden = 0, kvHeads = 0, headDim = 0, contextTokens = 0;
     /// Where the shape came from: "Llama 3.1 70B's published shape", "Llama-like shape for the
-    /// size" or "given shape" (any of layers, hidden, KV heads given).
+    /// size" or "given shape" (any of layers, hidden, KV heads, head size given).
     std::string shapeBasis;
     std::vector<std::string> notes;
 };

@@ -33,7 +33,7 @@ struct ModelShape {
     std::string source;
 };
 
-/// What sizes the model's KV cache.
+/// What sizes the model's KV cache and a prompt's attention FLOPs (calc/kv_cache.h).
 AttentionShape attentionShapeOf(const ModelShape& m);
 
 /// The shipped models, in file order. Throws AdvisorError naming the file and entry if the
