@@ -142,6 +142,9 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         const calc::AttentionShape attention = calc::attentionShapeOf(*model);
         o.query.llmKvCacheValues = calc::kvCacheValues(attention, o.query.llmContextTokens);
         o.query.llmPrefillAttentionFlops = calc::attentionFlopsPerPromptToken(attention, o.query.llmContextTokens);
+        if (o.query.llmWeights == perf::Precision::Int4 && model->int4BitsPerWeight > 0) {
+            o.query.llmWeightBits = model->int4BitsPerWeight; // its own 4-bit release (gpt-oss: MXFP4)
+        }
     }
     if (languageModel) {
         // Its matmuls are those of the parameters that work on each token.

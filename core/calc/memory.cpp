@@ -139,10 +139,16 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
 
     if (in.mode == MemoryMode::Inference || in.mode == MemoryMode::Lora || in.mode == MemoryMode::Qlora) {
         const perf::Precision base = in.mode == MemoryMode::Qlora ? perf::Precision::Int4 : in.weights;
-        const double perParam = in.mode == MemoryMode::Qlora ? 4.127 / 8.0 : weightBytes(base);
+        // A model released in its own 4-bit format takes that format's size for 4-bit inference.
+        const bool ownFormat = in.mode == MemoryMode::Inference && base == perf::Precision::Int4 && model != nullptr &&
+                               model->int4BitsPerWeight > 0;
+        const double perParam = in.mode == MemoryMode::Qlora ? 4.127 / 8.0
+                                : ownFormat                  ? model->int4BitsPerWeight / 8.0
+                                                             : weightBytes(base);
         add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam / shards,
             format::number(perParam, 3) + " bytes per parameter (" +
                 (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
+                 : ownFormat                  ? model->int4Format + ", as released"
                                               : std::string(perf::toString(base))) +
                 ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
     }

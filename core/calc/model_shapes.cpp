@@ -45,6 +45,13 @@ std::vector<ModelShape> load() {
         }
         m.kvLatentDim = f.optionalInt("kv_latent_dim", 1, 100000).value_or(0);
         m.contextTokens = f.requireInt("context_tokens", 1, 10000000);
+        if (f.find("int4_bits_per_weight") != nullptr) {
+            m.int4BitsPerWeight = f.requirePositive("int4_bits_per_weight");
+            if (m.int4BitsPerWeight < 3 || m.int4BitsPerWeight > 8) {
+                f.fail("int4_bits_per_weight", "a 4-bit release takes 3 to 8 bits per parameter with its scales");
+            }
+            m.int4Format = f.requireString("int4_format");
+        }
         m.note = f.optionalString("note").value_or("");
         m.source = f.requireString("source");
         out.push_back(std::move(m));

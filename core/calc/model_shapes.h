@@ -29,6 +29,11 @@ struct ModelShape {
     int slidingLayers = 0; ///< how many of the layers use the window
     int kvLatentDim = 0;   ///< multi-head latent attention: elements cached per layer and token
     int contextTokens = 0; ///< the longest context the model was trained for
+    /// A model released in its own 4-bit format: its bits per parameter as released, which 4-bit
+    /// weights take instead of llama.cpp's Q4_K_M 4.85 (gpt-oss: MXFP4 experts, bf16 attention).
+    /// 0: none.
+    double int4BitsPerWeight = 0;
+    std::string int4Format; ///< "MXFP4", said with the weights
     std::string note;      ///< e.g. what a mixture of experts holds; may be empty
     std::string source;
 };

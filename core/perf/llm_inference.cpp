@@ -33,7 +33,7 @@ namespace {
 
 // The bytes of `paramsBillion` weights and of the context's KV cache.
 double llmBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * llmBitsPerWeight(q.llmWeights) / 8.0 + kvCacheBytes(q);
+    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0 + kvCacheBytes(q);
 }
 
 } // namespace

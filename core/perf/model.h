@@ -55,6 +55,9 @@ struct PerfQuery {
     /// which token generation reads and prompt processing multiplies; 0: all of them (dense).
     double llmActiveParamsBillion = 0;
     Precision llmWeights = Precision::Int4;
+    /// Bits per weight read, where a model's own release sets it (calc::ModelShape::
+    /// int4BitsPerWeight); unset: llmBitsPerWeight(llmWeights).
+    std::optional<double> llmWeightBits;
     int llmContextTokens = 512;
     KvCacheType llmKvCache = KvCacheType::F16;
     /// K and V elements one sequence caches at llmContextTokens, from a published model's

@@ -82,5 +82,23 @@ TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int2'"), std::string::npos) << bad.err;
 }
 
+TEST(KvCacheCli, TokenGenerationReadsAModelsOwnFourBitRelease) {
+    // gpt-oss-120b in int4 is its MXFP4 release, 4.47 bits per parameter: each token reads 5.1B
+    // active parameters at that size (2.85 GB), not at Q4_K_M's 4.85 bits (3.09 GB).
+    Cli cli;
+    const auto named = cli.json({"perf", "--gpu", "H100 SXM5", "--metric", "llm-decode", "--model", "gpt-oss-120b"});
+    const auto bySize = cli.json({"perf", "--gpu", "H100 SXM5", "--metric", "llm-decode", "--params-billion", "116.8",
+                                  "--active-params-billion", "5.1"});
+    const auto tokens = [](const nlohmann::json& doc) {
+        return doc.at("predictions").at(0).at("throughput").get<double>();
+    };
+    EXPECT_GT(tokens(named), 1.03 * tokens(bySize));
+    bool reads = false;
+    for (const auto& n : named.at("predictions").at(0).at("notes")) {
+        reads |= n.get<std::string>().find("2.85 GB of weights") != std::string::npos;
+    }
+    EXPECT_TRUE(reads) << named.at("predictions").at(0).at("notes").dump();
+}
+
 } // namespace
 } // namespace advisor::testing

@@ -180,5 +180,30 @@ TEST(ModelShapes, KvCacheOfNamedModelsMatchesTheirPublishedShapes) {
     EXPECT_EQ(estimateMemory(in).shapeBasis, "given shape");
 }
 
+TEST(ModelShapes, AModelsOwnFourBitReleaseSetsTheSizeOfItsFourBitWeights) {
+    // gpt-oss-120b ships its experts in MXFP4 and the rest in bf16: 60.8 GiB for 116.8B parameters
+    // (OpenAI's model card), 4.47 bits each, where llama.cpp's Q4_K_M averages 4.85. With its
+    // full 131,072-token context in f16 it fits one 80 GB card, as OpenAI says it does; at 4.85
+    // bits it would not (76 GB of the 80 usable).
+    MemoryInput in;
+    in.model = findModelShape("gpt-oss-120b");
+    in.weights = perf::Precision::Int4;
+    in.contextTokens = 131072;
+    const auto e = estimateMemory(in);
+    EXPECT_NEAR(item(e, "weights"), 60.8 * 1073741824.0 / 1e9, 0.05); // 4.47 bits, rounded
+    EXPECT_NE(e.items.front().detail.find("(MXFP4, as released)"), std::string::npos) << e.items.front().detail;
+    EXPECT_LT(e.perGpuGb, 80 * kUsableMemoryFraction);
+    MemoryInput q4km = in;
+    q4km.model = nullptr;
+    q4km.paramsBillion = 116.8;
+    EXPECT_NEAR(item(estimateMemory(q4km), "weights"), 116.8 * 4.85 / 8, 1e-9);
+    // 8-bit and 16-bit weights, and models without a 4-bit release, keep the generic sizes.
+    in.weights = perf::Precision::Int8;
+    EXPECT_NEAR(item(estimateMemory(in), "weights"), 116.8 * 1.02, 1e-9);
+    in.model = findModelShape("llama-3.1-8b");
+    in.weights = perf::Precision::Int4;
+    EXPECT_NEAR(item(estimateMemory(in), "weights"), 8.0 * 4.85 / 8, 1e-9);
+}
+
 } // namespace
 } // namespace advisor::calc
