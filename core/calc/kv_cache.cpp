@@ -4,13 +4,17 @@
 
 namespace advisor::calc {
 
+int windowedLayers(const AttentionShape& a) {
+    return a.slidingWindow > 0 ? std::clamp(a.slidingLayers, 0, a.layers) : 0;
+}
+
 double kvValuesPerLayerToken(const AttentionShape& a) {
     return a.latentDim > 0 ? static_cast<double>(a.latentDim) : 2.0 * a.kvHeads * a.headDim;
 }
 
 double kvCacheValues(const AttentionShape& a, double contextTokens) {
     const double tokens = std::max(0.0, contextTokens);
-    const int sliding = a.slidingWindow > 0 ? std::clamp(a.slidingLayers, 0, a.layers) : 0;
+    const int sliding = windowedLayers(a);
     const double slidingTokens = std::min(tokens, static_cast<double>(a.slidingWindow));
     return kvValuesPerLayerToken(a) * ((a.layers - sliding) * tokens + sliding * slidingTokens);
 }
@@ -29,7 +33,7 @@ double meanSeen(double n, double window) {
 
 double meanAttendedPositions(const AttentionShape& a, double promptTokens) {
     const double n = std::max(1.0, promptTokens);
-    const int sliding = a.slidingWindow > 0 ? std::clamp(a.slidingLayers, 0, a.layers) : 0;
+    const int sliding = windowedLayers(a);
     return (a.layers - sliding) * meanSeen(n, n) + sliding * meanSeen(n, a.slidingWindow);
 }
 

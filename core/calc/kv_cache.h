@@ -23,6 +23,10 @@ struct AttentionShape {
     int latentDim = 0;
 };
 
+/// How many layers attend through a sliding window: slidingLayers, at most every layer; 0
+/// without a window.
+int windowedLayers(const AttentionShape& a);
+
 /// Elements one layer keeps per cached token: 2 (K, V) x KV heads x head width, or the latent
 /// vector's width.
 double kvValuesPerLayerToken(const AttentionShape& a);

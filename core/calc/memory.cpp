@@ -29,7 +29,7 @@ double weightBytes(perf::Precision p) {
 // "32 layers x 4,096 tokens, each 8 KV heads x 128 x 2 (K, V) x batch 1 x 2 bytes (f16)", with
 // the sliding-window layers and latent attention said as such.
 std::string kvCacheDetail(const AttentionShape& a, double tokens, int batch, perf::KvCacheType type) {
-    const int sliding = a.slidingWindow > 0 ? std::min(a.slidingLayers, a.layers) : 0;
+    const int sliding = windowedLayers(a);
     const std::string perLayer = a.latentDim > 0 ? std::to_string(a.latentDim) + " latent values"
                                                  : std::to_string(a.kvHeads) + " KV heads x " +
                                                        std::to_string(a.headDim) + " x 2 (K, V)";
