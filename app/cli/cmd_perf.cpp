@@ -62,6 +62,7 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                                                                              : nlohmann::json()},
                     {"weights", perf::toString(q.llmWeights)},
                     {"context_tokens", q.llmContextTokens},
+                    {"depth_tokens", q.llmDepthTokens},
                     {"kv_cache", perf::toString(q.llmKvCache)}};
     } else {
         j["workload"] = perf::toString(q.workload);
@@ -86,6 +87,7 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
           << (q.llmActiveParamsBillion > 0 ? ", " + format::number(q.llmActiveParamsBillion, 1) + "B active" : "")
           << ", " << perf::toString(q.llmWeights)
           << " weights, " << q.llmContextTokens << " tokens of context"
+          << (q.llmDepthTokens > 0 ? " after " + format::number(q.llmDepthTokens, 0) + " in the cache" : std::string())
           << (q.llmKvCache != perf::KvCacheType::F16 ? std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache"
                                                      : std::string())
           << "): " << format::number(p.throughput, 1)
@@ -170,8 +172,8 @@ Command perfCommand() {
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
-            "                        [--weights fp16|int8|int4] [--context TOKENS] [--kv-cache f16|fp8|q8_0|q4_0]\n"
-            "                        [--sparsity] [--constants calibration.json]\n\n"
+            "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
+            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
@@ -180,7 +182,9 @@ Command perfCommand() {
             "--model's own attention (KV heads, sliding windows, latent KV) sizes the cache, else its size\n"
             "does; --kv-cache stores it in 8 or 4 bits (llama.cpp's --cache-type-k/-v, vLLM's fp8).\n"
             "For llm-prefill --context is the prompt's length: each token attends to those before it,\n"
-            "so attention's FLOPs per token grow with it (default 512, llama-bench's pp512).\n"
+            "so attention's FLOPs per token grow with it (default 512, llama-bench's pp512). --depth is\n"
+            "what the cache already holds (llama-bench's -d, a chat's earlier turns): a prompt attends to\n"
+            "it as well, and a generated token reads it as well (default 0).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"

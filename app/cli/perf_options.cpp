@@ -1,6 +1,6 @@
 #include "cli/perf_options.h"
 
-#include "calc/model_shapes.h"
+#include "calc/model_query.h"
 #include "common/file_io.h"
 #include "common/format.h"
 #include "common/text.h"
@@ -14,7 +14,7 @@ OptionSpec sparsityOption() {
 
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
-           args.has("weights") || args.has("context") || args.has("kv-cache");
+           args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache");
 }
 
 namespace {
@@ -27,7 +27,7 @@ bool isLanguageModelWorkload(const std::string& name) {
 
 // The LLM options that only size a model, which --workload llm takes for any metric.
 bool onlySizesTheModel(const Args& args) {
-    return !args.has("weights") && !args.has("context") && !args.has("kv-cache");
+    return !args.has("weights") && !args.has("context") && !args.has("depth") && !args.has("kv-cache");
 }
 
 } // namespace
@@ -55,7 +55,7 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args) {
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
     std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
-                                     {"model"}, {"weights"}, {"context"}, {"kv-cache"}};
+                                     {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"}};
     if (setup == GpuSetup::Several) {
         specs.insert(specs.end(), {{"gpus"}, {"pcie-gen"}, {"pcie-lanes"}, {"nvlink", false}});
     }
@@ -112,7 +112,6 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
             throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
         }
         o.query.llmParamsBillion = model->paramsBillion;
-        o.query.llmActiveParamsBillion = model->activeParamsBillion;
     }
     if (const auto p = args.number("params-billion")) {
         if (*p <= 0 || *p > 10000) {
@@ -135,16 +134,12 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         o.query.llmWeights = *parsed;
     }
     o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    o.query.llmDepthTokens = args.integer("depth", 0, 10000000).value_or(0);
     o.query.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
     if (model != nullptr) {
-        // Its KV cache and a prompt's attention as it attends: its heads and head width, sliding
-        // windows, latent attention.
-        const calc::AttentionShape attention = calc::attentionShapeOf(*model);
-        o.query.llmKvCacheValues = calc::kvCacheValues(attention, o.query.llmContextTokens);
-        o.query.llmPrefillAttentionFlops = calc::attentionFlopsPerPromptToken(attention, o.query.llmContextTokens);
-        if (o.query.llmWeights == perf::Precision::Int4 && model->int4BitsPerWeight > 0) {
-            o.query.llmWeightBits = model->int4BitsPerWeight; // its own 4-bit release (gpt-oss: MXFP4)
-        }
+        // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
+        // windows, latent attention), and its own 4-bit release (gpt-oss: MXFP4).
+        calc::applyModelShape(o.query, *model);
     }
     if (languageModel) {
         // Its matmuls are those of the parameters that work on each token.
@@ -157,12 +152,12 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
     if (o.metric && perf::isLlm(*o.metric) && (args.has("batch") || args.has("workload") || args.has("sparsity"))) {
         throw UsageError("--batch, --workload and --sparsity describe network training and inference; " +
                          std::string(perf::toString(*o.metric)) +
-                         " takes --params-billion (or --model), --weights, --context and --kv-cache");
+                         " takes --params-billion (or --model), --weights, --context, --depth and --kv-cache");
     }
     const bool llmMetric = o.metric && perf::isLlm(*o.metric);
     if (languageModel && !llmMetric && !onlySizesTheModel(args)) {
-        throw UsageError("--weights, --context and --kv-cache describe LLM inference (--metric llm-decode or llm-prefill); "
-                         "--workload llm takes the model's size (--params-billion or --model)");
+        throw UsageError("--weights, --context, --depth and --kv-cache describe LLM inference (--metric llm-decode or "
+                         "llm-prefill); --workload llm takes the model's size (--params-billion or --model)");
     }
     if (!languageModel && o.metric && !llmMetric && hasLlmOptions(args)) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; they apply to --metric llm-decode and "

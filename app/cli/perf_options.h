@@ -27,10 +27,10 @@ inline constexpr const char* kSparsityHelp =
     "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n";
 
 /// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
-/// --weights, --context, --kv-cache) is given, and those options' names for a message.
+/// --weights, --context, --depth, --kv-cache) is given, and those options' names for a message.
 bool hasLlmOptions(const Args& args);
 inline constexpr const char* kLlmOptionNames =
-    "--params-billion, --active-params-billion, --model, --weights, --context and --kv-cache";
+    "--params-billion, --active-params-billion, --model, --weights, --context, --depth and --kv-cache";
 
 /// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
 /// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
@@ -44,7 +44,7 @@ std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuS
 
 /// Reads --metric, --workload, --batch, --params-billion, --active-params-billion (a mixture of
 /// experts), --model (a published model's size and attention: calc::findModelShape), --weights, --context,
-/// --kv-cache (f16, fp8, q8_0, q4_0), --sparsity (for
+/// --depth, --kv-cache (f16, fp8, q8_0, q4_0), --sparsity (for
 /// the commands that declare it: sparsityOption()), and for several GPUs --gpus, --pcie-gen,
 /// --pcie-lanes, --nvlink. --workload is a class, or a calibration workload of `constants`
 /// (bert_large_squad, resnet50, ...) predicted with its fitted profile.

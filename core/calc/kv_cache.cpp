@@ -21,24 +21,32 @@ double kvCacheValues(const AttentionShape& a, double contextTokens) {
 
 namespace {
 
-// Mean over t = 1..n of min(t, window): all of them within the window, the window after it.
-double meanSeen(double n, double window) {
-    if (n <= window) {
-        return (n + 1.0) / 2.0;
-    }
-    return (window * (window + 1.0) / 2.0 + (n - window) * window) / n;
+// Sum of min(x, window) over x = from..to (whole numbers, from >= 1): the positions up to the
+// window add themselves, the rest the window each.
+double sumCappedAt(double from, double to, double window) {
+    const double last = std::min(to, window);
+    const double upToWindow = last >= from ? (from + last) * (last - from + 1.0) / 2.0 : 0.0;
+    const double beyond = std::max(0.0, to - std::max(window, from - 1.0));
+    return upToWindow + beyond * window;
+}
+
+// Mean over t = 1..n of min(depth + t, window): token t of a prompt after `depth` cached tokens
+// sees depth + t positions, a windowed layer no more than its window.
+double meanSeen(double n, double depth, double window) {
+    return sumCappedAt(depth + 1.0, depth + n, window) / n;
 }
 
 } // namespace
 
-double meanAttendedPositions(const AttentionShape& a, double promptTokens) {
+double meanAttendedPositions(const AttentionShape& a, double promptTokens, double depthTokens) {
     const double n = std::max(1.0, promptTokens);
+    const double depth = std::max(0.0, depthTokens);
     const int sliding = windowedLayers(a);
-    return (a.layers - sliding) * meanSeen(n, n) + sliding * meanSeen(n, a.slidingWindow);
+    return (a.layers - sliding) * meanSeen(n, depth, depth + n) + sliding * meanSeen(n, depth, a.slidingWindow);
 }
 
-double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens) {
-    return 4.0 * a.queryHeads * a.headDim * meanAttendedPositions(a, promptTokens);
+double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens, double depthTokens) {
+    return 4.0 * a.queryHeads * a.headDim * meanAttendedPositions(a, promptTokens, depthTokens);
 }
 
 } // namespace advisor::calc

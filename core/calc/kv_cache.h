@@ -36,13 +36,14 @@ double kvValuesPerLayerToken(const AttentionShape& a);
 double kvCacheValues(const AttentionShape& a, double contextTokens);
 
 /// Positions a prompt token attends to, summed over the layers and averaged over a prompt of
-/// `promptTokens` read into an empty cache: token t of N sees t positions, (N + 1) / 2 on
-/// average; a sliding-window layer at most its window.
-double meanAttendedPositions(const AttentionShape& a, double promptTokens);
+/// `promptTokens` read after `depthTokens` already cached (llama-bench's -d; a chat's later
+/// turn): token t of N sees depth + t positions, depth + (N + 1) / 2 on average; a
+/// sliding-window layer at most its window.
+double meanAttendedPositions(const AttentionShape& a, double promptTokens, double depthTokens = 0);
 
 /// FLOPs of attention per prompt token: for every attended position and query head, a dot
 /// product with the key (2 x head width) and a multiply-add of the value (2 x head width).
 /// Latent attention is counted as ordinary heads of its head width (an approximation).
-double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens);
+double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens, double depthTokens = 0);
 
 } // namespace advisor::calc

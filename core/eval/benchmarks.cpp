@@ -167,14 +167,64 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
     return std::nullopt;
 }
 
-const calc::ModelShape* mixtureOfExpertsIn(std::string_view workload) {
-    const std::string key = perf::workloadNameKey(workload);
-    for (const auto& m : calc::modelShapes()) {
-        if (m.activeParamsBillion > 0 && key.find(perf::workloadNameKey(m.id)) != std::string::npos) {
-            return &m;
+namespace {
+
+// The count a part such as "pp512" gives after its prefix, if the rest is all digits.
+std::optional<int> countAfter(std::string_view part, std::string_view prefix) {
+    if (!text::startsWith(part, prefix) || part.size() == prefix.size() || part.size() > prefix.size() + 8) {
+        return std::nullopt;
+    }
+    int n = 0;
+    for (const char c : part.substr(prefix.size())) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) {
+            return std::nullopt;
+        }
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+} // namespace
+
+LlmTest llmTestIn(std::string_view workload) {
+    std::string w = text::toLower(workload);
+    for (char& c : w) {
+        if (c == '_' || c == ' ' || c == '@' || c == '+' || c == ',') {
+            c = '-';
         }
     }
-    return nullptr;
+    LlmTest t;
+    for (const auto& part : text::split(w, '-')) {
+        if (const auto n = countAfter(part, "pp"); n && *n > 0) {
+            t.promptTokens = *n;
+        } else if (const auto g = countAfter(part, "tg"); g && *g > 0) {
+            t.generatedTokens = *g;
+        } else if (const auto d = countAfter(part, "depth")) {
+            t.depthTokens = *d;
+        } else if (const auto d1 = countAfter(part, "d")) {
+            t.depthTokens = *d1;
+        }
+    }
+    return t;
+}
+
+const calc::ModelShape* modelShapeIn(std::string_view workload) {
+    const std::string key = perf::workloadNameKey(workload);
+    const calc::ModelShape* found = nullptr;
+    size_t foundLength = 0;
+    for (const auto& m : calc::modelShapes()) {
+        const std::string id = perf::workloadNameKey(m.id);
+        if (id.size() > foundLength && key.find(id) != std::string::npos) {
+            found = &m;
+            foundLength = id.size();
+        }
+    }
+    return found;
+}
+
+const calc::ModelShape* mixtureOfExpertsIn(std::string_view workload) {
+    const calc::ModelShape* m = modelShapeIn(workload);
+    return m != nullptr && m->activeParamsBillion > 0 ? m : nullptr;
 }
 
 } // namespace advisor::eval

@@ -54,6 +54,21 @@ std::vector<BenchmarkRow> builtinBenchmarks();
 /// in millions: "mpt-760m" -> 0.76).
 std::optional<double> llmParamsBillion(std::string_view workload);
 
+/// The llama-bench test an LLM workload name gives ("llama2-7b-q4_0-tg128", "llama 8B Q4_0
+/// pp512@d4096"): "ppN" a prompt of N tokens, "tgN" N generated tokens, "@dN", "dN" or "depthN"
+/// after N tokens already in the cache.
+struct LlmTest {
+    std::optional<int> promptTokens;
+    std::optional<int> generatedTokens;
+    int depthTokens = 0;
+};
+LlmTest llmTestIn(std::string_view workload);
+
+/// The published model an LLM workload name names ("llama2-7b-q4_0-tg128" is llama-2-7b),
+/// compared by letters and digits: the model of resources/presets/model_shapes.json with the
+/// longest id found in the name, or nullptr ("llama3-8b" names none: Llama 3.1 8B's id differs).
+const calc::ModelShape* modelShapeIn(std::string_view workload);
+
 /// The mixture of experts an LLM workload name names ("mixtral-8x7b-q4km-tg512"), compared by
 /// letters and digits: a model of resources/presets/model_shapes.json with active parameters, or
 /// nullptr. Its "8x7b" gives no size llmParamsBillion can read.

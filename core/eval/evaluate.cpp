@@ -1,5 +1,6 @@
 #include "eval/evaluate.h"
 
+#include "calc/model_query.h"
 #include "common/errors.h"
 #include "common/format.h"
 #include "eval/known_issues.h"
@@ -63,13 +64,15 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
     if (row.isLlm()) {
         q.batchMultiplier = 1.0;
         q.llmWeights = row.precision;
-        q.llmContextTokens = 512;
-        if (const calc::ModelShape* moe = mixtureOfExpertsIn(row.workload)) {
-            q.llmParamsBillion = moe->paramsBillion;
-            q.llmActiveParamsBillion = moe->activeParamsBillion;
-            const calc::AttentionShape attention = calc::attentionShapeOf(*moe);
-            q.llmKvCacheValues = calc::kvCacheValues(attention, q.llmContextTokens);
-            q.llmPrefillAttentionFlops = calc::attentionFlopsPerPromptToken(attention, q.llmContextTokens);
+        // llama-bench's test: pp512 reads a 512-token prompt; tg128 generates 128 tokens, each
+        // reading the cache as it grows, 64 on average; either after the depth already cached.
+        const LlmTest test = llmTestIn(row.workload);
+        const bool prompt = q.metric == perf::Metric::LlmPrefill;
+        q.llmContextTokens = prompt ? test.promptTokens.value_or(512)
+                                    : std::max(1, test.generatedTokens.value_or(1024) / 2);
+        q.llmDepthTokens = test.depthTokens;
+        if (const calc::ModelShape* model = modelShapeIn(row.workload)) {
+            calc::applyModelShape(q, *model);
         } else {
             q.llmParamsBillion = llmParamsBillion(row.workload).value_or(8.0);
         }

@@ -17,6 +17,10 @@ double kvValuesPerContextToken(double paramsBillion) {
 
 } // namespace
 
+double cachedTokens(const PerfQuery& q) {
+    return std::max(0, q.llmDepthTokens) + static_cast<double>(q.llmContextTokens);
+}
+
 double activeParamsBillion(const PerfQuery& q) {
     return q.llmActiveParamsBillion > 0 ? std::min(q.llmActiveParamsBillion, q.llmParamsBillion) : q.llmParamsBillion;
 }
@@ -25,7 +29,7 @@ double activeParamsBillion(const PerfQuery& q) {
 // (Mixtral 8x7B's KV cache is an 8B's).
 double kvCacheBytes(const PerfQuery& q) {
     const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
-                                             : kvValuesPerContextToken(activeParamsBillion(q)) * q.llmContextTokens;
+                                             : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
     return values * kvCacheBytesPerValue(q.llmKvCache);
 }
 
@@ -50,12 +54,12 @@ double llmBytesHeld(const PerfQuery& q) {
 // Attention's FLOPs per prompt token: a published model's own, else Llama 3 8B's 32 layers x 32
 // heads x 128 (4 FLOPs per attended position and width: the key's dot product, the value's
 // multiply-add), the width growing with size^(2/3) (layers and width both ~ size^(1/3)); token t
-// of a prompt read into an empty cache attends to t positions, (N + 1) / 2 on average.
+// of a prompt read after D cached tokens attends to D + t positions, D + (N + 1) / 2 on average.
 double prefillAttentionFlops(const PerfQuery& q) {
     if (q.llmPrefillAttentionFlops) {
         return *q.llmPrefillAttentionFlops;
     }
-    const double attendedPerToken = (std::max(1, q.llmContextTokens) + 1.0) / 2.0;
+    const double attendedPerToken = std::max(0, q.llmDepthTokens) + (std::max(1, q.llmContextTokens) + 1.0) / 2.0;
     return 4.0 * 131072.0 * std::pow(activeParamsBillion(q) / 8.0, 2.0 / 3.0) * attendedPerToken;
 }
 
@@ -63,7 +67,7 @@ std::string decodeBytesNote(const PerfQuery& q) {
     const double kv = kvCacheBytes(q) / 1e9;
     const double all = llmBytesPerToken(q) / 1e9;
     return "each token reads " + format::number(all, 2) + " GB: " + format::number(all - kv, 2) + " GB of weights and " +
-           format::number(kv, 2) + " GB of KV cache (" + format::number(q.llmContextTokens, 0) + " tokens of context, " +
+           format::number(kv, 2) + " GB of KV cache (" + format::number(cachedTokens(q), 0) + " tokens of context, " +
            toString(q.llmKvCache) +
            (q.llmKvCacheValues ? ", the model's own attention shape)" : ", sized from the parameters)");
 }

@@ -10,6 +10,9 @@
 
 namespace advisor::perf {
 
+/// The tokens the KV cache holds: llmDepthTokens + llmContextTokens.
+double cachedTokens(const PerfQuery& q);
+
 /// The parameters each token works with: all of them, or a mixture of experts' active ones.
 double activeParamsBillion(const PerfQuery& q);
 
@@ -25,7 +28,7 @@ double llmBytesPerToken(const PerfQuery& q);
 double llmBytesHeld(const PerfQuery& q);
 
 /// Attention's FLOPs per prompt token (PerfQuery::llmPrefillAttentionFlops), else Llama 3 8B's
-/// scaled by size^(2/3), for a prompt of llmContextTokens read into an empty cache.
+/// scaled by size^(2/3), for a prompt of llmContextTokens read after llmDepthTokens.
 double prefillAttentionFlops(const PerfQuery& q);
 
 /// "each token reads 22.05 GB: 4.87 GB of weights and 17.18 GB of KV cache (...)".

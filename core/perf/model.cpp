@@ -399,8 +399,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             add("attention over the prompt", without([](ModelConstants& c) { c.prefillAttention = false; }, s),
                 format::number(prefillAttentionFlops(q) / 1e9, 2) + " GFLOP per token beside the weights' " +
                     format::number(2.0 * activeParamsBillion(q), 1) + " for a " +
-                    format::number(q.llmContextTokens, 0) +
-                    "-token prompt (it grows with the prompt), " +
+                    format::number(q.llmContextTokens, 0) + "-token prompt" +
+                    (q.llmDepthTokens > 0 ? " after " + format::number(q.llmDepthTokens, 0) + " tokens in the cache"
+                                          : "") +
+                    " (it grows with the context), " +
                     (s.tensorCores ? std::string("on the FP16 tensor cores with FP32 sums") +
                                          (s.fp16AccumulateHalfRate ? ": this GeForce card's half rate" : "")
                                    : std::string("at this card's 16-bit training rate (no tensor cores)")));

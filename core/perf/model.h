@@ -58,14 +58,19 @@ struct PerfQuery {
     /// Bits per weight read, where a model's own release sets it (calc::ModelShape::
     /// int4BitsPerWeight); unset: llmBitsPerWeight(llmWeights).
     std::optional<double> llmWeightBits;
+    /// Token generation: the tokens of context each generated token reads (a chat's length so far);
+    /// prompt processing: the prompt's length.
     int llmContextTokens = 512;
+    /// Tokens already in the KV cache before those (llama-bench's -d; a chat's earlier turns): a
+    /// prompt's tokens attend to them as well, and a generated token reads them as well.
+    int llmDepthTokens = 0;
     KvCacheType llmKvCache = KvCacheType::F16;
-    /// K and V elements one sequence caches at llmContextTokens, from a published model's
+    /// K and V elements one sequence caches at llmDepthTokens + llmContextTokens, from a published model's
     /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
     /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).
     std::optional<double> llmKvCacheValues;
-    /// Prompt processing: FLOPs of attention per token of a prompt of llmContextTokens read into an
-    /// empty cache, from a published model's attention (calc::attentionFlopsPerPromptToken). Unset:
+    /// Prompt processing: FLOPs of attention per token of a prompt of llmContextTokens read after
+    /// llmDepthTokens, from a published model's attention (calc::attentionFlopsPerPromptToken). Unset:
     /// Llama 3 8B's (4 x 32 layers x 4,096 per attended position), scaled by size^(2/3) (model.cpp).
     std::optional<double> llmPrefillAttentionFlops;
 };

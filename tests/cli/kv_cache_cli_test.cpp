@@ -100,5 +100,36 @@ TEST(KvCacheCli, TokenGenerationReadsAModelsOwnFourBitRelease) {
     EXPECT_TRUE(reads) << named.at("predictions").at(0).at("notes").dump();
 }
 
+TEST(KvCacheCli, DepthIsWhatTheCacheHoldsBeforeThePromptOrTheReply) {
+    Cli cli;
+    const auto predict = [&](const char* metric, const char* context, const char* depth) {
+        const auto doc = cli.json({"perf", "--gpu", "RTX 3090", "--metric", metric, "--model", "llama-3.1-8b",
+                                   "--context", context, "--depth", depth});
+        return doc.at("predictions").at(0);
+    };
+    // A reply after a 32,768-token chat reads the same cache as one at 32,896 tokens of context.
+    const auto afterChat = predict("llm-decode", "128", "32768");
+    EXPECT_EQ(afterChat.at("llm").at("depth_tokens"), 32768);
+    EXPECT_DOUBLE_EQ(afterChat.at("throughput").get<double>(),
+                     predict("llm-decode", "32896", "0").at("throughput").get<double>());
+    // A prompt's time per token grows linearly with the depth it attends to (llama-bench's
+    // pp512@d16384 and @d32768): equal steps in depth add equal time.
+    const auto seconds = [&](const char* depth) {
+        return 1.0 / predict("llm-prefill", "512", depth).at("throughput").get<double>();
+    };
+    const double step1 = seconds("16384") - seconds("0");
+    const double step2 = seconds("32768") - seconds("16384");
+    EXPECT_GT(step1, 0.1 * seconds("0"));
+    EXPECT_NEAR(step2 / step1, 1.0, 1e-9);
+    const auto human = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "32768"});
+    EXPECT_NE(human.out.find("512 tokens of context after 32,768 in the cache)"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("for a 512-token prompt after 32,768 tokens in the cache"), std::string::npos)
+        << human.out;
+    const auto training = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training", "--depth", "4096"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--depth and --kv-cache describe an LLM"), std::string::npos) << training.err;
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "-5"}).exitCode, 2);
+}
+
 } // namespace
 } // namespace advisor::testing

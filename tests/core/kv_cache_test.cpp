@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 namespace advisor::calc {
@@ -81,6 +82,26 @@ TEST(PromptAttention, EachTokenAttendsToTheTokensBeforeItAndNoMoreThanItsWindow)
     EXPECT_NEAR(meanAttendedPositions(gemma, n), 8 * (n + 1) / 2 + 40 * windowMean, 1e-6);
     EXPECT_DOUBLE_EQ(meanAttendedPositions(gemma, 1000), 48 * 500.5);
     EXPECT_DOUBLE_EQ(attentionFlopsPerPromptToken(gemma, 1000), 4.0 * 16 * 256 * 48 * 500.5);
+}
+
+TEST(PromptAttention, APromptAfterACachedContextAttendsToItAsWell) {
+    // llama-bench's pp512@d32768: token t of the prompt sees the 32,768 cached tokens and t more.
+    const AttentionShape llama = attentionShapeOf(shape("llama-3.1-8b"));
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(llama, 512, 32768), 32 * (32768 + 256.5));
+    EXPECT_DOUBLE_EQ(attentionFlopsPerPromptToken(llama, 512, 32768), 4.0 * 4096 * 32 * (32768 + 256.5));
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(llama, 512, 0), meanAttendedPositions(llama, 512));
+    // Gemma 3's window layers: a prompt after 800 tokens reaches the 1,024-token window at its
+    // 224th token; counted position by position here.
+    const AttentionShape gemma = attentionShapeOf(shape("gemma-3-12b"));
+    for (const double depth : {0.0, 300.0, 800.0, 1024.0, 4096.0}) {
+        double windowed = 0, full = 0;
+        for (int t = 1; t <= 512; ++t) {
+            windowed += std::min(depth + t, 1024.0);
+            full += depth + t;
+        }
+        EXPECT_NEAR(meanAttendedPositions(gemma, 512, depth), (8 * full + 40 * windowed) / 512, 1e-9) << depth;
+    }
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(gemma, 512, 4096), 8 * (4096 + 256.5) + 40 * 1024.0);
 }
 
 TEST(KvCache, MemoryCalculatorStoresTheCacheInTheChosenFormat) {

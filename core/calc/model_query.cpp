@@ -1,0 +1,18 @@
+#include "calc/model_query.h"
+
+#include "calc/kv_cache.h"
+
+namespace advisor::calc {
+
+void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
+    q.llmParamsBillion = m.paramsBillion;
+    q.llmActiveParamsBillion = m.activeParamsBillion;
+    const AttentionShape attention = attentionShapeOf(m);
+    q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
+    q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);
+    if (q.llmWeights == perf::Precision::Int4 && m.int4BitsPerWeight > 0) {
+        q.llmWeightBits = m.int4BitsPerWeight;
+    }
+}
+
+} // namespace advisor::calc

@@ -1,0 +1,17 @@
+#pragma once
+/// \file
+/// What a published model brings to an LLM inference query, so that `perf --model` and
+/// eval-model's rows that name a model predict it alike.
+
+#include "calc/model_shapes.h"
+#include "perf/model.h"
+
+namespace advisor::calc {
+
+/// Sets q's size from `m` (a mixture of experts' active parameters too), its KV cache and a
+/// prompt's attention FLOPs from m's attention at q's llmContextTokens and llmDepthTokens, and,
+/// for 4-bit weights, the size of m's own 4-bit release (gpt-oss: MXFP4). Set q's weights,
+/// context and depth first.
+void applyModelShape(perf::PerfQuery& q, const ModelShape& m);
+
+} // namespace advisor::calc
