@@ -96,6 +96,34 @@ TEST(Validation, LlamaCppPromptProcessingOnProfessionalCardsInTokensPerSecond) {
     EXPECT_LT(percentile(errors, 90), 18.0);
 }
 
+TEST(Validation, LlamaCppAtADepthInTheCacheOnOneCardAndBuild) {
+    // tests/fixtures/validation/llamacpp-depth-rx7900xtx.csv: pp2048 and tg64 on an RX 7900 XTX,
+    // each on an empty cache and after 4,096 tokens, one build (llama.cpp PR #26284). Token
+    // generation's slowdown is the KV cache read per token: within 2 points of the measured one.
+    // The prompt's is under-predicted (docs: 9% against 16%; that backend's flash attention ran
+    // at under half the rate the model assumes): the model's slowdown is smaller, but not by more
+    // than half.
+    const auto rows = validationRows("llamacpp-depth-rx7900xtx.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    const perf::PerfModel model(Catalog::builtin());
+    std::map<std::string, double> predicted, measured;
+    for (const auto& r : rows) {
+        predicted[r.workload] =
+            model.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false));
+        measured[r.workload] = r.throughput;
+        EXPECT_LT(std::fabs(predicted[r.workload] / r.throughput - 1.0), 0.3) << r.workload;
+    }
+    const auto ratio = [](std::map<std::string, double>& m, const std::string& test) {
+        return m["llama3-8b-q4km-" + test + "@d4096"] / m["llama3-8b-q4km-" + test];
+    };
+    EXPECT_NEAR(ratio(predicted, "tg64"), ratio(measured, "tg64"), 0.02);
+    EXPECT_LT(ratio(predicted, "tg64"), 0.95);
+    const double modelSlowdown = 1.0 - ratio(predicted, "pp2048");
+    const double measuredSlowdown = 1.0 - ratio(measured, "pp2048");
+    EXPECT_LT(modelSlowdown, measuredSlowdown);
+    EXPECT_GT(modelSlowdown, 0.5 * measuredSlowdown);
+}
+
 TEST(Validation, LlamaCppOnTwoToEightGeForceCardsStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: the multi-GPU rows of the same README table as the calibration
     // file (2-8 RTX 3090 / 4090, LLaMA 3 8B and 70B), not calibrated on. The model splits the layers
