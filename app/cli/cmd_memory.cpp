@@ -19,7 +19,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
     args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
-                                   "kv-heads", "head-dim", "kv-cache", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
+                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
                                    "offload", "shard", "lora-rank"});
     if (const auto task = args.value("task")) {
         const auto p = calc::findPreset(calc::memoryTaskPresets(), *task);
@@ -84,6 +84,13 @@ int run(Context& ctx, const Args& args) {
         }
         in.kvCache = *kv;
     }
+    if (const auto chunk = args.integer("prefill-chunk", 1, 10000000)) {
+        if (in.mode != calc::MemoryMode::Inference) {
+            throw UsageError("--prefill-chunk sizes how inference reads a prompt; training holds every token's "
+                             "activations");
+        }
+        in.prefillChunkTokens = chunk;
+    }
     if (args.has("checkpointing") && args.has("no-checkpointing")) {
         throw UsageError("give --checkpointing or --no-checkpointing, not both");
     }
@@ -122,6 +129,8 @@ int run(Context& ctx, const Args& args) {
                        {"mode", calc::toString(in.mode)},
                        {"precision", perf::toString(in.weights)},
                        {"kv_cache", perf::toString(in.kvCache)},
+                       {"prefill_chunk_tokens",
+                        in.prefillChunkTokens ? nlohmann::json(*in.prefillChunkTokens) : nlohmann::json()},
                        {"total_gb", e.totalGb},
                        {"per_gpu_gb", e.perGpuGb},
                        {"cpu_ram_gb", e.cpuRamGb},
@@ -166,6 +175,7 @@ Command memoryCommand() {
             "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
             "                          [--precision fp16|int8|int4] [--context N] [--batch N]\n"
             "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
+            "                          [--prefill-chunk TOKENS]\n"
             "                          [--[no-]checkpointing] [--no-flash-attention]\n"
             "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
             "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
@@ -177,14 +187,17 @@ Command memoryCommand() {
             "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
             "8 KV heads of 128). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
             "Inference keeps a KV cache per token of context; --kv-cache stores it in 8 or 4 bits (llama.cpp's\n"
-            "--cache-type-k/-v q8_0 and q4_0, vLLM's fp8).\n"
+            "--cache-type-k/-v q8_0 and q4_0, vLLM's fp8). Its activations are held for the prompt tokens read\n"
+            "at once: the whole prompt (Hugging Face transformers), or --prefill-chunk of them (llama.cpp's\n"
+            "micro-batch -ub, 512; vLLM's chunked prefill, max_num_batched_tokens); without flash attention\n"
+            "a layer's attention scores too.\n"
             "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
             "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
                 calc::modelShapeIds() + "\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"params-billion"}, {"model"}, {"mode"}, {"precision"}, {"context"},
                                                    {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"}, {"head-dim"},
-                                                   {"kv-cache"},
+                                                   {"kv-cache"}, {"prefill-chunk"},
                                                    {"checkpointing", false}, {"no-checkpointing", false},
                                                    {"no-flash-attention", false},
                                                    {"optimizer"}, {"offload", false}, {"shard"}, {"lora-rank"},

@@ -99,6 +99,12 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > 10000000)) {
         reject("context", "must be between 1 and 10,000,000 tokens");
     }
+    if (in.prefillChunkTokens && in.mode != MemoryMode::Inference) {
+        reject("prefill_chunk", "sizes how inference reads a prompt; training holds every token's activations");
+    }
+    if (in.prefillChunkTokens && (*in.prefillChunkTokens < 1 || *in.prefillChunkTokens > 10000000)) {
+        reject("prefill_chunk", "must be between 1 and 10,000,000 tokens");
+    }
     if (in.mode == MemoryMode::Qlora && in.weights != perf::Precision::Int4 && in.weights != perf::Precision::Fp16) {
         reject("precision", "QLoRA keeps the base model in 4-bit; use int4");
     }
@@ -164,7 +170,17 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         }
         const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
         add("KV cache", kvCacheValues(att, s) * b * bytes / shards, kvCacheDetail(att, s, in.batch, in.kvCache));
-        add("activations", 2.0 * s * b * h * 4.0 / shards, "one layer's working set in fp16");
+        // One layer's working set for the tokens read at once: the whole prompt, or a chunk of it.
+        const double chunk = std::min(s, static_cast<double>(in.prefillChunkTokens.value_or(e.contextTokens)));
+        const std::string atOnce = chunk < s ? " for " + format::number(chunk, 0) + " prompt tokens at a time" : "";
+        add("activations", 2.0 * chunk * b * h * 4.0 / shards, "one layer's working set in fp16" + atOnce);
+        if (!in.flashAttention) {
+            // Without flash attention a layer's scores are materialised: every query head of the
+            // tokens read at once against every cached position, softmax in fp32.
+            add("attention scores", static_cast<double>(heads) * chunk * s * b * 4.0 / shards,
+                "one layer's, " + std::to_string(heads) + " heads x " + format::number(chunk, 0) + " x " +
+                    format::number(s, 0) + " positions x 4 bytes (fp32 softmax); flash attention keeps none");
+        }
     } else {
         double trainable = p;
         if (in.mode != MemoryMode::FullTraining) {

@@ -36,6 +36,11 @@ struct MemoryInput {
     std::optional<int> headDim; ///< default: the model's, else 128
     /// How the KV cache is stored (inference): f16, fp8, or llama.cpp's q8_0 / q4_0.
     perf::KvCacheType kvCache = perf::KvCacheType::F16;
+    /// Inference: prompt tokens processed at once, which the activations (and without flash
+    /// attention the attention scores) are held for: llama.cpp's micro-batch (-ub, 512), vLLM's
+    /// chunked prefill (max_num_batched_tokens). Unset: the whole context at once, as Hugging
+    /// Face transformers' generate() reads a prompt.
+    std::optional<int> prefillChunkTokens;
     /// Default: on for LoRA/QLoRA (as the QLoRA paper trains), off for full training.
     std::optional<bool> gradientCheckpointing;
     bool flashAttention = true; ///< attention scores are not stored

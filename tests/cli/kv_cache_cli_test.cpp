@@ -37,6 +37,28 @@ TEST(KvCacheCli, MemoryStoresTheCacheInTheFormatAsked) {
     EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'q3'"), std::string::npos) << bad.err;
 }
 
+TEST(KvCacheCli, MemoryReadsAPromptInChunksWhenAsked) {
+    Cli cli;
+    const auto whole = cli.json({"memory", "--model", "llama-3.1-8b", "--context", "131072", "--precision", "int4"});
+    EXPECT_TRUE(whole.at("prefill_chunk_tokens").is_null());
+    const auto chunked = cli.json({"memory", "--model", "llama-3.1-8b", "--context", "131072", "--precision", "int4",
+                                   "--prefill-chunk", "512"});
+    EXPECT_EQ(chunked.at("prefill_chunk_tokens"), 512);
+    // 4.3 GB of activations become 17 MB: 27.3 GB per GPU become 23.0.
+    EXPECT_NEAR(whole.at("per_gpu_gb").get<double>() - chunked.at("per_gpu_gb").get<double>(),
+                (131072.0 - 512) * 4096 * 8 / 1e9, 1e-6);
+    const auto text = cli.run({"memory", "--model", "llama-3.1-8b", "--context", "131072", "--prefill-chunk", "512",
+                               "--no-flash-attention"});
+    EXPECT_NE(text.out.find("for 512 prompt tokens at a time"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("32 heads x 512 x 131,072 positions x 4 bytes (fp32 softmax)"), std::string::npos)
+        << text.out;
+    const auto training = cli.run({"memory", "--params-billion", "7", "--mode", "qlora", "--prefill-chunk", "512"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--prefill-chunk sizes how inference reads a prompt"), std::string::npos)
+        << training.err;
+    EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--prefill-chunk", "0"}).exitCode, 2);
+}
+
 TEST(KvCacheCli, MemoryFollowsHeadWidthAndSlidingWindows) {
     Cli cli;
     const auto gemma = cli.json({"memory", "--model", "gemma-3-12b", "--context", "131072"});

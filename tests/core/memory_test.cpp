@@ -66,6 +66,39 @@ TEST(Memory, InferenceWeightsKvCacheAndQuantization) {
     EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 4 * 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
 }
 
+TEST(Memory, InferenceHoldsActivationsForThePromptTokensReadAtOnce) {
+    // Llama 3.1 8B at 128K tokens: read whole (Hugging Face transformers), one layer's fp16
+    // working set of 4 x hidden values per token is 131,072 x 4,096 x 8 bytes; llama.cpp reads
+    // the prompt in micro-batches of 512, so it holds 512 tokens' worth.
+    MemoryInput in;
+    in.model = findModelShape("llama-3.1-8b");
+    in.contextTokens = 131072;
+    const auto whole = estimateMemory(in);
+    EXPECT_NEAR(item(whole, "activations"), 131072.0 * 4096 * 8 / 1e9, 1e-9);
+    in.prefillChunkTokens = 512;
+    const auto chunked = estimateMemory(in);
+    EXPECT_NEAR(item(chunked, "activations"), 512.0 * 4096 * 8 / 1e9, 1e-12);
+    EXPECT_DOUBLE_EQ(item(chunked, "KV cache"), item(whole, "KV cache")); // the cache holds every token
+    EXPECT_NEAR(whole.perGpuGb - chunked.perGpuGb, (131072.0 - 512) * 4096 * 8 / 1e9, 1e-9);
+    in.prefillChunkTokens = 1000000; // a chunk longer than the context is the whole context
+    EXPECT_DOUBLE_EQ(estimateMemory(in).perGpuGb, whole.perGpuGb);
+    // Without flash attention a layer's scores are held: 32 query heads x 512 x 131,072 in fp32,
+    // 8.6 GB (llama.cpp's compute buffer at that context without -fa).
+    in.prefillChunkTokens = 512;
+    in.flashAttention = false;
+    EXPECT_NEAR(item(estimateMemory(in), "attention scores"), 32.0 * 512 * 131072 * 4 / 1e9, 1e-9);
+    EXPECT_EQ(item(chunked, "attention scores"), -1); // none with flash attention
+    // Training holds every token's activations; a chunk is refused by field name.
+    in.mode = MemoryMode::Lora;
+    EXPECT_EQ(testing::messageOf([&] { estimateMemory(in); }),
+              "memory: field 'prefill_chunk': sizes how inference reads a prompt; training holds every token's "
+              "activations");
+    in.mode = MemoryMode::Inference;
+    in.prefillChunkTokens = 0;
+    EXPECT_EQ(testing::messageOf([&] { estimateMemory(in); }),
+              "memory: field 'prefill_chunk': must be between 1 and 10,000,000 tokens");
+}
+
 TEST(Memory, QloraFitsA65BModelOnOne48GbGpu) {
     // QLoRA (Dettmers et al. 2023): a 65B model fine-tunes on a single 48 GB GPU.
     MemoryInput in;

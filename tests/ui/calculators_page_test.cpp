@@ -352,6 +352,28 @@ private slots:
         QVERIFY(!tab.kvCacheField()->isEnabled());
     }
 
+    void memoryReadsThePromptInChunksAsAsked() {
+        ui::MemoryTab tab(*session_);
+        pick(tab.modelField(), "llama-3.1-8b");
+        tab.contextField()->setValue(131072);
+        QCOMPARE(tab.prefillChunkField()->text(), QStringLiteral("whole prompt"));
+        tab.prefillChunkField()->setValue(512);
+        calc::MemoryInput in;
+        in.model = calc::findModelShape("llama-3.1-8b");
+        in.contextTokens = 131072;
+        const auto whole = calc::estimateMemory(in);
+        in.prefillChunkTokens = 512;
+        const auto chunked = calc::estimateMemory(in);
+        QVERIFY(chunked.perGpuGb < whole.perGpuGb - 4.0);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(chunked.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        // Training holds every token's activations: the field is off and ignored, not an error.
+        QVERIFY(tab.prefillChunkField()->isEnabled());
+        pick(tab.modeField(), "lora");
+        QVERIFY(!tab.prefillChunkField()->isEnabled());
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+    }
+
     void memoryLegendWrapsToANarrowTab() {
         ui::MemoryTab tab(*session_);
         tab.paramsField()->setValue(7);

@@ -73,6 +73,14 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     kvCache_->setToolTip(tr("How inference stores the keys and values of every token of context"));
     inputs()->addRow(tr("KV cache &quantization:"), kvCache_);
     watch(kvCache_);
+    // How many prompt tokens inference reads at once: the activations are held for those.
+    // No Alt key: every letter of "prompt chunk" is taken on this screen (Tab reaches it).
+    prefillChunk_ = addCount(tr("Prompt chunk:"), 0, 1048576, 0);
+    prefillChunk_->setSpecialValueText(tr("whole prompt"));
+    prefillChunk_->setSuffix(tr(" tokens"));
+    prefillChunk_->setToolTip(tr("Prompt tokens read at once: llama.cpp's micro-batch (512), vLLM's chunked prefill; "
+                                 "whole prompt as Hugging Face transformers reads it"));
+    labelField("prefill_chunk", tr("Prompt chunk"));
     optimizer_ = new QComboBox;
     optimizer_->addItem(tr("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(tr("8-bit Adam"), QStringLiteral("adam8bit"));
@@ -181,6 +189,9 @@ void MemoryTab::compute() {
     in.kvHeads = given(kvHeads_);
     in.headDim = given(headDim_);
     in.kvCache = perf::parseKvCacheType(kvCache_->currentData().toString().toStdString()).value_or(perf::KvCacheType::F16);
+    if (in.mode == calc::MemoryMode::Inference) {
+        in.prefillChunkTokens = given(prefillChunk_);
+    }
     const auto m = calc::estimateMemory(in);
     // "automatic (32)": the shape the estimate used, where the user left it to the size or model.
     const QString shapeFrom = in.model != nullptr ? tr("the model's (%1)") : tr("automatic (%1)");
@@ -190,6 +201,7 @@ void MemoryTab::compute() {
     headDim_->setSpecialValueText(shapeFrom.arg(m.headDim));
     loraRank_->setEnabled(in.mode == calc::MemoryMode::Lora || in.mode == calc::MemoryMode::Qlora);
     kvCache_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps no KV cache
+    prefillChunk_->setEnabled(in.mode == calc::MemoryMode::Inference); // training holds every token
     QStringList notes;
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();

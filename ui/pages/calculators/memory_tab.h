@@ -30,6 +30,9 @@ public:
     QSpinBox* kvHeadsField() const { return kvHeads_; }
     QSpinBox* headDimField() const { return headDim_; }
     QComboBox* kvCacheField() const { return kvCache_; }
+    QSpinBox* contextField() const { return context_; }
+    /// Prompt tokens inference reads at once; 0 is "whole prompt".
+    QSpinBox* prefillChunkField() const { return prefillChunk_; }
     QSpinBox* loraRankField() const { return loraRank_; }
     QCheckBox* flashAttentionField() const { return flashAttention_; }
     QString resultText() const;
@@ -60,6 +63,7 @@ private:
     QSpinBox* kvHeads_ = nullptr;
     QSpinBox* headDim_ = nullptr;
     QComboBox* kvCache_ = nullptr;
+    QSpinBox* prefillChunk_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QTableWidget* fits_ = nullptr;
