@@ -58,23 +58,34 @@ double predictedRelative(const std::string& rows, const char* reference) {
     return ev.rows.at(1).predictedRelative;
 }
 
+// An int4 LLM query of `paramsBillion`, to be given the cache and attention the row implies.
+perf::PerfQuery int4Query(perf::Metric metric, double paramsBillion) {
+    perf::PerfQuery q;
+    q.metric = metric;
+    q.llmWeights = perf::Precision::Int4;
+    q.llmParamsBillion = paramsBillion;
+    return q;
+}
+
+// `gpu`'s predicted tokens/s over `reference`'s for q.
+double predictedRatio(const perf::PerfQuery& q, const char* gpu, const char* reference) {
+    const perf::PerfModel model(Catalog::builtin());
+    return model.throughput(Catalog::builtin().require(gpu), q) /
+           model.throughput(Catalog::builtin().require(reference), q);
+}
+
 TEST(EvalLlm, APromptAtADepthIsPredictedWithTheCacheItAttendsTo) {
     // Llama 3.1 8B, pp512 after 32,768 tokens: each token attends to 32,768 + 256.5 positions in
     // 32 layers of 32 query heads of 128, 4 FLOPs per position and width.
-    const perf::PerfModel model(Catalog::builtin());
-    perf::PerfQuery q;
-    q.metric = perf::Metric::LlmPrefill;
-    q.llmWeights = perf::Precision::Int4;
-    q.llmParamsBillion = 8.0;
+    perf::PerfQuery q = int4Query(perf::Metric::LlmPrefill, 8.0);
     q.llmContextTokens = 512;
     q.llmDepthTokens = 32768;
     q.llmKvCacheValues = 65536.0 * (32768 + 512);
     q.llmPrefillAttentionFlops = 4.0 * 4096 * 32 * (32768 + 256.5);
-    const auto tokens = [&](const char* gpu) { return model.throughput(Catalog::builtin().require(gpu), q); };
     const double deep = predictedRelative("RTX 3090,1,llama-3.1-8b-q4_0-pp512@d32768,llm-prefill,int4,512,1471,x\n"
                                           "A100 80GB PCIe,1,llama-3.1-8b-q4_0-pp512@d32768,llm-prefill,int4,512,1,x\n",
                                           "RTX 3090");
-    EXPECT_NEAR(deep, tokens("A100 80GB PCIe") / tokens("RTX 3090"), 1e-12);
+    EXPECT_NEAR(deep, predictedRatio(q, "A100 80GB PCIe", "RTX 3090"), 1e-12);
     // Attention runs at the FP16 rate with FP32 sums, half rate on GeForce: at depth the A100
     // pulls further ahead of the RTX 3090 than on an empty cache.
     const double shallow = predictedRelative("RTX 3090,1,llama-3.1-8b-q4_0-pp512,llm-prefill,int4,512,1,x\n"
@@ -86,20 +97,15 @@ TEST(EvalLlm, APromptAtADepthIsPredictedWithTheCacheItAttendsTo) {
 TEST(EvalLlm, TokenGenerationReadsTheCacheAsItGrows) {
     // Llama 2 7B keeps 32 KV heads (no grouped-query attention): 2 x 32 x 32 x 128 = 262,144
     // elements per token. tg128 after 4,096 tokens reads 4,096 + 64 of them on average.
-    const perf::PerfModel model(Catalog::builtin());
-    perf::PerfQuery q;
-    q.metric = perf::Metric::LlmDecode;
-    q.llmWeights = perf::Precision::Int4;
-    q.llmParamsBillion = 6.7;
+    perf::PerfQuery q = int4Query(perf::Metric::LlmDecode, 6.7);
     q.llmKvCacheValues = 262144.0 * (4096 + 64);
-    const auto tokens = [&](const char* gpu) { return model.throughput(Catalog::builtin().require(gpu), q); };
     const double relative = predictedRelative("Tesla P40,1,llama2-7b-q4_0-tg128@d4096,llm-decode,int4,1,1,x\n"
                                               "RTX 3090,1,llama2-7b-q4_0-tg128@d4096,llm-decode,int4,1,1,x\n",
                                               "Tesla P40");
-    EXPECT_NEAR(relative, tokens("RTX 3090") / tokens("Tesla P40"), 1e-12);
+    EXPECT_NEAR(relative, predictedRatio(q, "RTX 3090", "Tesla P40"), 1e-12);
     // With the size law's 8B-like cache (a quarter of it) the ratio differs: the shape is used.
     q.llmKvCacheValues = 65536.0 * std::sqrt(6.7 / 8.0) * (4096 + 64);
-    EXPECT_GT(std::fabs(relative - tokens("RTX 3090") / tokens("Tesla P40")), 1e-4);
+    EXPECT_GT(std::fabs(relative - predictedRatio(q, "RTX 3090", "Tesla P40")), 1e-4);
 }
 
 } // namespace
