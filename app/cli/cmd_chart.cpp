@@ -37,13 +37,26 @@ int chart(Context& ctx, const Args& args) {
     o.metrics = charts::defaultChartMetrics(args.has("with-fp32"));
     if (const auto m = args.value("metric")) {
         const auto metric = perf::parseMetric(*m);
-        if (!metric || perf::isLlm(*metric)) {
-            throw UsageError("--metric must be int8-inference, fp16-inference, fp16-training or fp32-training");
+        if (!metric) {
+            throw UsageError("--metric must be int8-inference, fp16-inference, fp16-training, fp32-training, "
+                             "llm-decode or llm-prefill");
         }
         o.sortBy = *metric;
-        if (std::find(o.metrics.begin(), o.metrics.end(), *metric) == o.metrics.end()) {
+        if (perf::isLlm(*metric)) {
+            // LLM inference: token generation and prompt processing, in tokens/s.
+            if (args.has("with-fp32") || args.has("workload") || args.has("sparsity")) {
+                throw UsageError("--with-fp32, --workload and --sparsity describe training and inference charts; "
+                                 "an LLM chart takes --params-billion (or --model), --weights, --context, --depth "
+                                 "and --kv-cache");
+            }
+            o.metrics = charts::llmChartMetrics();
+            readLlmOptions(args, o.llm);
+        } else if (std::find(o.metrics.begin(), o.metrics.end(), *metric) == o.metrics.end()) {
             o.metrics.push_back(*metric);
         }
+    }
+    if (hasLlmOptions(args) && !perf::isLlm(o.sortBy)) {
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
     }
     if (const auto w = args.value("workload")) {
         const auto workload = perf::parseWorkloadChoice(*w);
@@ -129,6 +142,8 @@ Command chartCommand() {
     return {"chart", "draw the raw performance or perf-per-dollar chart to PNG, PDF, SVG or CSV",
             "Usage: gpu-advisor chart --out FILE.png|.pdf|.svg|.csv [--kind raw|perf-per-dollar]\n"
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
+            "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
+            "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
@@ -136,7 +151,10 @@ Command chartCommand() {
             "Bars: 8-bit inference, 16-bit inference, 16-bit training (and 32-bit training with\n"
             "--with-fp32) per GPU, relative to the reference GPU (default: your settings), sorted by\n"
             "--metric (default fp16-training), for --workload transformer (default), cnn, rnn, recsys or\n"
-            "llm (a language model of 8B parameters). perf-per-dollar divides by the total cost of ownership\n"
+            "llm (a language model of 8B parameters). --metric llm-decode or llm-prefill charts LLM inference\n"
+            "instead: token generation and prompt processing in tokens/s for --params-billion (default 8) or\n"
+            "--model, --weights (default int4) and --context (default 512), leaving out the GPUs too small to\n"
+            "hold the weights and KV cache. perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
             "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +
@@ -144,6 +162,8 @@ Command chartCommand() {
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
                                                      {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},
+                                                     {"params-billion"}, {"active-params-billion"}, {"model"},
+                                                     {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
                                                      sparsityOption(), {"top"}, {"price-rule"}, {"reference"},
                                                      {"highlight"}, {"width"}, {"height"}, {"scale"}, {"theme"}}));
             }};

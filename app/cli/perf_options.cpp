@@ -63,6 +63,47 @@ std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup 
     return specs;
 }
 
+void readLlmOptions(const Args& args, perf::PerfQuery& q) {
+    args.refuseTogether({"model"}, {"params-billion", "active-params-billion"});
+    const calc::ModelShape* model = nullptr;
+    if (const auto name = args.value("model")) {
+        // A published model brings its size and, for a mixture of experts, its active parameters.
+        model = calc::findModelShape(*name);
+        if (model == nullptr) {
+            throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
+        }
+        q.llmParamsBillion = model->paramsBillion;
+    }
+    if (const auto p = args.number("params-billion")) {
+        if (*p <= 0 || *p > 10000) {
+            throw UsageError("--params-billion must be between 0 and 10000");
+        }
+        q.llmParamsBillion = *p;
+    }
+    if (const auto a = args.number("active-params-billion")) {
+        if (*a <= 0 || *a > q.llmParamsBillion) {
+            throw UsageError("--active-params-billion (a mixture of experts' parameters per token) must be above 0 "
+                             "and at most --params-billion (" + format::trimmed(q.llmParamsBillion, 2) + ")");
+        }
+        q.llmActiveParamsBillion = *a;
+    }
+    if (const auto w = args.value("weights")) {
+        const auto parsed = perf::parsePrecision(*w);
+        if (!parsed || *parsed == perf::Precision::Fp32) {
+            throw UsageError("--weights must be fp16, bf16, int8, fp8 or int4, got '" + *w + "'");
+        }
+        q.llmWeights = *parsed;
+    }
+    q.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
+    q.llmDepthTokens = args.integer("depth", 0, 10000000).value_or(0);
+    q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
+    if (model != nullptr) {
+        // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
+        // windows, latent attention), and its own 4-bit release (gpt-oss: MXFP4).
+        calc::applyModelShape(q, *model);
+    }
+}
+
 PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConstants& constants) {
     PerfOptions o;
     if (const auto m = args.value("metric")) {
@@ -103,44 +144,7 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         }
         o.query.batchMultiplier = *b;
     }
-    args.refuseTogether({"model"}, {"params-billion", "active-params-billion"});
-    const calc::ModelShape* model = nullptr;
-    if (const auto name = args.value("model")) {
-        // A published model brings its size and, for a mixture of experts, its active parameters.
-        model = calc::findModelShape(*name);
-        if (model == nullptr) {
-            throw UsageError("--model must be one of " + calc::modelShapeIds() + ", got '" + *name + "'");
-        }
-        o.query.llmParamsBillion = model->paramsBillion;
-    }
-    if (const auto p = args.number("params-billion")) {
-        if (*p <= 0 || *p > 10000) {
-            throw UsageError("--params-billion must be between 0 and 10000");
-        }
-        o.query.llmParamsBillion = *p;
-    }
-    if (const auto a = args.number("active-params-billion")) {
-        if (*a <= 0 || *a > o.query.llmParamsBillion) {
-            throw UsageError("--active-params-billion (a mixture of experts' parameters per token) must be above 0 "
-                             "and at most --params-billion (" + format::trimmed(o.query.llmParamsBillion, 2) + ")");
-        }
-        o.query.llmActiveParamsBillion = *a;
-    }
-    if (const auto w = args.value("weights")) {
-        const auto parsed = perf::parsePrecision(*w);
-        if (!parsed || *parsed == perf::Precision::Fp32) {
-            throw UsageError("--weights must be fp16, bf16, int8, fp8 or int4, got '" + *w + "'");
-        }
-        o.query.llmWeights = *parsed;
-    }
-    o.query.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
-    o.query.llmDepthTokens = args.integer("depth", 0, 10000000).value_or(0);
-    o.query.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
-    if (model != nullptr) {
-        // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
-        // windows, latent attention), and its own 4-bit release (gpt-oss: MXFP4).
-        calc::applyModelShape(o.query, *model);
-    }
+    readLlmOptions(args, o.query);
     if (languageModel) {
         // Its matmuls are those of the parameters that work on each token.
         o.query.workload = perf::WorkloadClass::Transformer;

@@ -39,6 +39,11 @@ void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& optio
 /// --kv-cache (f16, fp8, q8_0, q4_0), if given; UsageError naming the option otherwise.
 std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 
+/// The LLM inference options into q: --model (a published model's size, attention and 4-bit
+/// release) or --params-billion [--active-params-billion], --weights, --context (default 512),
+/// --depth and --kv-cache. Throws UsageError naming a bad option.
+void readLlmOptions(const Args& args, perf::PerfQuery& q);
+
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 

@@ -4,6 +4,7 @@
 #include "common/errors.h"
 #include "common/format.h"
 #include "common/text.h"
+#include "perf/llm_inference.h"
 #include "value/value_table.h"
 
 #include <algorithm>
@@ -34,6 +35,10 @@ std::vector<perf::Metric> defaultChartMetrics(bool withFp32Training) {
     return m;
 }
 
+std::vector<perf::Metric> llmChartMetrics() {
+    return {perf::Metric::LlmDecode, perf::Metric::LlmPrefill};
+}
+
 std::string metricLabel(perf::Metric m) {
     switch (m) {
     case perf::Metric::Int8Inference:
@@ -44,6 +49,10 @@ std::string metricLabel(perf::Metric m) {
         return "16-bit training";
     case perf::Metric::Fp32Training:
         return "32-bit training";
+    case perf::Metric::LlmDecode:
+        return "token generation";
+    case perf::Metric::LlmPrefill:
+        return "prompt processing";
     default:
         return perf::toString(m);
     }
@@ -73,6 +82,24 @@ std::string priceRuleLabel(PriceRule r) {
     return toString(r);
 }
 
+// "8B parameters, int4 weights, 512 tokens of context" (and the active parameters of a mixture
+// of experts, the depth and a quantized KV cache when set).
+std::string llmDescription(const perf::PerfQuery& q) {
+    std::string s = format::trimmed(q.llmParamsBillion, 1) + "B parameters";
+    if (q.llmActiveParamsBillion > 0) {
+        s += " (" + format::trimmed(q.llmActiveParamsBillion, 1) + "B active)";
+    }
+    s += ", " + std::string(perf::toString(q.llmWeights)) + " weights, " + format::number(q.llmContextTokens, 0) +
+         " tokens of context";
+    if (q.llmDepthTokens > 0) {
+        s += " after " + format::number(q.llmDepthTokens, 0);
+    }
+    if (q.llmKvCache != perf::KvCacheType::F16) {
+        s += ", " + std::string(perf::toString(q.llmKvCache)) + " KV cache";
+    }
+    return s;
+}
+
 bool passesFilters(const Gpu& g, const ChartOptions& o) {
     return g.memoryGb + 1e-9 >= o.minMemoryGb && (o.vendor.empty() || text::toLower(g.vendor) == text::toLower(o.vendor));
 }
@@ -84,10 +111,13 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     if (o.metrics.empty()) {
         throw InputError({"chart", 0, "", "metrics"}, "name at least one metric");
     }
+    const bool llm = perf::isLlm(o.metrics.front());
     for (const auto m : o.metrics) {
-        if (perf::isLlm(m)) {
+        if (perf::isLlm(m) != llm) {
             throw InputError({"chart", 0, "", "metric"},
-                             std::string(perf::toString(m)) + " is in tokens/s; chart it with `perf` instead");
+                             "chart LLM inference (llm-decode, llm-prefill) apart from training and inference; " +
+                                 std::string(perf::toString(m)) + " does not go with " +
+                                 perf::toString(o.metrics.front()));
         }
     }
     if (std::find(o.metrics.begin(), o.metrics.end(), o.sortBy) == o.metrics.end()) {
@@ -108,12 +138,14 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
 
     // One value table per metric: the cost side is the same, the performance side differs.
     value::ValueOptions vo;
+    vo.llm = o.llm;
     vo.workload = o.workload.workload;
     vo.languageModelParamsBillion = o.workload.languageModelParamsBillion;
     vo.sparsity24 = o.sparsity24;
     vo.includeResale = o.includeResale;
     vo.settings = o.settings;
     std::map<std::string, ChartRow> byId;
+    std::map<std::string, bool> holdsModel;
     for (size_t i = 0; i < o.metrics.size(); ++i) {
         vo.metric = o.metrics[i];
         const auto table = value::computeValueTable(catalog, model, prices, vo);
@@ -128,15 +160,20 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             row.values.resize(o.metrics.size());
             row.price = r.price;
             row.tcoUsd = r.tco ? std::optional<double>(r.tco->totalUsd) : std::nullopt;
+            holdsModel[r.gpu->id] = r.holdsModel;
             row.values[i] = o.kind == ChartKind::RawPerformance ? std::optional<double>(r.relativePerformance)
                                                                 : r.perfPerDollar;
         }
     }
-    int filtered = 0, unpriced = 0;
+    int filtered = 0, unpriced = 0, tooSmall = 0;
     for (const auto& g : catalog.gpus()) {
         ChartRow& row = byId.at(g.id);
         if (!passesFilters(g, o)) {
             ++filtered;
+            continue;
+        }
+        if (!holdsModel.at(g.id)) {
+            ++tooSmall;
             continue;
         }
         if ((o.kind == ChartKind::PerfPerDollar || o.onlyPriced) && !row.price) {
@@ -145,12 +182,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         }
         row.highlighted = std::find(o.highlight.begin(), o.highlight.end(), g.id) != o.highlight.end();
         for (const auto m : o.metrics) {
-            perf::PerfQuery q;
-            q.metric = m;
-            q.workload = o.workload.workload;
-            q.llmTrainingParamsBillion = o.workload.languageModelParamsBillion;
-            q.sparsity24 = o.sparsity24;
-            row.why.push_back(perf::explanationSummary(model.explain(g, q)));
+            vo.metric = m;
+            row.why.push_back(perf::explanationSummary(model.explain(g, value::valueQuery(vo))));
         }
         d.rows.push_back(row);
     }
@@ -165,23 +198,38 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     if (filtered > 0) {
         d.notes.push_back(format::count(static_cast<long long>(filtered), "GPU") + " left out by the memory/vendor filter");
     }
+    if (tooSmall > 0) {
+        vo.metric = o.metrics.front();
+        d.notes.push_back(format::count(static_cast<long long>(tooSmall), "GPU") + " left out: too little memory for the model's " +
+                          format::number(perf::llmBytesHeld(value::valueQuery(vo)) / 1e9, 1) +
+                          " GB of weights and KV cache");
+    }
+    if (llm && d.reference != nullptr && !holdsModel.at(d.reference->id)) {
+        d.notes.push_back(d.reference->name + ", the reference, cannot hold the model either: 1.0 is its speed as if "
+                          "it could");
+    }
     if (unpriced > 0) {
         d.notes.push_back(format::count(static_cast<long long>(unpriced), "GPU") + " without a price (" + priceRuleLabel(o.settings.priceRule) +
                           ") are not shown (add prices on the Prices page)");
     }
 
     const std::string refName = d.reference ? d.reference->name : "?";
-    const std::string workload =
-        perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
+    const std::string workload = llm ? llmDescription(o.llm)
+                                     : perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
     if (o.kind == ChartKind::RawPerformance) {
-        d.title = "Relative deep learning performance (" + workload + ")";
-        d.valueAxisLabel = "Performance relative to " + refName + " (1.0 = " + refName + ")";
-        d.subtitle = "Modelled throughput per GPU; sorted by " + metricLabel(o.sortBy);
+        d.title = llm ? "Relative LLM inference speed (" + workload + ")"
+                      : "Relative deep learning performance (" + workload + ")";
+        d.valueAxisLabel = (llm ? "Tokens per second relative to " : "Performance relative to ") + refName +
+                           " (1.0 = " + refName + ")";
+        d.subtitle = (llm ? std::string("Modelled llama.cpp-style tokens/s per GPU; sorted by ")
+                          : std::string("Modelled throughput per GPU; sorted by ")) +
+                     metricLabel(o.sortBy);
     } else {
-        d.title = "Performance per dollar (" + workload + ")";
+        d.title = (llm ? "LLM inference per dollar (" : "Performance per dollar (") + workload + ")";
+        const std::string perDollar = llm ? "Tokens/s per dollar" : "Performance per dollar";
         d.valueAxisLabel = d.normalisedToReference
-                               ? "Performance per dollar relative to " + refName + " (1.0 = " + refName + ")"
-                               : "Performance per dollar relative to the best GPU";
+                               ? perDollar + " relative to " + refName + " (1.0 = " + refName + ")"
+                               : perDollar + " relative to the best GPU";
         d.subtitle = "Throughput / " + format::trimmed(o.settings.years, 2) + "-year cost: GPU (" +
                      priceRuleLabel(o.settings.priceRule) + " price) + " + format::money(o.settings.desktopBaseCostUsd) +
                      " desktop + electricity at " + format::money(o.settings.electricityUsdPerKwh) + "/kWh, " +

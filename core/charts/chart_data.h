@@ -29,6 +29,10 @@ struct ChartOptions {
     std::vector<perf::Metric> metrics = defaultChartMetrics(false);
     perf::Metric sortBy = perf::Metric::Fp16Training; ///< must be one of `metrics`
     perf::WorkloadChoice workload; ///< a class, or a language model of a size
+    /// LLM inference, for a chart of llm-decode and llm-prefill (tokens/s relative to the
+    /// reference): the model's size, weights, context and KV cache. GPUs that cannot hold the
+    /// weights and cache are left out and counted in a note.
+    perf::PerfQuery llm;
     double minMemoryGb = 0;
     bool sparsity24 = false; ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24); off by default
     std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")
@@ -66,11 +70,15 @@ struct ChartData {
 };
 
 /// Throws InputError (field named) for an empty metric list, a sortBy not among the metrics,
-/// an LLM metric (tokens/s are charted elsewhere) or a negative memory filter.
+/// LLM metrics mixed with the others (their bars answer another question) or a negative memory
+/// filter.
 ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                          const ChartOptions& options);
 
-/// Human name of a chart metric ("16-bit training").
+/// The LLM metrics a chart of LLM inference shows: token generation and prompt processing.
+std::vector<perf::Metric> llmChartMetrics();
+
+/// Human name of a chart metric ("16-bit training", "token generation").
 std::string metricLabel(perf::Metric m);
 
 /// Exactly the plotted numbers, one row per GPU in chart order (shortest round-trip decimals).

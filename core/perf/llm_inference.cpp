@@ -51,6 +51,10 @@ double llmBytesHeld(const PerfQuery& q) {
     return llmBytes(q, q.llmParamsBillion);
 }
 
+bool llmFits(const Gpu& g, const PerfQuery& q) {
+    return llmBytesHeld(q) / 1e9 <= g.memoryGb * std::max(1, q.gpus);
+}
+
 // Attention's FLOPs per prompt token: a published model's own, else Llama 3 8B's 32 layers x 32
 // heads x 128 (4 FLOPs per attended position and width: the key's dot product, the value's
 // multiply-add), the width growing with size^(2/3) (layers and width both ~ size^(1/3)); token t

@@ -27,6 +27,10 @@ double llmBytesPerToken(const PerfQuery& q);
 /// What must sit in GPU memory: every weight and the KV cache.
 double llmBytesHeld(const PerfQuery& q);
 
+/// Whether the weights and the KV cache (llmBytesHeld) fit in the memory of q.gpus of `g`: the
+/// speed assumes they do (llama.cpp runs layers left on the CPU many times slower).
+bool llmFits(const Gpu& g, const PerfQuery& q);
+
 /// Attention's FLOPs per prompt token (PerfQuery::llmPrefillAttentionFlops), else Llama 3 8B's
 /// scaled by size^(2/3), for a prompt of llmContextTokens read after llmDepthTokens.
 double prefillAttentionFlops(const PerfQuery& q);

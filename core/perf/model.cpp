@@ -443,7 +443,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         const int n = std::max(1, q.gpus);
         const double neededGb = llmBytesHeld(q) / 1e9;
         const double haveGb = g.memoryGb * n;
-        if (neededGb > haveGb) {
+        if (!llmFits(g, q)) {
             p.notes.push_back("does not fit: the weights and KV cache alone take " + format::number(neededGb, 1) +
                               " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
                               (n > 1 ? " hold " : " holds ") + format::number(haveGb, 0) +

@@ -1,5 +1,7 @@
 #include "value/value_table.h"
 
+#include "perf/llm_inference.h"
+
 #include <algorithm>
 #include <map>
 
@@ -18,6 +20,20 @@ TcoInput tcoInputFor(const Gpu& g, double gpuPriceUsd, const ValueOptions& o, st
     return in;
 }
 
+perf::PerfQuery valueQuery(const ValueOptions& o) {
+    perf::PerfQuery q;
+    if (perf::isLlm(o.metric)) {
+        q = o.llm;
+    } else {
+        q.workload = o.workload;
+        q.llmTrainingParamsBillion = o.languageModelParamsBillion;
+        q.sparsity24 = o.sparsity24;
+    }
+    q.metric = o.metric;
+    q.gpus = o.gpuCount;
+    return q;
+}
+
 ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                              const ValueOptions& o) {
     std::map<std::string, std::vector<Price>> byGpu;
@@ -29,12 +45,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
     if (table.reference == nullptr) {
         table.reference = &catalog.gpus().front();
     }
-    perf::PerfQuery q;
-    q.metric = o.metric;
-    q.workload = o.workload;
-    q.llmTrainingParamsBillion = o.languageModelParamsBillion;
-    q.gpus = o.gpuCount;
-    q.sparsity24 = o.sparsity24;
+    const perf::PerfQuery q = valueQuery(o);
     const double refThroughput = model.throughput(*table.reference, q);
 
     for (const auto& g : catalog.gpus()) {
@@ -42,6 +53,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         row.gpu = &g;
         row.throughput = model.throughput(g, q);
         row.relativePerformance = row.throughput / refThroughput;
+        row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q);
         const auto it = byGpu.find(g.id);
         if (it != byGpu.end()) {
             row.price = choosePrice(it->second, o.settings.priceRule);

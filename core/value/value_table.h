@@ -21,6 +21,9 @@ struct ValueOptions {
     perf::WorkloadClass workload = perf::WorkloadClass::Transformer;
     /// A language model of this size (perf::PerfQuery::llmTrainingParamsBillion); 0: the class.
     double languageModelParamsBillion = 0;
+    /// The LLM inference llm-decode and llm-prefill are for: its size, weights, context and KV
+    /// cache (the metric and GPU count are set from the fields here); ignored by other metrics.
+    perf::PerfQuery llm;
     int gpuCount = 1;
     bool sparsity24 = false;    ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24)
     bool includeResale = false; ///< credit the used/new ratio of the GPU's prices after `years`
@@ -34,6 +37,9 @@ struct ValueRow {
     std::optional<ChosenPrice> price; ///< nullopt: unpriced
     std::optional<Tco> tco;
     std::optional<double> perfPerDollar; ///< (relative performance / TCO), reference = 1
+    /// An LLM metric: whether the weights and KV cache fit in its memory (perf::llmFits); the
+    /// speed assumes they do. Always true for other metrics.
+    bool holdsModel = true;
 };
 
 struct ValueTable {
@@ -43,6 +49,10 @@ struct ValueTable {
     bool normalisedToReference = true; ///< false: the reference is unpriced; best row = 1
     std::string note;
 };
+
+/// The query the table predicts each GPU with: the metric and workload, or for an LLM metric
+/// the options' LLM inference.
+perf::PerfQuery valueQuery(const ValueOptions& options);
 
 /// Computes the table. `pricesByGpu(gpuId)` returns that GPU's price history.
 ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,

@@ -3,10 +3,12 @@
 #include "cli_runner.h"
 
 #include "common/csv.h"
+#include "common/file_io.h"
 #include "common/text.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace advisor::testing {
@@ -137,11 +139,38 @@ TEST(ChartCli, ALanguageModelWorkload) {
     EXPECT_NE(bad.err.find("--workload must be transformer, cnn, rnn, recsys or llm"), std::string::npos) << bad.err;
 }
 
+TEST(ChartCli, LlmInferenceInTokensPerSecondForTheGpusThatHoldTheModel) {
+    Cli cli;
+    const auto doc = cli.json({"chart", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--out",
+                               cli.file("llm.csv")});
+    EXPECT_EQ(doc.at("title"), "Relative LLM inference speed (70B parameters, int4 weights, 512 tokens of context)");
+    const auto table = csv::read(files::readAll(cli.file("llm.csv")), "llm.csv");
+    EXPECT_NE(std::find(table.header.begin(), table.header.end(), "relative_llm-decode"), table.header.end());
+    EXPECT_NE(std::find(table.header.begin(), table.header.end(), "relative_llm-prefill"), table.header.end());
+    ASSERT_FALSE(table.rows.empty());
+    const size_t memory = static_cast<size_t>(std::find(table.header.begin(), table.header.end(), "memory_gb") -
+                                              table.header.begin());
+    for (const auto& row : table.rows) {
+        EXPECT_GE(std::stod(row.fields.at(memory)), 42.6) << row.fields.at(0); // 70B weights and KV cache, 4-bit
+    }
+    bool said = false;
+    for (const auto& n : doc.at("notes")) {
+        said |= n.get<std::string>().find("left out: too little memory for the model's 42.6 GB") != std::string::npos;
+    }
+    EXPECT_TRUE(said) << doc.at("notes").dump();
+}
+
 TEST(ChartCli, ErrorsNameTheProblemAndWriteNothing) {
     Cli cli;
     EXPECT_EQ(cli.run({"chart", "--out", cli.file("c.gif")}).exitCode, 2);
     EXPECT_EQ(cli.run({"chart", "--kind", "pie", "--out", cli.file("c.png")}).exitCode, 2);
-    EXPECT_EQ(cli.run({"chart", "--metric", "llm-decode", "--out", cli.file("c.png")}).exitCode, 2);
+    // LLM inference has its own bars: the training chart's options and the LLM's do not mix.
+    const auto mixed = cli.run({"chart", "--metric", "llm-decode", "--with-fp32", "--out", cli.file("c.png")});
+    EXPECT_EQ(mixed.exitCode, 2);
+    EXPECT_NE(mixed.err.find("an LLM chart takes --params-billion (or --model)"), std::string::npos) << mixed.err;
+    const auto weights = cli.run({"chart", "--weights", "int8", "--out", cli.file("c.png")});
+    EXPECT_EQ(weights.exitCode, 2);
+    EXPECT_NE(weights.err.find("give --metric llm-decode or llm-prefill"), std::string::npos) << weights.err;
     const auto vendor = cli.run({"chart", "--vendor", "nvidea", "--out", cli.file("c.png")});
     EXPECT_EQ(vendor.exitCode, 1);
     EXPECT_NE(vendor.err.find("--vendor: no GPU in the catalog is made by 'nvidea'"), std::string::npos) << vendor.err;

@@ -5,11 +5,14 @@
 #include "common/csv.h"
 #include "support/price_fixtures.h"
 #include "common/errors.h"
+#include "common/format.h"
 #include "common/text.h"
 #include "value/tco.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace advisor::charts {
@@ -182,12 +185,62 @@ TEST(Charts, RejectsOptionsItCannotDraw) {
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()), "chart: field 'sort': 'fp32-training' is not one of the chart's metrics");
     }
+    // Tokens/s and training throughput answer different questions: not on one chart.
     o = options(ChartKind::RawPerformance);
-    o.metrics = {perf::Metric::LlmDecode};
+    o.metrics = {perf::Metric::LlmDecode, perf::Metric::Fp16Training};
     o.sortBy = perf::Metric::LlmDecode;
-    EXPECT_THROW(buildChartData(fixture(), model, prices(), o), InputError);
+    try {
+        buildChartData(fixture(), model, prices(), o);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "chart: field 'metric': chart LLM inference (llm-decode, llm-prefill) apart "
+                                         "from training and inference; fp16-training does not go with llm-decode");
+    }
     o.metrics.clear();
     EXPECT_THROW(buildChartData(fixture(), model, prices(), o), InputError);
+}
+
+TEST(LlmChart, TokensPerSecondRelativeToTheReferenceForTheGpusThatHoldTheModel) {
+    // A 30B model in 4 bits (4.85 bits per weight: 18.2 GB) and its KV cache at 4,096 tokens: the
+    // 12 GB RTX 4070 Ti cannot hold it and is left out, said in a note.
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::RawPerformance);
+    o.metrics = llmChartMetrics();
+    o.sortBy = perf::Metric::LlmDecode;
+    o.llm.llmParamsBillion = 30;
+    o.llm.llmWeights = perf::Precision::Int4;
+    o.llm.llmContextTokens = 4096;
+    const auto d = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(d.seriesNames, (std::vector<std::string>{"token generation", "prompt processing"}));
+    EXPECT_EQ(d.title, "Relative LLM inference speed (30B parameters, int4 weights, 4,096 tokens of context)");
+    EXPECT_EQ(d.valueAxisLabel, "Tokens per second relative to RTX 4090 (1.0 = RTX 4090)");
+    ASSERT_EQ(d.rows.size(), 4u);
+    const Gpu& ref = *fixture().findById("rtx-4090");
+    for (const auto& r : d.rows) {
+        EXPECT_NE(r.gpu->id, "rtx-4070-ti");
+        for (size_t m = 0; m < d.metrics.size(); ++m) {
+            perf::PerfQuery q;
+            q.metric = d.metrics[m];
+            q.llmParamsBillion = 30;
+            q.llmWeights = perf::Precision::Int4;
+            q.llmContextTokens = 4096;
+            EXPECT_DOUBLE_EQ(*r.values[m], model.throughput(*r.gpu, q) / model.throughput(ref, q)) << r.gpu->name;
+        }
+        EXPECT_NE(r.why[0].find("memory"), std::string::npos) << r.why[0]; // token generation streams the weights
+    }
+    EXPECT_EQ(d.rows.front().gpu->id, "h100-pcie"); // 2 TB/s
+    const std::string kvGb = format::number((30e9 * 4.85 / 8 + 65536.0 * std::sqrt(30.0 / 8) * 4096 * 2) / 1e9, 1);
+    EXPECT_NE(std::find(d.notes.begin(), d.notes.end(),
+                        "1 GPU left out: too little memory for the model's " + kvGb + " GB of weights and KV cache"),
+              d.notes.end())
+        << text::join(d.notes, " | ");
+    // Per dollar: the same tokens/s over each GPU's cost of ownership.
+    o.kind = ChartKind::PerfPerDollar;
+    const auto perDollar = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(perDollar.title.rfind("LLM inference per dollar (30B parameters", 0), 0u) << perDollar.title;
+    for (const auto& r : perDollar.rows) {
+        EXPECT_NE(r.gpu->id, "rtx-4070-ti");
+    }
 }
 
 TEST(ChartCsv, HoldsExactlyThePlottedNumbers) {

@@ -234,6 +234,45 @@ private slots:
         workload->setCurrentIndex(0); // later tests expect the defaults
     }
 
+    void llmInferenceIsChartedInTokensPerSecondForTheGpusThatHoldTheModel() {
+        ui::Session session;
+        session.open(dbPath());
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            QVERIFY(!page.llmModelField()->isEnabled()); // training and inference measures first
+            page.setSortBy(perf::Metric::LlmDecode);
+            QCOMPARE(page.data().metrics, charts::llmChartMetrics());
+            QCOMPARE(page.data().title,
+                     std::string("Relative LLM inference speed (8B parameters, int4 weights, 512 tokens of context)"));
+            QVERIFY(page.llmModelField()->isEnabled());
+            for (auto* box : page.findChildren<QComboBox*>()) {
+                if (box->findData(QStringLiteral("llm")) >= 0) {
+                    QVERIFY(!box->isEnabled()); // the workload belongs to the other measures
+                }
+            }
+            const size_t small = page.data().rows.size();
+            // Llama 3.1 70B in 4 bits: 42.6 GB of weights and cache; the 24 GB cards drop out.
+            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("llama-3.1-70b")));
+            QVERIFY(page.data().rows.size() < small);
+            for (const auto& r : page.data().rows) {
+                QVERIFY2(r.gpu->memoryGb >= 42.6, r.gpu->name.c_str());
+            }
+            QVERIFY(page.data().title.find("70B parameters") != std::string::npos);
+            bool said = false;
+            for (const auto& n : page.data().notes) {
+                said |= n.find("left out: too little memory for the model's 42.6 GB") != std::string::npos;
+            }
+            QVERIFY(said);
+        }
+        ui::ChartsPage again(session); // remembered with the page's other choices
+        QCOMPARE(again.options().sortBy, perf::Metric::LlmDecode);
+        QCOMPARE(again.llmModelField()->currentData().toString(), QStringLiteral("llama-3.1-70b"));
+        again.llmModelField()->setCurrentIndex(0); // later tests expect the defaults
+        again.setSortBy(perf::Metric::Fp16Training);
+        QCOMPARE(again.data().metrics, charts::defaultChartMetrics(false));
+    }
+
     void arrowKeysWalkTheBarsAndSayWhatEachMeans() {
         // What the mouse's hover tells, the keyboard reaches too: arrows move from bar to bar,
         // the bar is outlined, and its text goes to the tooltip, status bar and screen reader.

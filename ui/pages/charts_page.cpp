@@ -2,10 +2,12 @@
 
 #include "charts/bar_chart_builder.h"
 #include "charts/chart_export.h"
+#include "calc/model_query.h"
 #include "common/errors.h"
 #include "pages/settings_panel.h"
 #include "session.h"
 #include "widgets/compact_combo.h"
+#include "widgets/model_choice.h"
 #include "widgets/plot_fit.h"
 #include "widgets/vertical_scroll.h"
 #include "widgets/shortcut_list.h"
@@ -26,6 +28,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -40,8 +43,10 @@ namespace {
 // screen the chart keeps about 490 px.
 constexpr int kOptionsWidth = 320;
 
+// The last two chart LLM inference instead (token generation and prompt processing in tokens/s).
 const perf::Metric kSortable[] = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference,
-                                  perf::Metric::Fp16Training, perf::Metric::Fp32Training};
+                                  perf::Metric::Fp16Training, perf::Metric::Fp32Training,
+                                  perf::Metric::LlmDecode,     perf::Metric::LlmPrefill};
 
 } // namespace
 
@@ -62,7 +67,8 @@ void ChartsPage::buildControls() {
     sortBy_ = new QComboBox;
     fp32_ = new QCheckBox(tr("Show &32-bit training"));
     for (const auto m : kSortable) {
-        sortBy_->addItem(QString::fromStdString(charts::metricLabel(m)), QString::fromLatin1(perf::toString(m)));
+        const QString label = QString::fromStdString(charts::metricLabel(m));
+        sortBy_->addItem(perf::isLlm(m) ? tr("LLM %1").arg(label) : label, QString::fromLatin1(perf::toString(m)));
     }
     sortBy_->setCurrentIndex(2);
     workload_ = new QComboBox;
@@ -89,7 +95,21 @@ void ChartsPage::buildControls() {
                              "other GPUs keep their dense speed. Few trained networks are sparse, so it is off "
                              "by default."));
 
-    for (QComboBox* box : {kind_, sortBy_, workload_}) {
+    // LLM inference (sorted by an LLM measure): the model, its weights and the context.
+    llmModel_ = new QComboBox;
+    fillModelChoice(llmModel_, tr("8B (Llama-like)"));
+    llmWeights_ = new QComboBox;
+    llmWeights_->addItem(tr("4-bit (Q4_K_M)"), QStringLiteral("int4"));
+    llmWeights_->addItem(tr("8-bit (Q8_0)"), QStringLiteral("int8"));
+    llmWeights_->addItem(tr("16-bit"), QStringLiteral("fp16"));
+    llmContext_ = new QSpinBox;
+    llmContext_->setRange(1, 1048576);
+    llmContext_->setValue(512);
+    llmContext_->setSuffix(tr(" tokens"));
+    llmContext_->setToolTip(tr("Token generation: the context each token reads; prompt processing: the prompt's "
+                               "length"));
+
+    for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
     }
 
@@ -104,6 +124,9 @@ void ChartsPage::buildControls() {
     form->addRow(tr("&Memory at least:"), minMemory_);
     form->addRow(QString(), onlyPriced_);
     form->addRow(QString(), sparsity_);
+    form->addRow(tr("LLM mo&del:"), llmModel_);
+    form->addRow(tr("LLM we&ights:"), llmWeights_);
+    form->addRow(tr("LLM conte&xt:"), llmContext_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
     assumptionsLayout->addWidget(new SettingsPanel(session_));
@@ -167,9 +190,10 @@ void ChartsPage::buildControls() {
             refresh();
         }
     };
-    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_}) {
+    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_}) {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     }
+    connect(llmContext_, &QSpinBox::valueChanged, this, changed);
     connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(fp32_, &QCheckBox::toggled, this, changed);
     connect(onlyPriced_, &QCheckBox::toggled, this, changed);
@@ -183,6 +207,15 @@ charts::ChartOptions ChartsPage::options() const {
     o.sortBy = perf::parseMetric(sortBy_->currentData().toString().toStdString()).value_or(perf::Metric::Fp16Training);
     if (o.sortBy == perf::Metric::Fp32Training && !fp32_->isChecked()) {
         o.metrics.push_back(perf::Metric::Fp32Training); // sorting by it shows it
+    }
+    if (perf::isLlm(o.sortBy)) {
+        o.metrics = charts::llmChartMetrics();
+        o.llm.llmWeights =
+            perf::parsePrecision(llmWeights_->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
+        o.llm.llmContextTokens = llmContext_->value();
+        if (const calc::ModelShape* model = chosenModel(llmModel_)) {
+            calc::applyModelShape(o.llm, *model);
+        }
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});
@@ -198,6 +231,14 @@ charts::ChartOptions ChartsPage::options() const {
 }
 
 void ChartsPage::refresh() {
+    // An LLM measure charts LLM inference: its own options apply, the workload's do not.
+    const bool llm = perf::isLlm(options().sortBy);
+    for (QWidget* w : std::initializer_list<QWidget*>{workload_, fp32_, sparsity_}) {
+        w->setEnabled(!llm);
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_}) {
+        w->setEnabled(llm);
+    }
     if (!session_.isOpen()) {
         empty_->setText(tr("Opening the price database…"));
         empty_->show();
@@ -362,6 +403,10 @@ void ChartsPage::setKind(charts::ChartKind kind) {
     kind_->setCurrentIndex(kind_->findData(QString::fromLatin1(charts::toString(kind))));
 }
 
+void ChartsPage::setSortBy(perf::Metric metric) {
+    sortBy_->setCurrentIndex(sortBy_->findData(QString::fromLatin1(perf::toString(metric))));
+}
+
 void ChartsPage::setMinimumMemory(double gb) {
     minMemory_->setValue(gb);
 }
@@ -377,6 +422,9 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("fp32"), fp32_->isChecked());
     s.setValue(QStringLiteral("onlyPriced"), onlyPriced_->isChecked());
     s.setValue(QStringLiteral("sparsity"), sparsity_->isChecked());
+    s.setValue(QStringLiteral("llmModel"), llmModel_->currentData());
+    s.setValue(QStringLiteral("llmWeights"), llmWeights_->currentData());
+    s.setValue(QStringLiteral("llmContext"), llmContext_->value());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
 
@@ -394,6 +442,9 @@ void ChartsPage::restoreViewState() {
     pick(sortBy_, "sortBy");
     pick(workload_, "workload");
     pick(vendor_, "vendor");
+    pick(llmModel_, "llmModel");
+    pick(llmWeights_, "llmWeights");
+    llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
     fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());
     onlyPriced_->setChecked(s.value(QStringLiteral("onlyPriced"), false).toBool());

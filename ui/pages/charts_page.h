@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QMouseEvent;
 class QScrollArea;
+class QSpinBox;
 class QSplitter;
 
 namespace advisor::ui {
@@ -46,6 +47,11 @@ public:
     void exportTo(const QString& path);
 
     void setKind(charts::ChartKind kind);
+    /// The measure the chart is sorted by; an LLM one (llm-decode, llm-prefill) charts LLM inference.
+    void setSortBy(perf::Metric metric);
+    /// LLM inference: the published model (empty id: an 8B model), and its weights (fp16, int8, int4).
+    QComboBox* llmModelField() const { return llmModel_; }
+    QComboBox* llmWeightsField() const { return llmWeights_; }
     void setMinimumMemory(double gb);
 
 signals:
@@ -74,6 +80,9 @@ private:
     QCheckBox* fp32_ = nullptr;
     QCheckBox* onlyPriced_ = nullptr;
     QCheckBox* sparsity_ = nullptr; ///< 2:4 structured-sparse weights (off by default)
+    QComboBox* llmModel_ = nullptr;
+    QComboBox* llmWeights_ = nullptr;
+    QSpinBox* llmContext_ = nullptr;
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;
