@@ -22,13 +22,13 @@ int run(Context& ctx, const Args& args) {
     value::ValueOptions o;
     const PerfOptions perf = perfOptions(args);
     o.metric = perf.metric.value_or(perf::Metric::Int8Inference);
-    if (perf::isLlm(o.metric)) {
-        throw UsageError("value compares the chart metrics; use int8-inference, fp16-inference, fp16-training or "
-                         "fp32-training");
+    o.llm = perf.query; // llm-decode, llm-prefill: the model, weights, context and KV cache
+    if (!perf::isLlm(o.metric) && hasLlmOptions(args) && perf.query.llmTrainingParamsBillion <= 0) {
+        throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill "
+                         "(--workload llm takes a language model's size for the other metrics)");
     }
-    if (hasLlmOptions(args) && perf.query.llmTrainingParamsBillion <= 0) {
-        throw UsageError("value compares the chart metrics, which take none of " + std::string(kLlmOptionNames) +
-                         " (--workload llm takes a language model's size)");
+    if (perf::isLlm(o.metric) && args.has("sparsity")) {
+        throw UsageError("--sparsity describes training and inference; LLM inference (llama.cpp-style) stays dense");
     }
     o.workload = perf.query.workload;
     o.languageModelParamsBillion = perf.query.llmTrainingParamsBillion;
@@ -58,6 +58,7 @@ int run(Context& ctx, const Args& args) {
                                 {"price_basis", r.price ? nlohmann::json(r.price->basis) : nlohmann::json(nullptr)},
                                 {"tco_usd", r.tco ? nlohmann::json(r.tco->totalUsd) : nlohmann::json(nullptr)},
                                 {"relative_performance", r.relativePerformance},
+                                {"holds_model", r.holdsModel},
                                 {"perf_per_dollar", optionalNumber(r.perfPerDollar)}};
             if (r.tco) {
                 j["cost_parts"] = {{"desktop_usd", r.tco->desktopUsd},
@@ -91,9 +92,13 @@ int run(Context& ctx, const Args& args) {
     for (size_t c = 1; c < 7; ++c) {
         t.setRightAligned(c);
     }
-    size_t unpriced = 0;
+    size_t unpriced = 0, tooSmall = 0;
     for (const auto& r : table.rows) {
         if (minMemory && r.gpu->memoryGb < *minMemory) {
+            continue;
+        }
+        if (!r.holdsModel) { // an LLM's weights and KV cache do not fit: its speed would be a fiction
+            ++tooSmall;
             continue;
         }
         if (!r.perfPerDollar) {
@@ -107,7 +112,11 @@ int run(Context& ctx, const Args& args) {
                   format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
     }
     ctx.out() << perf::toString(o.metric) << " ("
-              << perf::toString(perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}) << "), "
+              << (perf::isLlm(o.metric) ? format::trimmed(o.llm.llmParamsBillion, 1) + "B parameters, " +
+                                              perf::toString(o.llm.llmWeights) + " weights, " +
+                                              format::number(o.llm.llmContextTokens, 0) + " tokens of context"
+                                        : perf::toString(perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}))
+              << "), "
               << format::count(o.gpuCount, "GPU")
               << "; " << format::trimmed(o.settings.years, 2) << " years at "
               << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
@@ -131,6 +140,10 @@ int run(Context& ctx, const Args& args) {
         return 0;
     }
     t.print(ctx.out());
+    if (tooSmall > 0) {
+        ctx.out() << format::count(static_cast<long long>(tooSmall), "GPU")
+                  << " left out: too little memory for the model's weights and KV cache\n";
+    }
     if (unpriced > 0 && !showUnpriced) {
         ctx.out() << format::count(static_cast<long long>(unpriced), "GPU") << (unpriced == 1 ? " has" : " have") << " no price (add one with 'gpu-advisor prices add'; --all lists them)\n";
     }
@@ -149,7 +162,9 @@ Command valueCommand() {
             "the GPU's used/new price ratio after those years. Normalised to the reference GPU\n"
             "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n"
             "--workload: transformer (default), cnn, rnn, recsys, or llm (a language model of\n"
-            "--params-billion, default 8, or --model).\n" +
+            "--params-billion, default 8, or --model). --metric llm-decode or llm-prefill compares LLM\n"
+            "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache),\n"
+            "leaving out the GPUs too small to hold the weights and KV cache.\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},

@@ -94,6 +94,31 @@ TEST(ValueCli, ALanguageModelIsValuedWithTheSameNumbersAsPerf) {
     EXPECT_NE(sized.err.find("--workload llm takes a language model's size"), std::string::npos) << sized.err;
 }
 
+TEST(ValueCli, LlmInferenceIsValuedInTokensPerSecondOnTheGpusThatHoldTheModel) {
+    Cli cli;
+    const auto doc = cli.json({"value", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--all"});
+    const auto tokens = [&](const char* gpu) {
+        return cli.json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-70b"})
+            .at("predictions")
+            .at(0)
+            .at("throughput")
+            .get<double>();
+    };
+    for (const auto& r : doc.at("rows")) {
+        // 70B in 4 bits with its KV cache: 42.6 GB.
+        EXPECT_EQ(r.at("holds_model").get<bool>(), r.at("memory_gb").get<double>() >= 42.6) << r.at("gpu");
+        if (r.at("gpu") == "B200") {
+            EXPECT_NEAR(r.at("relative_performance").get<double>(), tokens("B200") / tokens("RTX 4090"), 1e-12);
+        }
+    }
+    const auto text = cli.run({"value", "--metric", "llm-decode", "--model", "llama-3.1-70b"});
+    EXPECT_NE(text.out.find("llm-decode (70B parameters, int4 weights, 512 tokens of context)"), std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("left out: too little memory for the model's weights and KV cache"), std::string::npos)
+        << text.out;
+    EXPECT_EQ(text.out.find("RTX 4090 "), std::string::npos) << text.out; // 24 GB: not listed
+}
+
 TEST(ValueCli, ElectricityFollowsTheSettings) {
     Cli cli;
     const auto electricity = [&] {
@@ -305,8 +330,7 @@ TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     // not an LLM one.
     const auto valueWithModel = cli.run({"value", "--model", "mixtral-8x7b"});
     EXPECT_EQ(valueWithModel.exitCode, 2);
-    EXPECT_NE(valueWithModel.err.find("value compares the chart metrics, which take none of --params-billion"),
-              std::string::npos)
+    EXPECT_NE(valueWithModel.err.find("describe an LLM; give --metric llm-decode or llm-prefill"), std::string::npos)
         << valueWithModel.err;
     const auto powerWithModel =
         cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--params-billion", "70"});
