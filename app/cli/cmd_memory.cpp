@@ -19,8 +19,9 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
     args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
-                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "checkpointing", "no-checkpointing", "no-flash-attention", "optimizer",
-                                   "offload", "shard", "lora-rank"});
+                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "checkpointing",
+                                   "no-checkpointing", "no-flash-attention", "optimizer", "offload", "shard",
+                                   "lora-rank"});
     if (const auto task = args.value("task")) {
         const auto p = calc::findPreset(calc::memoryTaskPresets(), *task);
         if (!p) {

@@ -115,7 +115,8 @@ int run(Context& ctx, const Args& args) {
               << (perf::isLlm(o.metric) ? format::trimmed(o.llm.llmParamsBillion, 1) + "B parameters, " +
                                               perf::toString(o.llm.llmWeights) + " weights, " +
                                               format::number(o.llm.llmContextTokens, 0) + " tokens of context"
-                                        : perf::toString(perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}))
+                                        : perf::toString(
+                                              perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}))
               << "), "
               << format::count(o.gpuCount, "GPU")
               << "; " << format::trimmed(o.settings.years, 2) << " years at "

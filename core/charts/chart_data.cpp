@@ -200,7 +200,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     }
     if (tooSmall > 0) {
         vo.metric = o.metrics.front();
-        d.notes.push_back(format::count(static_cast<long long>(tooSmall), "GPU") + " left out: too little memory for the model's " +
+        d.notes.push_back(format::count(static_cast<long long>(tooSmall), "GPU") +
+                          " left out: too little memory for the model's " +
                           format::number(perf::llmBytesHeld(value::valueQuery(vo)) / 1e9, 1) +
                           " GB of weights and KV cache");
     }

@@ -74,7 +74,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
     if (base <= 0) {
         table.normalisedToReference = false;
         for (const auto& r : table.rows) {
-            if (r.tco && r.tco->totalUsd > 0) {
+            if (r.tco && r.tco->totalUsd > 0 && r.holdsModel) { // the best GPU shown is 1
                 base = std::max(base, r.relativePerformance / r.tco->totalUsd);
             }
         }
