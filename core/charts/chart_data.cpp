@@ -131,7 +131,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     d.kind = o.kind;
     d.metrics = o.metrics;
     d.sortBy = o.sortBy;
-    d.workload = o.workload;
+    d.workload = llm ? perf::WorkloadChoice{} : o.workload; // LLM inference is no training workload
     for (const auto m : o.metrics) {
         d.seriesNames.push_back(metricLabel(m));
     }

@@ -210,7 +210,9 @@ TEST(LlmChart, TokensPerSecondRelativeToTheReferenceForTheGpusThatHoldTheModel) 
     o.llm.llmParamsBillion = 30;
     o.llm.llmWeights = perf::Precision::Int4;
     o.llm.llmContextTokens = 4096;
+    o.workload = perf::WorkloadChoice{perf::WorkloadClass::Transformer, 70}; // left over from a training chart
     const auto d = buildChartData(fixture(), model, prices(), o);
+    EXPECT_EQ(d.workload.languageModelParamsBillion, 0.0); // the bars are inference, not its training profile
     EXPECT_EQ(d.seriesNames, (std::vector<std::string>{"token generation", "prompt processing"}));
     EXPECT_EQ(d.title, "Relative LLM inference speed (30B parameters, int4 weights, 4,096 tokens of context)");
     EXPECT_EQ(d.valueAxisLabel, "Tokens per second relative to RTX 4090 (1.0 = RTX 4090)");

@@ -241,7 +241,22 @@ private slots:
             ui::ChartsPage page(session);
             page.setKind(charts::ChartKind::RawPerformance);
             QVERIFY(!page.llmModelField()->isEnabled()); // training and inference measures first
+            QComboBox* workload = nullptr;
+            for (auto* box : page.findChildren<QComboBox*>()) {
+                if (box->findData(QStringLiteral("llm")) >= 0) {
+                    workload = box;
+                }
+            }
+            QVERIFY(workload != nullptr);
+            workload->setCurrentIndex(workload->findData(QStringLiteral("llm"))); // training a language model
             page.setSortBy(perf::Metric::LlmDecode);
+            // An inference bar says inference's typical error, not the training profile's caveat.
+            const QString bar = ui::BarChartBuilder::barText(page.data(), 0, 0);
+            QVERIFY2(bar.contains(QStringLiteral("token generation: ")) &&
+                         bar.contains(QStringLiteral("Typical error of such estimates")) &&
+                         !bar.contains(QStringLiteral("Language-model profile")),
+                     qPrintable(bar));
+            workload->setCurrentIndex(0);
             QCOMPARE(page.data().metrics, charts::llmChartMetrics());
             QCOMPARE(page.data().title,
                      std::string("Relative LLM inference speed (8B parameters, int4 weights, 512 tokens of context)"));
