@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace advisor {
 namespace {
 
@@ -138,6 +140,32 @@ TEST(ValueTable, UnpricedReferenceNormalisesToTheBestGpu) {
     EXPECT_FALSE(t.normalisedToReference);
     EXPECT_DOUBLE_EQ(*t.rows.front().perfPerDollar, 1.0);
     EXPECT_NE(t.note.find("H100 SXM5 has no price"), std::string::npos);
+}
+
+TEST(ValueTable, AnLlmIsValuedOnTheGpusThatHoldItAndTheBestOfThoseIsOne) {
+    // A 20B model in 4 bits (12.1 GB of weights) with its KV cache: the 12 GB RTX 4070 Ti is cheap
+    // and fast for its price but cannot hold it, so it is not the GPU the others are scaled to.
+    const Catalog& cat = Catalog::builtin();
+    const perf::PerfModel model(cat);
+    value::ValueOptions o;
+    o.metric = perf::Metric::LlmDecode;
+    o.llm.llmParamsBillion = 20;
+    o.settings.referenceGpu = "h100-sxm5"; // unpriced: scaled to the best GPU instead
+    const auto t = value::computeValueTable(cat, model,
+                                            {price("rtx-4090", 1600, Condition::New, "2024-01"),
+                                             price("rtx-4070-ti", 400, Condition::Used, "2024-01")},
+                                            o);
+    double best = 0;
+    for (const auto& r : t.rows) {
+        EXPECT_EQ(r.holdsModel, r.gpu->memoryGb >= 13) << r.gpu->name;
+        if (r.holdsModel && r.perfPerDollar) {
+            best = std::max(best, *r.perfPerDollar);
+        }
+        if (r.gpu->id == "rtx-4070-ti") {
+            EXPECT_GT(*r.perfPerDollar, 1.0); // what it would be worth if the model fitted
+        }
+    }
+    EXPECT_DOUBLE_EQ(best, 1.0);
 }
 
 calc::CloudVsDesktopInput seedExample() {
