@@ -167,6 +167,14 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmWeights = perf::Precision::Int4;
     }
+    if (const auto context = args.integer("context", 1, 10000000)) {
+        // The context sizes an LLM's KV cache: in the memory it needs and in what each token reads.
+        if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm || args.has("memory-gb")) {
+            throw UsageError("--context sizes an LLM's KV cache: give it with --task inference --domain llm and "
+                             "--params-billion or --model");
+        }
+        in.llmContextTokens = context;
+    }
     args.refuseTogether({"memory-gb"}, {"params-billion", "model"});
     args.refuseTogether({"model"}, {"params-billion"});
     nlohmann::json memoryBasis = nullptr; // how --params-billion or --model became gigabytes
@@ -187,6 +195,9 @@ int recommend(Context& ctx, const Args& args) {
                        {"model", namedModel != nullptr ? nlohmann::json(namedModel->id) : nlohmann::json()},
                        {"mode", calc::toString(mem.mode)},
                        {"weights", perf::toString(mem.weights)}};
+        if (mem.contextTokens) {
+            memoryBasis["context_tokens"] = *mem.contextTokens; // only when given: the object stays as it was
+        }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
         throw UsageError("missing --memory-gb N (or --params-billion P or --model ID to compute it)");
@@ -293,7 +304,7 @@ Command recommendCommand() {
             "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
-            "                             [--top N] [--years N] [--utilization F]\n\n"
+            "                             [--top N] [--years N] [--utilization F] [--context TOKENS]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -304,13 +315,15 @@ Command recommendCommand() {
             "--params-billion sizes the memory with 'gpu-advisor memory': inference, fine-tune as QLoRA\n"
             "(4-bit weights), train as full training; the first line says which. --model does the same\n"
             "with a published model's size and shape ('gpu-advisor memory --help' lists them).\n"
+            "--context (LLM inference) is the tokens each reply reads: it sizes the KV cache in the memory\n"
+            "needed and in the tokens/s ranked (default: 4,096 for the memory, 512 for the speed).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"model"}, {"budget"}, {"precision"},
                                                          {"task"}, {"domain"}, {"new-only", false}, {"gpus"},
                                                          {"organization", false}, {"rank"}, {"top"}, {"years"},
-                                                         {"utilization"}}));
+                                                         {"utilization"}, {"context"}}));
             }};
 }
 

@@ -14,6 +14,9 @@ calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion,
     mem.weights = in.llmWeights ? *in.llmWeights
                   : in.eightBit ? perf::Precision::Int8
                                 : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
+    if (mem.mode == calc::MemoryMode::Inference) {
+        mem.contextTokens = in.llmContextTokens;
+    }
     return mem;
 }
 
@@ -22,6 +25,11 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.memoryGb = calc::estimateMemory(mem).perGpuGb; // validates the size
     in.llmParamsBillion = mem.paramsBillion;
     in.llmActiveParamsBillion.reset();
+    in.llmKvCacheValues.reset();
+    if (model != nullptr && in.llmContextTokens) {
+        // Token generation reads the model's own cache at that context (its KV heads, windows).
+        in.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*model), *in.llmContextTokens);
+    }
     if (model != nullptr && model->activeParamsBillion > 0) {
         in.llmActiveParamsBillion = model->activeParamsBillion; // a mixture of experts reads only these
     }
@@ -31,7 +39,8 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
 std::string describeMemoryBasis(const calc::MemoryInput& m) {
     const std::string size = format::trimmed(m.paramsBillion, 2) + "B parameters";
     return (m.model != nullptr ? m.model->label + ": " + size : size) + ", " + calc::toString(m.mode) + " with " +
-           perf::toString(m.weights) + " weights";
+           perf::toString(m.weights) + " weights" +
+           (m.contextTokens ? ", " + format::number(*m.contextTokens, 0) + " tokens of context" : "");
 }
 
 } // namespace advisor::advice

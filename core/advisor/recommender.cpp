@@ -80,6 +80,10 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             const double bytesPerParam = perf::llmBitsPerWeight(q.llmWeights) / 8.0;
             q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
+            if (in.llmContextTokens) {
+                q.llmContextTokens = *in.llmContextTokens;
+                q.llmKvCacheValues = in.llmKvCacheValues;
+            }
         } else {
             q.metric = in.eightBit ? perf::Metric::Int8Inference : perf::Metric::Fp16Inference;
         }

@@ -51,6 +51,12 @@ struct RecommendInput {
     /// LLM inference: the weights' precision (int4 = llama.cpp Q4_K_M); default int8 when
     /// eightBit, else fp16.
     std::optional<perf::Precision> llmWeights;
+    /// LLM inference: the tokens of context each reply reads, which size the KV cache the memory
+    /// must hold and token generation reads; unset: the memory calculator's 4,096 and perf's 512.
+    std::optional<int> llmContextTokens;
+    /// A published model's own K and V elements at llmContextTokens (calc::kvCacheValues);
+    /// unset: the size law.
+    std::optional<double> llmKvCacheValues;
     int shortlistSize = 5;
 };
 

@@ -204,6 +204,37 @@ TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {
     EXPECT_NE(training.err.find("--precision 4bit is for LLM inference"), std::string::npos) << training.err;
 }
 
+TEST(RecommendCli, ALongContextSizesTheKvCacheInTheMemoryAndTheSpeed) {
+    // Llama 3.1 8B in 4 bits at 128K tokens: its KV cache (128 KiB per token) and whole-prompt
+    // activations (8 bytes x 4,096 per token) grow from the default 4,096 tokens' by 20.8 GB, and
+    // the 24 GB cards drop out; each candidate's tokens/s is perf's at that context.
+    Cli cli;
+    const std::vector<std::string> base = {"recommend", "--model",  "llama-3.1-8b", "--task",   "inference",
+                                           "--domain",  "llm",      "--precision",  "4bit",     "--budget",
+                                           "3000",      "--top",    "10"};
+    const auto shortContext = cli.json(base);
+    auto withContext = base;
+    withContext.insert(withContext.end(), {"--context", "131072"});
+    const auto longContext = cli.json(withContext);
+    EXPECT_EQ(longContext.at("memory_basis").at("context_tokens"), 131072);
+    EXPECT_FALSE(shortContext.at("memory_basis").contains("context_tokens"));
+    EXPECT_NEAR(longContext.at("memory_gb").get<double>() - shortContext.at("memory_gb").get<double>(),
+                (131072.0 - 4096) * (131072 + 8 * 4096) / 1e9, 1e-6);
+    ASSERT_FALSE(longContext.at("candidates").empty());
+    for (const auto& c : longContext.at("candidates")) {
+        EXPECT_GT(c.at("memory_gb").get<double>() * c.at("count").get<int>(), 27.0) << c.at("gpu");
+        if (c.at("gpu") == "RTX 5090" && c.at("count") == 1) {
+            const auto perf = cli.json({"perf", "--gpu", "RTX 5090", "--metric", "llm-decode", "--model",
+                                        "llama-3.1-8b", "--context", "131072"});
+            EXPECT_NEAR(c.at("throughput").get<double>(),
+                        perf.at("predictions").at(0).at("throughput").get<double>(), 1e-9);
+        }
+    }
+    const auto training = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--context", "8192"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--context sizes an LLM's KV cache"), std::string::npos) << training.err;
+}
+
 TEST(RecommendCli, UsageAndInputErrors) {
     Cli cli;
     EXPECT_EQ(cli.run({"recommend", "--memory-gb", "24"}).exitCode, 2); // no --budget
