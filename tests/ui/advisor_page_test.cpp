@@ -14,11 +14,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace advisor;
 
@@ -324,6 +327,40 @@ private slots:
         QCOMPARE(size->value(), 0.0);
         QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveModel"))->currentIndex(), 0);
+    }
+
+    void anLlmsContextSizesItsKvCacheInTheLiveRecommendation() {
+        ui::AdvisorPage page(*session_);
+        page.setBudget(3000);
+        for (const char* a : {"no", "no", "yes"}) { // run LLMs
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* context = page.findChild<QSpinBox*>(QStringLiteral("liveContext"));
+        QVERIFY(model != nullptr && context != nullptr);
+        QVERIFY(!context->isEnabled()); // no model yet: the memory is given in gigabytes
+        QDoubleSpinBox* memory = nullptr;
+        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
+            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
+        }
+        QVERIFY(memory != nullptr);
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
+        QVERIFY(context->isEnabled());
+        const double atDefault = memory->value();
+        // 128K tokens instead of the memory calculator's 4,096: 128 KiB of KV cache and 32 KiB of
+        // whole-prompt activations per token more, 20.8 GB (the field shows one decimal).
+        context->setValue(131072);
+        QVERIFY2(std::fabs(memory->value() - atDefault - (131072.0 - 4096) * (131072 + 8 * 4096) / 1e9) < 0.06,
+                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(atDefault)));
+        QLabel* summary = nullptr;
+        for (auto* l : page.findChildren<QLabel*>()) {
+            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
+        }
+        QVERIFY(summary != nullptr);
+        QVERIFY2(summary->text().contains(QStringLiteral("131,072 tokens of context")), qPrintable(summary->text()));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveContext"))->value(), 131072);
+        context->setValue(0); // later tests expect the defaults
+        model->setCurrentIndex(0);
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QSpinBox;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -104,6 +105,7 @@ private:
     QDoubleSpinBox* liveMemory_ = nullptr;
     QComboBox* liveModel_ = nullptr;       ///< a published model (its size and shape), or any size
     QDoubleSpinBox* liveParams_ = nullptr; ///< a model size instead of gigabytes; 0 = none
+    QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;

@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -136,6 +137,21 @@ void AdvisorPage::buildResultView(QWidget* page) {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // LLM inference: the context each reply reads sizes the KV cache, in the memory and the speed
+    // (`recommend --context`); for a model given by size or name, on an LLM-inference leaf.
+    liveContext_ = new QSpinBox;
+    liveContext_->setObjectName(QStringLiteral("liveContext"));
+    liveContext_->setRange(0, 1048576);
+    liveContext_->setSuffix(tr(" tokens"));
+    liveContext_->setSpecialValueText(tr("default"));
+    liveContext_->setKeyboardTracking(false);
+    liveContext_->setToolTip(tr("LLM inference: the tokens of context each reply reads, which the KV cache holds"));
+    liveContext_->setValue(QSettings().value(QStringLiteral("advisor/context_tokens"), 0).toInt());
+    connect(liveContext_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/context_tokens"), liveContext_->value());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
         QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
         sizeLiveMemoryForModel();
@@ -180,6 +196,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
     memoryRow->addRow(tr("Or a mo&del:"), liveModel_);
     memoryRow->addRow(tr("Or a model si&ze of:"), liveParams_);
+    memoryRow->addRow(tr("LLM conte&xt:"), liveContext_);
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
     liveLayout->addWidget(liveSummary_);
@@ -347,10 +364,16 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveMemoryBasis_.clear();
     liveInput_.llmParamsBillion.reset();
     liveInput_.llmActiveParamsBillion.reset();
+    liveInput_.llmContextTokens.reset();
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
+    const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
+    liveContext_->setEnabled(llmInference && params > 0);
     if (params <= 0) {
         return;
+    }
+    if (llmInference && liveContext_->value() > 0) {
+        liveInput_.llmContextTokens = liveContext_->value();
     }
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
