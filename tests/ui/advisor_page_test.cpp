@@ -39,6 +39,22 @@ private:
         QTest::mouseClick(button, Qt::LeftButton);
     }
 
+    // The live recommender's memory field (in GB) and its one-line summary ("... of memory ...").
+    static QDoubleSpinBox* liveMemoryField(ui::AdvisorPage& page) {
+        QDoubleSpinBox* memory = nullptr;
+        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
+            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
+        }
+        return memory;
+    }
+    static QLabel* liveSummary(ui::AdvisorPage& page) {
+        QLabel* summary = nullptr;
+        for (auto* l : page.findChildren<QLabel*>()) {
+            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
+        }
+        return summary;
+    }
+
 private slots:
     void initTestCase() {
         session_ = testing::openPrivateSession(dir_); // remembered inputs go to dir_, not the user's
@@ -257,10 +273,7 @@ private slots:
         }
         auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
         QVERIFY(size != nullptr);
-        QDoubleSpinBox* memory = nullptr;
-        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
-            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
-        }
+        QDoubleSpinBox* memory = liveMemoryField(page);
         QVERIFY(memory != nullptr);
         QCOMPARE(memory->value(), 24.0); // the chart's 24 GB for transformers
         size->setValue(1);
@@ -294,10 +307,7 @@ private slots:
         auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
         auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
         QVERIFY(model != nullptr && size != nullptr);
-        QDoubleSpinBox* memory = nullptr;
-        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
-            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
-        }
+        QDoubleSpinBox* memory = liveMemoryField(page);
         QVERIFY(memory != nullptr);
         size->setValue(7); // any 7B model: a Llama-like shape with 8 KV heads is assumed
         const double anySeven = memory->value();
@@ -307,10 +317,7 @@ private slots:
         // Llama 2 7B keeps all 32 KV heads: four times the assumed cache, so more memory.
         QVERIFY2(memory->value() > anySeven + 1.0,
                  qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(anySeven)));
-        QLabel* summary = nullptr;
-        for (auto* l : page.findChildren<QLabel*>()) {
-            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
-        }
+        QLabel* summary = liveSummary(page);
         QVERIFY(summary != nullptr);
         QVERIFY2(summary->text().contains(QStringLiteral("(Llama 2 7B: 6.7B parameters, inference")),
                  qPrintable(summary->text()));
@@ -339,10 +346,7 @@ private slots:
         auto* context = page.findChild<QSpinBox*>(QStringLiteral("liveContext"));
         QVERIFY(model != nullptr && context != nullptr);
         QVERIFY(!context->isEnabled()); // no model yet: the memory is given in gigabytes
-        QDoubleSpinBox* memory = nullptr;
-        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
-            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
-        }
+        QDoubleSpinBox* memory = liveMemoryField(page);
         QVERIFY(memory != nullptr);
         model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
         QVERIFY(context->isEnabled());
@@ -352,10 +356,7 @@ private slots:
         context->setValue(131072);
         QVERIFY2(std::fabs(memory->value() - atDefault - (131072.0 - 4096) * (131072 + 8 * 4096) / 1e9) < 0.06,
                  qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(atDefault)));
-        QLabel* summary = nullptr;
-        for (auto* l : page.findChildren<QLabel*>()) {
-            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
-        }
+        QLabel* summary = liveSummary(page);
         QVERIFY(summary != nullptr);
         QVERIFY2(summary->text().contains(QStringLiteral("131,072 tokens of context")), qPrintable(summary->text()));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveContext"))->value(), 131072);
