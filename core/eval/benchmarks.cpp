@@ -169,19 +169,17 @@ std::optional<double> llmParamsBillion(std::string_view workload) {
 
 namespace {
 
-// The count a part such as "pp512" gives after its prefix, if the rest is all digits.
+// The count a part such as "pp512" gives after its prefix, if the rest is a whole number of
+// tokens (at most 10 million, the command line's limit for a context).
 std::optional<int> countAfter(std::string_view part, std::string_view prefix) {
-    if (!text::startsWith(part, prefix) || part.size() == prefix.size() || part.size() > prefix.size() + 8) {
+    if (!text::startsWith(part, prefix)) {
         return std::nullopt;
     }
-    int n = 0;
-    for (const char c : part.substr(prefix.size())) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) {
-            return std::nullopt;
-        }
-        n = n * 10 + (c - '0');
+    const auto n = text::parseInteger(part.substr(prefix.size()));
+    if (!n || *n < 0 || *n > 10000000) {
+        return std::nullopt;
     }
-    return n;
+    return static_cast<int>(*n);
 }
 
 } // namespace

@@ -39,6 +39,14 @@ private:
         QTest::mouseClick(button, Qt::LeftButton);
     }
 
+    // A $3,000 budget and the chart's answers up to "run LLMs": an LLM-inference leaf.
+    static void answerUpToRunningLlms(ui::AdvisorPage& page) {
+        page.setBudget(3000);
+        for (const char* a : {"no", "no", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+    }
+
     // The live recommender's memory field (in GB) and its one-line summary ("... of memory ...").
     static QDoubleSpinBox* liveMemoryField(ui::AdvisorPage& page) {
         QDoubleSpinBox* memory = nullptr;
@@ -300,10 +308,7 @@ private slots:
 
     void aPublishedModelSizesTheMemoryWithItsOwnShape() {
         ui::AdvisorPage page(*session_);
-        page.setBudget(3000);
-        for (const char* a : {"no", "no", "yes"}) { // run LLMs
-            QVERIFY(page.answer(QLatin1String(a)));
-        }
+        answerUpToRunningLlms(page);
         auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
         auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
         QVERIFY(model != nullptr && size != nullptr);
@@ -338,10 +343,7 @@ private slots:
 
     void anLlmsContextSizesItsKvCacheInTheLiveRecommendation() {
         ui::AdvisorPage page(*session_);
-        page.setBudget(3000);
-        for (const char* a : {"no", "no", "yes"}) { // run LLMs
-            QVERIFY(page.answer(QLatin1String(a)));
-        }
+        answerUpToRunningLlms(page);
         auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
         auto* context = page.findChild<QSpinBox*>(QStringLiteral("liveContext"));
         QVERIFY(model != nullptr && context != nullptr);

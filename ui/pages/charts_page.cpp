@@ -232,7 +232,8 @@ charts::ChartOptions ChartsPage::options() const {
 
 void ChartsPage::refresh() {
     // An LLM measure charts LLM inference: its own options apply, the workload's do not.
-    const bool llm = perf::isLlm(options().sortBy);
+    const auto sortBy = perf::parseMetric(sortBy_->currentData().toString().toStdString());
+    const bool llm = sortBy && perf::isLlm(*sortBy);
     for (QWidget* w : std::initializer_list<QWidget*>{workload_, fp32_, sparsity_}) {
         w->setEnabled(!llm);
     }
