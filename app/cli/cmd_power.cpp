@@ -45,6 +45,7 @@ int powerLimit(Context& ctx, const Args& args) {
                        {"workload", perf::toString(q.workload)},
                        {"clock_bound_share", in.clockBoundShare},
                        {"clock_ratio", r.clockRatio},
+                       {"below_voltage_floor", r.belowVoltageFloor},
                        {"relative_performance", r.relativePerformance},
                        {"slowdown_pct", r.slowdownPct},
                        {"worst_case_relative_performance", r.worstCaseRelativePerformance},
@@ -58,7 +59,9 @@ int powerLimit(Context& ctx, const Args& args) {
     auto& o = ctx.out();
     o << g.name << " x" << in.count << " limited to " << format::number(in.limitWatts, 0) << " W (TDP "
       << format::number(g.tdpW, 0) << " W):\n";
-    o << "  clock ~" << format::percent(r.clockRatio, 1) << " (power ~ clock^3)\n";
+    o << "  clock ~" << format::percent(r.clockRatio, 1)
+      << (r.belowVoltageFloor ? " (below 2/3 of the TDP the voltage is at its floor: the clock falls linearly)\n"
+                              : " (power ~ clock^3)\n");
     o << "  " << perf::toString(q.metric) << " " << perf::toString(q.workload) << ": "
       << format::percent(r.relativePerformance, 1) << " of full speed (" << format::number(r.slowdownPct, 1)
       << "% slower; " << format::percent(in.clockBoundShare, 0) << " of its time is clock-bound)\n";
@@ -169,10 +172,13 @@ Command powerLimitCommand() {
     return {"power-limit", "speed, watts and money of a GPU power limit",
             "Usage: gpu-advisor power-limit --gpu NAME --limit-watts W [--count N | --gpus N] [--metric M] [--workload W]\n"
             "                               [--utilization F] [--kwh-price USD]\n\n"
-            "Power ~ clock^3, so the clock falls with the cube root of the limit; only the clock-bound\n"
-            "part of the workload (from the performance model) slows down. The worst case - fully\n"
-            "clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W, about -7%) - is\n"
-            "shown too. Limits above the TDP or below about 30% of it are rejected with the valid range.\n",
+            "Power ~ clock^3, so the clock falls with the cube root of the limit; below about 2/3 of the\n"
+            "TDP the voltage is at its floor and the clock falls linearly, to zero at the quarter of the\n"
+            "TDP that memory, fans and regulators draw. Only the clock-bound part of the workload (from\n"
+            "the performance model; of LLM token generation, its fixed time per token) slows down. The\n"
+            "worst case - fully clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W,\n"
+            "about -7%) - is shown too. Limits above the TDP or below about 30% of it are rejected with\n"
+            "the valid range.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
                                                                           {"utilization"}, {"kwh-price"}},

@@ -12,11 +12,25 @@ PowerLimitRange powerLimitRange(const Gpu& g) {
     return {std::ceil(g.tdpW * kMinimumLimitFraction), g.tdpW};
 }
 
+bool belowVoltageFloor(double limitWatts, double tdpWatts) {
+    return tdpWatts > 0 && limitWatts < kVoltageFloorPowerRatio * tdpWatts;
+}
+
 double clockRatio(double limitWatts, double tdpWatts) {
     if (tdpWatts <= 0) {
         return 1.0;
     }
-    return perf::clockAtPowerRatio(limitWatts / tdpWatts);
+    if (!belowVoltageFloor(limitWatts, tdpWatts)) {
+        return perf::clockAtPowerRatio(limitWatts / tdpWatts);
+    }
+    // Power ~ clock at a fixed voltage, on top of the clock-independent share: continuous at the floor.
+    const double floorClock = perf::clockAtPowerRatio(kVoltageFloorPowerRatio);
+    const double aboveFixed = (limitWatts / tdpWatts - kClockIndependentPowerShare) /
+                              (kVoltageFloorPowerRatio - kClockIndependentPowerShare);
+    // Drivers stop at about 30% of the TDP (kMinimumLimitFraction), above the clock-independent share;
+    // the floor keeps a clock for any ratio the functions are asked about.
+    constexpr double kLowestClock = 0.02;
+    return std::max(kLowestClock, floorClock * aboveFixed);
 }
 
 double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare) {
@@ -58,6 +72,7 @@ PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in) {
         throw InputError({"power limit", 0, "", "kwh_price"}, "must be >= 0");
     }
     r.clockRatio = clockRatio(in.limitWatts, g.tdpW);
+    r.belowVoltageFloor = belowVoltageFloor(in.limitWatts, g.tdpW);
     r.relativePerformance = relativePerformance(in.limitWatts, g.tdpW, in.clockBoundShare);
     r.worstCaseRelativePerformance = relativePerformance(in.limitWatts, g.tdpW, 1.0);
     r.slowdownPct = (1.0 - r.relativePerformance) * 100.0;

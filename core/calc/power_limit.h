@@ -2,12 +2,17 @@
 /// \file
 /// Power limiting: how much speed a lower power limit costs. Dynamic power is ~ f x V^2 and,
 /// near the top of the clock range, voltage scales with clock, so power ~ clock^3: the clock
-/// falls with the cube root of the power. Only the clock-bound part of the work slows down
-/// (the performance model's share: all GPU-side work, but not LLM token generation, which
-/// streams weights at the memory clock, nor GPU-independent overhead). The model applies the
-/// same law to cards whose board power per SM is below their chip's best (perf::EffectiveSpecs).
-/// Seed check: an RTX 2080 Ti (250 W) limited by 50 W runs BERT-large inference (the seed's
-/// worst case, taken as fully clock-bound) about 7% slower: (200/250)^(1/3) = 0.928.
+/// falls with the cube root of the power. Seed check: an RTX 2080 Ti (250 W) limited by 50 W
+/// runs BERT-large inference (the seed's worst case, taken as fully clock-bound) about 7%
+/// slower: (200/250)^(1/3) = 0.928. The model applies the cube law to cards whose board power
+/// per SM is below their chip's best (perf::EffectiveSpecs).
+/// Deep limits cost more than the cube root says: once the voltage is at its floor, power falls
+/// only linearly with the clock, and the memory, fans and regulators keep drawing their share
+/// whatever the clock (measured sweeps in tests/fixtures/validation/power-limit-sweeps.csv: an
+/// RTX 3090 at 200 W ran long prompts at 0.60 of its 350 W speed, where the cube root gives 0.84).
+/// Only the clock-bound part of the work slows down (the performance model's share: all GPU-side
+/// work, and of LLM token generation only the fixed time per token - the weights stream at the
+/// memory clock; not GPU-independent overhead).
 
 #include "catalog/gpu.h"
 #include "perf/model.h"
@@ -23,6 +28,13 @@ namespace advisor::calc {
 constexpr double kPowerClockExponent = perf::kPowerClockExponent;
 /// Drivers refuse limits below roughly a third of the board power (e.g. RTX 3090: 100 W of 350 W).
 constexpr double kMinimumLimitFraction = 0.3;
+/// Below this share of the board power the voltage is at its floor (fitted, with the next constant,
+/// on the sweeps named above; the cube law holds above it: the seed's -50 W, Puget's 4x RTX 3090 at
+/// 280 W, the LLM sweeps at 250-300 W).
+constexpr double kVoltageFloorPowerRatio = 2.0 / 3.0;
+/// The share of the board power that does not follow the core clock (memory, fans, regulators):
+/// below the voltage floor the clock falls linearly, reaching zero at this power.
+constexpr double kClockIndependentPowerShare = 0.25;
 
 struct PowerLimitRange {
     double minimumWatts = 0;
@@ -36,8 +48,12 @@ PowerLimitRange powerLimitRange(const Gpu& g);
 /// power-limit calculator, the build check and the PSU size.
 std::optional<std::string> powerLimitProblem(const Gpu& g, double limitWatts);
 
-/// Clock ratio at a power limit: (limit / TDP)^(1/3), at most 1.
+/// Clock ratio at a power limit: (limit / TDP)^(1/3) down to the voltage floor, at most 1; below
+/// it, linear from the floor's clock to zero at the clock-independent power.
 double clockRatio(double limitWatts, double tdpWatts);
+
+/// Whether a limit is below the voltage floor (where the clock falls faster than the cube root).
+bool belowVoltageFloor(double limitWatts, double tdpWatts);
 
 /// Relative performance (1 at TDP) when `clockBoundShare` of the time scales with the clock.
 double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare);
@@ -53,6 +69,7 @@ struct PowerLimitInput {
 struct PowerLimitResult {
     PowerLimitRange range;
     double clockRatio = 1;
+    bool belowVoltageFloor = false;      ///< the clock falls linearly there, not with the cube root
     double relativePerformance = 1;      ///< for the given clock-bound share
     double worstCaseRelativePerformance = 1; ///< fully clock-bound work (the seed's measurement)
     double slowdownPct = 0;

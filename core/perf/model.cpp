@@ -110,6 +110,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         if (out != nullptr) {
             out->memoryShare = memorySeconds / (memorySeconds + overheadSeconds);
             out->overheadShare = 1.0 - out->memoryShare;
+            out->clockBoundShare = out->overheadShare; // the small kernels of a token, not its reads
             out->singleGpu = 1.0 / (memorySeconds + overheadSeconds);
         }
         return 1.0 / (memorySeconds + overheadSeconds + hopSeconds);

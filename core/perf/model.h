@@ -95,7 +95,9 @@ struct Prediction {
     /// time per step of recurrent networks).
     double computeShare = 0, memoryShare = 0, vectorShare = 0, latencyShare = 0, overheadShare = 0;
     /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
-    /// GPU-side work, but not LLM token generation, which streams weights at the memory clock.
+    /// GPU-side work; of LLM token generation only the fixed time per token (its small kernels),
+    /// not the weights and cache it streams at the memory clock (RTX PRO 6000 Blackwell at 300 W:
+    /// clock 0.56x, 27B int4 token generation 0.87x its speed, as the 19% share gives).
     double clockBoundShare = 0;
     double computeRoofTflops = 0;     ///< the metric's tensor/CUDA-core rate at the sustained clock
     double effectiveBandwidthGbs = 0;

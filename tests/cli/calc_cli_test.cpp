@@ -30,6 +30,26 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
     EXPECT_EQ(psu.err, bad.err);
 }
 
+TEST(PowerLimitCli, DeepLimitsSayTheVoltageIsAtItsFloorAndTokenGenerationSlowsALittle) {
+    // An RTX 3090 at 200 W (below 2/3 of 350 W): the clock falls linearly there, 0.674 of full.
+    Cli cli;
+    const auto deep = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "200", "--metric", "llm-decode",
+                                "--model", "llama-3.1-8b"});
+    EXPECT_TRUE(deep.at("below_voltage_floor").get<bool>());
+    EXPECT_NEAR(deep.at("clock_ratio").get<double>(), 0.674, 0.001);
+    // Token generation: only its fixed time per token runs at the clock.
+    const double share = deep.at("clock_bound_share").get<double>();
+    EXPECT_GT(share, 0.05);
+    EXPECT_LT(share, 0.5);
+    const double clock = deep.at("clock_ratio").get<double>();
+    EXPECT_NEAR(deep.at("relative_performance").get<double>(), 1.0 / (share / clock + 1.0 - share), 1e-12);
+    const auto text = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "200", "--metric", "llm-decode"});
+    EXPECT_NE(text.out.find("the voltage is at its floor: the clock falls linearly"), std::string::npos) << text.out;
+    const auto mild = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300"});
+    EXPECT_FALSE(mild.at("below_voltage_floor").get<bool>());
+    EXPECT_NEAR(mild.at("clock_ratio").get<double>(), std::cbrt(300.0 / 350.0), 1e-12);
+}
+
 TEST(CalculatorCli, GpusIsASynonymOfCountAndNothingIsSilentlyIgnored) {
     // power-limit accepted --gpus 4 (and the interconnect options) and answered for one GPU.
     Cli cli;

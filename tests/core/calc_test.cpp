@@ -90,6 +90,31 @@ TEST(PowerLimit, CurveRisesToFullSpeedAtTheTdp) {
     }
 }
 
+TEST(PowerLimit, BelowTwoThirdsOfTheTdpTheClockFallsLinearlyToTheClockIndependentPower) {
+    // Above the voltage floor the seed's cube root; below it power ~ clock on top of a quarter of
+    // the TDP that does not follow the clock: continuous at the floor, zero clock at 25%.
+    const double tdp = 350;
+    const double floorWatts = tdp * 2.0 / 3.0;
+    EXPECT_FALSE(belowVoltageFloor(floorWatts, tdp));
+    EXPECT_TRUE(belowVoltageFloor(floorWatts - 1, tdp));
+    EXPECT_NEAR(clockRatio(floorWatts, tdp), std::cbrt(2.0 / 3.0), 1e-12);
+    EXPECT_NEAR(clockRatio(floorWatts - 1e-9, tdp), std::cbrt(2.0 / 3.0), 1e-9);
+    // Halfway between the clock-independent power (87.5 W) and the floor (233.3 W): half the floor's clock.
+    EXPECT_NEAR(clockRatio((87.5 + floorWatts) / 2, tdp), std::cbrt(2.0 / 3.0) / 2, 1e-12);
+    // An RTX 3090 at 200 W: 0.674 of its clock (the cube root: 0.830); fully clock-bound work at 0.674.
+    EXPECT_NEAR(clockRatio(200, tdp), std::cbrt(2.0 / 3.0) * (200.0 / 350 - 0.25) / (2.0 / 3.0 - 0.25), 1e-12);
+    EXPECT_NEAR(clockRatio(200, tdp), 0.674, 0.001);
+    // At the drivers' 30% floor the clock is low but not zero.
+    EXPECT_GT(clockRatio(0.3 * tdp, tdp), 0.05);
+    EXPECT_LT(clockRatio(0.3 * tdp, tdp), 0.15);
+    PowerLimitInput in;
+    in.limitWatts = 200;
+    const auto r = powerLimit(cat().require("RTX 3090"), in);
+    EXPECT_TRUE(r.belowVoltageFloor);
+    in.limitWatts = 280;
+    EXPECT_FALSE(powerLimit(cat().require("RTX 3090"), in).belowVoltageFloor);
+}
+
 // --- PSU ------------------------------------------------------------------------------------
 
 struct PsuCase {

@@ -81,6 +81,34 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 50 W for the GPU:")), qPrintable(tab.resultText()));
     }
 
+    void powerLimitOnLlmTokenGenerationSlowsOnlyItsFixedTimeAndWarnsBelowTheVoltageFloor() {
+        ui::PowerLimitTab tab(*session_);
+        pick(tab.gpuField(), "rtx-3090");
+        pick(tab.workField(), "llm-decode");
+        tab.limitField()->setValue(200);
+        const Gpu& g = *session_->catalog().findById("rtx-3090");
+        perf::PerfQuery query;
+        query.metric = perf::Metric::LlmDecode; // the model's defaults: 8B in 4 bits
+        calc::PowerLimitInput in;
+        in.limitWatts = 200;
+        in.clockBoundShare = calc::clockBoundShare(session_->model(), g, query);
+        QVERIFY(in.clockBoundShare > 0.05 && in.clockBoundShare < 0.5); // the fixed time per token, not its reads
+        const auto r = calc::powerLimit(g, in);
+        QVERIFY2(tab.resultText().contains(q(format::percent(r.relativePerformance, 1)) + QStringLiteral(" of full speed")),
+                 qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));
+        // Prompt processing is mostly matmuls at the clock: it loses more at the same limit.
+        pick(tab.workField(), "llm-prefill");
+        query.metric = perf::Metric::LlmPrefill;
+        in.clockBoundShare = calc::clockBoundShare(session_->model(), g, query);
+        QVERIFY(calc::powerLimit(g, in).relativePerformance < r.relativePerformance);
+        QVERIFY2(tab.resultText().contains(q(format::percent(calc::powerLimit(g, in).relativePerformance, 1))),
+                 qPrintable(tab.resultText()));
+        // Above two thirds of the TDP the cube root holds and nothing is said about the floor.
+        tab.limitField()->setValue(300);
+        QVERIFY2(!tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));
+    }
+
     void powerLimitLabelStaysInsideTheNarrowPlot() {
         ui::PowerLimitTab tab(*session_);
         tab.show();

@@ -25,6 +25,9 @@ PowerLimitTab::PowerLimitTab(Session& session, QWidget* parent) : CalculatorTab(
     workload_ = new QComboBox;
     workload_->addItem(tr("Transformers"), QStringLiteral("transformer"));
     workload_->addItem(tr("CNNs"), QStringLiteral("cnn"));
+    // LLM inference at the performance model's defaults (8B in 4 bits, llama.cpp-style).
+    workload_->addItem(tr("LLM token generation (8B, 4-bit)"), QStringLiteral("llm-decode"));
+    workload_->addItem(tr("LLM prompt processing (8B, 4-bit)"), QStringLiteral("llm-prefill"));
     inputs()->addRow(tr("&Work:"), workload_);
     watch(workload_);
     result_ = addResultLabel();
@@ -54,8 +57,12 @@ void PowerLimitTab::compute() {
     }
     const Settings s = session().settings();
     perf::PerfQuery q;
-    q.workload = perf::parseWorkloadClass(workload_->currentData().toString().toStdString())
-                     .value_or(perf::WorkloadClass::Transformer);
+    const std::string work = workload_->currentData().toString().toStdString();
+    if (const auto llm = perf::parseMetric(work); llm && perf::isLlm(*llm)) {
+        q.metric = *llm;
+    } else {
+        q.workload = perf::parseWorkloadClass(work).value_or(perf::WorkloadClass::Transformer);
+    }
     calc::PowerLimitInput in;
     in.limitWatts = limit_->value();
     in.count = count_->value();
@@ -66,7 +73,7 @@ void PowerLimitTab::compute() {
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
-           "%5 of this work's time scales with the clock; the rest waits on memory.</p>"
+           "%5 of this work's time scales with the clock; the rest waits on memory.%13</p>"
            "<p>Saves %6 W for %7: %8 kWh and %9 a year at %10 utilization and %11/kWh. "
            "Performance per watt: %12 of running at the TDP.</p>")
             .arg(qs(format::percent(r.relativePerformance, 1)), qs(format::number(in.limitWatts, 0)),
@@ -75,7 +82,10 @@ void PowerLimitTab::compute() {
             .arg(qs(in.count == 1 ? "the GPU" : "the " + format::count(in.count, "GPU")))
             .arg(qs(format::number(r.savedKwhPerYear, 0)), qs(format::money(r.savedUsdPerYear)),
                  qs(format::percent(in.utilization, 0)), qs(format::money(in.kwhPriceUsd)),
-                 qs(format::ratio(r.perfPerWattGain))));
+                 qs(format::ratio(r.perfPerWattGain)))
+            .arg(r.belowVoltageFloor ? tr(" Below 2/3 of the TDP the voltage is at its floor, so the clock falls "
+                                          "faster than the power's cube root: speed drops steeply from here.")
+                                     : QString()));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> xs, ys;

@@ -17,6 +17,7 @@ public:
     QDoubleSpinBox* limitField() const { return limit_; }
     QSpinBox* countField() const { return count_; }
     QComboBox* gpuField() const { return gpu_; }
+    QComboBox* workField() const { return workload_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
 

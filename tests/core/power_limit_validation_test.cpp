@@ -1,0 +1,135 @@
+// The power-limit calculator on measured power-limit sweeps it was not built from alone
+// (tests/fixtures/validation/power-limit-sweeps.csv: the seed's RTX 2080 Ti, Puget's RTX 3090s,
+// and LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti). The law's two
+// constants below the voltage floor were chosen on these rows (docs/performance-model-experiments.md,
+// round 31), so this is a check of the figures the docs report, not a hold-out.
+#include "calc/power_limit.h"
+#include "catalog/catalog.h"
+#include "common/csv.h"
+#include "common/file_io.h"
+#include "common/text.h"
+#include "eval/stats.h"
+#include "perf/model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace advisor::calc {
+namespace {
+
+struct SweepRow {
+    std::string source;
+    std::string gpu;
+    double boardWatts = 0;
+    double limitWatts = 0;
+    double measured = 0;
+    perf::Metric metric = perf::Metric::Fp16Training;
+    bool mixtureOfExperts = false;
+    double clockBoundShare = 0;
+    double predicted = 0;
+};
+
+double numberIn(const std::map<std::string, std::string>& cells, const std::string& column) {
+    return text::parseNumber(cells.at(column)).value.value();
+}
+
+// Every row with the performance model's clock-bound share for its work and the calculator's
+// prediction, on the card as measured (its board power: the 100% of the sweep).
+std::vector<SweepRow> sweepRows() {
+    const std::string path = std::string(ADVISOR_FIXTURES_DIR) + "/validation/power-limit-sweeps.csv";
+    const auto table = csv::read(files::readAll(path), path);
+    const perf::PerfModel model(Catalog::builtin());
+    std::vector<SweepRow> out;
+    for (const auto& row : table.rows) {
+        std::map<std::string, std::string> cells;
+        for (size_t i = 0; i < table.header.size(); ++i) {
+            cells[table.header[i]] = i < row.fields.size() ? row.fields[i] : "";
+        }
+        SweepRow r{cells["source"], cells["gpu"], numberIn(cells, "board_watts"), numberIn(cells, "limit_watts"),
+                   numberIn(cells, "measured_relative")};
+        perf::PerfQuery q;
+        q.metric = r.metric = perf::parseMetric(cells["metric"]).value();
+        if (!cells["workload"].empty()) {
+            q.workloadName = cells["workload"];
+        }
+        if (perf::isLlm(q.metric)) {
+            q.llmParamsBillion = numberIn(cells, "params_billion");
+            r.mixtureOfExperts = !cells["active_params_billion"].empty();
+            q.llmActiveParamsBillion = r.mixtureOfExperts ? numberIn(cells, "active_params_billion") : 0;
+            q.llmWeights = perf::Precision::Int4;
+            q.llmContextTokens = static_cast<int>(numberIn(cells, "context"));
+        }
+        Gpu g = Catalog::builtin().require(r.gpu);
+        g.tdpW = r.boardWatts;
+        r.clockBoundShare = clockBoundShare(model, g, q);
+        PowerLimitInput in;
+        in.limitWatts = r.limitWatts;
+        in.clockBoundShare = r.clockBoundShare;
+        r.predicted = powerLimit(g, in).relativePerformance;
+        out.push_back(r);
+    }
+    return out;
+}
+
+// Absolute error in points of relative speed (0.60 measured, 0.68 predicted: 8 points).
+double points(double predicted, double measured) {
+    return std::fabs(predicted - measured) * 100.0;
+}
+
+TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
+    // docs/performance-model.md: 1.8 / 14.2 points (median / p90) over the 19 rows, 28.9 at most
+    // (the mixture of experts on the RTX PRO 6000, which drew 483 of its 600 W unlimited); the
+    // calculator before, 2.6 / 15.8 and 50.5.
+    const auto rows = sweepRows();
+    ASSERT_EQ(rows.size(), 19u);
+    std::vector<double> errors;
+    for (const auto& r : rows) {
+        errors.push_back(points(r.predicted, r.measured));
+    }
+    EXPECT_LT(eval::median(errors), 2.5);
+    EXPECT_LT(eval::percentile(errors, 90), 15.0);
+    EXPECT_LT(*std::max_element(errors.begin(), errors.end()), 30.0);
+}
+
+TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGives) {
+    // The cube root alone, with token generation not clock-bound (the calculator before): the RTX
+    // 3090's long prompts at 150 W 0.76 where 0.26 was measured, 50 points off.
+    const auto rows = sweepRows();
+    double worstNow = 0, worstCubeRoot = 0;
+    for (const auto& r : rows) {
+        const double share = r.metric == perf::Metric::LlmDecode ? 0.0 : r.clockBoundShare;
+        const double cubeRoot = 1.0 / (share / std::cbrt(r.limitWatts / r.boardWatts) + 1.0 - share);
+        worstCubeRoot = std::max(worstCubeRoot, points(cubeRoot, r.measured));
+        worstNow = std::max(worstNow, points(r.predicted, r.measured));
+    }
+    EXPECT_GT(worstCubeRoot, 45.0);
+    EXPECT_LT(worstNow, 0.65 * worstCubeRoot);
+    for (const auto& r : rows) {
+        if (r.metric == perf::Metric::LlmPrefill && r.limitWatts == 200) {
+            EXPECT_LT(r.predicted, 0.70); // measured 0.60; the cube root gave 0.84
+            EXPECT_GT(r.predicted, 0.55);
+        }
+        if (r.source == "dettmers-2023") {
+            EXPECT_NEAR(r.predicted, r.measured, 0.01); // the seed's -50 W, above the voltage floor
+        }
+    }
+}
+
+TEST(PowerLimitSweeps, TokenGenerationSlowsOnlyByItsFixedTimePerToken) {
+    // RTX PRO 6000 Blackwell, 27B in 4 bits, one stream: 0.87 of its speed at 300 W of 600 with its
+    // clock at 0.56; the model's fixed time per token is 19% of the token's time.
+    for (const auto& r : sweepRows()) {
+        if (r.gpu == "RTX PRO 6000 Blackwell" && !r.mixtureOfExperts) {
+            EXPECT_NEAR(r.clockBoundShare, 0.19, 0.02);
+            EXPECT_LT(points(r.predicted, r.measured), 3.0) << r.limitWatts << " W";
+        }
+    }
+}
+
+} // namespace
+} // namespace advisor::calc
