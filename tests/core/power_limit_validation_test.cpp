@@ -1,8 +1,9 @@
 // The power-limit calculator on measured power-limit sweeps it was not built from alone
 // (tests/fixtures/validation/power-limit-sweeps.csv: the seed's RTX 2080 Ti, Puget's RTX 3090s,
-// and LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti). The law's two
-// constants below the voltage floor were chosen on these rows (docs/performance-model-experiments.md,
-// round 31), so this is a check of the figures the docs report, not a hold-out.
+// LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti, and FP8 video
+// generation on the RTX PRO 6000). The law's two constants below the voltage floor were chosen on
+// the first 19 rows (docs/performance-model-experiments.md, round 31; the video sweep came after),
+// so this is a check of the figures the docs report, not a hold-out.
 #include "calc/power_limit.h"
 #include "catalog/catalog.h"
 #include "common/csv.h"
@@ -54,8 +55,10 @@ std::vector<SweepRow> sweepRows() {
                    numberIn(cells, "measured_relative")};
         perf::PerfQuery q;
         q.metric = r.metric = perf::parseMetric(cells["metric"]).value();
-        if (!cells["workload"].empty()) {
-            q.workloadName = cells["workload"];
+        if (const auto workloadClass = perf::parseWorkloadClass(cells["workload"])) {
+            q.workload = *workloadClass;
+        } else if (!cells["workload"].empty()) {
+            q.workloadName = cells["workload"]; // a network of the calibration data
         }
         if (perf::isLlm(q.metric)) {
             q.llmParamsBillion = numberIn(cells, "params_billion");
@@ -82,17 +85,17 @@ double points(double predicted, double measured) {
 }
 
 TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
-    // docs/performance-model.md: 1.8 / 14.2 points (median / p90) over the 19 rows, 28.9 at most
+    // docs/performance-model.md: 4.0 / 12.8 points (median / p90) over the 29 rows, 28.9 at most
     // (the mixture of experts on the RTX PRO 6000, which drew 483 of its 600 W unlimited); the
-    // calculator before, 2.6 / 15.8 and 50.5.
+    // calculator before, 4.9 / 15.0 and 50.5.
     const auto rows = sweepRows();
-    ASSERT_EQ(rows.size(), 19u);
+    ASSERT_EQ(rows.size(), 29u);
     std::vector<double> errors;
     for (const auto& r : rows) {
         errors.push_back(points(r.predicted, r.measured));
     }
-    EXPECT_LT(eval::median(errors), 2.5);
-    EXPECT_LT(eval::percentile(errors, 90), 15.0);
+    EXPECT_LT(eval::median(errors), 4.5);
+    EXPECT_LT(eval::percentile(errors, 90), 14.0);
     EXPECT_LT(*std::max_element(errors.begin(), errors.end()), 30.0);
 }
 
@@ -124,7 +127,7 @@ TEST(PowerLimitSweeps, TokenGenerationSlowsOnlyByItsFixedTimePerToken) {
     // RTX PRO 6000 Blackwell, 27B in 4 bits, one stream: 0.87 of its speed at 300 W of 600 with its
     // clock at 0.56; the model's fixed time per token is 19% of the token's time.
     for (const auto& r : sweepRows()) {
-        if (r.gpu == "RTX PRO 6000 Blackwell" && !r.mixtureOfExperts) {
+        if (r.gpu == "RTX PRO 6000 Blackwell" && r.metric == perf::Metric::LlmDecode && !r.mixtureOfExperts) {
             EXPECT_NEAR(r.clockBoundShare, 0.19, 0.02);
             EXPECT_LT(points(r.predicted, r.measured), 3.0) << r.limitWatts << " W";
         }
