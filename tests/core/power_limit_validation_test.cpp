@@ -12,10 +12,9 @@
 #include "eval/stats.h"
 #include "perf/model.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <string>
 #include <vector>

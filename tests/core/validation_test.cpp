@@ -96,6 +96,20 @@ TEST(Validation, LlamaCppPromptProcessingOnProfessionalCardsInTokensPerSecond) {
     EXPECT_LT(percentile(errors, 90), 18.0);
 }
 
+TEST(Validation, LlamaCppOnABlackwellWorkstationCardInTokensPerSecond) {
+    // tests/fixtures/validation/llamacpp-blackwell-pro6000-2026.csv: an RTX PRO 6000 Blackwell
+    // (MMBT, May 2026), Qwen3.6-27B in Q8_0, one stream; no Blackwell card was in the calibration.
+    // docs/performance-model.md: token generation 4% fast, prompt processing 8% fast.
+    const auto rows = validationRows("llamacpp-blackwell-pro6000-2026.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    const perf::PerfModel model(Catalog::builtin());
+    for (const auto& r : rows) {
+        const double predicted =
+            model.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false));
+        EXPECT_LT(std::fabs(predicted / r.throughput - 1.0), 0.10) << r.workload << ": " << predicted;
+    }
+}
+
 TEST(Validation, LlamaCppAtADepthInTheCacheOnOneCardAndBuild) {
     // tests/fixtures/validation/llamacpp-depth-rx7900xtx.csv: pp2048 and tg64 on an RX 7900 XTX,
     // each on an empty cache and after 4,096 tokens, one build (llama.cpp PR #26284). Token

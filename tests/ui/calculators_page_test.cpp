@@ -94,8 +94,8 @@ private slots:
         in.clockBoundShare = calc::clockBoundShare(session_->model(), g, query);
         QVERIFY(in.clockBoundShare > 0.05 && in.clockBoundShare < 0.5); // the fixed time per token, not its reads
         const auto r = calc::powerLimit(g, in);
-        QVERIFY2(tab.resultText().contains(q(format::percent(r.relativePerformance, 1)) + QStringLiteral(" of full speed")),
-                 qPrintable(tab.resultText()));
+        const QString speed = q(format::percent(r.relativePerformance, 1)) + QStringLiteral(" of full speed");
+        QVERIFY2(tab.resultText().contains(speed), qPrintable(tab.resultText()));
         QVERIFY2(tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));
         // Prompt processing is mostly matmuls at the clock: it loses more at the same limit.
         pick(tab.workField(), "llm-prefill");
