@@ -4,6 +4,8 @@
 #include "calculator_checks.h"
 #include "calc/build_check.h"
 #include "calc/memory.h"
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
 #include "calc/power_limit.h"
 #include "calc/psu.h"
 #include "common/format.h"
@@ -107,6 +109,25 @@ private slots:
         // Above two thirds of the TDP the cube root holds and nothing is said about the floor.
         tab.limitField()->setValue(300);
         QVERIFY2(!tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));
+        // The LLM's own model and context, as perf --model --context: Llama 3.1 70B's prompt of 32K.
+        QVERIFY(tab.llmModelField()->isEnabled());
+        pick(tab.llmModelField(), "llama-3.1-70b");
+        tab.llmContextField()->setValue(32768);
+        perf::PerfQuery longPrompt = query;
+        longPrompt.llmContextTokens = 32768;
+        calc::applyModelShape(longPrompt, *calc::findModelShape("llama-3.1-70b"));
+        in.limitWatts = 300;
+        in.clockBoundShare = calc::clockBoundShare(session_->model(), g, longPrompt);
+        QVERIFY2(tab.resultText().contains(q(format::percent(calc::powerLimit(g, in).relativePerformance, 1)) +
+                                           QStringLiteral(" of full speed")),
+                 qPrintable(tab.resultText()));
+        QVERIFY2(tab.resultText().contains(q(format::percent(in.clockBoundShare, 0)) +
+                                           QStringLiteral(" of this work's time scales with the clock")),
+                 qPrintable(tab.resultText()));
+        // Training work has no LLM to describe.
+        pick(tab.workField(), "cnn");
+        QVERIFY(!tab.llmModelField()->isEnabled());
+        QVERIFY(!tab.llmContextField()->isEnabled());
     }
 
     void powerLimitLabelStaysInsideTheNarrowPlot() {

@@ -99,9 +99,7 @@ void ChartsPage::buildControls() {
     llmModel_ = new QComboBox;
     fillModelChoice(llmModel_, tr("8B (Llama-like)"));
     llmWeights_ = new QComboBox;
-    llmWeights_->addItem(tr("4-bit (Q4_K_M)"), QStringLiteral("int4"));
-    llmWeights_->addItem(tr("8-bit (Q8_0)"), QStringLiteral("int8"));
-    llmWeights_->addItem(tr("16-bit"), QStringLiteral("fp16"));
+    fillLlmWeightsChoice(llmWeights_);
     llmContext_ = new QSpinBox;
     llmContext_->setRange(1, 1048576);
     llmContext_->setValue(512);

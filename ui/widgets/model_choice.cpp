@@ -27,4 +27,11 @@ void chooseModel(QComboBox* box, const QString& id) {
     box->setCurrentIndex(std::max(0, box->findData(id)));
 }
 
+void fillLlmWeightsChoice(QComboBox* box) {
+    box->clear();
+    box->addItem(QObject::tr("4-bit (Q4_K_M)"), QStringLiteral("int4"));
+    box->addItem(QObject::tr("8-bit (Q8_0)"), QStringLiteral("int8"));
+    box->addItem(QObject::tr("16-bit"), QStringLiteral("fp16"));
+}
+
 } // namespace advisor::ui

@@ -2,7 +2,8 @@
 /// \file
 /// A choice of the published models whose size and shape the memory calculator knows
 /// (resources/presets/model_shapes.json), after a first entry for "any size". Used by the
-/// Memory needs tab and the Advisor's live recommender, so both list the same models alike.
+/// Memory needs tab, the Advisor's live recommender, the Charts page and the power-limit tab, so
+/// all list the same models alike; and the choice of an LLM's weights.
 
 class QComboBox;
 class QString;
@@ -21,5 +22,9 @@ const calc::ModelShape* chosenModel(const QComboBox* box);
 
 /// Chooses the model with this id (the "any size" entry for an empty or unknown id).
 void chooseModel(QComboBox* box, const QString& id);
+
+/// Fills `box` with the LLM weights' precisions llama.cpp runs (4-bit Q4_K_M first, 8-bit, 16-bit),
+/// each item's data the precision's name ("int4"); the Charts page and the power-limit tab.
+void fillLlmWeightsChoice(QComboBox* box);
 
 } // namespace advisor::ui

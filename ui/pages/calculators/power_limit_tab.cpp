@@ -1,9 +1,12 @@
 #include "pages/calculators/power_limit_tab.h"
 
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
 #include "calc/power_limit.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/model_choice.h"
 #include "widgets/plot_labels.h"
 
 #include <qcustomplot.h>
@@ -25,11 +28,23 @@ PowerLimitTab::PowerLimitTab(Session& session, QWidget* parent) : CalculatorTab(
     workload_ = new QComboBox;
     workload_->addItem(tr("Transformers"), QStringLiteral("transformer"));
     workload_->addItem(tr("CNNs"), QStringLiteral("cnn"));
-    // LLM inference at the performance model's defaults (8B in 4 bits, llama.cpp-style).
-    workload_->addItem(tr("LLM token generation (8B, 4-bit)"), QStringLiteral("llm-decode"));
-    workload_->addItem(tr("LLM prompt processing (8B, 4-bit)"), QStringLiteral("llm-prefill"));
+    // LLM inference (llama.cpp-style), of the model, weights and context below.
+    workload_->addItem(tr("LLM token generation"), QStringLiteral("llm-decode"));
+    workload_->addItem(tr("LLM prompt processing"), QStringLiteral("llm-prefill"));
     inputs()->addRow(tr("&Work:"), workload_);
     watch(workload_);
+    llmModel_ = new QComboBox;
+    fillModelChoice(llmModel_, tr("8B (Llama-like)"));
+    inputs()->addRow(tr("LLM m&odel:"), llmModel_);
+    watch(llmModel_);
+    llmWeights_ = new QComboBox;
+    fillLlmWeightsChoice(llmWeights_);
+    inputs()->addRow(tr("LLM weigh&ts:"), llmWeights_);
+    watch(llmWeights_);
+    llmContext_ = addCount(tr("LLM conte&xt:"), 1, 1048576, 512);
+    llmContext_->setSuffix(tr(" tokens"));
+    llmContext_->setToolTip(tr("Token generation: the context each token reads; prompt processing: the prompt's "
+                               "length"));
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(280);
@@ -58,8 +73,19 @@ void PowerLimitTab::compute() {
     const Settings s = session().settings();
     perf::PerfQuery q;
     const std::string work = workload_->currentData().toString().toStdString();
-    if (const auto llm = perf::parseMetric(work); llm && perf::isLlm(*llm)) {
+    const auto llm = perf::parseMetric(work);
+    const bool llmWork = llm && perf::isLlm(*llm);
+    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_}) {
+        w->setEnabled(llmWork);
+    }
+    if (llmWork) {
         q.metric = *llm;
+        q.llmWeights =
+            perf::parsePrecision(llmWeights_->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
+        q.llmContextTokens = llmContext_->value();
+        if (const calc::ModelShape* model = chosenModel(llmModel_)) {
+            calc::applyModelShape(q, *model);
+        }
     } else {
         q.workload = perf::parseWorkloadClass(work).value_or(perf::WorkloadClass::Transformer);
     }

@@ -18,6 +18,8 @@ public:
     QSpinBox* countField() const { return count_; }
     QComboBox* gpuField() const { return gpu_; }
     QComboBox* workField() const { return workload_; }
+    QComboBox* llmModelField() const { return llmModel_; }
+    QSpinBox* llmContextField() const { return llmContext_; }
     QString resultText() const;
     QCustomPlot* plot() const { return plot_; }
 
@@ -29,6 +31,9 @@ private:
     QSpinBox* count_ = nullptr;
     QDoubleSpinBox* limit_ = nullptr;
     QComboBox* workload_ = nullptr;
+    QComboBox* llmModel_ = nullptr;   ///< LLM work: a published model, or 8B Llama-like
+    QComboBox* llmWeights_ = nullptr;
+    QSpinBox* llmContext_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QString lastGpu_;
