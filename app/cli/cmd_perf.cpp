@@ -83,15 +83,7 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
                      const Gpu& reference) {
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
-        o << " (" << format::number(q.llmParamsBillion, 1) << "B parameters"
-          << (q.llmActiveParamsBillion > 0 ? ", " + format::number(q.llmActiveParamsBillion, 1) + "B active" : "")
-          << ", " << perf::toString(q.llmWeights)
-          << " weights, " << q.llmContextTokens << " tokens of context"
-          << (q.llmDepthTokens > 0 ? " after " + format::number(q.llmDepthTokens, 0) + " in the cache" : std::string())
-          << (q.llmKvCache != perf::KvCacheType::F16 ? std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache"
-                                                     : std::string())
-          << "): " << format::number(p.throughput, 1)
-          << " tokens/s\n";
+        o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s\n";
     } else {
         o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ")
           << (q.llmTrainingParamsBillion > 0 ? "language model of " + format::number(q.llmTrainingParamsBillion, 1) +

@@ -62,7 +62,8 @@ int powerLimit(Context& ctx, const Args& args) {
     o << "  clock ~" << format::percent(r.clockRatio, 1)
       << (r.belowVoltageFloor ? " (below 2/3 of the TDP the voltage is at its floor: the clock falls linearly)\n"
                               : " (power ~ clock^3)\n");
-    o << "  " << perf::toString(q.metric) << " " << perf::toString(q.workload) << ": "
+    o << "  " << perf::toString(q.metric) << " "
+      << (perf::isLlm(q.metric) ? describeLlm(q) : std::string(perf::toString(q.workload))) << ": "
       << format::percent(r.relativePerformance, 1) << " of full speed (" << format::number(r.slowdownPct, 1)
       << "% slower; " << format::percent(in.clockBoundShare, 0) << " of its time is clock-bound)\n";
     o << "  worst case (fully clock-bound, like the seed's BERT-large inference): "

@@ -186,4 +186,20 @@ Calibration calibration(const Args& args) {
     return {perf::ModelConstants::builtin(), perf::shippedAccuracy()};
 }
 
+std::string describeLlm(const perf::PerfQuery& q) {
+    std::string out = "(" + format::number(q.llmParamsBillion, 1) + "B parameters";
+    if (q.llmActiveParamsBillion > 0) {
+        out += ", " + format::number(q.llmActiveParamsBillion, 1) + "B active";
+    }
+    out += ", " + std::string(perf::toString(q.llmWeights)) + " weights, " + std::to_string(q.llmContextTokens) +
+           " tokens of context";
+    if (q.llmDepthTokens > 0) {
+        out += " after " + format::number(q.llmDepthTokens, 0) + " in the cache";
+    }
+    if (q.llmKvCache != perf::KvCacheType::F16) {
+        out += std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache";
+    }
+    return out + ")";
+}
+
 } // namespace advisor::cli

@@ -44,6 +44,10 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 /// --depth and --kv-cache. Throws UsageError naming a bad option.
 void readLlmOptions(const Args& args, perf::PerfQuery& q);
 
+/// The LLM a query describes, in words: "(8.0B parameters, int4 weights, 512 tokens of context)"
+/// (with the active parameters, the depth and the KV cache's type when given).
+std::string describeLlm(const perf::PerfQuery& q);
+
 /// The options perfOptions() reads, plus `extra`.
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra = {}, GpuSetup setup = GpuSetup::Several);
 

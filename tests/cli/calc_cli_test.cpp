@@ -45,6 +45,9 @@ TEST(PowerLimitCli, DeepLimitsSayTheVoltageIsAtItsFloorAndTokenGenerationSlowsAL
     EXPECT_NEAR(deep.at("relative_performance").get<double>(), 1.0 / (share / clock + 1.0 - share), 1e-12);
     const auto text = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "200", "--metric", "llm-decode"});
     EXPECT_NE(text.out.find("the voltage is at its floor: the clock falls linearly"), std::string::npos) << text.out;
+    // The LLM is described as perf describes it, not as a "transformer" workload.
+    EXPECT_NE(text.out.find("llm-decode (8.0B parameters, int4 weights, 512 tokens of context): "), std::string::npos)
+        << text.out;
     const auto mild = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300"});
     EXPECT_FALSE(mild.at("below_voltage_floor").get<bool>());
     EXPECT_NEAR(mild.at("clock_ratio").get<double>(), std::cbrt(300.0 / 350.0), 1e-12);
