@@ -1,5 +1,6 @@
 // `gpu-advisor power-limit` and `gpu-advisor psu`: power, PSU and wall circuit.
 #include "calc/power_limit.h"
+#include "calc/power_sweeps.h"
 #include "calc/psu.h"
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -31,7 +32,17 @@ int powerLimit(Context& ctx, const Args& args) {
     const perf::PerfModel model(ctx.catalog());
     in.clockBoundShare = calc::clockBoundShare(model, g, q);
     const auto r = calc::powerLimit(g, in);
+    // The card's own measured sweeps of this kind of work, beside the prediction.
+    const auto measured = calc::sweepsOn(ctx.catalog(), g, q.metric);
     if (ctx.json()) {
+        nlohmann::json sweeps = nlohmann::json::array();
+        for (const auto* m : measured) {
+            sweeps.push_back({{"source", m->source},
+                              {"limit_watts", m->limitWatts},
+                              {"work", calc::describeSweepWork(*m)},
+                              {"relative_performance", m->measuredRelative},
+                              {"note", m->note}});
+        }
         nlohmann::json curve = nlohmann::json::array();
         for (const auto& c : calc::powerCurve(g, in.clockBoundShare)) {
             curve.push_back({{"watts", c.watts}, {"relative_performance", c.relativePerformance}});
@@ -53,7 +64,8 @@ int powerLimit(Context& ctx, const Args& args) {
                        {"saved_kwh_per_year", r.savedKwhPerYear},
                        {"saved_usd_per_year", r.savedUsdPerYear},
                        {"perf_per_watt_gain", r.perfPerWattGain},
-                       {"curve", curve}});
+                       {"curve", curve},
+                       {"measured", sweeps}});
         return 0;
     }
     auto& o = ctx.out();
@@ -71,6 +83,13 @@ int powerLimit(Context& ctx, const Args& args) {
     o << "  saves " << format::number(r.savedWatts, 0) << " W, " << format::number(r.savedKwhPerYear, 0)
       << " kWh and " << format::money(r.savedUsdPerYear) << " a year at " << format::percent(in.utilization, 0)
       << " utilization; performance per watt x" << format::number(r.perfPerWattGain, 2) << '\n';
+    if (!measured.empty()) {
+        o << "  measured on this card (the sweeps the calculator is checked on):\n";
+        for (const auto* m : measured) {
+            o << "    " << format::number(m->limitWatts, 0) << " W: " << format::percent(m->measuredRelative, 1)
+              << " of full speed (" << calc::describeSweepWork(*m) << "; " << m->source << ")\n";
+        }
+    }
     return 0;
 }
 

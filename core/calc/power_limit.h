@@ -8,7 +8,7 @@
 /// per SM is below their chip's best (perf::EffectiveSpecs).
 /// Deep limits cost more than the cube root says: once the voltage is at its floor, power falls
 /// only linearly with the clock, and the memory, fans and regulators keep drawing their share
-/// whatever the clock (measured sweeps in tests/fixtures/validation/power-limit-sweeps.csv: an
+/// whatever the clock (measured sweeps in resources/perf/power-limit-sweeps.csv: an
 /// RTX 3090 at 200 W ran long prompts at 0.60 of its 350 W speed, where the cube root gives 0.84).
 /// Only the clock-bound part of the work slows down (the performance model's share: all GPU-side
 /// work, and of LLM token generation only the fixed time per token - the weights stream at the

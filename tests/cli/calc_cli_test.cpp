@@ -17,6 +17,12 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
         EXPECT_TRUE(doc.contains(k)) << k;
     }
     EXPECT_LT(doc.at("slowdown_pct").get<double>(), 7.2); // training is partly memory-bound
+    // The seed's own measurement on this card, beside the prediction.
+    ASSERT_EQ(doc.at("measured").size(), 1u);
+    EXPECT_EQ(doc.at("measured")[0].at("source"), "dettmers-2023");
+    EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("relative_performance").get<double>(), 0.93);
+    EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("limit_watts").get<double>(), 200);
+    EXPECT_TRUE(cli.json({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "300"}).at("measured").empty());
     const auto bad = cli.run({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "600"});
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_EQ(bad.err, "error: --limit-watts: is above the board power (TDP) of 450 W; valid range "
@@ -48,6 +54,12 @@ TEST(PowerLimitCli, DeepLimitsSayTheVoltageIsAtItsFloorAndTokenGenerationSlowsAL
     // The LLM is described as perf describes it, not as a "transformer" workload.
     EXPECT_NE(text.out.find("llm-decode (8.0B parameters, int4 weights, 512 tokens of context): "), std::string::npos)
         << text.out;
+    // The 3090s measured under llmgarage's sweep, listed in the text with their work.
+    const auto prompts = cli.run({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "200", "--metric", "llm-prefill"});
+    EXPECT_NE(prompts.out.find("    200 W: 60.1% of full speed (llm-prefill, 229.0B (10.0B active) int4 at 198,000 "
+                               "tokens; llmgarage-2026)"),
+              std::string::npos)
+        << prompts.out;
     const auto mild = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300"});
     EXPECT_FALSE(mild.at("below_voltage_floor").get<bool>());
     EXPECT_NEAR(mild.at("clock_ratio").get<double>(), std::cbrt(300.0 / 350.0), 1e-12);

@@ -1,21 +1,21 @@
 // The power-limit calculator on measured power-limit sweeps it was not built from alone
-// (tests/fixtures/validation/power-limit-sweeps.csv: the seed's RTX 2080 Ti, Puget's RTX 3090s,
+// (resources/perf/power-limit-sweeps.csv: the seed's RTX 2080 Ti, Puget's RTX 3090s,
 // LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti, and FP8 video
 // generation on the RTX PRO 6000). The law's two constants below the voltage floor were chosen on
 // the first 19 rows (docs/performance-model-experiments.md, round 31; the video sweep came after),
 // so this is a check of the figures the docs report, not a hold-out.
 #include "calc/power_limit.h"
+#include "calc/power_sweeps.h"
 #include "catalog/catalog.h"
-#include "common/csv.h"
-#include "common/file_io.h"
-#include "common/text.h"
 #include "eval/stats.h"
 #include "perf/model.h"
 
+#include "support/input_problems.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
-#include <gtest/gtest.h>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -34,41 +34,17 @@ struct SweepRow {
     double predicted = 0;
 };
 
-double numberIn(const std::map<std::string, std::string>& cells, const std::string& column) {
-    return text::parseNumber(cells.at(column)).value.value();
-}
-
-// Every row with the performance model's clock-bound share for its work and the calculator's
-// prediction, on the card as measured (its board power: the 100% of the sweep).
+// Every built-in sweep point with the performance model's clock-bound share for its work and the
+// calculator's prediction, on the card as measured (its board power: the 100% of the sweep).
 std::vector<SweepRow> sweepRows() {
-    const std::string path = std::string(ADVISOR_FIXTURES_DIR) + "/validation/power-limit-sweeps.csv";
-    const auto table = csv::read(files::readAll(path), path);
     const perf::PerfModel model(Catalog::builtin());
     std::vector<SweepRow> out;
-    for (const auto& row : table.rows) {
-        std::map<std::string, std::string> cells;
-        for (size_t i = 0; i < table.header.size(); ++i) {
-            cells[table.header[i]] = i < row.fields.size() ? row.fields[i] : "";
-        }
-        SweepRow r{cells["source"], cells["gpu"], numberIn(cells, "board_watts"), numberIn(cells, "limit_watts"),
-                   numberIn(cells, "measured_relative")};
-        perf::PerfQuery q;
-        q.metric = r.metric = perf::parseMetric(cells["metric"]).value();
-        if (const auto workloadClass = perf::parseWorkloadClass(cells["workload"])) {
-            q.workload = *workloadClass;
-        } else if (!cells["workload"].empty()) {
-            q.workloadName = cells["workload"]; // a network of the calibration data
-        }
-        if (perf::isLlm(q.metric)) {
-            q.llmParamsBillion = numberIn(cells, "params_billion");
-            r.mixtureOfExperts = !cells["active_params_billion"].empty();
-            q.llmActiveParamsBillion = r.mixtureOfExperts ? numberIn(cells, "active_params_billion") : 0;
-            q.llmWeights = perf::Precision::Int4;
-            q.llmContextTokens = static_cast<int>(numberIn(cells, "context"));
-        }
+    for (const auto& m : builtinPowerLimitSweeps()) {
+        SweepRow r{m.source, m.gpu, m.boardWatts, m.limitWatts, m.measuredRelative, m.query.metric,
+                   m.query.llmActiveParamsBillion > 0};
         Gpu g = Catalog::builtin().require(r.gpu);
         g.tdpW = r.boardWatts;
-        r.clockBoundShare = clockBoundShare(model, g, q);
+        r.clockBoundShare = clockBoundShare(model, g, m.query);
         PowerLimitInput in;
         in.limitWatts = r.limitWatts;
         in.clockBoundShare = r.clockBoundShare;
@@ -131,6 +107,35 @@ TEST(PowerLimitSweeps, TokenGenerationSlowsOnlyByItsFixedTimePerToken) {
             EXPECT_LT(points(r.predicted, r.measured), 3.0) << r.limitWatts << " W";
         }
     }
+}
+
+TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {
+    const std::string header = "source,gpu,board_watts,limit_watts,metric,workload,params_billion,"
+                               "active_params_billion,weights,context,measured_relative,note\n";
+    const std::string good = "x,RTX 3090,350,200,llm-prefill,,8,,int4,512,0.6,n\n";
+    EXPECT_EQ(readPowerLimitSweeps(header + good, "sweeps.csv").size(), 1u);
+    const auto problems = testing::problemsOf([&] {
+        readPowerLimitSweeps(header + good + "x,RTX 3090,350,400,llm-dcode,,8,,int3,512,-1,n\n", "sweeps.csv");
+    });
+    EXPECT_EQ(problems, (std::vector<std::string>{
+                            "sweeps.csv:3: field 'limit_watts': is above the board power of 350 W",
+                            "sweeps.csv:3: field 'measured_relative': must be a positive number, got '-1'",
+                            "sweeps.csv:3: field 'metric': is not a metric: 'llm-dcode'",
+                        }));
+}
+
+TEST(PowerLimitSweeps, ACardShowsItsOwnSweepsOfTheSameKindOfWork) {
+    const auto& cat = Catalog::builtin();
+    const auto prefill = sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::LlmPrefill);
+    ASSERT_EQ(prefill.size(), 4u); // llmgarage's long prompts at 300, 250, 200 and 150 W
+    EXPECT_EQ(describeSweepWork(*prefill.front()), "llm-prefill, 229.0B (10.0B active) int4 at 198,000 tokens");
+    EXPECT_EQ(sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::Fp16Training).size(), 1u); // Puget's
+    EXPECT_EQ(sweepsOn(cat, cat.require("RTX 2080 Ti"), perf::Metric::Int8Inference).size(), 1u); // the seed's
+    EXPECT_TRUE(sweepsOn(cat, cat.require("RTX 4090"), perf::Metric::LlmDecode).empty());
+    // A card whose board power differs from the sweep's (a user's edited catalog) shows none.
+    Gpu raised = cat.require("RTX 3090");
+    raised.tdpW = 390;
+    EXPECT_TRUE(sweepsOn(cat, raised, perf::Metric::LlmPrefill).empty());
 }
 
 } // namespace

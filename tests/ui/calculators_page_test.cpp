@@ -73,8 +73,16 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Worst case, fully clock-bound work: ") +
                                            q(format::percent(r.worstCaseRelativePerformance, 1))),
                  qPrintable(tab.resultText()));
-        QCOMPARE(tab.plot()->graphCount(), 2);
+        QCOMPARE(tab.plot()->graphCount(), 3);
         QCOMPARE(tab.plot()->graph(1)->data()->at(0)->key, 200.0); // the chosen point
+        // The seed's own measurement on this card, a diamond beside the curve, and named below it.
+        QCOMPARE(tab.plot()->graph(2)->data()->size(), 1);
+        QCOMPARE(tab.plot()->graph(2)->data()->at(0)->key, 200.0);
+        QCOMPARE(tab.plot()->graph(2)->data()->at(0)->value, 0.93);
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Measured on this card")) &&
+                     tab.resultText().contains(QStringLiteral("dettmers-2023 (fp16-inference, bert_large_squad): "
+                                                              "93.0% at 200 W")),
+                 qPrintable(tab.resultText()));
         QVERIFY(tab.error().isEmpty());
         // Four cards save 4 x 50 W; one card is "the GPU", never "1 GPU(s)".
         tab.countField()->setValue(4);
@@ -106,6 +114,10 @@ private slots:
         QVERIFY(calc::powerLimit(g, in).relativePerformance < r.relativePerformance);
         QVERIFY2(tab.resultText().contains(q(format::percent(calc::powerLimit(g, in).relativePerformance, 1))),
                  qPrintable(tab.resultText()));
+        // llmgarage's four long-prompt points on 3090s beside the curve, the lowest (0.26) inside the plot.
+        QCOMPARE(tab.plot()->graphCount(), 3);
+        QCOMPARE(tab.plot()->graph(2)->data()->size(), 4);
+        QVERIFY(tab.plot()->yAxis->range().lower < 0.258);
         // Above two thirds of the TDP the cube root holds and nothing is said about the floor.
         tab.limitField()->setValue(300);
         QVERIFY2(!tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));

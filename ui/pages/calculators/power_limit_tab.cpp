@@ -3,6 +3,7 @@
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
 #include "calc/power_limit.h"
+#include "calc/power_sweeps.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
@@ -16,6 +17,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 
 namespace advisor::ui {
@@ -58,6 +60,38 @@ QString PowerLimitTab::resultText() const {
     return result_->text();
 }
 
+namespace {
+
+// The card's measured sweeps, one sentence per sweep: "llmgarage-2026 (llm-prefill, ...): 94.3% at
+// 300 W, ...". Empty when the card has none for this kind of work.
+QString measuredText(const std::vector<const calc::MeasuredPowerLimit*>& measured) {
+    QStringList sweeps;
+    QString current;
+    QStringList points;
+    const auto flush = [&] {
+        if (!points.isEmpty()) {
+            sweeps << current + QStringLiteral(": ") + points.join(QStringLiteral(", "));
+        }
+        points.clear();
+    };
+    for (const auto* m : measured) {
+        const QString sweep = qs(m->source) + QStringLiteral(" (") + qs(calc::describeSweepWork(*m)) + QLatin1Char(')');
+        if (sweep != current) {
+            flush();
+            current = sweep;
+        }
+        points << QObject::tr("%1 at %2 W").arg(qs(format::percent(m->measuredRelative, 1)), qs(format::number(m->limitWatts, 0)));
+    }
+    flush();
+    if (sweeps.isEmpty()) {
+        return {};
+    }
+    return QObject::tr("<p>Measured on this card (the diamonds; its own work, not necessarily this one): %1.</p>")
+        .arg(sweeps.join(QStringLiteral("; ")));
+}
+
+} // namespace
+
 void PowerLimitTab::compute() {
     const Gpu* g = gpuOf(gpu_);
     if (g == nullptr) {
@@ -96,13 +130,14 @@ void PowerLimitTab::compute() {
     in.utilization = s.utilization;
     in.kwhPriceUsd = s.electricityUsdPerKwh;
     const auto r = calc::powerLimit(*g, in);
+    const auto measured = calc::sweepsOn(session().catalog(), *g, q.metric);
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
            "%5 of this work's time scales with the clock; the rest (memory reads, time the GPU does not "
            "set) does not.%13</p>"
            "<p>Saves %6 W for %7: %8 kWh and %9 a year at %10 utilization and %11/kWh. "
-           "Performance per watt: %12 of running at the TDP.</p>")
+           "Performance per watt: %12 of running at the TDP.</p>%14")
             .arg(qs(format::percent(r.relativePerformance, 1)), qs(format::number(in.limitWatts, 0)),
                  qs(format::percent(r.slowdownPct / 100.0, 1)), qs(format::percent(r.worstCaseRelativePerformance, 1)),
                  qs(format::percent(in.clockBoundShare, 0)), qs(format::number(r.savedWatts, 0)))
@@ -112,7 +147,8 @@ void PowerLimitTab::compute() {
                  qs(format::ratio(r.perfPerWattGain)))
             .arg(r.belowVoltageFloor ? tr(" Below 2/3 of the TDP the voltage is at its floor, so the clock falls "
                                           "faster than the power's cube root: speed drops steeply from here.")
-                                     : QString()));
+                                     : QString())
+            .arg(measuredText(measured)));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> xs, ys;
@@ -127,9 +163,23 @@ void PowerLimitTab::compute() {
     point->setData({in.limitWatts}, {r.relativePerformance});
     point->setLineStyle(QCPGraph::lsNone);
     point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(213, 94, 0), QColor(213, 94, 0), 10));
+    double lowest = ys.isEmpty() ? 0.0 : ys.front();
+    if (!measured.empty()) { // the card's own measured sweeps: hollow diamonds
+        QVector<double> mx, my;
+        for (const auto* m : measured) {
+            mx << m->limitWatts;
+            my << m->measuredRelative;
+            lowest = std::min(lowest, m->measuredRelative);
+        }
+        QCPGraph* dots = plot_->addGraph();
+        dots->setName(tr("measured on this card"));
+        dots->setData(mx, my);
+        dots->setLineStyle(QCPGraph::lsNone);
+        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0, 158, 115), 2), Qt::white, 9));
+    }
     plot_->xAxis->setRange(range.minimumWatts - 10, range.maximumWatts + 10);
     // Room above 100% for a label above a point near the TDP.
-    plot_->yAxis->setRange(std::max(0.0, ys.isEmpty() ? 0.0 : ys.front() - 0.05), 1.06);
+    plot_->yAxis->setRange(std::max(0.0, lowest - 0.05), 1.06);
     // The curve rises to the right: below-right of the point is clear of it, and so is
     // above-left, where the label goes when it would leave the plot on the right.
     auto* label = new QCPItemText(plot_);

@@ -1,0 +1,139 @@
+#include "calc/power_sweeps.h"
+
+#include "common/csv.h"
+#include "common/embedded_resources.h"
+#include "common/errors.h"
+#include "common/format.h"
+#include "common/text.h"
+#include "perf/workload.h"
+
+#include <map>
+
+namespace advisor::calc {
+namespace {
+
+constexpr const char* kSweepsResource = "perf/power-limit-sweeps.csv";
+
+bool sameKind(perf::Metric a, perf::Metric b) {
+    const bool llmA = perf::isLlm(a), llmB = perf::isLlm(b);
+    return llmA || llmB ? a == b : true;
+}
+
+} // namespace
+
+std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, const std::string& fileLabel) {
+    const csv::Table table = csv::read(textIn, fileLabel);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        col[table.header[i]] = i;
+    }
+    std::vector<InputProblem> problems;
+    for (const char* required : {"source", "gpu", "board_watts", "limit_watts", "metric", "measured_relative"}) {
+        if (col.count(required) == 0) {
+            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    std::vector<MeasuredPowerLimit> out;
+    for (const auto& r : table.rows) {
+        const auto cell = [&](const char* name) -> std::string {
+            const auto it = col.find(name);
+            return it == col.end() || it->second >= r.fields.size() ? std::string()
+                                                                    : std::string(text::trim(r.fields[it->second]));
+        };
+        const auto bad = [&](const char* field, const std::string& why) {
+            problems.push_back({{fileLabel, r.line, "", field}, why});
+        };
+        // A positive number, or nullopt (and a problem) when the cell is not one.
+        const auto positive = [&](const char* field, bool required) -> std::optional<double> {
+            const std::string s = cell(field);
+            if (s.empty() && !required) {
+                return std::nullopt;
+            }
+            const auto v = text::parseNumber(s).value;
+            if (!v || *v <= 0) {
+                bad(field, "must be a positive number, got " + text::quoteForMessage(s));
+                return std::nullopt;
+            }
+            return v;
+        };
+        MeasuredPowerLimit m;
+        m.line = r.line;
+        m.source = cell("source");
+        m.gpu = cell("gpu");
+        m.note = cell("note");
+        if (m.gpu.empty()) {
+            bad("gpu", "must name a GPU");
+        }
+        m.boardWatts = positive("board_watts", true).value_or(0);
+        m.limitWatts = positive("limit_watts", true).value_or(0);
+        if (m.limitWatts > m.boardWatts && m.boardWatts > 0) {
+            bad("limit_watts", "is above the board power of " + format::number(m.boardWatts, 0) + " W");
+        }
+        m.measuredRelative = positive("measured_relative", true).value_or(0);
+        if (const auto metric = perf::parseMetric(cell("metric"))) {
+            m.query.metric = *metric;
+        } else {
+            bad("metric", "is not a metric: " + text::quoteForMessage(cell("metric")));
+        }
+        const std::string workload = cell("workload");
+        if (const auto workloadClass = perf::parseWorkloadClass(workload)) {
+            m.query.workload = *workloadClass;
+        } else if (!workload.empty()) {
+            m.query.workloadName = workload; // a network of the calibration data
+        }
+        if (perf::isLlm(m.query.metric)) {
+            m.query.llmParamsBillion = positive("params_billion", true).value_or(m.query.llmParamsBillion);
+            m.query.llmActiveParamsBillion = positive("active_params_billion", false).value_or(0);
+            if (const auto weights = perf::parsePrecision(cell("weights"))) {
+                m.query.llmWeights = *weights;
+            } else {
+                bad("weights", "must be fp16, int8 or int4, got " + text::quoteForMessage(cell("weights")));
+            }
+            m.query.llmContextTokens = static_cast<int>(positive("context", true).value_or(512));
+        }
+        out.push_back(std::move(m));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+const std::vector<MeasuredPowerLimit>& builtinPowerLimitSweeps() {
+    static const std::vector<MeasuredPowerLimit> sweeps =
+        readPowerLimitSweeps(resources::require(kSweepsResource), std::string("resources/") + kSweepsResource);
+    return sweeps;
+}
+
+std::vector<const MeasuredPowerLimit*> sweepsOn(const Catalog& catalog, const Gpu& g, perf::Metric metric) {
+    std::vector<const MeasuredPowerLimit*> out;
+    for (const auto& m : builtinPowerLimitSweeps()) {
+        const Resolution measured = catalog.resolve(m.gpu);
+        if (measured.gpu != nullptr && measured.gpu->id == g.id && m.boardWatts == g.tdpW &&
+            sameKind(m.query.metric, metric)) {
+            out.push_back(&m);
+        }
+    }
+    return out;
+}
+
+std::string describeSweepWork(const MeasuredPowerLimit& m) {
+    const perf::PerfQuery& q = m.query;
+    std::string out = perf::toString(q.metric);
+    if (perf::isLlm(q.metric)) {
+        out += ", " + format::number(q.llmParamsBillion, 1) + "B";
+        if (q.llmActiveParamsBillion > 0) {
+            out += " (" + format::number(q.llmActiveParamsBillion, 1) + "B active)";
+        }
+        out += std::string(" ") + perf::toString(q.llmWeights) + " at " + format::number(q.llmContextTokens, 0) +
+               " tokens";
+    } else {
+        out += ", " + (q.workloadName.empty() ? std::string(perf::toString(q.workload)) : q.workloadName);
+    }
+    return out;
+}
+
+} // namespace advisor::calc

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Measured power-limit sweeps (resources/perf/power-limit-sweeps.csv): a card's speed under a
+/// limit relative to the same card at its board power, with the work in the performance model's
+/// terms. The power-limit calculator's law below the voltage floor was chosen on them, its error
+/// is reported on them (docs/performance-model.md), and the calculator shows a card's own points
+/// beside its curve as evidence.
+
+#include "catalog/catalog.h"
+#include "perf/model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::calc {
+
+struct MeasuredPowerLimit {
+    int line = 0;              ///< of the resource, for messages
+    std::string source;        ///< "llmgarage-2026"
+    std::string gpu;           ///< as the sweep names it (a catalog name)
+    double boardWatts = 0;     ///< the sweep's 100%: the card's board power
+    double limitWatts = 0;
+    perf::PerfQuery query;     ///< the work, as the performance model takes it
+    double measuredRelative = 0;
+    std::string note;          ///< what ran and the measured figures
+};
+
+/// Parses a sweep file. Throws InputError naming the file, line and field of every bad cell.
+std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view text, const std::string& fileLabel);
+
+/// The built-in sweeps (parsed once).
+const std::vector<MeasuredPowerLimit>& builtinPowerLimitSweeps();
+
+/// The built-in sweeps measured on this GPU at its own board power (partner cards with a raised
+/// limit would not compare), whose work is of the same kind as `metric`: LLM token generation,
+/// LLM prompt processing, or any other (training and inference of networks).
+std::vector<const MeasuredPowerLimit*> sweepsOn(const Catalog& catalog, const Gpu& g, perf::Metric metric);
+
+/// The work of a sweep in a few words: "llm-prefill, 229B (10B active) int4 at 198000 tokens".
+std::string describeSweepWork(const MeasuredPowerLimit& m);
+
+} // namespace advisor::calc
