@@ -23,19 +23,9 @@ bool sameKind(perf::Metric a, perf::Metric b) {
 
 std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, const std::string& fileLabel) {
     const csv::Table table = csv::read(textIn, fileLabel);
-    std::map<std::string, size_t> col;
-    for (size_t i = 0; i < table.header.size(); ++i) {
-        col[table.header[i]] = i;
-    }
+    const auto col = csv::columnsRequiring(
+        table, fileLabel, {"source", "gpu", "board_watts", "limit_watts", "metric", "measured_relative"});
     std::vector<InputProblem> problems;
-    for (const char* required : {"source", "gpu", "board_watts", "limit_watts", "metric", "measured_relative"}) {
-        if (col.count(required) == 0) {
-            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
-        }
-    }
-    if (!problems.empty()) {
-        throw InputError(std::move(problems));
-    }
     std::vector<MeasuredPowerLimit> out;
     for (const auto& r : table.rows) {
         const auto cell = [&](const char* name) -> std::string {

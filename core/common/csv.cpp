@@ -189,4 +189,22 @@ std::string unneutralizeFormula(std::string_view cell) {
     return std::string(cell);
 }
 
+std::map<std::string, size_t> columnsRequiring(const Table& table, const std::string& fileLabel,
+                                               std::initializer_list<const char*> required) {
+    std::map<std::string, size_t> columns;
+    for (size_t i = 0; i < table.header.size(); ++i) {
+        columns[table.header[i]] = i;
+    }
+    std::vector<InputProblem> problems;
+    for (const char* name : required) {
+        if (columns.count(name) == 0) {
+            problems.push_back({{fileLabel, table.headerLine, "", name}, "required column is missing"});
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return columns;
+}
+
 } // namespace advisor::csv

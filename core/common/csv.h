@@ -4,6 +4,8 @@
 /// every record, and CSV writing that is safe to open in a spreadsheet.
 
 #include <cstddef>
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,11 @@ struct Table {
 /// column for: an unterminated quote, stray quotes, a field over the size limit,
 /// a file over the size limit, or an empty file. A UTF-8 byte-order mark is skipped.
 Table read(std::string_view text, const std::string& fileLabel, const Limits& limits = {});
+
+/// The column index of each header name. Throws InputError naming the file, the header's line
+/// and each of `required` the header lacks ("required column is missing").
+std::map<std::string, size_t> columnsRequiring(const Table& table, const std::string& fileLabel,
+                                               std::initializer_list<const char*> required);
 
 /// Appends one record (with CRLF-free "\n" ending). Fields are quoted only when needed.
 void appendRow(std::string& out, const std::vector<std::string>& fields);

@@ -35,19 +35,9 @@ perf::Metric BenchmarkRow::metric() const {
 
 std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::string& fileLabel) {
     const csv::Table table = csv::read(textIn, fileLabel);
-    std::map<std::string, size_t> col;
-    for (size_t i = 0; i < table.header.size(); ++i) {
-        col[table.header[i]] = i;
-    }
+    const auto col = csv::columnsRequiring(
+        table, fileLabel, {"gpu", "num_gpus", "workload", "workload_class", "precision", "throughput"});
     std::vector<InputProblem> problems;
-    for (const char* required : {"gpu", "num_gpus", "workload", "workload_class", "precision", "throughput"}) {
-        if (col.count(required) == 0) {
-            problems.push_back({{fileLabel, table.headerLine, "", required}, "required column is missing"});
-        }
-    }
-    if (!problems.empty()) {
-        throw InputError(std::move(problems));
-    }
     const auto cell = [&](const csv::Row& r, const char* name) -> std::string {
         const auto it = col.find(name);
         return it == col.end() ? std::string() : std::string(text::trim(r.fields[it->second]));
