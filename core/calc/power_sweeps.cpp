@@ -7,8 +7,6 @@
 #include "common/text.h"
 #include "perf/workload.h"
 
-#include <map>
-
 namespace advisor::calc {
 namespace {
 
@@ -82,7 +80,15 @@ std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, co
             } else {
                 bad("weights", "must be fp16, int8 or int4, got " + text::quoteForMessage(cell("weights")));
             }
-            m.query.llmContextTokens = static_cast<int>(positive("context", true).value_or(512));
+            // The command line's limit for a context, so that the count fits the query's int.
+            constexpr long long kMaxContext = 10000000;
+            const auto context = text::parseInteger(cell("context"));
+            if (!context || *context < 1 || *context > kMaxContext) {
+                bad("context", "must be a whole number of tokens from 1 to 10,000,000, got " +
+                                   text::quoteForMessage(cell("context")));
+            } else {
+                m.query.llmContextTokens = static_cast<int>(*context);
+            }
         }
         out.push_back(std::move(m));
     }

@@ -122,6 +122,14 @@ TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {
                             "sweeps.csv:3: field 'measured_relative': must be a positive number, got '-1'",
                             "sweeps.csv:3: field 'metric': is not a metric: 'llm-dcode'",
                         }));
+    // An LLM row's own fields: its weights and a context that fits a count of tokens.
+    EXPECT_EQ(testing::problemsOf([&] {
+                  readPowerLimitSweeps(header + "x,RTX 3090,350,200,llm-decode,,8,,int3,1e12,0.9,n\n", "sweeps.csv");
+              }),
+              (std::vector<std::string>{
+                  "sweeps.csv:2: field 'weights': must be fp16, int8 or int4, got 'int3'",
+                  "sweeps.csv:2: field 'context': must be a whole number of tokens from 1 to 10,000,000, got '1e12'",
+              }));
 }
 
 TEST(PowerLimitSweeps, ACardShowsItsOwnSweepsOfTheSameKindOfWork) {

@@ -80,7 +80,8 @@ QString measuredText(const std::vector<const calc::MeasuredPowerLimit*>& measure
             flush();
             current = sweep;
         }
-        points << QObject::tr("%1 at %2 W").arg(qs(format::percent(m->measuredRelative, 1)), qs(format::number(m->limitWatts, 0)));
+        points << QObject::tr("%1 at %2 W")
+                      .arg(qs(format::percent(m->measuredRelative, 1)), qs(format::number(m->limitWatts, 0)));
     }
     flush();
     if (sweeps.isEmpty()) {
