@@ -2,7 +2,6 @@
 
 #include "charts/bar_chart_builder.h"
 #include "charts/chart_export.h"
-#include "calc/model_query.h"
 #include "common/errors.h"
 #include "pages/settings_panel.h"
 #include "session.h"
@@ -103,9 +102,7 @@ void ChartsPage::buildControls() {
     llmContext_ = new QSpinBox;
     llmContext_->setRange(1, 1048576);
     llmContext_->setValue(512);
-    llmContext_->setSuffix(tr(" tokens"));
-    llmContext_->setToolTip(tr("Token generation: the context each token reads; prompt processing: the prompt's "
-                               "length"));
+    describeLlmContextField(llmContext_);
 
     for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
@@ -208,12 +205,7 @@ charts::ChartOptions ChartsPage::options() const {
     }
     if (perf::isLlm(o.sortBy)) {
         o.metrics = charts::llmChartMetrics();
-        o.llm.llmWeights =
-            perf::parsePrecision(llmWeights_->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
-        o.llm.llmContextTokens = llmContext_->value();
-        if (const calc::ModelShape* model = chosenModel(llmModel_)) {
-            calc::applyModelShape(o.llm, *model);
-        }
+        applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});

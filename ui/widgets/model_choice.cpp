@@ -1,9 +1,12 @@
 #include "widgets/model_choice.h"
 
+#include "calc/model_query.h"
 #include "calc/model_shapes.h"
+#include "perf/model.h"
 #include "ui_text.h"
 
 #include <QComboBox>
+#include <QSpinBox>
 
 #include <algorithm>
 
@@ -32,6 +35,20 @@ void fillLlmWeightsChoice(QComboBox* box) {
     box->addItem(QObject::tr("4-bit (Q4_K_M)"), QStringLiteral("int4"));
     box->addItem(QObject::tr("8-bit (Q8_0)"), QStringLiteral("int8"));
     box->addItem(QObject::tr("16-bit"), QStringLiteral("fp16"));
+}
+
+void describeLlmContextField(QSpinBox* box) {
+    box->setSuffix(QObject::tr(" tokens"));
+    box->setToolTip(QObject::tr("Token generation: the context each token reads; prompt processing: the prompt's "
+                                "length"));
+}
+
+void applyLlmChoices(perf::PerfQuery& q, const QComboBox* model, const QComboBox* weights, const QSpinBox* context) {
+    q.llmWeights = perf::parsePrecision(weights->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
+    q.llmContextTokens = context->value();
+    if (const calc::ModelShape* shape = chosenModel(model)) {
+        calc::applyModelShape(q, *shape);
+    }
 }
 
 } // namespace advisor::ui

@@ -6,10 +6,14 @@
 /// all list the same models alike; and the choice of an LLM's weights.
 
 class QComboBox;
+class QSpinBox;
 class QString;
 
 namespace advisor::calc {
 struct ModelShape;
+}
+namespace advisor::perf {
+struct PerfQuery;
 }
 
 namespace advisor::ui {
@@ -26,5 +30,12 @@ void chooseModel(QComboBox* box, const QString& id);
 /// Fills `box` with the LLM weights' precisions llama.cpp runs (4-bit Q4_K_M first, 8-bit, 16-bit),
 /// each item's data the precision's name ("int4"); the Charts page and the power-limit tab.
 void fillLlmWeightsChoice(QComboBox* box);
+
+/// Sets up a context field for LLM work: tokens as the unit, what the count means as its tooltip.
+void describeLlmContextField(QSpinBox* box);
+
+/// The chosen LLM into q, as perf --model --weights --context take it: the weights' precision, the
+/// context, and a published model's size and shape (none: q's own size, a Llama-like shape).
+void applyLlmChoices(perf::PerfQuery& q, const QComboBox* model, const QComboBox* weights, const QSpinBox* context);
 
 } // namespace advisor::ui

@@ -1,7 +1,5 @@
 #include "pages/calculators/power_limit_tab.h"
 
-#include "calc/model_query.h"
-#include "calc/model_shapes.h"
 #include "calc/power_limit.h"
 #include "calc/power_sweeps.h"
 #include "common/format.h"
@@ -44,9 +42,7 @@ PowerLimitTab::PowerLimitTab(Session& session, QWidget* parent) : CalculatorTab(
     inputs()->addRow(tr("LLM weigh&ts:"), llmWeights_);
     watch(llmWeights_);
     llmContext_ = addCount(tr("LLM conte&xt:"), 1, 1048576, 512);
-    llmContext_->setSuffix(tr(" tokens"));
-    llmContext_->setToolTip(tr("Token generation: the context each token reads; prompt processing: the prompt's "
-                               "length"));
+    describeLlmContextField(llmContext_);
     result_ = addResultLabel();
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(280);
@@ -115,12 +111,7 @@ void PowerLimitTab::compute() {
     }
     if (llmWork) {
         q.metric = *llm;
-        q.llmWeights =
-            perf::parsePrecision(llmWeights_->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
-        q.llmContextTokens = llmContext_->value();
-        if (const calc::ModelShape* model = chosenModel(llmModel_)) {
-            calc::applyModelShape(q, *model);
-        }
+        applyLlmChoices(q, llmModel_, llmWeights_, llmContext_);
     } else {
         q.workload = perf::parseWorkloadClass(work).value_or(perf::WorkloadClass::Transformer);
     }
