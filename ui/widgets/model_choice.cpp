@@ -44,7 +44,8 @@ void describeLlmContextField(QSpinBox* box) {
 }
 
 void applyLlmChoices(perf::PerfQuery& q, const QComboBox* model, const QComboBox* weights, const QSpinBox* context) {
-    q.llmWeights = perf::parsePrecision(weights->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
+    q.llmWeights =
+        perf::parsePrecision(weights->currentData().toString().toStdString()).value_or(perf::Precision::Int4);
     q.llmContextTokens = context->value();
     if (const calc::ModelShape* shape = chosenModel(model)) {
         calc::applyModelShape(q, *shape);
