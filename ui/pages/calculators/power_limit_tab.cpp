@@ -179,6 +179,10 @@ void PowerLimitTab::compute() {
     if (labelGoesLeftOf(in.limitWatts, plot_->xAxis->range())) {
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->setPadding(QMargins(0, 0, 8, 4));
+        const QCPRange y = plot_->yAxis->range();
+        const double labelPixels = QFontMetrics(label->font()).height() + 4 + 2; // text, padding, a margin
+        plot_->yAxis->setRangeUpper(
+            axisTopLeavingRoom(r.relativePerformance, y.lower, y.upper, labelPixels, plot_->axisRect()->height()));
     } else {
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setPadding(QMargins(8, 4, 0, 0));
