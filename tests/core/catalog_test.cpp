@@ -194,8 +194,18 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     EXPECT_EQ(cat().resolve("NVIDIA").status, ResolveStatus::NotFound);
     EXPECT_EQ(cat().resolve("RTX 4090 48GB").status, ResolveStatus::NotFound); // no such variant
     EXPECT_EQ(cat().resolve("RTX 4090 NVLink").status, ResolveStatus::NotFound); // no NVLink on Ada GeForce
-    // Vendor decorations are ignored, variant words are not: the 300 W Max-Q is not the 600 W card.
-    EXPECT_EQ(cat().resolve("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition").status, ResolveStatus::NotFound);
+    // Vendor decorations are ignored, variant words are not: the 300 W Max-Q is not the 600 W card,
+    // and the 600 W card's short name stays its own.
+    const Resolution maxQ = cat().resolve("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition");
+    ASSERT_EQ(maxQ.status, ResolveStatus::Found);
+    EXPECT_EQ(maxQ.gpu->id, "rtx-pro-6000-blackwell-max-q");
+    EXPECT_EQ(maxQ.gpu->tdpW, 300);
+    for (const char* workstation : {"RTX PRO 6000", "NVIDIA RTX PRO 6000 Blackwell"}) {
+        const Resolution six = cat().resolve(workstation);
+        ASSERT_EQ(six.status, ResolveStatus::Found) << workstation;
+        EXPECT_EQ(six.gpu->id, "rtx-pro-6000-blackwell") << workstation;
+    }
+    EXPECT_EQ(cat().resolve("RTX PRO 6000 Max-Q 48GB").status, ResolveStatus::NotFound);
     // Cut-down or different-memory siblings of catalog cards do not fall onto them.
     for (const char* sibling : {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti"}) {
         EXPECT_EQ(cat().resolve(sibling).status, ResolveStatus::NotFound) << sibling;

@@ -5,6 +5,7 @@
 #include "eval/evaluate.h"
 #include "eval/known_issues.h"
 #include "eval/stats.h"
+#include "validation_support.h"
 
 #include <gtest/gtest.h>
 
@@ -16,28 +17,6 @@
 
 namespace advisor::eval {
 namespace {
-
-// A file of tests/fixtures/validation, relative to the A100 80GB SXM4 (Lambda's files) as in the docs.
-std::vector<BenchmarkRow> validationRows(const std::string& file) {
-    return readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
-}
-
-Evaluation evaluateValidation(const std::string& file, const std::string& reference = "A100 80GB SXM4") {
-    const auto rows = validationRows(file);
-    const perf::PerfModel model(Catalog::builtin());
-    return evaluate(rows, Catalog::builtin(), model, reference);
-}
-
-// The evaluated rows of one GPU (by the name the file gives it).
-std::vector<const EvaluatedRow*> evaluatedRowsOf(const Evaluation& ev, const std::string& gpu) {
-    std::vector<const EvaluatedRow*> out;
-    for (const auto& r : ev.rows) {
-        if (r.evaluated && r.row.gpu == gpu) {
-            out.push_back(&r);
-        }
-    }
-    return out;
-}
 
 TEST(Validation, LlamaCppOnProfessionalCardsStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: llama.cpp on nine professional GPUs (XiongjieDai, May 2024),
@@ -94,20 +73,6 @@ TEST(Validation, LlamaCppPromptProcessingOnProfessionalCardsInTokensPerSecond) {
     ASSERT_EQ(errors.size(), 22u);
     EXPECT_LT(median(errors), 7.0);
     EXPECT_LT(percentile(errors, 90), 18.0);
-}
-
-TEST(Validation, LlamaCppOnABlackwellWorkstationCardInTokensPerSecond) {
-    // tests/fixtures/validation/llamacpp-blackwell-pro6000-2026.csv: an RTX PRO 6000 Blackwell
-    // (MMBT, May 2026), Qwen3.6-27B in Q8_0, one stream; no Blackwell card was in the calibration.
-    // docs/performance-model.md: token generation 4% fast, prompt processing 8% fast.
-    const auto rows = validationRows("llamacpp-blackwell-pro6000-2026.csv");
-    ASSERT_EQ(rows.size(), 2u);
-    const perf::PerfModel model(Catalog::builtin());
-    for (const auto& r : rows) {
-        const double predicted =
-            model.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false));
-        EXPECT_LT(std::fabs(predicted / r.throughput - 1.0), 0.10) << r.workload << ": " << predicted;
-    }
 }
 
 TEST(Validation, LlamaCppAtADepthInTheCacheOnOneCardAndBuild) {

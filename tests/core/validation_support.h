@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// Reading and evaluating the files of tests/fixtures/validation, shared by the validation tests.
+
+#include "catalog/catalog.h"
+#include "eval/benchmarks.h"
+#include "eval/evaluate.h"
+
+#include <string>
+#include <vector>
+
+namespace advisor::eval {
+
+// A file of tests/fixtures/validation, relative to the A100 80GB SXM4 (Lambda's files) as in the docs.
+inline std::vector<BenchmarkRow> validationRows(const std::string& file) {
+    return readBenchmarkFile(std::string(ADVISOR_FIXTURES_DIR) + "/validation/" + file);
+}
+
+inline Evaluation evaluateValidation(const std::string& file, const std::string& reference = "A100 80GB SXM4") {
+    const auto rows = validationRows(file);
+    const perf::PerfModel model(Catalog::builtin());
+    return evaluate(rows, Catalog::builtin(), model, reference);
+}
+
+// The evaluated rows of one GPU (by the name the file gives it).
+inline std::vector<const EvaluatedRow*> evaluatedRowsOf(const Evaluation& ev, const std::string& gpu) {
+    std::vector<const EvaluatedRow*> out;
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.gpu == gpu) {
+            out.push_back(&r);
+        }
+    }
+    return out;
+}
+
+} // namespace advisor::eval
