@@ -131,11 +131,11 @@ TEST(Validation, LlamaCppOnTwoToEightGeForceCardsStaysWithinTheDocumentedError) 
 
 TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     // tests/fixtures/validation/torch-gemm-fp16-2025.csv: PyTorch fp16 matmuls (FP32 accumulate,
-    // 4096 x 4096) on 21 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.9% /
-    // 44.1% (median / p90) relative to the RTX 4090, Spearman 0.97; the bandwidth rule 26.5% / 103.0%.
+    // 4096 x 4096) on 23 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.8% /
+    // 43.7% (median / p90) relative to the RTX 4090, Spearman 0.97; the bandwidth rule 27.5% / 102.8%.
     const auto ev = evaluateValidation("torch-gemm-fp16-2025.csv", "RTX 4090");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 34u);
+    EXPECT_EQ(ev.singleGpu.rows, 38u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 19.0);
     EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 45.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
@@ -169,6 +169,13 @@ TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     const auto a770 = evaluatedRowsOf(ev, "Arc A770 16GB");
     ASSERT_EQ(a770.size(), 1u);
     EXPECT_NEAR(a770[0]->errorPct, 87.6, 0.5);
+    // Blackwell GeForce, added last (a clean hold-out): the RTX 5060 Ti at its FP32-accumulate
+    // peak, as the model has it (within 3%); the RTX 5080 reaches 0.79 of it at this size (+18%).
+    const auto rtx5060Ti = evaluatedRowsOf(ev, "RTX 5060 Ti 16GB");
+    ASSERT_EQ(rtx5060Ti.size(), 2u);
+    for (const auto* r : rtx5060Ti) {
+        EXPECT_LT(std::fabs(r->errorPct), 3.0) << r->row.line;
+    }
     // The explanation names the roof and, on a card short of power, the clock it runs at.
     const auto a6000 = evaluatedRowsOf(ev, "RTX A6000");
     ASSERT_EQ(a6000.size(), 1u);
