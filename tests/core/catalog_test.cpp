@@ -45,6 +45,28 @@ TEST(BuiltinCatalog, TheSxm2V100sDifferOnlyInMemorySize) {
     EXPECT_EQ(cat().require("V100 PCIe 16GB").tdpW, 250);
 }
 
+TEST(BuiltinCatalog, TheRtxPro5000sDifferOnlyInMemorySizeAndNeedTheirSizeNamed) {
+    // NVIDIA's 72 GB RTX PRO 5000 Blackwell (late 2025) has 3 GB modules where the first had 2 GB:
+    // the same 110 SMs, 384 bits, 1,344 GB/s and 300 W, so only memory fit tells them apart.
+    const Gpu& small = cat().require("RTX PRO 5000 48GB");
+    const Gpu& large = cat().require("RTX PRO 5000 72GB");
+    EXPECT_EQ(small.memoryGb, 48);
+    EXPECT_EQ(large.memoryGb, 72);
+    EXPECT_EQ(small.memoryBandwidthGbs, 1344);
+    EXPECT_EQ(small.memoryBandwidthGbs, large.memoryBandwidthGbs);
+    EXPECT_EQ(small.tdpW, 300);
+    EXPECT_EQ(small.tdpW, large.tdpW);
+    EXPECT_EQ(small.computeUnits, 110);
+    EXPECT_EQ(small.computeUnits, large.computeUnits);
+    EXPECT_EQ(small.tensor.bf16, large.tensor.bf16);
+    // nvidia-smi names both "NVIDIA RTX PRO 5000 Blackwell": the size must be said.
+    const Resolution r = cat().resolve("NVIDIA RTX PRO 5000 Blackwell");
+    ASSERT_EQ(r.status, ResolveStatus::Ambiguous);
+    EXPECT_EQ(r.candidates.size(), 2u);
+    EXPECT_EQ(cat().require("Quadro RTX 5000").id, "quadro-rtx-5000");
+    EXPECT_EQ(cat().require("RTX 5000 Ada").memoryGb, 32);
+}
+
 TEST(BuiltinCatalog, CarriesTheSeedsKeyFigures) {
     // "The A100 GPU has 1,555 GB/s memory bandwidth vs the 900 GB/s of the V100."
     EXPECT_EQ(cat().require("A100 40GB SXM4").memoryBandwidthGbs, 1555);
