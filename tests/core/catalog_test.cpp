@@ -67,6 +67,24 @@ TEST(BuiltinCatalog, TheRtxPro5000sDifferOnlyInMemorySizeAndNeedTheirSizeNamed) 
     EXPECT_EQ(cat().require("RTX 5000 Ada").memoryGb, 32);
 }
 
+TEST(BuiltinCatalog, RdnaFourDoublesTheMatrixRatePerCuAndTheR9700IsFlaggedLowConfidence) {
+    // RDNA 4's 1024 dense FP16 matrix FLOPs per CU per clock against RDNA 3's 512 (AMD's 1,557 TOPS
+    // of sparse INT4 for the RX 9070 XT); the R9700's datasheet was not found, so it says so.
+    const Gpu& xt = cat().require("RX 9070 XT");
+    const Gpu& r9700 = cat().require("R9700");
+    const Gpu& xtx = cat().require("RX 7900 XTX");
+    const auto perCuPerGhz = [](const Gpu& g, double ghz) {
+        return *g.tensor.fp16Fp32Acc * 1000.0 / *g.computeUnits / ghz;
+    };
+    EXPECT_NEAR(perCuPerGhz(xt, 2.97), 1024.0, 2.0);
+    EXPECT_NEAR(perCuPerGhz(r9700, 2.92), 1024.0, 2.0);
+    EXPECT_NEAR(perCuPerGhz(xtx, 2.5), 512.0, 2.0);
+    EXPECT_NEAR(1557.0 / 8.0, *xt.tensor.fp16Fp32Acc, 0.5);
+    EXPECT_EQ(xt.chip, r9700.chip);
+    EXPECT_EQ(r9700.memoryGb, 32);
+    EXPECT_EQ(r9700.confidence, "low");
+}
+
 TEST(BuiltinCatalog, CarriesTheSeedsKeyFigures) {
     // "The A100 GPU has 1,555 GB/s memory bandwidth vs the 900 GB/s of the V100."
     EXPECT_EQ(cat().require("A100 40GB SXM4").memoryBandwidthGbs, 1555);

@@ -131,13 +131,13 @@ TEST(Validation, LlamaCppOnTwoToEightGeForceCardsStaysWithinTheDocumentedError) 
 
 TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     // tests/fixtures/validation/torch-gemm-fp16-2025.csv: PyTorch fp16 matmuls (FP32 accumulate,
-    // 4096 x 4096) on 23 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.8% /
-    // 43.7% (median / p90) relative to the RTX 4090, Spearman 0.97; the bandwidth rule 27.5% / 102.8%.
+    // 4096 x 4096) on 24 catalog GPUs, 2024-26, never fitted. docs/performance-model.md: 17.9% /
+    // 47.8% (median / p90) relative to the RTX 4090, Spearman 0.97; the bandwidth rule 26.5% / 102.7%.
     const auto ev = evaluateValidation("torch-gemm-fp16-2025.csv", "RTX 4090");
     EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 38u);
+    EXPECT_EQ(ev.singleGpu.rows, 40u);
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 19.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 45.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 49.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
     EXPECT_GT(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 2.0 * ev.singleGpu.p90AbsErrorPct);
     // GeForce's half-rate FP32 accumulate: the RTX 4090 runs fp16 GEMMs at its 165.2 TFLOPS
@@ -175,6 +175,16 @@ TEST(Validation, MeasuredGemmsCheckTheComputeRoofOnItsOwn) {
     ASSERT_EQ(rtx5060Ti.size(), 2u);
     for (const auto* r : rtx5060Ti) {
         EXPECT_LT(std::fabs(r->errorPct), 3.0) << r->row.line;
+    }
+    // RDNA 4: above what RDNA 3's matrix rate per CU allows (so the doubled rate holds), but only
+    // two thirds of it under ROCm: the model, at the full peak, is 50-56% high (documented).
+    const auto rx9070xt = evaluatedRowsOf(ev, "RX 9070 XT");
+    ASSERT_EQ(rx9070xt.size(), 2u);
+    const double rdna3RatePerCu = 64 * 512 * 2.97e-3; // TFLOPS, RDNA 3's 512 FLOPs per CU per clock
+    for (const auto* r : rx9070xt) {
+        EXPECT_GT(r->measuredRelative * 165.08, rdna3RatePerCu) << r->row.line;
+        EXPECT_GT(r->errorPct, 45.0) << r->row.line;
+        EXPECT_LT(r->errorPct, 60.0) << r->row.line;
     }
     // The explanation names the roof and, on a card short of power, the clock it runs at.
     const auto a6000 = evaluatedRowsOf(ev, "RTX A6000");
