@@ -34,7 +34,14 @@ int powerLimit(Context& ctx, const Args& args) {
     const auto r = calc::powerLimit(g, in);
     // The card's own measured sweeps of this kind of work, beside the prediction.
     const auto measured = calc::sweepsOn(ctx.catalog(), g, q.metric);
+    const auto lowPower = calc::lowPowerPart(model, g);
     if (ctx.json()) {
+        nlohmann::json lowPowerJson = nullptr;
+        if (lowPower) {
+            lowPowerJson = {{"power_per_sm_ratio", lowPower->powerPerSmRatio},
+                            {"chip_top", lowPower->chipTop},
+                            {"note", calc::describeLowPowerPart(g, *lowPower)}};
+        }
         nlohmann::json sweeps = nlohmann::json::array();
         for (const auto* m : measured) {
             sweeps.push_back({{"source", m->source},
@@ -65,7 +72,8 @@ int powerLimit(Context& ctx, const Args& args) {
                        {"saved_usd_per_year", r.savedUsdPerYear},
                        {"perf_per_watt_gain", r.perfPerWattGain},
                        {"curve", curve},
-                       {"measured", sweeps}});
+                       {"measured", sweeps},
+                       {"sold_below_chip_voltage_floor", lowPowerJson}});
         return 0;
     }
     auto& o = ctx.out();
@@ -83,6 +91,9 @@ int powerLimit(Context& ctx, const Args& args) {
     o << "  saves " << format::number(r.savedWatts, 0) << " W, " << format::number(r.savedKwhPerYear, 0)
       << " kWh and " << format::money(r.savedUsdPerYear) << " a year at " << format::percent(in.utilization, 0)
       << " utilization; performance per watt x" << format::number(r.perfPerWattGain, 2) << '\n';
+    if (lowPower) {
+        o << "  caution: " << calc::describeLowPowerPart(g, *lowPower) << '\n';
+    }
     if (!measured.empty()) {
         o << "  measured on this card (the sweeps the calculator is checked on):\n";
         for (const auto* m : measured) {
@@ -198,7 +209,9 @@ Command powerLimitCommand() {
             "the performance model; of LLM token generation, its fixed time per token) slows down. The\n"
             "worst case - fully clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W,\n"
             "about -7%) - is shown too. Limits above the TDP or below about 30% of it are rejected with\n"
-            "the valid range.\n",
+            "the valid range. A card sold at under 2/3 of its chip's top board power per SM (RTX PRO 6000\n"
+            "Max-Q, L4, H100 PCIe) gets a caution: the floor is counted from its own TDP, and no such part\n"
+            "was measured below it (JSON: sold_below_chip_voltage_floor).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
                                                                           {"utilization"}, {"kwh-price"}},

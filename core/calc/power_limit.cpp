@@ -93,6 +93,21 @@ std::vector<PowerCurvePoint> powerCurve(const Gpu& g, double clockBoundShare, in
     return out;
 }
 
+std::optional<LowPowerPart> lowPowerPart(const perf::PerfModel& model, const Gpu& g) {
+    const perf::EffectiveSpecs s = model.specs(g);
+    if (s.chipTopName.empty() || s.chipPowerPerSmRatio >= kVoltageFloorPowerRatio) {
+        return std::nullopt;
+    }
+    return LowPowerPart{s.chipPowerPerSmRatio, s.chipTopName};
+}
+
+std::string describeLowPowerPart(const Gpu& g, const LowPowerPart& part) {
+    return g.name + " is sold at " + format::percent(part.powerPerSmRatio, 0) + " of the " + part.chipTop +
+           "'s board power per SM on the same " + g.chip +
+           ", below the 2/3 at which a capped card's voltage reaches its floor; the curve counts the floor from " +
+           g.name + "'s own TDP, and no such part was measured below it, so limits may cost more than shown";
+}
+
 double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query) {
     perf::PerfQuery one = query;
     one.gpus = 1;

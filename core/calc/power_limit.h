@@ -55,6 +55,18 @@ double clockRatio(double limitWatts, double tdpWatts);
 /// Whether a limit is below the voltage floor (where the clock falls faster than the cube root).
 bool belowVoltageFloor(double limitWatts, double tdpWatts);
 
+/// A card sold at less board power per SM than the voltage floor of its chip's best-fed card
+/// (RTX PRO 6000 Max-Q: 47% of the RTX 5090's, L4, T4, H100 PCIe): the calculator counts the floor
+/// from the card's own TDP, but the same silicon capped that low is already below its floor, and no
+/// sweep of such a part was found (docs/performance-model.md), so its curve may be optimistic.
+struct LowPowerPart {
+    double powerPerSmRatio = 1; ///< its board power per SM over the chip's best-fed card's
+    std::string chipTop;        ///< that card
+};
+std::optional<LowPowerPart> lowPowerPart(const perf::PerfModel& model, const Gpu& g);
+/// One sentence for the command line and the Power limit tab.
+std::string describeLowPowerPart(const Gpu& g, const LowPowerPart& part);
+
 /// Relative performance (1 at TDP) when `clockBoundShare` of the time scales with the clock.
 double relativePerformance(double limitWatts, double tdpWatts, double clockBoundShare);
 

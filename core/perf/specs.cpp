@@ -95,6 +95,8 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     if (top == nullptr || top->id == g.id) {
         return;
     }
+    s.chipPowerPerSmRatio = own->watts / best.watts;
+    s.chipTopName = top->name;
     const auto clockAt = [&](double exponent) {
         const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts, exponent);
         return clock >= 0.995 ? 1.0 : clock;

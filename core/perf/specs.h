@@ -50,6 +50,10 @@ struct EffectiveSpecs {
     /// with clock by ModelConstants::prefillPowerClockExponent.
     double denseMatmulClock = 1.0;
     std::string denseMatmulClockDetail; ///< in words (empty when 1)
+    /// Board power per SM against the chip's best-fed shipped card (1: it is that card, or has no
+    /// peer), and that card's name: how far below its chip's top this card is sold.
+    double chipPowerPerSmRatio = 1.0;
+    std::string chipTopName;
     std::vector<std::string> notes; ///< every substitute used, in words
     bool estimated = false;         ///< at least one roof is a substitute, not a published figure
 };

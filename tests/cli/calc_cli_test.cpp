@@ -23,6 +23,15 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
     EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("relative_performance").get<double>(), 0.93);
     EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("limit_watts").get<double>(), 200);
     EXPECT_TRUE(cli.json({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "300"}).at("measured").empty());
+    EXPECT_TRUE(doc.at("sold_below_chip_voltage_floor").is_null());
+    // A card sold far below its chip's top power per SM carries the caution, in JSON and in text.
+    const auto maxQ = cli.json({"power-limit", "--gpu", "RTX PRO 6000 Max-Q", "--limit-watts", "250"});
+    EXPECT_EQ(maxQ.at("sold_below_chip_voltage_floor").at("chip_top"), "RTX 5090");
+    EXPECT_NEAR(maxQ.at("sold_below_chip_voltage_floor").at("power_per_sm_ratio").get<double>(), 0.472, 0.001);
+    const auto maxQText = cli.run({"power-limit", "--gpu", "RTX PRO 6000 Max-Q", "--limit-watts", "250"});
+    EXPECT_NE(maxQText.out.find("caution: RTX PRO 6000 Blackwell Max-Q is sold at 47% of the RTX 5090's"),
+              std::string::npos)
+        << maxQText.out;
     const auto bad = cli.run({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "600"});
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_EQ(bad.err, "error: --limit-watts: is above the board power (TDP) of 450 W; valid range "

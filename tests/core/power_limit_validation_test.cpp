@@ -146,5 +146,27 @@ TEST(PowerLimitSweeps, ACardShowsItsOwnSweepsOfTheSameKindOfWork) {
     EXPECT_TRUE(sweepsOn(cat, raised, perf::Metric::LlmPrefill).empty());
 }
 
+TEST(PowerLimitSweeps, ACardSoldBelowItsChipsVoltageFloorIsFlagged) {
+    // The sweeps are of cards at their own chip's top: a capped RTX PRO 6000 Blackwell was below its
+    // floor at 300 W (video generation fell linearly from 330 W), and the 300 W Max-Q is that silicon.
+    // Flagged: board power per SM under 2/3 of the chip's best-fed card's; not flagged at the top.
+    const auto& cat = Catalog::builtin();
+    const perf::PerfModel model(cat);
+    const auto maxQ = lowPowerPart(model, cat.require("RTX PRO 6000 Max-Q"));
+    ASSERT_TRUE(maxQ.has_value());
+    EXPECT_NEAR(maxQ->powerPerSmRatio, (300.0 / 188) / (575.0 / 170), 1e-9);
+    EXPECT_EQ(maxQ->chipTop, "RTX 5090");
+    const std::string text = describeLowPowerPart(cat.require("RTX PRO 6000 Max-Q"), *maxQ);
+    EXPECT_NE(text.find("47% of the RTX 5090's board power per SM on the same GB202"), std::string::npos) << text;
+    const auto l4 = lowPowerPart(model, cat.require("L4"));
+    ASSERT_TRUE(l4.has_value());
+    EXPECT_NEAR(l4->powerPerSmRatio, (72.0 / 58) / (285.0 / 60), 1e-9);
+    // At or near the top of their chips: the sweeps' own cards, and a 300 W card with few SMs.
+    for (const char* top : {"RTX PRO 6000 Blackwell", "RTX 3090", "RTX 2080 Ti", "RTX 4090", "RTX 5060 Ti 16GB",
+                            "RTX PRO 5000 48GB", "RTX A6000"}) {
+        EXPECT_FALSE(lowPowerPart(model, cat.require(top)).has_value()) << top;
+    }
+}
+
 } // namespace
 } // namespace advisor::calc

@@ -89,6 +89,12 @@ private slots:
         QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 200 W for the 4 GPUs:")), qPrintable(tab.resultText()));
         tab.countField()->setValue(1);
         QVERIFY2(tab.resultText().contains(QStringLiteral("Saves 50 W for the GPU:")), qPrintable(tab.resultText()));
+        QVERIFY(!tab.resultText().contains(QStringLiteral("Caution:")));
+        // A card sold far below its chip's top power per SM says its curve may be optimistic.
+        pick(tab.gpuField(), "rtx-pro-6000-blackwell-max-q");
+        QVERIFY2(tab.resultText().contains(QStringLiteral("Caution:</i> RTX PRO 6000 Blackwell Max-Q is sold at 47% "
+                                                          "of the RTX 5090's board power per SM")),
+                 qPrintable(tab.resultText()));
     }
 
     void powerLimitOnLlmTokenGenerationSlowsOnlyItsFixedTimeAndWarnsBelowTheVoltageFloor() {

@@ -123,6 +123,10 @@ void PowerLimitTab::compute() {
     in.kwhPriceUsd = s.electricityUsdPerKwh;
     const auto r = calc::powerLimit(*g, in);
     const auto measured = calc::sweepsOn(session().catalog(), *g, q.metric);
+    const auto lowPower = calc::lowPowerPart(session().model(), *g);
+    const QString caution = lowPower ? tr("<p><i>Caution:</i> %1.</p>")
+                                           .arg(qs(calc::describeLowPowerPart(*g, *lowPower)).toHtmlEscaped())
+                                     : QString();
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
@@ -140,7 +144,7 @@ void PowerLimitTab::compute() {
             .arg(r.belowVoltageFloor ? tr(" Below 2/3 of the TDP the voltage is at its floor, so the clock falls "
                                           "faster than the power's cube root: speed drops steeply from here.")
                                      : QString())
-            .arg(measuredText(measured)));
+            .arg(measuredText(measured) + caution));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> xs, ys;
