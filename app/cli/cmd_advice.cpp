@@ -167,7 +167,7 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmWeights = perf::Precision::Int4;
     }
-    if (const auto context = args.integer("context", 1, 10000000)) {
+    if (const auto context = args.integer("context", 1, perf::kMaxContextTokens)) {
         // The context sizes an LLM's KV cache: in the memory it needs and in what each token reads.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm || args.has("memory-gb")) {
             throw UsageError("--context sizes an LLM's KV cache: give it with --task inference --domain llm and "

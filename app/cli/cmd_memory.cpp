@@ -71,7 +71,7 @@ int run(Context& ctx, const Args& args) {
         throw UsageError("--precision must be fp32, fp16, int8 or int4");
     }
     in.weights = *precision;
-    if (const auto c = args.integer("context", 1, 10000000)) {
+    if (const auto c = args.integer("context", 1, perf::kMaxContextTokens)) {
         in.contextTokens = c;
     }
     in.batch = args.integer("batch", 1, 100000).value_or(1);
@@ -85,7 +85,7 @@ int run(Context& ctx, const Args& args) {
         }
         in.kvCache = *kv;
     }
-    if (const auto chunk = args.integer("prefill-chunk", 1, 10000000)) {
+    if (const auto chunk = args.integer("prefill-chunk", 1, perf::kMaxContextTokens)) {
         if (in.mode != calc::MemoryMode::Inference) {
             throw UsageError("--prefill-chunk sizes how inference reads a prompt; training holds every token's "
                              "activations");

@@ -94,8 +94,8 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
         }
         q.llmWeights = *parsed;
     }
-    q.llmContextTokens = args.integer("context", 1, 10000000).value_or(512);
-    q.llmDepthTokens = args.integer("depth", 0, 10000000).value_or(0);
+    q.llmContextTokens = args.integer("context", 1, perf::kMaxContextTokens).value_or(512);
+    q.llmDepthTokens = args.integer("depth", 0, perf::kMaxContextTokens).value_or(0);
     q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
     if (model != nullptr) {
         // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding

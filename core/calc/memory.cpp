@@ -96,13 +96,13 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     if (in.headDim && (*in.headDim < 8 || *in.headDim > 1024)) {
         reject("head_dim", "must be between 8 and 1024");
     }
-    if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > 10000000)) {
+    if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > perf::kMaxContextTokens)) {
         reject("context", "must be between 1 and 10,000,000 tokens");
     }
     if (in.prefillChunkTokens && in.mode != MemoryMode::Inference) {
         reject("prefill_chunk", "sizes how inference reads a prompt; training holds every token's activations");
     }
-    if (in.prefillChunkTokens && (*in.prefillChunkTokens < 1 || *in.prefillChunkTokens > 10000000)) {
+    if (in.prefillChunkTokens && (*in.prefillChunkTokens < 1 || *in.prefillChunkTokens > perf::kMaxContextTokens)) {
         reject("prefill_chunk", "must be between 1 and 10,000,000 tokens");
     }
     if (in.mode == MemoryMode::Qlora && in.weights != perf::Precision::Int4 && in.weights != perf::Precision::Fp16) {

@@ -3,6 +3,7 @@
 #include "common/embedded_resources.h"
 #include "common/json_fields.h"
 #include "common/text.h"
+#include "perf/workload.h"
 
 #include <nlohmann/json.hpp>
 
@@ -37,14 +38,14 @@ std::vector<ModelShape> load() {
         if (m.heads % m.kvHeads != 0) {
             f.fail("kv_heads", "must divide the query heads (" + std::to_string(m.heads) + ")");
         }
-        m.slidingWindow = f.optionalInt("sliding_window", 1, 10000000).value_or(0);
+        m.slidingWindow = f.optionalInt("sliding_window", 1, perf::kMaxContextTokens).value_or(0);
         m.slidingLayers = f.optionalInt("sliding_window_layers", 1, m.layers).value_or(0);
         if ((m.slidingWindow > 0) != (m.slidingLayers > 0)) {
             f.fail(m.slidingWindow > 0 ? "sliding_window_layers" : "sliding_window",
                    "give sliding_window and sliding_window_layers together");
         }
         m.kvLatentDim = f.optionalInt("kv_latent_dim", 1, 100000).value_or(0);
-        m.contextTokens = f.requireInt("context_tokens", 1, 10000000);
+        m.contextTokens = f.requireInt("context_tokens", 1, perf::kMaxContextTokens);
         if (f.find("int4_bits_per_weight") != nullptr) {
             m.int4BitsPerWeight = f.requirePositive("int4_bits_per_weight");
             if (m.int4BitsPerWeight < 3 || m.int4BitsPerWeight > 8) {

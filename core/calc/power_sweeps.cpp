@@ -80,10 +80,8 @@ std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, co
             } else {
                 bad("weights", "must be fp16, int8 or int4, got " + text::quoteForMessage(cell("weights")));
             }
-            // The command line's limit for a context, so that the count fits the query's int.
-            constexpr long long kMaxContext = 10000000;
             const auto context = text::parseInteger(cell("context"));
-            if (!context || *context < 1 || *context > kMaxContext) {
+            if (!context || *context < 1 || *context > perf::kMaxContextTokens) {
                 bad("context", "must be a whole number of tokens from 1 to 10,000,000, got " +
                                    text::quoteForMessage(cell("context")));
             } else {

@@ -166,7 +166,7 @@ std::optional<int> countAfter(std::string_view part, std::string_view prefix) {
         return std::nullopt;
     }
     const auto n = text::parseInteger(part.substr(prefix.size()));
-    if (!n || *n < 0 || *n > 10000000) {
+    if (!n || *n < 0 || *n > perf::kMaxContextTokens) {
         return std::nullopt;
     }
     return static_cast<int>(*n);

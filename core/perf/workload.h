@@ -41,6 +41,10 @@ std::optional<Precision> parsePrecision(std::string_view s);
 /// the calibration's LLM), the size most buyers of one workstation train or fine-tune.
 constexpr double kDefaultLanguageModelParamsBillion = 8.0;
 
+/// The most tokens of context (or of a prompt, a chunk, a sliding window) any input may give: ten
+/// million, beyond any released model, and a count PerfQuery's int holds. Every reader checks it.
+constexpr int kMaxContextTokens = 10000000;
+
 /// A workload as the charts, the value table and the command line take it: a class, or a
 /// transformer language model of a size (perf/llm_training.h).
 struct WorkloadChoice {
