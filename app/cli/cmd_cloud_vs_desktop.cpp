@@ -167,6 +167,9 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     }
 
     const SpeedComparison speed = compareSpeeds(ctx, args, offer);
+    if (speed.desktop != nullptr && !args.has("cpu-watts")) { // a complete computer's TDP holds its CPU
+        in.cpuWatts = value::cpuWattsFor(*speed.desktop, in.cpuWatts);
+    }
     // Without --desktop-cost, the desktop is priced as the window prices it: the desktop base
     // cost plus the GPUs at the price your price rule chooses.
     std::optional<value::PricedDesktop> priced;
@@ -175,7 +178,8 @@ int cloudVsDesktop(Context& ctx, const Args& args) {
     } else if (speed.desktop == nullptr) {
         throw UsageError("missing required option '--desktop-cost' (or give --desktop-gpu to price it from your prices)");
     } else {
-        priced = value::priceDesktop(value::pricesOf(ctx.db().prices(), speed.desktop->id), settings, desktopGpus);
+        priced = value::priceDesktop(*speed.desktop, value::pricesOf(ctx.db().prices(), speed.desktop->id), settings,
+                                     desktopGpus);
         if (!priced) {
             throw UsageError("missing required option '--desktop-cost': " + speed.desktop->name +
                              " has no USD price for the price rule '" + std::string(toString(settings.priceRule)) +

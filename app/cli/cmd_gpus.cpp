@@ -88,7 +88,8 @@ int show(Context& ctx, const Args& args) {
     line("Power", format::number(g.tdpW, 0) + " W" +
                       (g.connectors.label.empty() ? "" : ", " + g.connectors.label));
     line("Board", g.formLabel + (g.slotWidth ? ", " + std::to_string(*g.slotWidth) + "-slot" : "") +
-                      ", PCIe " + std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes));
+                      (g.isCompleteSystem() ? std::string()
+                                            : ", PCIe " + std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes)));
     line("Interconnect", g.interconnectLabel.empty() ? toString(g.interconnect) : g.interconnectLabel);
     if (!g.aliases.empty()) {
         line("Also known as", text::join(g.aliases, ", "));

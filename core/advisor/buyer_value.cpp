@@ -1,6 +1,7 @@
 #include "advisor/buyer_value.h"
 
 #include "common/format.h"
+#include "value/gpu_price.h"
 
 namespace advisor::advice {
 
@@ -26,7 +27,7 @@ std::optional<BuyerOffer> buyerPrice(const std::vector<Price>& history, const Re
 }
 
 Exclusion exclusionFor(const Gpu& g, const RecommendInput& in) {
-    if (!in.organization && g.form != FormFactor::Pcie) {
+    if (!in.organization && g.form != FormFactor::Pcie && !g.isCompleteSystem()) {
         return Exclusion::ServerModule;
     }
     if (in.organization && g.segment == Segment::Consumer) {
@@ -40,7 +41,7 @@ value::Tco ownershipCost(const Gpu& g, double unitPriceUsd, int count, const Set
     t.gpuPriceUsd = unitPriceUsd;
     t.gpuCount = count;
     t.gpuWatts = g.tdpW;
-    t.desktopBaseCostUsd = s.desktopBaseCostUsd;
+    t.desktopBaseCostUsd = value::desktopBaseCostFor(g, s);
     t.electricityUsdPerKwh = s.electricityUsdPerKwh;
     t.utilization = s.utilization;
     t.years = s.years;

@@ -132,7 +132,10 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
     if (g.segment == Segment::Datacenter && g.form == FormFactor::Pcie) {
         c.push_back("passively cooled data-center card: needs a server chassis with strong airflow");
     }
-    if (g.form != FormFactor::Pcie) {
+    if (g.isCompleteSystem()) {
+        c.push_back("a complete computer: its price buys the whole machine, so no desktop is counted; its CPU "
+                    "shares the memory");
+    } else if (g.form != FormFactor::Pcie) {
         c.push_back(g.formLabel + " module: needs a server baseboard (HGX/OAM)");
     }
     if (g.connectors.hpwr16Pin > 0) {
@@ -259,14 +262,19 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                                                                   : "speed " + format::ratio(c.relativePerformance) +
                                                                         " " + reference->name) +
                             " (" + perf::toString(base.metric) + ")");
-        calc::PsuInput psu;
-        psu.gpuWatts = g.tdpW;
-        psu.gpuCount = count;
-        psu.cpuWatts = in.settings.cpuWatts;
-        const auto p = calc::sizePsu(psu);
-        c.reasons.push_back(format::number(g.tdpW * count, 0) + " W of GPUs: a " +
-                            (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") +
-                            " PSU");
+        if (g.isCompleteSystem()) {
+            c.reasons.push_back(format::number(g.tdpW * count, 0) + " W" + (count > 1 ? " in all" : "") + ": " +
+                                g.name + " comes with its own power supply");
+        } else {
+            calc::PsuInput psu;
+            psu.gpuWatts = g.tdpW;
+            psu.gpuCount = count;
+            psu.cpuWatts = in.settings.cpuWatts;
+            const auto p = calc::sizePsu(psu);
+            c.reasons.push_back(format::number(g.tdpW * count, 0) + " W of GPUs: a " +
+                                (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") +
+                                " PSU");
+        }
         c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate);
         all.push_back(std::move(c));
     }
@@ -329,9 +337,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         if (cloud.offer) {
             const CloudOffer* chosen = &*cloud.offer;
             calc::CloudVsDesktopInput cv;
-            cv.desktopCostUsd = in.settings.desktopBaseCostUsd + best.unitPriceUsd * best.count;
+            cv.desktopCostUsd = value::desktopBaseCostFor(*best.gpu, in.settings) + best.unitPriceUsd * best.count;
             cv.gpuWatts = best.gpu->tdpW * best.count;
-            cv.cpuWatts = in.settings.cpuWatts;
+            cv.cpuWatts = value::cpuWattsFor(*best.gpu, in.settings.cpuWatts);
             cv.utilization = in.settings.utilization;
             cv.kwhPriceUsd = in.settings.electricityUsdPerKwh;
             cv.years = in.settings.years;

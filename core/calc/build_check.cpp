@@ -98,7 +98,12 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
 
     // Form factor.
     for (const Gpu* x : {in.gpu, in.extraGpu}) {
-        if (x != nullptr && x->form != FormFactor::Pcie) {
+        if (x != nullptr && x->isCompleteSystem()) {
+            add(Severity::Critical, "form",
+                x->name + " is a complete computer (" + x->formLabel + "): bought whole, not built into a desktop",
+                "it has its own CPU, memory and power supply and no PCIe bracket; two of them join over their "
+                "network ports");
+        } else if (x != nullptr && x->form != FormFactor::Pcie) {
             add(Severity::Critical, "form",
                 x->name + " is a " + x->formLabel + " module: it needs a server baseboard (HGX/OAM), not a desktop",
                 "modules have no PCIe bracket, fan or PSU connector");
@@ -207,6 +212,13 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
     }
     if (in.reference != nullptr) {
         r.referenceThroughput = model.throughput(*in.reference, trainingQuery(1, 16));
+    }
+
+    // A complete computer brings its own power supply, cooling, CPU and memory: the desktop's
+    // checks (slots, lanes, cooling, RAM, PSU) do not apply to it.
+    if (g.isCompleteSystem()) {
+        std::erase_if(r.findings, [](const Finding& f) { return f.topic != "form" && f.topic != "network"; });
+        return r;
     }
 
     // Power: PSU, connectors, wall circuit, and a power limit when it helps.

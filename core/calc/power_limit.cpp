@@ -98,12 +98,12 @@ std::optional<LowPowerPart> lowPowerPart(const perf::PerfModel& model, const Gpu
     if (s.chipTopName.empty() || s.chipPowerPerSmRatio >= kVoltageFloorPowerRatio) {
         return std::nullopt;
     }
-    return LowPowerPart{s.chipPowerPerSmRatio, s.chipTopName};
+    return LowPowerPart{s.chipPowerPerSmRatio, s.chipTopName, s.chipTopScope};
 }
 
 std::string describeLowPowerPart(const Gpu& g, const LowPowerPart& part) {
     return g.name + " is sold at " + format::percent(part.powerPerSmRatio, 0) + " of the " + part.chipTop +
-           "'s board power per SM on the same " + g.chip +
+           "'s board power per SM on " + part.scope +
            ", below the 2/3 at which a capped card's voltage reaches its floor; the curve counts the floor from " +
            g.name + "'s own TDP, and no such part was measured below it, so limits may cost more than shown";
 }

@@ -62,6 +62,7 @@ bool belowVoltageFloor(double limitWatts, double tdpWatts);
 struct LowPowerPart {
     double powerPerSmRatio = 1; ///< its board power per SM over the chip's best-fed card's
     std::string chipTop;        ///< that card
+    std::string scope;          ///< what the two share: "the same AD102", "the same SMs (GB205)"
 };
 std::optional<LowPowerPart> lowPowerPart(const perf::PerfModel& model, const Gpu& g);
 /// One sentence for the command line and the Power limit tab.

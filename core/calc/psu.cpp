@@ -44,7 +44,9 @@ Connectors connectorsFor(const Gpu& g, int count) {
     if (k.eps8Pin > 0) {
         c.notes.push_back(g.name + " takes a CPU-style 8-pin (EPS) cable, not a PCIe one");
     }
-    if (g.form != FormFactor::Pcie) {
+    if (g.isCompleteSystem()) {
+        c.notes.push_back(g.name + " is a complete computer with its own power supply: no PSU cable");
+    } else if (g.form != FormFactor::Pcie) {
         c.notes.push_back(g.name + " is a module (" + g.formLabel + "): it is powered by a server baseboard, not a PSU cable");
     } else if (k.pcie6Pin + k.pcie8Pin + k.nv12Pin + k.hpwr16Pin + k.eps8Pin == 0) {
         c.notes.push_back(k.label.empty() ? "connectors of " + g.name + " are not recorded; check the card"
@@ -57,6 +59,9 @@ PsuResult sizePsu(const PsuInput& in) {
     const auto reject = [](const char* field, const std::string& why) {
         throw InputError({"PSU", 0, "", field}, why);
     };
+    if (in.gpu != nullptr && in.gpu->isCompleteSystem()) {
+        reject("gpu", in.gpu->name + " is a complete computer with its own power supply: there is no PSU to size");
+    }
     const auto watts = [](double w) { return std::isfinite(w) && w >= 0 && w <= 20000; };
     if (!watts(in.gpuWatts)) {
         reject("gpu_watts", "must be between 0 and 20,000 W");

@@ -104,6 +104,19 @@ Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel)
             }
         }
     }
+    for (size_t i = 0; i < cat.gpus_.size() && problems.empty(); ++i) {
+        const Gpu& g = cat.gpus_[i];
+        const Gpu* peer = g.configurationPeer.empty() ? nullptr : cat.findById(g.configurationPeer);
+        if (!g.configurationPeer.empty() && (peer == nullptr || peer == &g || peer->vendor != g.vendor)) {
+            if (lines.empty()) {
+                lines = jsonArrayElementLines(textIn, "gpus");
+            }
+            problems.push_back({{fileLabel, i < lines.size() ? lines[i] : 0, "entry " + std::to_string(i + 1) + " ('" +
+                                 g.name + "')", "compute.configuration_peer"},
+                                "'" + g.configurationPeer + "' is not the id of another " + g.vendor +
+                                    " GPU in this catalog"});
+        }
+    }
     if (!problems.empty()) {
         throw InputError(std::move(problems));
     }

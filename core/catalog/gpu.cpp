@@ -29,6 +29,8 @@ const char* toString(FormFactor f) {
         return "oam";
     case FormFactor::Superchip:
         return "superchip";
+    case FormFactor::System:
+        return "system";
     }
     return "pcie";
 }

@@ -11,7 +11,9 @@
 namespace advisor {
 
 enum class Segment { Consumer, Workstation, Datacenter };
-enum class FormFactor { Pcie, Sxm, Oam, Superchip };
+/// System: a complete computer around its GPU (DGX Spark): its own CPU, memory, power supply and
+/// network ports; bought whole, never put in a desktop.
+enum class FormFactor { Pcie, Sxm, Oam, Superchip, System };
 enum class InterconnectType { None, NvLink, InfinityFabric };
 
 /// Dense tensor-core (matrix unit) throughput in TFLOPS (TOPS for int8).
@@ -56,6 +58,10 @@ struct Gpu {
     std::string tensorCoreGeneration; ///< "none" for GPUs without matrix units
     std::optional<double> fp32Tflops;
     TensorThroughput tensor;
+    /// Id of a shipped GPU on another chip with the same SM count, architecture and clocks (the
+    /// DGX Spark's GB10 runs the RTX 5070's 48 SMs): its board power per SM anchors this GPU's
+    /// sustained clock as a card of the same chip would. Empty for most GPUs.
+    std::string configurationPeer;
 
     std::optional<double> l2CacheMb;
     std::optional<double> sharedMemPerSmKb;
@@ -64,9 +70,9 @@ struct Gpu {
     PowerConnectors connectors;
 
     FormFactor form = FormFactor::Pcie;
-    std::string formCode;  ///< "pcie", "sxm2", "sxm4", "sxm5", "sxm", "oam", "superchip"
+    std::string formCode;  ///< "pcie", "sxm2", "sxm4", "sxm5", "sxm", "oam", "superchip", "system"
     std::string formLabel; ///< as published, e.g. "PCIe (low-profile)"
-    std::optional<int> slotWidth; ///< nullopt for modules (SXM/OAM)
+    std::optional<int> slotWidth; ///< nullopt for modules (SXM/OAM) and complete systems
     int pcieGen = 3;
     int pcieLanes = 16;
 
@@ -89,6 +95,8 @@ struct Gpu {
     bool hasTensorCores() const;
     /// True when the hardware runs FP8 matrix math (Ada, Hopper, Blackwell, CDNA 3).
     bool hasFp8() const { return tensor.fp8.has_value(); }
+    /// True for a complete computer (FormFactor::System): no desktop is bought around it.
+    bool isCompleteSystem() const { return form == FormFactor::System; }
 };
 
 const char* toString(Segment s);

@@ -36,7 +36,10 @@ FormFactor parseForm(const JsonFields& f) {
     if (s == "superchip") {
         return FormFactor::Superchip;
     }
-    f.fail("board.form", "must be one of pcie, sxm, sxm2, sxm4, sxm5, oam, superchip; got '" + s + "'");
+    if (s == "system") {
+        return FormFactor::System;
+    }
+    f.fail("board.form", "must be one of pcie, sxm, sxm2, sxm4, sxm5, oam, superchip, system; got '" + s + "'");
 }
 
 InterconnectType parseInterconnect(const JsonFields& f) {
@@ -99,6 +102,7 @@ Gpu gpuFromJson(const json& j, const InputLocation& where) {
     g.computeUnitName = f.optionalString("compute.unit_name").value_or("");
     g.tensorCoreGeneration = f.requireString("compute.tensor_cores");
     g.fp32Tflops = f.optionalPositive("compute.fp32_tflops");
+    g.configurationPeer = f.optionalString("compute.configuration_peer").value_or("");
 
     g.tensor.fp16Fp32Acc = f.optionalPositive("tensor_tflops_dense.fp16_fp32acc");
     g.tensor.fp16Fp16Acc = f.optionalPositive("tensor_tflops_dense.fp16_fp16acc");
@@ -172,6 +176,9 @@ json gpuToJson(const Gpu& g) {
                     {"unit_name", optionalText(g.computeUnitName)},
                     {"tensor_cores", g.tensorCoreGeneration},
                     {"fp32_tflops", optionalToJson(g.fp32Tflops)}};
+    if (!g.configurationPeer.empty()) {
+        j["compute"]["configuration_peer"] = g.configurationPeer;
+    }
     j["tensor_tflops_dense"] = {{"fp16_fp32acc", optionalToJson(g.tensor.fp16Fp32Acc)},
                                 {"fp16_fp16acc", optionalToJson(g.tensor.fp16Fp16Acc)},
                                 {"bf16", optionalToJson(g.tensor.bf16)},

@@ -71,7 +71,8 @@ std::optional<PerSm> perSm(const Gpu& g) {
     return PerSm{g.tdpW / *g.computeUnits, *g.fp32Tflops / *g.computeUnits};
 }
 
-// Seed power law (power ~ clock^3), anchored at the shipped card of the same chip with the most
+// Seed power law (power ~ clock^3), anchored at the shipped card of the same chip (or of the
+// GPU's configuration peer: the DGX Spark's GB10 against the RTX 5070's 48 SMs) with the most
 // board power per SM, taken to hold its published boost clock: a card with less power per SM
 // sustains top clock x (its W per SM / top's)^(1/3), which may be below its own boost clock
 // (A100 PCIe 250 W vs SXM4 400 W, A10 150 W vs RTX 3090 Ti 450 W, RTX 6000 Ada vs RTX 4090).
@@ -87,7 +88,8 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     for (const auto& p : peers->gpus()) {
         const auto ps = perSm(p);
         // Only shipped cards anchor a chip: a GPU the user defines must not move the others.
-        if (!p.custom && p.vendor == g.vendor && p.chip == g.chip && ps && ps->watts > best.watts) {
+        const bool sameSms = p.chip == g.chip || p.id == g.configurationPeer;
+        if (!p.custom && p.vendor == g.vendor && sameSms && ps && ps->watts > best.watts) {
             best = *ps;
             top = &p;
         }
@@ -97,6 +99,7 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     }
     s.chipPowerPerSmRatio = own->watts / best.watts;
     s.chipTopName = top->name;
+    s.chipTopScope = top->chip == g.chip ? "the same " + g.chip : "the same SMs (" + top->chip + ")";
     const auto clockAt = [&](double exponent) {
         const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts, exponent);
         return clock >= 0.995 ? 1.0 : clock;
@@ -104,8 +107,8 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     const auto detail = [&](double clock, const std::string& law) {
         return format::number(g.tdpW, 0) + " W for " + std::to_string(*g.computeUnits) + " " +
                (g.computeUnitName.empty() ? "SM" : g.computeUnitName) + "s vs " + top->name + "'s " +
-               format::number(top->tdpW, 0) + " W for " + std::to_string(*top->computeUnits) + " on the same " +
-               g.chip + ": sustained clock " + format::percent(clock, 0) + " of the boost clock (" + law + ")";
+               format::number(top->tdpW, 0) + " W for " + std::to_string(*top->computeUnits) + " on " + s.chipTopScope +
+               ": sustained clock " + format::percent(clock, 0) + " of the boost clock (" + law + ")";
     };
     s.sustainedClock = clockAt(kPowerClockExponent);
     if (s.sustainedClock < 1.0) {

@@ -114,6 +114,12 @@ Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic) {
             return l;
         }
     }
+    // Complete computers (DGX Spark) join over their network ports (ConnectX-7, RoCE).
+    if (g.form == FormFactor::System && g.interconnectGbs) {
+        l.gbPerSecond = *g.interconnectGbs / 2.0;
+        l.kind = "network";
+        return l;
+    }
     if (ic.nvlinkBridge && gpus == 2 && g.interconnect == InterconnectType::NvLink && g.interconnectGbs) {
         l.gbPerSecond = *g.interconnectGbs / 2.0;
         l.kind = "NVLink bridge";

@@ -85,18 +85,27 @@ std::vector<Price> pricesOf(const std::vector<Price>& all, const std::string& gp
     return out;
 }
 
-std::string PricedDesktop::basis() const {
-    return "desktop " + format::money(baseUsd) + " + " + std::to_string(gpuCount) + " x " + format::money(gpu.usd) +
-           " (" + gpu.basis + ")";
+double desktopBaseCostFor(const Gpu& gpu, const Settings& settings) {
+    return gpu.isCompleteSystem() ? 0.0 : settings.desktopBaseCostUsd;
 }
 
-std::optional<PricedDesktop> priceDesktop(const std::vector<Price>& pricesOfGpu, const Settings& settings, int gpuCount) {
+double cpuWattsFor(const Gpu& gpu, double cpuWatts) {
+    return gpu.isCompleteSystem() ? 0.0 : cpuWatts;
+}
+
+std::string PricedDesktop::basis() const {
+    const std::string gpus = std::to_string(gpuCount) + " x " + format::money(gpu.usd) + " (" + gpu.basis + ")";
+    return baseUsd > 0 ? "desktop " + format::money(baseUsd) + " + " + gpus : gpus;
+}
+
+std::optional<PricedDesktop> priceDesktop(const Gpu& gpu, const std::vector<Price>& pricesOfGpu,
+                                          const Settings& settings, int gpuCount) {
     auto chosen = choosePrice(pricesOfGpu, settings.priceRule);
     if (!chosen) {
         return std::nullopt;
     }
     PricedDesktop d;
-    d.baseUsd = settings.desktopBaseCostUsd;
+    d.baseUsd = desktopBaseCostFor(gpu, settings);
     d.gpuCount = gpuCount;
     d.gpu = std::move(*chosen);
     d.usd = d.baseUsd + d.gpu.usd * gpuCount;

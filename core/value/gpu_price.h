@@ -2,6 +2,7 @@
 /// \file
 /// Which price a GPU "costs" today, chosen from its price history by a rule.
 
+#include "catalog/gpu.h"
 #include "prices/price.h"
 #include "prices/settings.h"
 
@@ -26,19 +27,29 @@ std::optional<ChosenPrice> choosePrice(const std::vector<Price>& pricesOfGpu, Pr
 /// The prices of one GPU among all of them.
 std::vector<Price> pricesOf(const std::vector<Price>& all, const std::string& gpuId);
 
-/// A desktop with `gpuCount` of one GPU, priced from the database: the settings' desktop
-/// base cost (everything but the GPUs) plus the GPUs at the price the settings' rule chooses.
+/// What a desktop adds around a GPU: the settings' base cost (everything but the GPUs), or
+/// nothing for a complete computer (DGX Spark), whose price already buys its CPU, memory,
+/// storage and power supply.
+double desktopBaseCostFor(const Gpu& gpu, const Settings& settings);
+/// The CPU-and-system watts drawn beside the GPUs: `cpuWatts`, or none for a complete computer,
+/// whose TDP is its whole chip's (the GB10's 140 W holds its CPU).
+double cpuWattsFor(const Gpu& gpu, double cpuWatts);
+
+/// A desktop with `gpuCount` of one GPU, priced from the database: desktopBaseCostFor plus the
+/// GPUs at the price the settings' rule chooses.
 struct PricedDesktop {
     double usd = 0;
     double baseUsd = 0;
     int gpuCount = 1;
     ChosenPrice gpu;
-    /// e.g. "desktop $700 + 2 x $1,599 (newest new $1,599 (2025-08-01))"
+    /// e.g. "desktop $700 + 2 x $1,599 (newest new $1,599 (2025-08-01))"; without the desktop
+    /// for complete computers ("2 x $3,999 (...)")
     std::string basis() const;
 };
 
 /// nullopt when the rule finds no USD price for the GPU.
-std::optional<PricedDesktop> priceDesktop(const std::vector<Price>& pricesOfGpu, const Settings& settings, int gpuCount);
+std::optional<PricedDesktop> priceDesktop(const Gpu& gpu, const std::vector<Price>& pricesOfGpu,
+                                          const Settings& settings, int gpuCount);
 
 /// Used/new ratio of a GPU's newest prices (for the default resale value), when both exist.
 std::optional<double> usedToNewRatio(const std::vector<Price>& pricesOfGpu);

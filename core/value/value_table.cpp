@@ -12,7 +12,7 @@ TcoInput tcoInputFor(const Gpu& g, double gpuPriceUsd, const ValueOptions& o, st
     in.gpuPriceUsd = gpuPriceUsd;
     in.gpuCount = o.gpuCount;
     in.gpuWatts = g.tdpW;
-    in.desktopBaseCostUsd = o.settings.desktopBaseCostUsd;
+    in.desktopBaseCostUsd = desktopBaseCostFor(g, o.settings);
     in.electricityUsdPerKwh = o.settings.electricityUsdPerKwh;
     in.utilization = o.settings.utilization;
     in.years = o.settings.years;

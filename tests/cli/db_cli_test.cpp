@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "prices/price_db.h"
+#include "support/shipped_prices.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -23,13 +24,15 @@ TEST(DbCli, CheckReportsAHealthyDatabase) {
     const auto doc = cli.json({"db", "check"});
     EXPECT_EQ(doc.at("ok"), true);
     EXPECT_EQ(doc.at("path"), cli.db());
-    EXPECT_EQ(doc.at("prices"), 108);
+    EXPECT_EQ(doc.at("prices"), testing::kShippedPrices);
     EXPECT_TRUE(doc.at("problem").is_null());
     EXPECT_EQ(doc.at("backups"), 0); // db commands make no automatic backup...
     ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
     EXPECT_EQ(cli.json({"db", "check"}).at("backups"), 1); // ...other commands make the day's one
     const auto human = cli.run({"db", "check"});
-    EXPECT_NE(human.out.find(": ok (schema version 2, 108 prices, 1 backup)"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find(": ok (schema version 2, " + std::to_string(testing::kShippedPrices) + " prices, 1 backup)"),
+              std::string::npos)
+        << human.out;
 }
 
 TEST(DbCli, YourOwnGpusWorkEverywhereAndSurviveACatalogThatTakesTheirName) {
@@ -79,16 +82,16 @@ TEST(DbCli, BackupsAreMadeListedAndRestored) {
     const auto restored = cli.json({"db", "restore", made});
     EXPECT_EQ(restored.at("restored_from"), made);
     const std::string kept = restored.at("replaced_kept_as");
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108); // the added price is gone from the database...
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices); // the added price is gone from the database...
     SQLite::Database keptDb(kept); // ...but kept beside it
-    EXPECT_EQ(keptDb.execAndGet("SELECT count(*) FROM prices").getInt(), 109);
+    EXPECT_EQ(keptDb.execAndGet("SELECT count(*) FROM prices").getInt(), testing::kShippedPrices + 1);
 
     // A mistyped backup name is said plainly, and nothing changes.
     const std::string missing = cli.file("no-such-backup.sqlite");
     const auto typo = cli.run({"db", "restore", missing});
     EXPECT_EQ(typo.exitCode, 1);
     EXPECT_EQ(typo.err, "error: cannot restore: " + missing + " does not exist; nothing was changed\n");
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices);
 }
 
 TEST(DbCli, ADamagedDatabaseIsRefusedByNameUntilRestored) {
@@ -109,7 +112,7 @@ TEST(DbCli, ADamagedDatabaseIsRefusedByNameUntilRestored) {
     const std::string aside = r.at("set_aside");
     EXPECT_EQ(cli.read(fs::path(aside).filename().string()), kJunk); // kept, byte for byte
     EXPECT_FALSE(r.at("restored_from").is_null());
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices);
 }
 
 TEST(DbCli, CatalogCommandsStillWorkBesideADamagedDatabase) {
@@ -128,7 +131,7 @@ TEST(DbCli, RestoreWithoutAnyBackupSaysSoAndChangesNothing) {
     const auto r = cli.run({"db", "restore"});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("no good backup of " + cli.db()), std::string::npos) << r.err;
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices);
 }
 
 TEST(DbCli, ADatabaseFromANewerVersionIsNeverSetAside) {

@@ -2,6 +2,7 @@
 // each must fail with its exact error and leave the database unchanged.
 #include "cli_runner.h"
 #include "common/date.h"
+#include "support/shipped_prices.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ namespace {
 TEST(PricesCli, NewDatabaseIsSeeded) {
     Cli cli;
     const auto doc = cli.json({"prices", "list"});
-    EXPECT_EQ(doc.at("count"), 108);
+    EXPECT_EQ(doc.at("count"), testing::kShippedPrices);
     const auto one = cli.json({"prices", "list", "--gpu", "RTX 3090 Ti"});
     EXPECT_GT(one.at("count").get<int>(), 0);
     for (const auto& p : one.at("prices")) {
@@ -90,7 +91,7 @@ TEST(PricesCli, AddRejectsBadFieldsWithoutStoring) {
     EXPECT_NE(r.err.find("error: --gpu: 'A100' is ambiguous"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("error: --price: must be greater than zero, got '0'"), std::string::npos);
     EXPECT_NE(r.err.find("error: --date: is in the future (2999-01-01"), std::string::npos);
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), 108);
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices);
 }
 
 TEST(PricesCli, ExportImportRoundTripsExactly) {
@@ -107,7 +108,7 @@ TEST(PricesCli, ExportImportRoundTripsExactly) {
             ASSERT_EQ(fresh.run({"prices", "remove", std::to_string(p.at("id").get<int>())}).exitCode, 0);
         }
         const auto imported = fresh.json({"prices", "import", cli.file(name)});
-        EXPECT_EQ(imported.at("added"), 109) << name;
+        EXPECT_EQ(imported.at("added"), testing::kShippedPrices + 1) << name;
         ASSERT_EQ(fresh.run({"prices", "export", fresh.file("b.csv")}).exitCode, 0);
         EXPECT_EQ(fresh.read("b.csv"), cli.read("a.csv")) << name;
     }

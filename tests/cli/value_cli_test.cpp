@@ -197,6 +197,12 @@ TEST(CloudVsDesktopCli, WithoutADesktopCostTheDesktopIsPricedFromTheDatabase) {
     const auto asGiven = cli.json(given);
     EXPECT_DOUBLE_EQ(asGiven.at("desktop_cost_usd").get<double>(), 5000);
     EXPECT_TRUE(asGiven.at("desktop_cost_basis").is_null());
+    // A complete computer (DGX Spark) is its own desktop: no base cost, and no CPU watts beside its
+    // chip's 140 W (the newest new of the two seeded prices: $4,700).
+    const auto spark = cli.json({"cloud-vs-desktop", "--desktop-gpu", "DGX Spark", "--cloud-hourly", "3"});
+    EXPECT_DOUBLE_EQ(spark.at("desktop_cost_usd").get<double>(), 4700);
+    EXPECT_EQ(spark.at("desktop_cost_basis"), "1 x $4,700 (newest new $4,700 (2026-04-18))");
+    EXPECT_NEAR(spark.at("desktop_kwh_per_year").get<double>(), 140 * 0.15 * 8760 / 1000, 1e-9);
     // A GPU without a price, or no GPU at all, asks for the cost.
     const auto unpriced = cli.run({"cloud-vs-desktop", "--desktop-gpu", "MI325X", "--cloud-hourly", "3"});
     EXPECT_EQ(unpriced.exitCode, 2);

@@ -296,6 +296,27 @@ TEST(BuildCheck, LanesThreadsRamNetworkMixedAndModules) {
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
     in.psuWatts = 850;
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "power", "too small"));
+
+    // A DGX Spark is a whole computer: not a card for a desktop, and not a module for a server.
+    // Past that, a desktop's checks (lanes, RAM, PSU) do not apply, and there is no PSU to size.
+    in = {};
+    in.gpu = &cat().require("DGX Spark");
+    in.count = 2;
+    in.ramGb = 16;
+    const auto spark = checkBuild(in, model);
+    EXPECT_TRUE(has(spark, Severity::Critical, "form", "complete computer"));
+    EXPECT_FALSE(has(spark, Severity::Critical, "form", "server baseboard"));
+    EXPECT_EQ(spark.findings.size(), 1u);
+    EXPECT_GT(spark.throughput, 0);
+    PsuInput sparkPsu;
+    sparkPsu.gpu = in.gpu;
+    sparkPsu.gpuWatts = 140;
+    EXPECT_EQ(testing::problemsOf([&] { sizePsu(sparkPsu); }),
+              std::vector<std::string>{"PSU: field 'gpu': DGX Spark is a complete computer with its own power supply: "
+                                       "there is no PSU to size"});
+    const auto cables = connectorsFor(cat().require("DGX Spark"), 1);
+    ASSERT_EQ(cables.notes.size(), 1u);
+    EXPECT_EQ(cables.notes.front(), "DGX Spark is a complete computer with its own power supply: no PSU cable");
 }
 
 // The build's speed was the main type's alone: a power limit, a second GPU type and the

@@ -67,6 +67,29 @@ TEST(BuiltinCatalog, TheRtxPro5000sDifferOnlyInMemorySizeAndNeedTheirSizeNamed) 
     EXPECT_EQ(cat().require("RTX 5000 Ada").memoryGb, 32);
 }
 
+TEST(BuiltinCatalog, TheDgxSparkIsACompleteComputerOnTheRtx5070sSms) {
+    // NVIDIA's GB10 (Hot Chips 2025): 6,144 CUDA cores, 1 PFLOP FP4 with sparsity, about 31 TFLOPS
+    // FP32, 140 W for the whole chip, 128 GB of LPDDR5X at 273 GB/s shared with its CPU.
+    const Gpu& spark = cat().require("DGX Spark");
+    for (const char* name : {"NVIDIA GB10", "GB10", "ASUS Ascent GX10", "Dell Pro Max GB10", "Project DIGITS"}) {
+        EXPECT_EQ(cat().require(name).id, "dgx-spark") << name;
+    }
+    EXPECT_TRUE(spark.isCompleteSystem());
+    EXPECT_EQ(spark.formCode, "system");
+    EXPECT_FALSE(spark.slotWidth);
+    EXPECT_EQ(spark.memoryGb, 128);
+    EXPECT_EQ(spark.memoryBandwidthGbs, 273);
+    EXPECT_EQ(spark.tdpW, 140);
+    EXPECT_NEAR(*spark.tensor.fp4 * 2, 1000, 1e-9); // the sparse petaflop
+    // The RTX 5070's 48 SMs, on another chip: the SM configuration whose power the GB10's is set against.
+    const Gpu& peer = cat().require(spark.configurationPeer);
+    EXPECT_EQ(peer.name, "RTX 5070");
+    EXPECT_EQ(peer.computeUnits, spark.computeUnits);
+    EXPECT_NE(peer.chip, spark.chip);
+    EXPECT_NEAR(*spark.fp32Tflops / *peer.fp32Tflops, 1.0, 0.01);
+    EXPECT_FALSE(cat().require("RTX 5070").isCompleteSystem());
+}
+
 TEST(BuiltinCatalog, RdnaFourDoublesTheMatrixRatePerCuAndTheR9700IsFlaggedLowConfidence) {
     // RDNA 4's 1024 dense FP16 matrix FLOPs per CU per clock against RDNA 3's 512 (AMD's 1,557 TOPS
     // of sparse INT4 for the RX 9070 XT); the R9700's datasheet was not found, so it says so.
@@ -312,6 +335,22 @@ TEST(CatalogValidation, ErrorsNameTheEntryAndField) {
               "gpus.json:6: entry 2 ('Test GPU 2'): field 'board.slot_width': must be a whole number, got 2.5");
     EXPECT_EQ(catalogError(withReplaced("\"launch_year\": 2023", "\"launch_year\": 1800")),
               "gpus.json:6: entry 2 ('Test GPU 2'): field 'launch_year': must be between 1990 and 2100, got 1800");
+}
+
+TEST(CatalogValidation, ACompleteSystemNeedsNoSlotsAndAPeerMustExist) {
+    // A complete computer (form "system") has no slot width; an unknown form lists "system".
+    std::string system = withReplaced("\"form\": \"pcie\", \"slot_width\": 3", "\"form\": \"system\"");
+    EXPECT_EQ(catalogError(system), "");
+    EXPECT_EQ(catalogError(withReplaced("\"form\": \"pcie\"", "\"form\": \"box\"")),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'board.form': must be one of pcie, sxm, sxm2, sxm4, sxm5, "
+              "oam, superchip, system; got 'box'");
+    // A configuration peer names another GPU of the catalog, by id.
+    const std::string peer = "\"fp32_tflops\": 80, \"configuration_peer\": ";
+    EXPECT_EQ(catalogError(withReplaced("\"fp32_tflops\": 80", peer + "\"test-gpu\"")), "");
+    EXPECT_EQ(catalogError(withReplaced("\"fp32_tflops\": 80", peer + "\"rtx-5070\"")),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'compute.configuration_peer': 'rtx-5070' is not the id of "
+              "another NVIDIA GPU in this catalog");
+    EXPECT_NE(catalogError(withReplaced("\"fp32_tflops\": 80", peer + "\"test-gpu-2\"")), ""); // itself
 }
 
 TEST(CatalogValidation, EveryBadEntryIsReportedAtItsLine) {

@@ -179,6 +179,16 @@ TEST(SustainedClock, DenseMatmulsFollowPowerLinearly) {
     EXPECT_NEAR(specs("A100 80GB PCIe").denseMatmulClock, 0.75, 1e-9);
     EXPECT_DOUBLE_EQ(specs("RTX 4090").denseMatmulClock, 1.0);
     EXPECT_TRUE(specs("RTX 4090").denseMatmulClockDetail.empty());
+    // The DGX Spark's GB10 runs the RTX 5070's 48 SMs (another chip, its configuration peer) on
+    // 140 W for the whole chip against the 5070's 250 W: same SMs, clock per SM 31.0 / 30.9.
+    const auto spark = specs("DGX Spark");
+    EXPECT_NEAR(spark.chipPowerPerSmRatio, 140.0 / 250.0, 1e-9);
+    EXPECT_EQ(spark.chipTopName, "RTX 5070");
+    EXPECT_NEAR(spark.denseMatmulClock, (30.9 / 31.0) * 140.0 / 250.0, 1e-9);
+    EXPECT_NEAR(spark.sustainedClock, (30.9 / 31.0) * std::cbrt(140.0 / 250.0), 1e-9);
+    EXPECT_NE(spark.denseMatmulClockDetail.find("on the same SMs (GB205)"), std::string::npos)
+        << spark.denseMatmulClockDetail;
+    EXPECT_DOUBLE_EQ(specs("RTX 5070").denseMatmulClock, 1.0); // the peer is not compared back
 }
 
 TEST(SustainedClock, FollowsTheSeedsPowerLawAgainstTheChipsBestFedCard) {
@@ -272,6 +282,9 @@ TEST(Interconnect, LinkBandwidthByFormBridgeAndPcie) {
     EXPECT_DOUBLE_EQ(h100.gbPerSecond, 450); // 900 GB/s total, per direction
     // GH200 and GB200 are modules with a CPU, not SXM boards; their GPUs still talk over NVLink.
     EXPECT_STREQ(linkBandwidth(cat().require("GH200"), 8, {}).kind, "NVLink (superchip)");
+    // Two DGX Sparks join over their ConnectX-7 ports: 200 Gb/s each way.
+    EXPECT_STREQ(linkBandwidth(cat().require("DGX Spark"), 2, {}).kind, "network");
+    EXPECT_DOUBLE_EQ(linkBandwidth(cat().require("DGX Spark"), 2, {}).gbPerSecond, 25);
     Interconnect bridge;
     bridge.nvlinkBridge = true;
     const Gpu& rtx3090 = cat().require("RTX 3090");

@@ -161,6 +161,12 @@ TEST(PowerLimitSweeps, ACardSoldBelowItsChipsVoltageFloorIsFlagged) {
     const auto l4 = lowPowerPart(model, cat.require("L4"));
     ASSERT_TRUE(l4.has_value());
     EXPECT_NEAR(l4->powerPerSmRatio, (72.0 / 58) / (285.0 / 60), 1e-9);
+    // The DGX Spark's GB10 against the RTX 5070 whose SMs it shares on another chip.
+    const auto spark = lowPowerPart(model, cat.require("DGX Spark"));
+    ASSERT_TRUE(spark.has_value());
+    const std::string sparkText = describeLowPowerPart(cat.require("DGX Spark"), *spark);
+    EXPECT_NE(sparkText.find("56% of the RTX 5070's board power per SM on the same SMs (GB205)"), std::string::npos)
+        << sparkText;
     // At or near the top of their chips: the sweeps' own cards, and a 300 W card with few SMs.
     for (const char* top : {"RTX PRO 6000 Blackwell", "RTX 3090", "RTX 2080 Ti", "RTX 4090", "RTX 5060 Ti 16GB",
                             "RTX PRO 5000 48GB", "RTX A6000"}) {

@@ -6,6 +6,7 @@
 #include "prices/schema.h"
 #include "../support/input_problems.h"
 #include "../support/price_fixtures.h"
+#include "../support/shipped_prices.h"
 #include "../support/temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -39,7 +40,7 @@ TEST(PriceDb, NewDatabaseIsVersionedWalAndSeededFromResources) {
     o.today = kToday;
     PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), o);
     EXPECT_EQ(db.schemaVersion(), schema::currentVersion());
-    EXPECT_EQ(db.priceCount(), 108u); // every row of resources/prices/default_prices.csv
+    EXPECT_EQ(db.priceCount(), static_cast<size_t>(testing::kShippedPrices));
     SQLite::Database raw(dir.file("p.sqlite"));
     EXPECT_EQ(raw.execAndGet("PRAGMA journal_mode").getString(), "wal");
     EXPECT_EQ(raw.execAndGet("PRAGMA application_id").getInt(), schema::kApplicationId);
@@ -61,7 +62,7 @@ TEST(PriceDb, SeedsOnlyOnce) {
         db.removePrice(db.prices().front().id);
     }
     PriceDb again(dir.file("p.sqlite"), Catalog::builtin(), o);
-    EXPECT_EQ(again.priceCount(), 107u);
+    EXPECT_EQ(again.priceCount(), static_cast<size_t>(testing::kShippedPrices - 1));
 }
 
 TEST(PriceDb, AddListRemoveAndRestore) {

@@ -162,6 +162,32 @@ TEST(Recommender, IndividualsGetNoServerModulesOrganisationsDo) {
     EXPECT_TRUE(h100);
 }
 
+TEST(Recommender, ADgxSparkIsOfferedToIndividualsAsAWholeComputer) {
+    // A complete computer is not a server module: an individual gets it, with no desktop around
+    // it in its cost, no PSU, and a caveat that says so. 100 GB fits no 32 GB card alone.
+    const perf::PerfModel model(cat());
+    auto prices = samplePrices();
+    prices.push_back(price("dgx-spark", 3999, Condition::New, "2025-11"));
+    auto in = input(100, 5000);
+    in.settings.desktopBaseCostUsd = 700;
+    const auto rec = recommend(cat(), model, prices, {}, in);
+    const Candidate* spark = nullptr;
+    for (const auto& c : rec.shortlist) {
+        spark = c.gpu->id == "dgx-spark" ? &c : spark;
+    }
+    ASSERT_NE(spark, nullptr);
+    EXPECT_EQ(spark->count, 1);
+    EXPECT_DOUBLE_EQ(spark->tco.desktopUsd, 0.0);
+    EXPECT_DOUBLE_EQ(spark->tco.gpusUsd, 3999);
+    const auto says = [](const std::vector<std::string>& lines, const std::string& what) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(says(spark->caveats, "a complete computer")) << spark->caveats.front();
+    EXPECT_FALSE(says(spark->caveats, "server baseboard"));
+    EXPECT_TRUE(says(spark->reasons, "comes with its own power supply"));
+    EXPECT_FALSE(says(spark->reasons, "PSU"));
+}
+
 TEST(Recommender, CloudWhenNothingFitsOrBuyingNeverPaysOff) {
     const perf::PerfModel model(cat());
     const auto none = recommend(cat(), model, samplePrices(), {}, input(24, 300));

@@ -41,16 +41,26 @@ TEST(PriceRules, ADesktopIsItsBaseCostPlusItsGpusAtTheRulesPrice) {
                                     price("x", 1200, Condition::Used, "2025-09-01")};
     const auto xs = value::pricesOf(all, "x");
     ASSERT_EQ(xs.size(), 2u);
+    Gpu gpuX;
+    gpuX.id = "x";
     Settings s;
     s.desktopBaseCostUsd = 700;
     s.priceRule = PriceRule::NewestNew;
-    const auto d = value::priceDesktop(xs, s, 2);
+    const auto d = value::priceDesktop(gpuX, xs, s, 2);
     ASSERT_TRUE(d);
     EXPECT_DOUBLE_EQ(d->usd, 700 + 2 * 1600);
     EXPECT_EQ(d->basis(), "desktop $700 + 2 x $1,600 (newest new $1,600 (2025-08-01))");
     s.priceRule = PriceRule::Average;
-    EXPECT_DOUBLE_EQ(value::priceDesktop(xs, s, 1)->usd, 700 + (1600 + 1200) / 2.0);
-    EXPECT_FALSE(value::priceDesktop(value::pricesOf(all, "z"), s, 1)); // no price: the caller asks for one
+    EXPECT_DOUBLE_EQ(value::priceDesktop(gpuX, xs, s, 1)->usd, 700 + (1600 + 1200) / 2.0);
+    EXPECT_FALSE(value::priceDesktop(gpuX, value::pricesOf(all, "z"), s, 1)); // no price: the caller asks for one
+    // A complete computer (DGX Spark) is its own desktop: no base cost, no CPU watts beside it.
+    gpuX.form = FormFactor::System;
+    const auto whole = value::priceDesktop(gpuX, xs, s, 2);
+    EXPECT_DOUBLE_EQ(whole->usd, 2 * (1600 + 1200) / 2.0);
+    EXPECT_EQ(whole->basis(), "2 x $1,400 (average of new $1,600 (2025-08-01) and used $1,200 (2025-09-01))");
+    EXPECT_DOUBLE_EQ(value::desktopBaseCostFor(gpuX, s), 0.0);
+    EXPECT_DOUBLE_EQ(value::cpuWattsFor(gpuX, 100), 0.0);
+    EXPECT_DOUBLE_EQ(value::cpuWattsFor(Gpu{}, 100), 100);
 }
 
 TEST(Tco, Rtx4090CostsAboutOneHundredDollarsAYearAtTheSeedDefaults) {

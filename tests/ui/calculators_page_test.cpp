@@ -166,6 +166,7 @@ private slots:
 
     void psuFollowsTheGuide() {
         ui::PsuTab tab(*session_);
+        QCOMPARE(tab.gpuField()->findData(QStringLiteral("dgx-spark")), -1); // has its own power supply
         pick(tab.gpuField(), "rtx-3090");
         tab.countField()->setValue(4);
         calc::PsuInput in;

@@ -118,8 +118,10 @@ void BuildTab::compute() {
                           .arg(critical)
                           .arg(warnings)
                           .arg(qs(calc::describeSpeed(in, r)).toHtmlEscaped(),
-                               r.psu.recommendedPsuWatts > 0 ? tr("%1 W").arg(qs(format::number(r.psu.recommendedPsuWatts, 0)))
-                                                             : tr("more than one PSU")));
+                               in.gpu->isCompleteSystem() ? tr("its own")
+                               : r.psu.recommendedPsuWatts > 0
+                                   ? tr("%1 W").arg(qs(format::number(r.psu.recommendedPsuWatts, 0)))
+                                   : tr("more than one PSU")));
 }
 
 } // namespace advisor::ui

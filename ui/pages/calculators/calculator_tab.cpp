@@ -91,6 +91,11 @@ QComboBox* CalculatorTab::addGpuPicker(const QString& label, const char* default
     return picker;
 }
 
+void CalculatorTab::offerCardsOnly(QComboBox* picker) {
+    picker->setProperty("cardsOnly", true);
+    refillPickers();
+}
+
 void CalculatorTab::refillPickers() {
     std::vector<const Gpu*> gpus;
     for (const auto& g : session_.catalog().gpus()) {
@@ -105,8 +110,11 @@ void CalculatorTab::refillPickers() {
         if (const QString none = picker->property("noneText").toString(); !none.isEmpty()) {
             picker->addItem(none, QString());
         }
+        const bool cardsOnly = picker->property("cardsOnly").toBool();
         for (const Gpu* g : gpus) {
-            picker->addItem(qs(g->name), qs(g->id));
+            if (!cardsOnly || !g->isCompleteSystem()) {
+                picker->addItem(qs(g->name), qs(g->id));
+            }
         }
         const int i = picker->findData(current);
         picker->setCurrentIndex(i >= 0 ? i : 0);

@@ -56,6 +56,8 @@ protected:
     /// A GPU picker; with `noneText`, its first choice is no GPU (gpuOf gives nullptr).
     QComboBox* addGpuPicker(const QString& label, const char* defaultGpuId, const QString& noneText = {});
     const Gpu* gpuOf(QComboBox* picker) const;
+    /// Leaves complete computers (DGX Spark) out of `picker`: for what only a desktop has (a PSU).
+    void offerCardsOnly(QComboBox* picker);
     QSpinBox* addCount(const QString& label, int min, int max, int value);
     QDoubleSpinBox* addNumber(const QString& label, double min, double max, double value, int decimals,
                               const QString& suffix, const QString& zeroText = {});

@@ -204,7 +204,8 @@ void CloudTab::fillDesktopCost() {
     if (g == nullptr || !session().isOpen()) {
         return;
     }
-    const auto priced = value::priceDesktop(value::pricesOf(session().prices(), g->id), session().settings(), count_->value());
+    const auto priced = value::priceDesktop(*g, value::pricesOf(session().prices(), g->id), session().settings(),
+                                              count_->value());
     if (priced) {
         desktopCost_->setToolTip(tr("Filled from your prices: %1; edit it freely").arg(qs(priced->basis())));
         desktopCost_->setValue(priced->usd); // recomputes
@@ -220,7 +221,7 @@ void CloudTab::compute() {
     calc::CloudVsDesktopInput in;
     in.desktopCostUsd = desktopCost_->value();
     in.gpuWatts = g->tdpW * count_->value();
-    in.cpuWatts = s.cpuWatts;
+    in.cpuWatts = value::cpuWattsFor(*g, s.cpuWatts);
     in.utilization = s.utilization;
     in.kwhPriceUsd = s.electricityUsdPerKwh;
     in.cloudHourlyUsd = hourly_->value();

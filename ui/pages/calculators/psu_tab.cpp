@@ -20,6 +20,7 @@ namespace advisor::ui {
 
 PsuTab::PsuTab(Session& session, QWidget* parent) : CalculatorTab(session, parent) {
     gpu_ = addGpuPicker(tr("&GPU:"), "rtx-4090");
+    offerCardsOnly(gpu_); // a complete computer (DGX Spark) has its own power supply
     count_ = addCount(tr("&Number of GPUs:"), 1, 16, 2);
     cpu_ = addNumber(tr("&CPU power:"), 0, SettingLimits::kMaxCpuWatts, 150, 0, tr(" W")); // takes any cpu_watts setting
     limit_ = addNumber(tr("GPU power &limit:"), 0, 2000, 0, 0, tr(" W"), tr("none (TDP)"));
