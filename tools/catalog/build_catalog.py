@@ -6,7 +6,8 @@ JSON: V100 SXM2 16GB, RTX 5000 Ada, A10G, B300, Tesla P100 PCIe 16GB, Titan V, A
 RTX 4070 Super, GH200, Tesla P40, V100S PCIe 32GB, A800 80GB SXM4/PCIe, H800 SXM5/PCIe,
 GTX 1070, GTX 1070 Ti, GTX 1080; on 2026-11-25 RTX 2080/2070/2060 Super, Titan Xp, RTX A4500,
 RTX A5500, RTX A2000 12GB, RTX 2000 Ada, RTX 4500 Ada, GTX 1060 6GB, GTX 1660 Ti; on 2026-11-26
-RTX PRO 6000 Blackwell Max-Q, RTX PRO 5000 Blackwell 48GB and 72GB, RX 9070 XT, Radeon AI PRO R9700).
+RTX PRO 6000 Blackwell Max-Q, RTX PRO 5000 Blackwell 48GB and 72GB, RX 9070 XT, Radeon AI PRO R9700,
+DGX Spark).
 Usage:
 
     tools/catalog/build_catalog.py ../shared/data/gpu_specs.csv ../shared/data/gpu_specs_notes.md \
