@@ -209,6 +209,14 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         d.notes.push_back(d.reference->name + ", the reference, cannot hold the model either: 1.0 is its speed as if "
                           "it could");
     }
+    if (o.kind == ChartKind::PerfPerDollar) {
+        for (const auto& row : d.rows) {
+            if (row.gpu->isCompleteSystem()) {
+                d.notes.push_back(row.gpu->name +
+                                  " is a complete computer: its cost is the whole machine's, no desktop added");
+            }
+        }
+    }
     if (unpriced > 0) {
         d.notes.push_back(format::count(static_cast<long long>(unpriced), "GPU") + " without a price (" + priceRuleLabel(o.settings.priceRule) +
                           ") are not shown (add prices on the Prices page)");

@@ -157,6 +157,29 @@ TEST(PerfPerDollarChart, ThroughputOverCostOfOwnershipReferenceIsOne) {
     EXPECT_NEAR(ppd["rtx-3090"], expected3090, 1e-12);
 }
 
+TEST(PerfPerDollarChart, ACompleteComputerIsCostedWithoutADesktopAndSaysSo) {
+    const Catalog& cat = Catalog::builtin();
+    const perf::PerfModel model(cat);
+    auto o = options(ChartKind::PerfPerDollar);
+    o.settings.desktopBaseCostUsd = 700;
+    const std::vector<Price> p = {price("rtx-4090", 1600, Condition::New), price("dgx-spark", 3999, Condition::New)};
+    const auto d = buildChartData(cat, model, p, o);
+    const auto spark =
+        std::find_if(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.gpu->id == "dgx-spark"; });
+    const auto card =
+        std::find_if(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.gpu->id == "rtx-4090"; });
+    ASSERT_NE(spark, d.rows.end());
+    ASSERT_NE(card, d.rows.end());
+    const auto electricity = [&](double watts) {
+        return watts * o.settings.utilization * 8760 / 1000 * o.settings.electricityUsdPerKwh * o.settings.years;
+    };
+    EXPECT_NEAR(*spark->tcoUsd, 3999 + electricity(140), 1e-6);
+    EXPECT_NEAR(*card->tcoUsd, 700 + 1600 + electricity(450), 1e-6);
+    EXPECT_NE(std::find(d.notes.begin(), d.notes.end(),
+                        "DGX Spark is a complete computer: its cost is the whole machine's, no desktop added"),
+              d.notes.end());
+}
+
 TEST(PerfPerDollarChart, ElectricityPriceReordersTheChart) {
     const perf::PerfModel model(fixture());
     const auto order = [&](double kwh) {
