@@ -46,12 +46,14 @@ const Gpu* l2Peer(const Gpu& g, const Catalog* peers) {
 }
 
 // FP32 lanes per SM (per CU / Xe-core) as the published FP32 rates count them: 64 on GP100,
-// Volta, Turing, GA100 and CDNA 2 (MI250X: 220 CUs x 1.7 GHz x 128 FLOPs = 47.9 TFLOPS); 128 on
+// Volta, Turing, GA100, CDNA 1 and CDNA 2 (MI250X: 220 CUs x 1.7 GHz x 128 FLOPs = 47.9 TFLOPS;
+// MI100: 120 x 1.502 x 128 = 23.1); 128 on
 // GP102, GA10x, Ada, Hopper, Blackwell, CDNA 3 and RDNA 3 (dual issue: MI300X 304 CUs x 2.1 GHz x
 // 256 = 163.4) and Intel's Xe cores. Dividing the FP32 rate by twice this gives SM count x clock.
 double fp32LanesPerUnit(const Gpu& g) {
     const std::string& a = g.architecture;
-    const bool sixtyFour = a == "Volta" || a == "Turing" || a == "CDNA 2" || g.chip == "GA100" || g.chip == "GP100";
+    const bool sixtyFour =
+        a == "Volta" || a == "Turing" || a == "CDNA 1" || a == "CDNA 2" || g.chip == "GA100" || g.chip == "GP100";
     return sixtyFour ? 64.0 : 128.0;
 }
 

@@ -90,6 +90,25 @@ TEST(BuiltinCatalog, TheDgxSparkIsACompleteComputerOnTheRtx5070sSms) {
     EXPECT_FALSE(cat().require("RTX 5070").isCompleteSystem());
 }
 
+TEST(BuiltinCatalog, InstinctMatrixRatesAreTheirCusTimesClockTimes1024) {
+    // AMD's table as AnandTech printed it (March 2022): FP16 matrix = CUs x boost x 1024 FLOPs per
+    // CU per clock on CDNA 1 and 2; the MI250 is two MI210 dies; FP32 vector = CUs x boost x 128.
+    const auto perCuPerClock = [](const Gpu& g, double ghz) {
+        return *g.tensor.fp16Fp32Acc * 1000.0 / *g.computeUnits / ghz;
+    };
+    EXPECT_NEAR(perCuPerClock(cat().require("MI100"), 1.502), 1024, 1);
+    EXPECT_NEAR(perCuPerClock(cat().require("MI210"), 1.7), 1024, 1);
+    EXPECT_NEAR(perCuPerClock(cat().require("MI250X"), 1.7), 1024, 1);
+    const Gpu& mi210 = cat().require("AMD Instinct MI210");
+    const Gpu& mi250 = cat().require("Instinct MI250");
+    EXPECT_EQ(mi250.id, "mi250"); // no longer "did you mean MI250X?"
+    EXPECT_EQ(cat().require("MI250X").id, "mi250x");
+    EXPECT_EQ(*mi250.computeUnits, 2 * *mi210.computeUnits);
+    EXPECT_NEAR(*mi250.tensor.fp16Fp32Acc, 2 * *mi210.tensor.fp16Fp32Acc, 0.2);
+    EXPECT_NEAR(*cat().require("MI100").fp32Tflops, 120 * 1.502 * 128 / 1000, 0.05);
+    EXPECT_NEAR(*mi210.fp32Tflops, 104 * 1.7 * 128 / 1000, 0.05);
+}
+
 TEST(BuiltinCatalog, RdnaFourDoublesTheMatrixRatePerCuAndTheR9700IsFlaggedLowConfidence) {
     // RDNA 4's 1024 dense FP16 matrix FLOPs per CU per clock against RDNA 3's 512 (AMD's 1,557 TOPS
     // of sparse INT4 for the RX 9070 XT); the R9700's datasheet was not found, so it says so.

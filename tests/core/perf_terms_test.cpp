@@ -238,9 +238,10 @@ TEST(LatencyBoundWork, RetiresAtSmCountTimesBoostClockDerivedFromTheFp32Rate) {
     const struct {
         const char* gpu;
         double sms, ghz;
-    } cards[] = {{"V100 SXM2 32GB", 80, 1.530},  {"A100 40GB SXM4", 108, 1.410}, {"H100 SXM5", 132, 1.980},
-                 {"RTX 4090", 128, 2.520},       {"RTX 2080 Ti", 68, 1.545},     {"GTX 1080 Ti", 28, 1.582},
-                 {"MI300X", 304 * 0.5, 2.100}}; // an AMD CU issues 64 threads per clock, an SM 128
+    } cards[] = {{"V100 SXM2 32GB", 80, 1.530}, {"A100 40GB SXM4", 108, 1.410}, {"H100 SXM5", 132, 1.980},
+                 {"RTX 4090", 128, 2.520},      {"RTX 2080 Ti", 68, 1.545},     {"GTX 1080 Ti", 28, 1.582},
+                 {"MI300X", 304 * 0.5, 2.100},  {"MI100", 120 * 0.5, 1.502}}; // an AMD CU issues 64 threads
+                                                                              // per clock, an SM 128
     for (const auto& card : cards) {
         EXPECT_NEAR(specs(card.gpu).smClockGhz / (card.sms * card.ghz), 1.0, 0.01) << card.gpu;
     }
