@@ -87,9 +87,10 @@ int show(Context& ctx, const Args& args) {
                       optionalNumber(g.sharedMemPerSmKb, 0) + " KB per SM");
     line("Power", format::number(g.tdpW, 0) + " W" +
                       (g.connectors.label.empty() ? "" : ", " + g.connectors.label));
-    line("Board", g.formLabel + (g.slotWidth ? ", " + std::to_string(*g.slotWidth) + "-slot" : "") +
-                      (g.isCompleteSystem() ? std::string()
-                                            : ", PCIe " + std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes)));
+    line("Board",
+         g.formLabel + (g.slotWidth ? ", " + std::to_string(*g.slotWidth) + "-slot" : "") +
+             (g.isCompleteSystem() ? std::string()
+                                   : ", PCIe " + std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes)));
     line("Interconnect", g.interconnectLabel.empty() ? toString(g.interconnect) : g.interconnectLabel);
     if (!g.aliases.empty()) {
         line("Also known as", text::join(g.aliases, ", "));

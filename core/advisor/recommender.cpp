@@ -271,9 +271,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             psu.gpuCount = count;
             psu.cpuWatts = in.settings.cpuWatts;
             const auto p = calc::sizePsu(psu);
-            c.reasons.push_back(format::number(g.tdpW * count, 0) + " W of GPUs: a " +
-                                (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") +
-                                " PSU");
+            c.reasons.push_back(
+                format::number(g.tdpW * count, 0) + " W of GPUs: a " +
+                (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") + " PSU");
         }
         c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate);
         all.push_back(std::move(c));

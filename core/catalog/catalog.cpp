@@ -111,10 +111,10 @@ Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel)
             if (lines.empty()) {
                 lines = jsonArrayElementLines(textIn, "gpus");
             }
-            problems.push_back({{fileLabel, i < lines.size() ? lines[i] : 0, "entry " + std::to_string(i + 1) + " ('" +
-                                 g.name + "')", "compute.configuration_peer"},
-                                "'" + g.configurationPeer + "' is not the id of another " + g.vendor +
-                                    " GPU in this catalog"});
+            problems.push_back(
+                {{fileLabel, i < lines.size() ? lines[i] : 0, "entry " + std::to_string(i + 1) + " ('" + g.name + "')",
+                  "compute.configuration_peer"},
+                 "'" + g.configurationPeer + "' is not the id of another " + g.vendor + " GPU in this catalog"});
         }
     }
     if (!problems.empty()) {

@@ -54,7 +54,7 @@ struct EffectiveSpecs {
     /// peer), and that card's name: how far below its chip's top this card is sold.
     double chipPowerPerSmRatio = 1.0;
     std::string chipTopName;
-    std::string chipTopScope; ///< what the two share: "the same AD102", "the same SMs (GB205)"
+    std::string chipTopScope;       ///< what the two share: "the same AD102", "the same SMs (GB205)"
     std::vector<std::string> notes; ///< every substitute used, in words
     bool estimated = false;         ///< at least one roof is a substitute, not a published figure
 };

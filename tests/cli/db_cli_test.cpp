@@ -30,8 +30,9 @@ TEST(DbCli, CheckReportsAHealthyDatabase) {
     ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
     EXPECT_EQ(cli.json({"db", "check"}).at("backups"), 1); // ...other commands make the day's one
     const auto human = cli.run({"db", "check"});
-    EXPECT_NE(human.out.find(": ok (schema version 2, " + std::to_string(testing::kShippedPrices) + " prices, 1 backup)"),
-              std::string::npos)
+    EXPECT_NE(
+        human.out.find(": ok (schema version 2, " + std::to_string(testing::kShippedPrices) + " prices, 1 backup)"),
+        std::string::npos)
         << human.out;
 }
 
@@ -82,7 +83,8 @@ TEST(DbCli, BackupsAreMadeListedAndRestored) {
     const auto restored = cli.json({"db", "restore", made});
     EXPECT_EQ(restored.at("restored_from"), made);
     const std::string kept = restored.at("replaced_kept_as");
-    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices); // the added price is gone from the database...
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"),
+              testing::kShippedPrices); // the added price is gone from the database...
     SQLite::Database keptDb(kept); // ...but kept beside it
     EXPECT_EQ(keptDb.execAndGet("SELECT count(*) FROM prices").getInt(), testing::kShippedPrices + 1);
 

@@ -180,7 +180,8 @@ TEST(Recommender, ADgxSparkIsOfferedToIndividualsAsAWholeComputer) {
     EXPECT_DOUBLE_EQ(spark->tco.desktopUsd, 0.0);
     EXPECT_DOUBLE_EQ(spark->tco.gpusUsd, 3999);
     const auto says = [](const std::vector<std::string>& lines, const std::string& what) {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+        return std::any_of(lines.begin(), lines.end(),
+                           [&](const std::string& l) { return l.find(what) != std::string::npos; });
     };
     EXPECT_TRUE(says(spark->caveats, "a complete computer")) << spark->caveats.front();
     EXPECT_FALSE(says(spark->caveats, "server baseboard"));

@@ -109,8 +109,8 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     unpowered.add(fullClock);
     const perf::PerfModel fullClockModel(unpowered);
     BenchmarkRow prompt = rows.at("qwen2.5-7b-q8_0-pp2048");
-    const double atFullClock = fullClockModel.throughput(unpowered.require(fullClock.name),
-                                                         queryFor(prompt, std::nullopt, false));
+    const double atFullClock =
+        fullClockModel.throughput(unpowered.require(fullClock.name), queryFor(prompt, std::nullopt, false));
     EXPECT_GT(atFullClock / prompt.throughput, 1.5);
 
     // Known misses, pinned: attention at depth costs this build less than the model's FP32-sum
@@ -118,7 +118,8 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     // 30 was slower than the model), and mixtures of experts run slower than their active weights
     // say (gpt-oss 120B's tokens +28%, its prompt +86%).
     const double kept = rows.at("qwen2.5-7b-q8_0-pp2048@d32768").throughput / prompt.throughput;
-    const double keptModel = ratio(model, "qwen2.5-7b-q8_0-pp2048@d32768") / ratio(model, "qwen2.5-7b-q8_0-pp2048") * kept;
+    const double keptModel =
+        ratio(model, "qwen2.5-7b-q8_0-pp2048@d32768") / ratio(model, "qwen2.5-7b-q8_0-pp2048") * kept;
     EXPECT_NEAR(kept, 0.564, 0.001);
     EXPECT_LT(keptModel, kept - 0.1);
     EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.2);

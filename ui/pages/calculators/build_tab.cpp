@@ -113,8 +113,9 @@ void BuildTab::compute() {
     findingCount_ = static_cast<int>(r.findings.size());
     summary_->setText(tr("<p style='font-size:large'><b>%1</b></p><p>%2 critical, %3 warnings. Modelled speed: %4; "
                          "power supply: %5.</p>")
-                          .arg(critical > 0 ? tr("This build needs changes") : warnings > 0 ? tr("Workable, with care")
-                                                                                            : tr("Looks good"))
+                          .arg(critical > 0   ? tr("This build needs changes")
+                               : warnings > 0 ? tr("Workable, with care")
+                                              : tr("Looks good"))
                           .arg(critical)
                           .arg(warnings)
                           .arg(qs(calc::describeSpeed(in, r)).toHtmlEscaped(),

@@ -204,8 +204,8 @@ void CloudTab::fillDesktopCost() {
     if (g == nullptr || !session().isOpen()) {
         return;
     }
-    const auto priced = value::priceDesktop(*g, value::pricesOf(session().prices(), g->id), session().settings(),
-                                              count_->value());
+    const auto priced =
+        value::priceDesktop(*g, value::pricesOf(session().prices(), g->id), session().settings(), count_->value());
     if (priced) {
         desktopCost_->setToolTip(tr("Filled from your prices: %1; edit it freely").arg(qs(priced->basis())));
         desktopCost_->setValue(priced->usd); // recomputes
