@@ -8,6 +8,7 @@
 #include "common/text.h"
 #include "perf/model.h"
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 
@@ -25,12 +26,21 @@ int list(Context& ctx, const Args& args) {
     if (const auto v = args.value("vendor")) {
         vendor = ctx.catalog().requireVendor(*v, "--vendor");
     }
+    // A form as the catalog writes it; "sxm" takes every SXM generation.
+    const auto form = args.value("form");
+    static const std::vector<std::string> forms = {"pcie", "sxm", "oam", "superchip", "system"};
+    if (form && std::find(forms.begin(), forms.end(), text::toLower(*form)) == forms.end()) {
+        throw InputError({"--form", 0, "", ""}, "unknown form '" + *form + "'; forms: " + text::join(forms, ", "));
+    }
     std::vector<const Gpu*> shown;
     for (const auto& g : ctx.catalog().gpus()) {
         if (minMemory && g.memoryGb < *minMemory) {
             continue;
         }
         if (vendor && g.vendor != *vendor) {
+            continue;
+        }
+        if (form && !text::startsWith(g.formCode, text::toLower(*form))) {
             continue;
         }
         shown.push_back(&g);
@@ -116,6 +126,7 @@ int show(Context& ctx, const Args& args) {
 Command gpusCommand() {
     return {"gpus", "list the GPU catalog or show one GPU",
             "Usage: gpu-advisor gpus list [--min-memory GB] [--vendor NVIDIA|AMD|Intel]\n"
+            "                             [--form pcie|sxm|oam|superchip|system]\n"
             "       gpu-advisor gpus show NAME\n\n"
             "NAME may be a name, alias or id; case, spaces, punctuation and brand words\n"
             "(NVIDIA, GeForce, Tesla, Quadro, AMD, Radeon, Instinct) do not matter, and memory\n"
@@ -127,7 +138,7 @@ Command gpusCommand() {
                 const std::string sub = rest.front();
                 const std::vector<std::string> tail(rest.begin() + 1, rest.end());
                 if (sub == "list") {
-                    return list(ctx, Args::parse(tail, {{"min-memory"}, {"vendor"}}));
+                    return list(ctx, Args::parse(tail, {{"min-memory"}, {"vendor"}, {"form"}}));
                 }
                 if (sub == "show") {
                     return show(ctx, Args::parse(tail, {}));

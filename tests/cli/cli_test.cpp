@@ -75,6 +75,17 @@ TEST(Cli, GpusListFilters) {
               std::string::npos)
         << typo.err;
     EXPECT_TRUE(typo.out.empty()) << typo.out;
+    // By form: the complete computers; every SXM generation; an unknown form lists the forms.
+    const auto systems = cli.json({"gpus", "list", "--form", "system"});
+    ASSERT_EQ(systems.at("count"), 1);
+    EXPECT_EQ(systems.at("gpus").at(0).at("name"), "DGX Spark");
+    for (const auto& g : cli.json({"gpus", "list", "--form", "SXM"}).at("gpus")) {
+        EXPECT_EQ(g.at("board").at("form").get<std::string>().rfind("sxm", 0), 0u) << g.at("name");
+    }
+    const auto badForm = cli.run({"gpus", "list", "--form", "card"});
+    EXPECT_EQ(badForm.exitCode, 1);
+    EXPECT_NE(badForm.err.find("unknown form 'card'; forms: pcie, sxm, oam, superchip, system"), std::string::npos)
+        << badForm.err;
 }
 
 TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {
