@@ -68,17 +68,11 @@ TEST(Validation, LlamaCppOnThe300WattBlackwellAgainstAdaInOneBuild) {
     }
 }
 
-} // namespace
-} // namespace advisor::eval
-
-namespace advisor::eval {
-namespace {
-
 TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     // tests/fixtures/validation/llamacpp-dgx-spark-2025.csv: llama.cpp's own DGX Spark page (build
     // 6918, November 2025), five models at depths 0 to 32K; the catalog entry was written before
     // the rows were read. docs/performance-model.md: the dense model's token generation 2-8% fast,
-    // its prompt 7.5% fast at depth 0 with the GB10's power against the RTX 5070's SMs, and 60%
+    // its prompt 7.5% fast at depth 0 with the GB10's power against the RTX 5070's SMs, and 71%
     // fast without it.
     const perf::PerfModel model(Catalog::builtin());
     std::map<std::string, BenchmarkRow> rows;
@@ -108,7 +102,7 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     fullClock.custom = true;
     unpowered.add(fullClock);
     const perf::PerfModel fullClockModel(unpowered);
-    BenchmarkRow prompt = rows.at("qwen2.5-7b-q8_0-pp2048");
+    const BenchmarkRow& prompt = rows.at("qwen2.5-7b-q8_0-pp2048");
     const double atFullClock =
         fullClockModel.throughput(unpowered.require(fullClock.name), queryFor(prompt, std::nullopt, false));
     EXPECT_GT(atFullClock / prompt.throughput, 1.5);
