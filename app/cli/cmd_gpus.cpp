@@ -27,10 +27,13 @@ int list(Context& ctx, const Args& args) {
         vendor = ctx.catalog().requireVendor(*v, "--vendor");
     }
     // A form as the catalog writes it; "sxm" takes every SXM generation.
-    const auto form = args.value("form");
-    static const std::vector<std::string> forms = {"pcie", "sxm", "oam", "superchip", "system"};
-    if (form && std::find(forms.begin(), forms.end(), text::toLower(*form)) == forms.end()) {
-        throw InputError({"--form", 0, "", ""}, "unknown form '" + *form + "'; forms: " + text::join(forms, ", "));
+    std::optional<std::string> form;
+    if (const auto f = args.value("form")) {
+        static const std::vector<std::string> forms = {"pcie", "sxm", "oam", "superchip", "system"};
+        form = text::toLower(*f);
+        if (std::find(forms.begin(), forms.end(), *form) == forms.end()) {
+            throw InputError({"--form", 0, "", ""}, "unknown form '" + *f + "'; forms: " + text::join(forms, ", "));
+        }
     }
     std::vector<const Gpu*> shown;
     for (const auto& g : ctx.catalog().gpus()) {
@@ -40,7 +43,7 @@ int list(Context& ctx, const Args& args) {
         if (vendor && g.vendor != *vendor) {
             continue;
         }
-        if (form && !text::startsWith(g.formCode, text::toLower(*form))) {
+        if (form && !text::startsWith(g.formCode, *form)) {
             continue;
         }
         shown.push_back(&g);

@@ -106,8 +106,11 @@ Catalog Catalog::fromJson(std::string_view textIn, const std::string& fileLabel)
     }
     for (size_t i = 0; i < cat.gpus_.size() && problems.empty(); ++i) {
         const Gpu& g = cat.gpus_[i];
-        const Gpu* peer = g.configurationPeer.empty() ? nullptr : cat.findById(g.configurationPeer);
-        if (!g.configurationPeer.empty() && (peer == nullptr || peer == &g || peer->vendor != g.vendor)) {
+        if (g.configurationPeer.empty()) {
+            continue;
+        }
+        const Gpu* peer = cat.findById(g.configurationPeer);
+        if (peer == nullptr || peer == &g || peer->vendor != g.vendor) {
             if (lines.empty()) {
                 lines = jsonArrayElementLines(textIn, "gpus");
             }
