@@ -50,6 +50,13 @@ TEST(KvCache, SlidingWindowLayersKeepNoMoreThanTheirWindow) {
     // The windows save 5.2x at 32K tokens and 5.8x at the full 128K (towards 48 / 8 = 6x).
     EXPECT_NEAR(kvCacheValues(full, 32768) / kvCacheValues(gemma, 32768), 48 * 32768.0 / 303104, 1e-12);
     EXPECT_NEAR(kvCacheValues(full, 131072) / kvCacheValues(gemma, 131072), 5.77, 0.005);
+    // Every Gemma 3 repeats five local layers and one global one from the first layer on, so a
+    // sixth of its layers (rounded down) see the whole context: 5 of 34, 8 of 48, 10 of 62.
+    for (const char* id : {"gemma-3-4b", "gemma-3-12b", "gemma-3-27b"}) {
+        const ModelShape& m = shape(id);
+        EXPECT_EQ(m.layers - m.slidingLayers, m.layers / 6) << id;
+        EXPECT_EQ(m.slidingWindow, 1024) << id;
+    }
     // gpt-oss-120b: every other layer of 36 has a 128-token band; 8 KV heads of 64.
     const AttentionShape oss = attentionShapeOf(shape("gpt-oss-120b"));
     EXPECT_DOUBLE_EQ(kvCacheValues(oss, 131072), 2.0 * 8 * 64 * (18 * 131072.0 + 18 * 128.0));

@@ -147,10 +147,11 @@ TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
         SCOPED_TRACE(m.id);
         EXPECT_FALSE(m.source.empty());
         // Grouped-query attention shares each KV head among whole groups of query heads, and the
-        // heads together are about as wide as the model (Qwen3 30B-A3B: twice; DeepSeek-V3 2.3x).
+        // heads together are about as wide as the model (Qwen3 30B-A3B: twice; DeepSeek-V3 2.3x;
+        // Gemma 3 4B and 27B narrower: 8 x 256 of 2,560 and 32 x 128 of 5,376).
         EXPECT_EQ(m.heads % m.kvHeads, 0);
         const double headsWidth = double(m.heads) * m.headDim / m.hidden;
-        EXPECT_GT(headsWidth, 0.9);
+        EXPECT_GT(headsWidth, 0.75);
         EXPECT_LT(headsWidth, 2.5);
         if (m.slidingWindow > 0) {
             EXPECT_LT(m.slidingLayers, m.layers); // some layers must see the whole context
