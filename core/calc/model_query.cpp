@@ -7,6 +7,8 @@ namespace advisor::calc {
 void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmParamsBillion = m.paramsBillion;
     q.llmActiveParamsBillion = m.activeParamsBillion;
+    q.llmExperts = m.experts;
+    q.llmExpertsPerToken = m.expertsPerToken;
     const AttentionShape attention = attentionShapeOf(m);
     q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);

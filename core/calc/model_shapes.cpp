@@ -30,6 +30,15 @@ std::vector<ModelShape> load() {
                 f.fail("active_params_billion", "exceeds params_billion (the parameters held)");
             }
         }
+        if (f.find("experts") != nullptr || f.find("experts_per_token") != nullptr) {
+            // Only a mixture of experts routes; both counts, as its model card gives them.
+            if (m.activeParamsBillion == 0) {
+                f.fail(f.find("experts") != nullptr ? "experts" : "experts_per_token",
+                       "only a mixture of experts (active_params_billion) routes tokens to experts");
+            }
+            m.experts = f.requireInt("experts", 2, 100000);
+            m.expertsPerToken = f.requireInt("experts_per_token", 1, m.experts - 1);
+        }
         m.layers = f.requireInt("layers", 1, 1000);
         m.hidden = f.requireInt("hidden", 128, 1000000);
         m.kvHeads = f.requireInt("kv_heads", 1, 1024);

@@ -20,6 +20,10 @@ struct ModelShape {
     /// A mixture of experts: the parameters that work on each token (Mixtral 8x7B: 12.9B of
     /// 46.7B), what token generation reads; 0 for a dense model (all of them).
     double activeParamsBillion = 0;
+    /// A mixture of experts' routed experts per layer and how many each token uses (Mixtral 8x7B:
+    /// 8 and 2), which set how many of them several sequences decoded together read; 0: not given.
+    int experts = 0;
+    int expertsPerToken = 0;
     int layers = 0;
     int hidden = 0;
     int heads = 0;     ///< query heads (default: hidden / headDim)

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 
 namespace advisor::eval {
@@ -91,6 +92,10 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
             const auto v = text::parseNumber(batch);
             if (!v.value || *v.value < 0) {
                 bad("batch_size", "must be empty or a number >= 0, got " + text::quoteForMessage(batch));
+            } else if (b.workloadClass == "llm-decode" && *v.value != std::floor(*v.value)) {
+                // Token generation's batch is the sequences generated together.
+                bad("batch_size", "must be a whole number for llm-decode (the sequences generated together), got " +
+                                      text::quoteForMessage(batch));
             } else if (*v.value > 0) {
                 b.batchSize = *v.value;
             } else {

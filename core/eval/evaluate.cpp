@@ -71,6 +71,10 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
         q.llmContextTokens = prompt ? test.promptTokens.value_or(512)
                                     : std::max(1, test.generatedTokens.value_or(1024) / 2);
         q.llmDepthTokens = test.depthTokens;
+        if (!prompt && row.batchSize) {
+            // A token-generation row's batch: the sequences generated together (llama-batched-bench's B).
+            q.llmSequences = static_cast<int>(std::min(*row.batchSize, 65536.0));
+        }
         if (const calc::ModelShape* model = modelShapeIn(row.workload)) {
             calc::applyModelShape(q, *model);
         } else {

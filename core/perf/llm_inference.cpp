@@ -47,8 +47,54 @@ double llmBytesPerToken(const PerfQuery& q) {
     return llmBytes(q, activeParamsBillion(q));
 }
 
+namespace {
+
+// Whether a mixture of experts' routing is known (PerfQuery::llmExperts).
+bool routingKnown(const PerfQuery& q) {
+    return q.llmExpertsPerToken > 0 && q.llmExperts > q.llmExpertsPerToken;
+}
+
+} // namespace
+
+double routedShareRead(const PerfQuery& q) {
+    const double active = activeParamsBillion(q);
+    if (active >= q.llmParamsBillion) {
+        return 1.0;
+    }
+    const double sequences = std::max(1, q.llmSequences);
+    if (routingKnown(q)) {
+        // Each sequence's router picks k of E experts in every layer; taken as independent and
+        // uniform, an expert goes unread only if every sequence passes it by.
+        const double picked = double(q.llmExpertsPerToken) / q.llmExperts;
+        return 1.0 - std::pow(1.0 - picked, sequences);
+    }
+    // Without the counts, the sequences are taken to share no expert: an upper bound.
+    return std::min(1.0, sequences * active / q.llmParamsBillion);
+}
+
+double llmBytesPerStep(const PerfQuery& q) {
+    const int sequences = std::max(1, q.llmSequences);
+    if (sequences == 1) {
+        return llmBytesPerToken(q);
+    }
+    double params = q.llmParamsBillion;
+    const double active = activeParamsBillion(q);
+    if (active < params) {
+        if (routingKnown(q)) {
+            // Total = shared + E x expert, active = shared + k x expert (a shared expert, attention
+            // and embeddings are in both).
+            const double expert = (params - active) / (q.llmExperts - q.llmExpertsPerToken);
+            const double shared = active - q.llmExpertsPerToken * expert;
+            params = shared + q.llmExperts * expert * routedShareRead(q);
+        } else {
+            params *= routedShareRead(q);
+        }
+    }
+    return params * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0 + sequences * kvCacheBytes(q);
+}
+
 double llmBytesHeld(const PerfQuery& q) {
-    return llmBytes(q, q.llmParamsBillion);
+    return llmBytes(q, q.llmParamsBillion) + (std::max(1, q.llmSequences) - 1) * kvCacheBytes(q);
 }
 
 bool llmFits(const Gpu& g, const PerfQuery& q) {

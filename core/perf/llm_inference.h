@@ -24,7 +24,15 @@ double kvCacheBytes(const PerfQuery& q);
 /// What token generation reads per token: the active weights and the KV cache.
 double llmBytesPerToken(const PerfQuery& q);
 
-/// What must sit in GPU memory: every weight and the KV cache.
+/// The share of a mixture of experts' routed weights that llmSequences sequences generating
+/// together read in one step (1 for a dense model; experts per token / experts for one sequence).
+double routedShareRead(const PerfQuery& q);
+
+/// What one step of token generation reads for llmSequences sequences: the weights they use,
+/// once, and each sequence's KV cache. One sequence: llmBytesPerToken.
+double llmBytesPerStep(const PerfQuery& q);
+
+/// What must sit in GPU memory: every weight and each sequence's KV cache.
 double llmBytesHeld(const PerfQuery& q);
 
 /// Whether the weights and the KV cache (llmBytesHeld) fit in the memory of q.gpus of `g`: the

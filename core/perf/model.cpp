@@ -101,19 +101,30 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
-        const double bytes = llmBytesPerToken(q);
-        const double memorySeconds = bytes / (decodeBandwidthGbs(s, c) * 1e9);
+        const int sequences = std::max(1, q.llmSequences);
+        const double memorySeconds = llmBytesPerStep(q) / (decodeBandwidthGbs(s, c) * 1e9);
+        // One sequence's multiplies hide under its reads (what the calibrated decode is); each
+        // further sequence generating with it adds its 2 x active parameters FLOPs at the prompt's
+        // matmul rate: a small batch's matmuls do not overlap with their reads.
+        const double computeSeconds = sequences == 1
+                                          ? 0.0
+                                          : (sequences - 1) * 2.0 * activeParamsBillion(q) * 1e9 /
+                                                (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
+                                                 c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
         // A layer split reads each card's share of the bytes in turn, so more cards add memory, not
         // bandwidth; each boundary between them adds a hand-over of the token.
         const double overheadSeconds = c.decodeOverheadMs / 1000.0;
         const double hopSeconds = (n - 1) * c.decodeHopMs / 1000.0;
+        const double stepSeconds = memorySeconds + computeSeconds + overheadSeconds;
         if (out != nullptr) {
-            out->memoryShare = memorySeconds / (memorySeconds + overheadSeconds);
-            out->overheadShare = 1.0 - out->memoryShare;
-            out->clockBoundShare = out->overheadShare; // the small kernels of a token, not its reads
-            out->singleGpu = 1.0 / (memorySeconds + overheadSeconds);
+            out->memoryShare = memorySeconds / stepSeconds;
+            out->computeShare = computeSeconds / stepSeconds;
+            out->overheadShare = overheadSeconds / stepSeconds;
+            // the small kernels of a token and the batch's multiplies, not its reads
+            out->clockBoundShare = out->overheadShare + out->computeShare;
+            out->singleGpu = sequences / stepSeconds;
         }
-        return 1.0 / (memorySeconds + overheadSeconds + hopSeconds);
+        return sequences / (stepSeconds + hopSeconds);
     }
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;

@@ -65,6 +65,13 @@ struct PerfQuery {
     /// prompt's tokens attend to them as well, and a generated token reads them as well.
     int llmDepthTokens = 0;
     KvCacheType llmKvCache = KvCacheType::F16;
+    /// Token generation: sequences generated together, each with its own context (a server's
+    /// concurrent requests, llama-batched-bench's B). Throughput is their tokens together.
+    int llmSequences = 1;
+    /// A mixture of experts' routed experts per layer and how many each token uses
+    /// (calc::ModelShape::experts); 0: not known.
+    int llmExperts = 0;
+    int llmExpertsPerToken = 0;
     /// K and V elements one sequence caches at llmDepthTokens + llmContextTokens, from a published model's
     /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
     /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).

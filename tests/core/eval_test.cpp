@@ -91,6 +91,11 @@ TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
     EXPECT_EQ(errorsOf(kHeader + "RTX 3090,2,torch-matmul,gemm,fp16,,150,x\n"),
               (std::vector<std::string>{
                   "b.csv:2: field 'num_gpus': a gemm row measures one GPU's matrix multiply: must be 1, got '2'"}));
+    // A token-generation row's batch is the sequences generated together; a prompt's is its tokens.
+    EXPECT_EQ(errorsOf(kHeader + "RTX 3090,1,llama3-8b-q4km-tg128,llm-decode,int4,2.5,150,x\n"
+                                 "RTX 3090,1,llama3-8b-q4km-pp512,llm-prefill,int4,512,3000,x\n"),
+              (std::vector<std::string>{"b.csv:2: field 'batch_size': must be a whole number for llm-decode (the "
+                                        "sequences generated together), got '2.5'"}));
     EXPECT_EQ(errorsOf("gpu,throughput\n"),
               (std::vector<std::string>{"b.csv:1: field 'num_gpus': required column is missing",
                                         "b.csv:1: field 'workload': required column is missing",

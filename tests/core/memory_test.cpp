@@ -169,6 +169,14 @@ TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
             const double attention = double(m.layers) * m.hidden * m.headDim * (2.0 * m.heads + 2.0 * m.kvHeads);
             EXPECT_GT(m.activeParamsBillion * 1e9, attention);
             EXPECT_LT(m.activeParamsBillion, 0.5 * m.paramsBillion);
+            // Every mixture shipped gives its routing; held = shared + E experts and active =
+            // shared + k experts leave a shared part (attention, embeddings, shared experts) of
+            // 13% (Mixtral) to 45% (DeepSeek-V3, Qwen3 30B-A3B) of the active parameters.
+            ASSERT_GT(m.experts, m.expertsPerToken);
+            const double expert = (m.paramsBillion - m.activeParamsBillion) / (m.experts - m.expertsPerToken);
+            const double shared = m.activeParamsBillion - m.expertsPerToken * expert;
+            EXPECT_GT(shared, 0.1 * m.activeParamsBillion);
+            EXPECT_LT(shared, 0.5 * m.activeParamsBillion);
         }
     }
     EXPECT_EQ(findModelShape("LLAMA 3.1 70b"), findModelShape("llama-3.1-70b"));
