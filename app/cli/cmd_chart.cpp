@@ -46,8 +46,8 @@ int chart(Context& ctx, const Args& args) {
             // LLM inference: token generation and prompt processing, in tokens/s.
             if (args.has("with-fp32") || args.has("workload") || args.has("sparsity")) {
                 throw UsageError("--with-fp32, --workload and --sparsity describe training and inference charts; "
-                                 "an LLM chart takes --params-billion (or --model), --weights, --context, --depth "
-                                 "and --kv-cache");
+                                 "an LLM chart takes --params-billion (or --model), --weights, --context, --depth, "
+                                 "--kv-cache and --sequences");
             }
             o.metrics = charts::llmChartMetrics();
             readLlmOptions(args, o.llm);
@@ -144,6 +144,7 @@ Command chartCommand() {
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
+            "                         [--sequences N]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
@@ -153,19 +154,23 @@ Command chartCommand() {
             "--metric (default fp16-training), for --workload transformer (default), cnn, rnn, recsys or\n"
             "llm (a language model of 8B parameters). --metric llm-decode or llm-prefill charts LLM inference\n"
             "instead: token generation and prompt processing in tokens/s for --params-billion (default 8) or\n"
-            "--model, --weights (default int4) and --context (default 512), leaving out the GPUs too small to\n"
-            "hold the weights and KV cache. perf-per-dollar divides by the total cost of ownership\n"
+            "--model, --weights (default int4) and --context (default 512), and --sequences generating\n"
+            "together (default 1), leaving out the GPUs too small to hold the weights and every sequence's\n"
+            "KV cache. perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
             "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return chart(ctx, Args::parse(rest, {{"out"}, {"kind"}, {"metric"}, {"with-fp32", false},
-                                                     {"workload"}, {"min-memory"}, {"vendor"}, {"only-priced", false},
-                                                     {"params-billion"}, {"active-params-billion"}, {"model"},
-                                                     {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
-                                                     sparsityOption(), {"top"}, {"price-rule"}, {"reference"},
-                                                     {"highlight"}, {"width"}, {"height"}, {"scale"}, {"theme"}}));
+                std::vector<OptionSpec> specs = {
+                    {"out"},          {"kind"},       {"metric"},     {"with-fp32", false},
+                    {"workload"},     {"min-memory"}, {"vendor"},     {"only-priced", false},
+                    sparsityOption(), {"top"},        {"price-rule"}, {"reference"},
+                    {"highlight"},    {"width"},      {"height"},     {"scale"},
+                    {"theme"}};
+                const std::vector<OptionSpec> llm = llmOptionSpecs();
+                specs.insert(specs.end(), llm.begin(), llm.end());
+                return chart(ctx, Args::parse(rest, specs));
             }};
 }
 

@@ -58,12 +58,16 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                         {"sparsity_2_4", q.sparsity24}};
     if (perf::isLlm(q.metric)) {
         j["llm"] = {{"params_billion", q.llmParamsBillion},
-                    {"active_params_billion", q.llmActiveParamsBillion > 0 ? nlohmann::json(q.llmActiveParamsBillion)
-                                                                             : nlohmann::json()},
+                    {"active_params_billion",
+                     q.llmActiveParamsBillion > 0 ? nlohmann::json(q.llmActiveParamsBillion) : nlohmann::json()},
                     {"weights", perf::toString(q.llmWeights)},
                     {"context_tokens", q.llmContextTokens},
                     {"depth_tokens", q.llmDepthTokens},
-                    {"kv_cache", perf::toString(q.llmKvCache)}};
+                    {"kv_cache", perf::toString(q.llmKvCache)},
+                    {"sequences", q.metric == perf::Metric::LlmDecode ? q.llmSequences : 1}};
+        if (q.metric == perf::Metric::LlmDecode) {
+            j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, q.llmSequences);
+        }
     } else {
         j["workload"] = perf::toString(q.workload);
         if (!q.workloadName.empty()) {
@@ -83,7 +87,11 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
                      const Gpu& reference) {
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
-        o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s\n";
+        o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s";
+        if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
+            o << " (" << format::number(p.throughput / q.llmSequences, 1) << " for each sequence)";
+        }
+        o << '\n';
     } else {
         o << " (" << (q.workloadName.empty() ? std::string() : q.workloadName + ", ")
           << (q.llmTrainingParamsBillion > 0 ? "language model of " + format::number(q.llmTrainingParamsBillion, 1) +
@@ -165,7 +173,8 @@ Command perfCommand() {
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
-            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sparsity] [--constants calibration.json]\n\n"
+            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N] [--sparsity]\n"
+            "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
@@ -176,7 +185,11 @@ Command perfCommand() {
             "For llm-prefill --context is the prompt's length: each token attends to those before it,\n"
             "so attention's FLOPs per token grow with it (default 512, llama-bench's pp512). --depth is\n"
             "what the cache already holds (llama-bench's -d, a chat's earlier turns): a prompt attends to\n"
-            "it as well, and a generated token reads it as well (default 0).\n"
+            "it as well, and a generated token reads it as well (default 0). --sequences is how many\n"
+            "sequences generate together (a server's concurrent requests, llama-batched-bench's B;\n"
+            "default 1): each step reads the weights once for all and each one's KV cache, and\n"
+            "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
+            "expert some sequence's router picks).\n"
             "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
             "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"

@@ -5,6 +5,7 @@
 #include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/format.h"
+#include "perf/llm_inference.h"
 #include "value/value_table.h"
 
 #include <ostream>
@@ -112,15 +113,11 @@ int run(Context& ctx, const Args& args) {
                   format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
     }
     ctx.out() << perf::toString(o.metric) << " ("
-              << (perf::isLlm(o.metric) ? format::trimmed(o.llm.llmParamsBillion, 1) + "B parameters, " +
-                                              perf::toString(o.llm.llmWeights) + " weights, " +
-                                              format::number(o.llm.llmContextTokens, 0) + " tokens of context"
-                                        : perf::toString(
-                                              perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}))
-              << "), "
-              << format::count(o.gpuCount, "GPU")
-              << "; " << format::trimmed(o.settings.years, 2) << " years at "
-              << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
+              << (perf::isLlm(o.metric)
+                      ? perf::llmQueryDescription(o.llm)
+                      : perf::toString(perf::WorkloadChoice{o.workload, o.languageModelParamsBillion}))
+              << "), " << format::count(o.gpuCount, "GPU") << "; " << format::trimmed(o.settings.years, 2)
+              << " years at " << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
               << format::percent(o.settings.utilization, 0) << " utilization; desktop "
               << format::money(o.settings.desktopBaseCostUsd) << "; price rule " << toString(o.settings.priceRule)
               << "; relative to " << table.reference->name << "\n";

@@ -14,7 +14,8 @@ OptionSpec sparsityOption() {
 
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
-           args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache");
+           args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache") ||
+           args.has("sequences");
 }
 
 namespace {
@@ -27,7 +28,8 @@ bool isLanguageModelWorkload(const std::string& name) {
 
 // The LLM options that only size a model, which --workload llm takes for any metric.
 bool onlySizesTheModel(const Args& args) {
-    return !args.has("weights") && !args.has("context") && !args.has("depth") && !args.has("kv-cache");
+    return !args.has("weights") && !args.has("context") && !args.has("depth") && !args.has("kv-cache") &&
+           !args.has("sequences");
 }
 
 } // namespace
@@ -53,9 +55,15 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args) {
     return parsed;
 }
 
+std::vector<OptionSpec> llmOptionSpecs() {
+    return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
+            {"sequences"}};
+}
+
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
-    std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}, {"params-billion"}, {"active-params-billion"},
-                                     {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"}};
+    std::vector<OptionSpec> specs = {{"metric"}, {"workload"}, {"batch"}};
+    const std::vector<OptionSpec> llm = llmOptionSpecs();
+    specs.insert(specs.end(), llm.begin(), llm.end());
     if (setup == GpuSetup::Several) {
         specs.insert(specs.end(), {{"gpus"}, {"pcie-gen"}, {"pcie-lanes"}, {"nvlink", false}});
     }
@@ -97,6 +105,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     q.llmContextTokens = args.integer("context", 1, perf::kMaxContextTokens).value_or(512);
     q.llmDepthTokens = args.integer("depth", 0, perf::kMaxContextTokens).value_or(0);
     q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
+    q.llmSequences = args.integer("sequences", 1, perf::kMaxLlmSequences).value_or(1);
     if (model != nullptr) {
         // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
         // windows, latent attention), and its own 4-bit release (gpt-oss: MXFP4).
@@ -158,6 +167,10 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          std::string(perf::toString(*o.metric)) +
                          " takes --params-billion (or --model), --weights, --context, --depth and --kv-cache");
     }
+    if (o.metric == perf::Metric::LlmPrefill && args.has("sequences")) {
+        throw UsageError("--sequences is for token generation (--metric llm-decode): the sequences generating "
+                         "together; prompt processing is predicted per prompt token whatever the prompts");
+    }
     const bool llmMetric = o.metric && perf::isLlm(*o.metric);
     if (languageModel && !llmMetric && !onlySizesTheModel(args)) {
         throw UsageError("--weights, --context, --depth and --kv-cache describe LLM inference (--metric llm-decode or "
@@ -198,6 +211,9 @@ std::string describeLlm(const perf::PerfQuery& q) {
     }
     if (q.llmKvCache != perf::KvCacheType::F16) {
         out += std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache";
+    }
+    if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
+        out += ", " + std::to_string(q.llmSequences) + " sequences at once";
     }
     return out + ")";
 }

@@ -27,10 +27,11 @@ inline constexpr const char* kSparsityHelp =
     "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n";
 
 /// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
-/// --weights, --context, --depth, --kv-cache) is given, and those options' names for a message.
+/// --weights, --context, --depth, --kv-cache, --sequences) is given, and those options' names for
+/// a message.
 bool hasLlmOptions(const Args& args);
-inline constexpr const char* kLlmOptionNames =
-    "--params-billion, --active-params-billion, --model, --weights, --context, --depth and --kv-cache";
+inline constexpr const char* kLlmOptionNames = "--params-billion, --active-params-billion, --model, --weights, "
+                                               "--context, --depth, --kv-cache and --sequences";
 
 /// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
 /// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
@@ -39,9 +40,12 @@ void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& optio
 /// --kv-cache (f16, fp8, q8_0, q4_0), if given; UsageError naming the option otherwise.
 std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 
+/// The options readLlmOptions reads (kLlmOptionNames), for a command's option list.
+std::vector<OptionSpec> llmOptionSpecs();
+
 /// The LLM inference options into q: --model (a published model's size, attention and 4-bit
 /// release) or --params-billion [--active-params-billion], --weights, --context (default 512),
-/// --depth and --kv-cache. Throws UsageError naming a bad option.
+/// --depth, --kv-cache and --sequences (default 1). Throws UsageError naming a bad option.
 void readLlmOptions(const Args& args, perf::PerfQuery& q);
 
 /// The LLM a query describes, in words: "(8.0B parameters, int4 weights, 512 tokens of context)"

@@ -82,24 +82,6 @@ std::string priceRuleLabel(PriceRule r) {
     return toString(r);
 }
 
-// "8B parameters, int4 weights, 512 tokens of context" (and the active parameters of a mixture
-// of experts, the depth and a quantized KV cache when set).
-std::string llmDescription(const perf::PerfQuery& q) {
-    std::string s = format::trimmed(q.llmParamsBillion, 1) + "B parameters";
-    if (q.llmActiveParamsBillion > 0) {
-        s += " (" + format::trimmed(q.llmActiveParamsBillion, 1) + "B active)";
-    }
-    s += ", " + std::string(perf::toString(q.llmWeights)) + " weights, " + format::number(q.llmContextTokens, 0) +
-         " tokens of context";
-    if (q.llmDepthTokens > 0) {
-        s += " after " + format::number(q.llmDepthTokens, 0);
-    }
-    if (q.llmKvCache != perf::KvCacheType::F16) {
-        s += ", " + std::string(perf::toString(q.llmKvCache)) + " KV cache";
-    }
-    return s;
-}
-
 bool passesFilters(const Gpu& g, const ChartOptions& o) {
     return g.memoryGb + 1e-9 >= o.minMemoryGb && (o.vendor.empty() || text::toLower(g.vendor) == text::toLower(o.vendor));
 }
@@ -223,7 +205,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     }
 
     const std::string refName = d.reference ? d.reference->name : "?";
-    const std::string workload = llm ? llmDescription(o.llm)
+    const std::string workload = llm ? perf::llmQueryDescription(o.llm)
                                      : perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
     if (o.kind == ChartKind::RawPerformance) {
         d.title = llm ? "Relative LLM inference speed (" + workload + ")"

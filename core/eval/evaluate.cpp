@@ -73,7 +73,7 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
         q.llmDepthTokens = test.depthTokens;
         if (!prompt && row.batchSize) {
             // A token-generation row's batch: the sequences generated together (llama-batched-bench's B).
-            q.llmSequences = static_cast<int>(std::min(*row.batchSize, 65536.0));
+            q.llmSequences = static_cast<int>(std::min(*row.batchSize, double(perf::kMaxLlmSequences)));
         }
         if (const calc::ModelShape* model = modelShapeIn(row.workload)) {
             calc::applyModelShape(q, *model);

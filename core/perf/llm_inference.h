@@ -43,7 +43,16 @@ bool llmFits(const Gpu& g, const PerfQuery& q);
 /// scaled by size^(2/3), for a prompt of llmContextTokens read after llmDepthTokens.
 double prefillAttentionFlops(const PerfQuery& q);
 
-/// "each token reads 22.05 GB: 4.87 GB of weights and 17.18 GB of KV cache (...)".
+/// "each token reads 22.05 GB: 4.87 GB of weights and 17.18 GB of KV cache (...)"; for several
+/// sequences, what each step reads.
 std::string decodeBytesNote(const PerfQuery& q);
+
+/// "8B parameters, int4 weights, 512 tokens of context" (and the active parameters of a mixture
+/// of experts, the depth, a quantized KV cache and the sequences generating together when set):
+/// a chart's or a table's title.
+std::string llmQueryDescription(const PerfQuery& q);
+
+/// Why several sequences generated together (llmSequences) gain what they gain.
+std::string sequencesDetail(const PerfQuery& q);
 
 } // namespace advisor::perf

@@ -406,6 +406,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
             p.notes.push_back(decodeBytesNote(q));
+            if (q.llmSequences > 1) {
+                PerfQuery alone = q;
+                alone.llmSequences = 1;
+                add(std::to_string(q.llmSequences) + " sequences at once", modelThroughput(s, g, alone, constants_),
+                    sequencesDetail(q));
+            }
         }
         if (q.metric == Metric::LlmPrefill) {
             add("attention over the prompt", without([](ModelConstants& c) { c.prefillAttention = false; }, s),

@@ -45,6 +45,10 @@ constexpr double kDefaultLanguageModelParamsBillion = 8.0;
 /// million, beyond any released model, and a count PerfQuery's int holds. Every reader checks it.
 constexpr int kMaxContextTokens = 10000000;
 
+/// The most sequences token generation may run together (PerfQuery::llmSequences): far beyond
+/// what a server batches on one node (vLLM's default cap is 256 to 1,024).
+constexpr int kMaxLlmSequences = 65536;
+
 /// A workload as the charts, the value table and the command line take it: a class, or a
 /// transformer language model of a size (perf/llm_training.h).
 struct WorkloadChoice {

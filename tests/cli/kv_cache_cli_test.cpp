@@ -98,7 +98,7 @@ TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     // A KV cache belongs to LLM inference; a bad format is named.
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--kv-cache", "q8_0"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--kv-cache describe an LLM"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("--kv-cache and --sequences describe an LLM"), std::string::npos) << training.err;
     const auto bad = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "int2"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int2'"), std::string::npos) << bad.err;
@@ -149,8 +149,60 @@ TEST(KvCacheCli, DepthIsWhatTheCacheHoldsBeforeThePromptOrTheReply) {
         << human.out;
     const auto training = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training", "--depth", "4096"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--depth and --kv-cache describe an LLM"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("--depth, --kv-cache and --sequences describe an LLM"), std::string::npos)
+        << training.err;
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "-5"}).exitCode, 2);
+}
+
+TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
+    Cli cli;
+    const auto predict = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--context", "2048"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli.json(args).at("predictions").at(0);
+    };
+    const auto one = predict({"--model", "llama-3.1-8b"});
+    EXPECT_EQ(one.at("llm").at("sequences"), 1);
+    EXPECT_DOUBLE_EQ(one.at("tokens_per_s_per_sequence").get<double>(), one.at("throughput").get<double>());
+    const auto sixteen = predict({"--model", "llama-3.1-8b", "--sequences", "16"});
+    EXPECT_EQ(sixteen.at("llm").at("sequences"), 16);
+    const double together = sixteen.at("throughput").get<double>();
+    EXPECT_DOUBLE_EQ(sixteen.at("tokens_per_s_per_sequence").get<double>(), together / 16);
+    // 4.85 GB of weights read once, 16 x 0.27 GB of cache: about 9x one sequence's tokens, each
+    // sequence slower than alone.
+    EXPECT_GT(together, 8 * one.at("throughput").get<double>());
+    EXPECT_LT(together / 16, one.at("throughput").get<double>());
+    bool factor = false;
+    for (const auto& f : sixteen.at("factors")) {
+        if (f.at("name") == "16 sequences at once") {
+            factor = true;
+            EXPECT_NEAR(f.at("effect").get<double>(), together / one.at("throughput").get<double>(), 1e-9);
+        }
+    }
+    EXPECT_TRUE(factor) << sixteen.at("factors").dump();
+    bool note = false;
+    for (const auto& n : sixteen.at("notes")) {
+        note |= n.get<std::string>().find("each step of 16 sequences reads 9.14 GB: 4.85 GB of weights and 16 x "
+                                          "0.27 GB of KV cache") != std::string::npos;
+    }
+    EXPECT_TRUE(note) << sixteen.at("notes").dump();
+    // A mixture of experts: 8 independent requests read 90% of Mixtral's experts (1 - (6/8)^8).
+    const auto mixtral = predict({"--model", "mixtral-8x7b", "--sequences", "8"});
+    EXPECT_NE(mixtral.at("factors").dump().find("90% of them here (independent requests: 1 - (1 - 2/8)^8)"),
+              std::string::npos)
+        << mixtral.at("factors").dump();
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--sequences", "4"});
+    EXPECT_NE(human.out.find(", 4 sequences at once): "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find(" for each sequence)"), std::string::npos) << human.out;
+
+    const auto prompt = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--sequences", "4"});
+    EXPECT_EQ(prompt.exitCode, 2);
+    EXPECT_NE(prompt.err.find("--sequences is for token generation (--metric llm-decode)"), std::string::npos)
+        << prompt.err;
+    const auto none = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--sequences", "0"});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_NE(none.err.find("option '--sequences' must be a whole number from 1 to 65536, got '0'"), std::string::npos)
+        << none.err;
 }
 
 } // namespace

@@ -350,7 +350,8 @@ TEST(CloudVsDesktopCli, SpeedOptionsItCannotUseAreRefused) {
     const auto modelWithoutMetric = cli.run(with(watts, {"--desktop-gpu", "RTX 3090", "--model", "mixtral-8x7b"}));
     EXPECT_EQ(modelWithoutMetric.exitCode, 2);
     EXPECT_NE(modelWithoutMetric.err.find(
-                  "--model, --weights, --context, --depth and --kv-cache describe an LLM; give --metric llm-decode"),
+                  "--model, --weights, --context, --depth, --kv-cache and --sequences describe an LLM; give --metric "
+                  "llm-decode"),
               std::string::npos)
         << modelWithoutMetric.err;
 }

@@ -279,10 +279,23 @@ private slots:
                 said |= n.find("left out: too little memory for the model's 42.6 GB") != std::string::npos;
             }
             QVERIFY(said);
+            // Eight sequences generating together hold eight caches: 42.4 GB of weights and 8 x 0.17 GB.
+            QVERIFY(page.llmSequencesField()->isEnabled());
+            page.llmSequencesField()->setValue(8);
+            QCOMPARE(page.options().llm.llmSequences, 8);
+            QVERIFY2(page.data().title.find("8 sequences generating together") != std::string::npos,
+                     page.data().title.c_str());
+            said = false;
+            for (const auto& n : page.data().notes) {
+                said |= n.find("left out: too little memory for the model's 43.8 GB") != std::string::npos;
+            }
+            QVERIFY(said);
         }
         ui::ChartsPage again(session); // remembered with the page's other choices
         QCOMPARE(again.options().sortBy, perf::Metric::LlmDecode);
         QCOMPARE(again.llmModelField()->currentData().toString(), QStringLiteral("llama-3.1-70b"));
+        QCOMPARE(again.llmSequencesField()->value(), 8);
+        again.llmSequencesField()->setValue(1);
         again.llmModelField()->setCurrentIndex(0); // later tests expect the defaults
         again.setSortBy(perf::Metric::Fp16Training);
         QCOMPARE(again.data().metrics, charts::defaultChartMetrics(false));

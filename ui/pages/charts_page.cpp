@@ -103,6 +103,12 @@ void ChartsPage::buildControls() {
     llmContext_->setRange(1, 1048576);
     llmContext_->setValue(512);
     describeLlmContextField(llmContext_);
+    llmSequences_ = new QSpinBox;
+    llmSequences_->setRange(1, 4096);
+    llmSequences_->setValue(1);
+    llmSequences_->setToolTip(tr("Token generation for this many sequences at once (a server's concurrent "
+                                 "requests): each step reads the weights once for all and each one's KV cache; "
+                                 "the chart shows their tokens together. Prompt processing is per token either way."));
 
     for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
@@ -122,6 +128,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM mo&del:"), llmModel_);
     form->addRow(tr("LLM we&ights:"), llmWeights_);
     form->addRow(tr("LLM conte&xt:"), llmContext_);
+    form->addRow(tr("LLM se&quences:"), llmSequences_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
     assumptionsLayout->addWidget(new SettingsPanel(session_));
@@ -189,6 +196,7 @@ void ChartsPage::buildControls() {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
+    connect(llmSequences_, &QSpinBox::valueChanged, this, changed);
     connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(fp32_, &QCheckBox::toggled, this, changed);
     connect(onlyPriced_, &QCheckBox::toggled, this, changed);
@@ -206,6 +214,7 @@ charts::ChartOptions ChartsPage::options() const {
     if (perf::isLlm(o.sortBy)) {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
+        o.llm.llmSequences = llmSequences_->value();
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});
@@ -227,7 +236,7 @@ void ChartsPage::refresh() {
     for (QWidget* w : std::initializer_list<QWidget*>{workload_, fp32_, sparsity_}) {
         w->setEnabled(!llm);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_}) {
         w->setEnabled(llm);
     }
     if (!session_.isOpen()) {
@@ -416,6 +425,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("llmModel"), llmModel_->currentData());
     s.setValue(QStringLiteral("llmWeights"), llmWeights_->currentData());
     s.setValue(QStringLiteral("llmContext"), llmContext_->value());
+    s.setValue(QStringLiteral("llmSequences"), llmSequences_->value());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
 
@@ -436,6 +446,7 @@ void ChartsPage::restoreViewState() {
     pick(llmModel_, "llmModel");
     pick(llmWeights_, "llmWeights");
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
+    llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
     fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());
     onlyPriced_->setChecked(s.value(QStringLiteral("onlyPriced"), false).toBool());

@@ -52,6 +52,7 @@ public:
     /// LLM inference: the published model (empty id: an 8B model), and its weights (fp16, int8, int4).
     QComboBox* llmModelField() const { return llmModel_; }
     QComboBox* llmWeightsField() const { return llmWeights_; }
+    QSpinBox* llmSequencesField() const { return llmSequences_; }
     void setMinimumMemory(double gb);
 
 signals:
@@ -83,6 +84,7 @@ private:
     QComboBox* llmModel_ = nullptr;
     QComboBox* llmWeights_ = nullptr;
     QSpinBox* llmContext_ = nullptr;
+    QSpinBox* llmSequences_ = nullptr;
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;
