@@ -161,8 +161,9 @@ TEST(Validation, GemmaThreeOnADgxSparkWithItsSlidingWindows) {
 TEST(Validation, SequencesGeneratedTogetherOnADgxSpark) {
     // tests/fixtures/validation/llamacpp-dgx-spark-batched-2025.csv: the same page's
     // llama-batched-bench tables, B sequences each generating 32 tokens after its own prompt of
-    // 512, 4096 or 8192 tokens (the row's batch is B). Read after the term for several sequences
-    // was written; never fitted. docs/performance-model.md, "Several sequences at once".
+    // 512, 4096 or 8192 tokens (the row's batch is B). Nothing was fitted on them; the form (each
+    // further sequence's multiplies added to the step, not overlapped with its reads) was chosen on
+    // the Qwen2.5 7B rows at 512 tokens. docs/performance-model.md, "Several sequences at once".
     const perf::PerfModel model(Catalog::builtin());
     std::map<std::pair<std::string, int>, BenchmarkRow> rows;
     for (const auto& r : validationRows("llamacpp-dgx-spark-batched-2025.csv")) {
