@@ -175,6 +175,14 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmContextTokens = context;
     }
+    if (const auto sequences = args.integer("sequences", 1, perf::kMaxLlmSequences)) {
+        // Requests served at once: each keeps its own KV cache, and they generate together.
+        if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm || args.has("memory-gb")) {
+            throw UsageError("--sequences is the requests an LLM serves at once: give it with --task inference "
+                             "--domain llm and --params-billion or --model");
+        }
+        in.llmSequences = *sequences;
+    }
     args.refuseTogether({"memory-gb"}, {"params-billion", "model"});
     args.refuseTogether({"model"}, {"params-billion"});
     nlohmann::json memoryBasis = nullptr; // how --params-billion or --model became gigabytes
@@ -197,6 +205,9 @@ int recommend(Context& ctx, const Args& args) {
                        {"weights", perf::toString(mem.weights)}};
         if (mem.contextTokens) {
             memoryBasis["context_tokens"] = *mem.contextTokens; // only when given: the object stays as it was
+        }
+        if (args.has("sequences")) {
+            memoryBasis["sequences"] = in.llmSequences;
         }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
@@ -304,7 +315,8 @@ Command recommendCommand() {
             "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
-            "                             [--top N] [--years N] [--utilization F] [--context TOKENS]\n\n"
+            "                             [--top N] [--years N] [--utilization F] [--context TOKENS]\n"
+            "                             [--sequences N]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -317,13 +329,20 @@ Command recommendCommand() {
             "with a published model's size and shape ('gpu-advisor memory --help' lists them).\n"
             "--context (LLM inference) is the tokens each reply reads: it sizes the KV cache in the memory\n"
             "needed and in the tokens/s ranked (default: 4,096 for the memory, 512 for the speed).\n"
+            "--sequences (LLM inference) is the requests served at once: each keeps its own KV cache in\n"
+            "the memory needed, and the tokens/s ranked is theirs together (default 1).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return recommend(ctx, Args::parse(rest, {{"memory-gb"}, {"params-billion"}, {"model"}, {"budget"}, {"precision"},
-                                                         {"task"}, {"domain"}, {"new-only", false}, {"gpus"},
-                                                         {"organization", false}, {"rank"}, {"top"}, {"years"},
-                                                         {"utilization"}, {"context"}}));
+                const std::vector<OptionSpec> specs = {{"memory-gb"}, {"params-billion"},
+                                                       {"model"},     {"budget"},
+                                                       {"precision"}, {"task"},
+                                                       {"domain"},    {"new-only", false},
+                                                       {"gpus"},      {"organization", false},
+                                                       {"rank"},      {"top"},
+                                                       {"years"},     {"utilization"},
+                                                       {"context"},   {"sequences"}};
+                return recommend(ctx, Args::parse(rest, specs));
             }};
 }
 

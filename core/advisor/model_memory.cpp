@@ -16,6 +16,7 @@ calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion,
                                 : (mem.mode == calc::MemoryMode::Qlora ? perf::Precision::Int4 : perf::Precision::Fp16);
     if (mem.mode == calc::MemoryMode::Inference) {
         mem.contextTokens = in.llmContextTokens;
+        mem.batch = in.llmSequences; // each request served at once keeps its own KV cache
     }
     return mem;
 }
@@ -30,8 +31,12 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
         // Token generation reads the model's own cache at that context (its KV heads, windows).
         in.llmKvCacheValues = calc::kvCacheValues(calc::attentionShapeOf(*model), *in.llmContextTokens);
     }
+    in.llmExperts = 0;
+    in.llmExpertsPerToken = 0;
     if (model != nullptr && model->activeParamsBillion > 0) {
         in.llmActiveParamsBillion = model->activeParamsBillion; // a mixture of experts reads only these
+        in.llmExperts = model->experts;
+        in.llmExpertsPerToken = model->expertsPerToken;
     }
     return mem;
 }
@@ -40,7 +45,9 @@ std::string describeMemoryBasis(const calc::MemoryInput& m) {
     const std::string size = format::trimmed(m.paramsBillion, 2) + "B parameters";
     return (m.model != nullptr ? m.model->label + ": " + size : size) + ", " + calc::toString(m.mode) + " with " +
            perf::toString(m.weights) + " weights" +
-           (m.contextTokens ? ", " + format::number(*m.contextTokens, 0) + " tokens of context" : "");
+           (m.contextTokens ? ", " + format::number(*m.contextTokens, 0) + " tokens of context" : "") +
+           (m.mode == calc::MemoryMode::Inference && m.batch > 1 ? ", " + std::to_string(m.batch) + " requests at once"
+                                                                 : "");
 }
 
 } // namespace advisor::advice

@@ -80,6 +80,9 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             const double bytesPerParam = perf::llmBitsPerWeight(q.llmWeights) / 8.0;
             q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
+            q.llmSequences = in.llmSequences;
+            q.llmExperts = in.llmExperts;
+            q.llmExpertsPerToken = in.llmExpertsPerToken;
             if (in.llmContextTokens) {
                 q.llmContextTokens = *in.llmContextTokens;
                 q.llmKvCacheValues = in.llmKvCacheValues;
@@ -182,6 +185,10 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     if (in.shortlistSize < 1) {
         throw InputError({"recommend", 0, "", "shortlist"}, "must be at least 1");
     }
+    if (in.llmSequences < 1 || in.llmSequences > perf::kMaxLlmSequences) {
+        throw InputError({"recommend", 0, "", "sequences"},
+                         "must be from 1 to " + std::to_string(perf::kMaxLlmSequences) + " requests at once");
+    }
     Recommendation rec;
     perf::PerfQuery base = queryFor(in);
     rec.metric = base.metric;
@@ -258,10 +265,14 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
-        c.reasons.push_back(std::string(perf::isLlm(base.metric) ? "speed " + format::number(c.throughput, 0) + " tokens/s"
-                                                                  : "speed " + format::ratio(c.relativePerformance) +
-                                                                        " " + reference->name) +
-                            " (" + perf::toString(base.metric) + ")");
+        c.reasons.push_back(std::string(perf::isLlm(base.metric)
+                                            ? "speed " + format::number(c.throughput, 0) + " tokens/s"
+                                            : "speed " + format::ratio(c.relativePerformance) + " " + reference->name) +
+                            " (" + perf::toString(base.metric) +
+                            (base.llmSequences > 1 ? ", " + std::to_string(base.llmSequences) + " requests together: " +
+                                                         format::number(c.throughput / base.llmSequences, 0) + " each"
+                                                   : std::string()) +
+                            ")");
         if (g.isCompleteSystem()) {
             c.reasons.push_back(format::number(g.tdpW * count, 0) + " W" + (count > 1 ? " in all" : "") + ": " +
                                 g.name + " comes with its own power supply");

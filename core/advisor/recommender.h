@@ -57,6 +57,13 @@ struct RecommendInput {
     /// A published model's own K and V elements at llmContextTokens (calc::kvCacheValues);
     /// unset: the size law.
     std::optional<double> llmKvCacheValues;
+    /// LLM inference: the requests served at once (token generation's sequences), each holding
+    /// its own KV cache; ranked by their tokens/s together.
+    int llmSequences = 1;
+    /// A mixture of experts' routed experts and experts per token (from a published model), which
+    /// set how many experts the sequences read together; 0: not known.
+    int llmExperts = 0;
+    int llmExpertsPerToken = 0;
     int shortlistSize = 5;
 };
 

@@ -235,6 +235,32 @@ TEST(RecommendCli, ALongContextSizesTheKvCacheInTheMemoryAndTheSpeed) {
     EXPECT_NE(training.err.find("--context sizes an LLM's KV cache"), std::string::npos) << training.err;
 }
 
+TEST(RecommendCli, RequestsServedAtOnceEachKeepTheirCacheAndGenerateTogether) {
+    // Sixteen requests of Llama 3.1 8B at 8,192 tokens: 16 caches of 1.07 GB in the memory, and
+    // each candidate ranked by perf's tokens/s for 16 sequences.
+    Cli cli;
+    const std::vector<std::string> base = {"recommend", "--model",   "llama-3.1-8b", "--task", "inference",
+                                           "--domain",  "llm",       "--precision",  "4bit",   "--budget",
+                                           "5000",      "--context", "8192"};
+    const auto one = cli.json(base);
+    auto withSequences = base;
+    withSequences.insert(withSequences.end(), {"--sequences", "16"});
+    const auto sixteen = cli.json(withSequences);
+    EXPECT_EQ(sixteen.at("memory_basis").at("sequences"), 16);
+    EXPECT_FALSE(one.at("memory_basis").contains("sequences"));
+    EXPECT_GT(sixteen.at("memory_gb").get<double>() - one.at("memory_gb").get<double>(), 15 * 1.07);
+    ASSERT_FALSE(sixteen.at("candidates").empty());
+    const auto& c = sixteen.at("candidates").at(0);
+    const auto perf = cli.json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus",
+                                std::to_string(c.at("count").get<int>()), "--metric", "llm-decode", "--model",
+                                "llama-3.1-8b", "--weights", "int4", "--context", "8192", "--sequences", "16"});
+    EXPECT_NEAR(c.at("throughput").get<double>(), perf.at("predictions").at(0).at("throughput").get<double>(), 1e-9);
+    const auto training = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--sequences", "8"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--sequences is the requests an LLM serves at once"), std::string::npos)
+        << training.err;
+}
+
 TEST(RecommendCli, UsageAndInputErrors) {
     Cli cli;
     EXPECT_EQ(cli.run({"recommend", "--memory-gb", "24"}).exitCode, 2); // no --budget

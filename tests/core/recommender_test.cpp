@@ -441,6 +441,47 @@ TEST(ModelMemory, TheTaskDecidesHowAModelSizeBecomesGigabytes) {
     EXPECT_FALSE(in.llmActiveParamsBillion);
 }
 
+TEST(ModelMemory, RequestsServedTogetherEachKeepTheirCache) {
+    // Llama 3.1 8B at 8,192 tokens keeps 1.07 GB of f16 cache per request: 16 requests need
+    // 15 x 1.07 GB more than one, and are ranked by their tokens/s together.
+    RecommendInput in;
+    in.task = Task::Inference;
+    in.domain = Domain::Llm;
+    in.llmWeights = perf::Precision::Int4;
+    in.llmContextTokens = 8192;
+    const calc::ModelShape* llama = calc::findModelShape("llama-3.1-8b");
+    sizeMemoryForModel(in, 0, llama);
+    const double one = in.memoryGb;
+    in.llmSequences = 16;
+    const auto sixteen = sizeMemoryForModel(in, 0, llama);
+    EXPECT_EQ(sixteen.batch, 16);
+    EXPECT_EQ(describeMemoryBasis(sixteen),
+              "Llama 3.1 8B: 8B parameters, inference with int4 weights, 8,192 tokens of context, 16 requests at once");
+    EXPECT_GT(in.memoryGb - one, 15 * 65536.0 * 8192 * 2 / 1e9);
+    EXPECT_EQ(queryFor(in).llmSequences, 16);
+
+    const perf::PerfModel model(cat());
+    in.budgetUsd = 10000;
+    const Recommendation rec = recommend(cat(), model, samplePrices(), {}, in);
+    ASSERT_FALSE(rec.shortlist.empty());
+    for (const auto& c : rec.shortlist) {
+        EXPECT_GE(c.gpu->memoryGb * c.count, in.memoryGb) << c.gpu->name;
+    }
+    const Candidate& first = rec.shortlist.front();
+    EXPECT_DOUBLE_EQ(first.throughput, model.throughput(*first.gpu, queryFor(in)));
+    bool says = false;
+    for (const auto& r : first.reasons) {
+        says |= r.find("(llm-decode, 16 requests together: ") != std::string::npos;
+    }
+    EXPECT_TRUE(says);
+    // A mixture of experts brings its routing with it.
+    sizeMemoryForModel(in, 0, calc::findModelShape("mixtral-8x7b"));
+    EXPECT_EQ(queryFor(in).llmExperts, 8);
+    EXPECT_EQ(queryFor(in).llmExpertsPerToken, 2);
+    in.llmSequences = 0;
+    EXPECT_THROW(recommend(cat(), model, {}, {}, in), InputError);
+}
+
 TEST(Recommender, RejectsBadInput) {
     const perf::PerfModel model(cat());
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(0, 1000)), InputError);

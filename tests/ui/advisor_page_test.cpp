@@ -366,6 +366,36 @@ private slots:
         model->setCurrentIndex(0);
     }
 
+    void requestsServedAtOnceEachKeepTheirCache() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        answerUpToRunningLlms(page);
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* requests = page.findChild<QSpinBox*>(QStringLiteral("liveRequests"));
+        QVERIFY(model != nullptr && requests != nullptr);
+        QVERIFY(!requests->isVisible()); // no model yet: the memory is given in gigabytes
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
+        QVERIFY(requests->isVisible());
+        QDoubleSpinBox* memory = liveMemoryField(page);
+        const double one = memory->value();
+        // Eight requests at the calculator's 4,096 tokens: seven more caches of 0.54 GB, and
+        // their activations.
+        requests->setValue(8);
+        QVERIFY2(memory->value() - one > 7 * 65536.0 * 4096 * 2 / 1e9,
+                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(one)));
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("8 requests at once")),
+                 qPrintable(liveSummary(page)->text()));
+        QVERIFY(!page.liveRecommendation().shortlist.empty());
+        bool together = false;
+        for (const auto& r : page.liveRecommendation().shortlist.front().reasons) {
+            together |= r.find("8 requests together") != std::string::npos;
+        }
+        QVERIFY(together);
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveRequests"))->value(), 8);
+        requests->setValue(1); // later tests expect the defaults
+        model->setCurrentIndex(0);
+    }
+
     void withoutABudgetTheUserAnswersBudgetQuestions() {
         ui::AdvisorPage page(*session_);
         page.setBudget(std::nullopt);

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QSpinBox;
 class QLabel;
 class QPushButton;
@@ -106,6 +107,8 @@ private:
     QComboBox* liveModel_ = nullptr;       ///< a published model (its size and shape), or any size
     QDoubleSpinBox* liveParams_ = nullptr; ///< a model size instead of gigabytes; 0 = none
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
+    QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
+    QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; the requests' row shows for LLM inference
     QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;

@@ -152,6 +152,20 @@ void AdvisorPage::buildResultView(QWidget* page) {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // Requests served at once: each keeps its own KV cache, and they generate together
+    // (`recommend --sequences`).
+    liveRequests_ = new QSpinBox;
+    liveRequests_->setObjectName(QStringLiteral("liveRequests"));
+    liveRequests_->setRange(1, 4096);
+    liveRequests_->setKeyboardTracking(false);
+    liveRequests_->setToolTip(tr("LLM inference: the requests served at once. Each keeps its own KV cache in the "
+                                 "memory needed, and the speed ranked is their tokens/s together."));
+    liveRequests_->setValue(QSettings().value(QStringLiteral("advisor/sequences"), 1).toInt());
+    connect(liveRequests_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/sequences"), liveRequests_->value());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
         QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
         sizeLiveMemoryForModel();
@@ -197,6 +211,10 @@ void AdvisorPage::buildResultView(QWidget* page) {
     memoryRow->addRow(tr("Or a mo&del:"), liveModel_);
     memoryRow->addRow(tr("Or a model si&ze of:"), liveParams_);
     memoryRow->addRow(tr("LLM conte&xt:"), liveContext_);
+    // Shown on an LLM-inference leaf only, so other leaves keep the shortlist's height.
+    memoryRow->addRow(tr("Re&quests at once:"), liveRequests_);
+    memoryRow->setRowVisible(liveRequests_, false);
+    liveMemoryForm_ = memoryRow;
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
     liveLayout->addWidget(liveSummary_);
@@ -365,15 +383,20 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmParamsBillion.reset();
     liveInput_.llmActiveParamsBillion.reset();
     liveInput_.llmContextTokens.reset();
+    liveInput_.llmSequences = 1;
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
     liveContext_->setEnabled(llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
     if (params <= 0) {
         return;
     }
     if (llmInference && liveContext_->value() > 0) {
         liveInput_.llmContextTokens = liveContext_->value();
+    }
+    if (llmInference) {
+        liveInput_.llmSequences = liveRequests_->value();
     }
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
