@@ -204,18 +204,21 @@ TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {
     EXPECT_NE(training.err.find("--precision 4bit is for LLM inference"), std::string::npos) << training.err;
 }
 
+// `recommend` for Llama 3.1 8B inference in 4 bits within `budget`, with `extra` options.
+std::vector<std::string> llamaInference(const char* budget, std::initializer_list<const char*> extra) {
+    std::vector<std::string> args = {"recommend", "--model",     "llama-3.1-8b", "--task",   "inference", "--domain",
+                                     "llm",       "--precision", "4bit",         "--budget", budget};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
 TEST(RecommendCli, ALongContextSizesTheKvCacheInTheMemoryAndTheSpeed) {
     // Llama 3.1 8B in 4 bits at 128K tokens: its KV cache (128 KiB per token) and whole-prompt
     // activations (8 bytes x 4,096 per token) grow from the default 4,096 tokens' by 20.8 GB, and
     // the 24 GB cards drop out; each candidate's tokens/s is perf's at that context.
     Cli cli;
-    const std::vector<std::string> base = {"recommend", "--model",  "llama-3.1-8b", "--task",   "inference",
-                                           "--domain",  "llm",      "--precision",  "4bit",     "--budget",
-                                           "3000",      "--top",    "10"};
-    const auto shortContext = cli.json(base);
-    auto withContext = base;
-    withContext.insert(withContext.end(), {"--context", "131072"});
-    const auto longContext = cli.json(withContext);
+    const auto shortContext = cli.json(llamaInference("3000", {"--top", "10"}));
+    const auto longContext = cli.json(llamaInference("3000", {"--top", "10", "--context", "131072"}));
     EXPECT_EQ(longContext.at("memory_basis").at("context_tokens"), 131072);
     EXPECT_FALSE(shortContext.at("memory_basis").contains("context_tokens"));
     EXPECT_NEAR(longContext.at("memory_gb").get<double>() - shortContext.at("memory_gb").get<double>(),
@@ -239,13 +242,8 @@ TEST(RecommendCli, RequestsServedAtOnceEachKeepTheirCacheAndGenerateTogether) {
     // Sixteen requests of Llama 3.1 8B at 8,192 tokens: 16 caches of 1.07 GB in the memory, and
     // each candidate ranked by perf's tokens/s for 16 sequences.
     Cli cli;
-    const std::vector<std::string> base = {"recommend", "--model",   "llama-3.1-8b", "--task", "inference",
-                                           "--domain",  "llm",       "--precision",  "4bit",   "--budget",
-                                           "5000",      "--context", "8192"};
-    const auto one = cli.json(base);
-    auto withSequences = base;
-    withSequences.insert(withSequences.end(), {"--sequences", "16"});
-    const auto sixteen = cli.json(withSequences);
+    const auto one = cli.json(llamaInference("5000", {"--context", "8192"}));
+    const auto sixteen = cli.json(llamaInference("5000", {"--context", "8192", "--sequences", "16"}));
     EXPECT_EQ(sixteen.at("memory_basis").at("sequences"), 16);
     EXPECT_FALSE(one.at("memory_basis").contains("sequences"));
     EXPECT_GT(sixteen.at("memory_gb").get<double>() - one.at("memory_gb").get<double>(), 15 * 1.07);
