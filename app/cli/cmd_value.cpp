@@ -161,8 +161,9 @@ Command valueCommand() {
             "(settings: reference_gpu). Default metric: int8-inference. --all lists unpriced GPUs.\n"
             "--workload: transformer (default), cnn, rnn, recsys, or llm (a language model of\n"
             "--params-billion, default 8, or --model). --metric llm-decode or llm-prefill compares LLM\n"
-            "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache),\n"
-            "leaving out the GPUs too small to hold the weights and KV cache.\n" +
+            "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache,\n"
+            "--sequences generating together), leaving out the GPUs too small to hold the weights and KV\n"
+            "caches.\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},
