@@ -90,7 +90,7 @@ double llmBytesPerStep(const PerfQuery& q) {
             params *= routedShareRead(q);
         }
     }
-    return params * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0 + sequences * kvCacheBytes(q);
+    return llmBytes(q, params) + (sequences - 1) * kvCacheBytes(q);
 }
 
 double llmBytesHeld(const PerfQuery& q) {

@@ -97,6 +97,18 @@ EffectiveSpecs PerfModel::specs(const Gpu& g) const {
     return deriveSpecs(g, constants_, &catalog_);
 }
 
+namespace {
+
+// One token multiplied by the active weights at the prompt's matmul rate (its clock and fitted
+// efficiency): prompt processing's weight time, and each further sequence's in token generation.
+double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    return 2.0 * activeParamsBillion(q) * 1e9 /
+           (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
+            c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
+}
+
+} // namespace
+
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
@@ -106,11 +118,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         // One sequence's multiplies hide under its reads (what the calibrated decode is); each
         // further sequence generating with it adds its 2 x active parameters FLOPs at the prompt's
         // matmul rate: a small batch's matmuls do not overlap with their reads.
-        const double computeSeconds = sequences == 1
-                                          ? 0.0
-                                          : (sequences - 1) * 2.0 * activeParamsBillion(q) * 1e9 /
-                                                (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
-                                                 c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
+        const double computeSeconds = sequences == 1 ? 0.0 : (sequences - 1) * weightMatmulSecondsPerToken(s, q, c);
         // A layer split reads each card's share of the bytes in turn, so more cards add memory, not
         // bandwidth; each boundary between them adds a hand-over of the token.
         const double overheadSeconds = c.decodeOverheadMs / 1000.0;
@@ -128,9 +136,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
     }
     if (q.metric == Metric::LlmPrefill) {
         const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
-        const double flops = 2.0 * activeParamsBillion(q) * 1e9;
-        const double weightSeconds = flops / (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
-                                              c.prefillComputeEfficiency[k]);
+        const double weightSeconds = weightMatmulSecondsPerToken(s, q, c);
         // Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's
         // softmax): the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
         const double attentionSeconds =
