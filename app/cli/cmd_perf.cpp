@@ -26,11 +26,17 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
     if (!band) {
         return;
     }
-    const bool inference = m == perf::Metric::Int8Inference || m == perf::Metric::Fp16Inference;
+    // Where the docs check the inference metrics the calibration never measured.
+    const char* inferenceCheck =
+        m == perf::Metric::Int8Inference
+            ? " (none of them inference; docs/performance-model.md checks 8-bit inference on MLPerf)"
+        : m == perf::Metric::Fp16Inference
+            ? " (none of them inference; docs/performance-model.md checks 16-bit inference on "
+              "timm's PyTorch runs)"
+            : "";
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
       << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
-      << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements"
-      << (inference ? " (none of them inference; docs/performance-model.md checks inference on MLPerf)" : "") << '\n';
+      << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements" << inferenceCheck << '\n';
 }
 
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,

@@ -22,6 +22,26 @@ std::optional<double> BenchmarkRow::perGpuBatch() const {
     return *batchSize / numGpus;
 }
 
+namespace {
+// A class that ends in "-inference" (cnn-inference): the class before it, else the whole name.
+std::string_view classBeforeInference(std::string_view workloadClass) {
+    constexpr std::string_view suffix = "-inference";
+    if (workloadClass.size() > suffix.size() && workloadClass.substr(workloadClass.size() - suffix.size()) == suffix) {
+        return workloadClass.substr(0, workloadClass.size() - suffix.size());
+    }
+    return workloadClass;
+}
+} // namespace
+
+bool BenchmarkRow::isInference() const {
+    const std::string_view base = classBeforeInference(workloadClass);
+    return base.size() != workloadClass.size() && perf::parseWorkloadClass(base).has_value();
+}
+
+std::optional<perf::WorkloadClass> BenchmarkRow::networkClass() const {
+    return perf::parseWorkloadClass(classBeforeInference(workloadClass));
+}
+
 perf::Metric BenchmarkRow::metric() const {
     if (workloadClass == "llm-decode") {
         return perf::Metric::LlmDecode;
@@ -29,8 +49,14 @@ perf::Metric BenchmarkRow::metric() const {
     if (workloadClass == "llm-prefill") {
         return perf::Metric::LlmPrefill;
     }
+    if (isInference() && perf::isSixteenBit(precision)) {
+        return perf::Metric::Fp16Inference;
+    }
     // Nobody trains in int8 or int4: an 8-bit (or 4-bit) row of a network class measures
     // 8-bit inference (FP8 where the GPU has it, INT8 otherwise), the seed's chart metric.
+    if (isInference()) {
+        return perf::Metric::Int8Inference;
+    }
     return perf::trainingMetricFor(precision).value_or(perf::Metric::Int8Inference);
 }
 
@@ -72,8 +98,9 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
             bad("workload", "must not be empty");
         }
         b.workloadClass = text::toLower(cell(r, "workload_class"));
-        if (!perf::parseWorkloadClass(b.workloadClass) && !b.isLlm() && !b.isGemm()) {
-            bad("workload_class", "must be transformer, cnn, rnn, recsys, llm-decode, llm-prefill or gemm, got " +
+        if (!b.networkClass() && !b.isLlm() && !b.isGemm()) {
+            bad("workload_class", "must be transformer, cnn, rnn, recsys (training; with -inference, inference), "
+                                  "llm-decode, llm-prefill or gemm, got " +
                                       text::quoteForMessage(b.workloadClass));
         }
         if (b.isGemm() && b.numGpus != 1) {
@@ -85,6 +112,12 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
             b.precision = *p; // TF32 is how Ampere and later run fp32 training
         } else {
             bad("precision", "must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got " +
+                                 text::quoteForMessage(cell(r, "precision")));
+        }
+        if (b.isInference() && b.precision == perf::Precision::Fp32) {
+            // The seed's charts have 8- and 16-bit inference only.
+            bad("precision", "an inference row must be fp16, bf16, int8, fp8 or int4 (no metric is 32-bit "
+                             "inference), got " +
                                  text::quoteForMessage(cell(r, "precision")));
         }
         const std::string batch = cell(r, "batch_size");

@@ -3,8 +3,10 @@
 /// The benchmark CSV format (DESIGN.md): measured throughput per GPU setup.
 ///   gpu,num_gpus,workload,workload_class,precision,batch_size,throughput,source
 /// workload_class: transformer, cnn, rnn, recsys (training in fp32/fp16/bf16, 8-bit inference
-/// in int8/fp8/int4), llm-decode, llm-prefill (weights in the given precision) or gemm (a large
-/// dense matrix multiply's TFLOPS: a check of the compute roof on its own, never fitted);
+/// in int8/fp8/int4), the same classes with "-inference" (cnn-inference: inference, 16-bit in
+/// fp16/bf16 and 8-bit in int8/fp8/int4; no metric is 32-bit inference), llm-decode, llm-prefill
+/// (weights in the given precision) or gemm (a large dense matrix multiply's TFLOPS: a check of
+/// the compute roof on its own, never fitted);
 /// precision: fp32 (or tf32), fp16, bf16, int8, fp8, int4, in any case; batch_size: total over
 /// GPUs, may be empty; throughput: 0 means not run.
 
@@ -24,7 +26,7 @@ struct BenchmarkRow {
     std::string gpu; ///< as written; resolved against the catalog later
     int numGpus = 1;
     std::string workload;
-    std::string workloadClass; ///< one of the seven classes above
+    std::string workloadClass; ///< one of the classes above, as written (lower case)
     perf::Precision precision = perf::Precision::Fp16;
     std::optional<double> batchSize; ///< total across GPUs; nullopt when empty or 0
     bool zeroBatch = false;          ///< the file says 0: the run did not fit in memory
@@ -33,11 +35,17 @@ struct BenchmarkRow {
 
     bool isLlm() const { return workloadClass == "llm-decode" || workloadClass == "llm-prefill"; }
     bool isGemm() const { return workloadClass == "gemm"; }
+    /// A network class with "-inference": the row measures inference whatever its precision.
+    bool isInference() const;
+    /// The network class of a training or inference row ("cnn-inference" is a CNN); nullopt for
+    /// LLM and GEMM rows.
+    std::optional<perf::WorkloadClass> networkClass() const;
     bool measured() const { return throughput > 0; }
     /// Batch per GPU, when known.
     std::optional<double> perGpuBatch() const;
     /// The metric the row measures: an LLM metric, training (fp32, fp16, bf16) or 8-bit
-    /// inference (int8, fp8, int4); for a GEMM, the metric whose compute roof it meets.
+    /// inference (int8, fp8, int4), or for an inference class 16-bit (fp16, bf16) or 8-bit
+    /// inference; for a GEMM, the metric whose compute roof it meets.
     perf::Metric metric() const;
 };
 

@@ -17,7 +17,7 @@ namespace {
 // changed the same card's TransformerXL speed by up to 1.96x), so a GPU of one says nothing about
 // another's. The file, not the source column: some files cite a log per row (MLPerf).
 std::string groupOf(const BenchmarkRow& r) {
-    return r.workload + "|" + perf::toString(r.precision) + "|" + r.file;
+    return r.workload + "|" + perf::toString(r.precision) + "|" + perf::toString(r.metric()) + "|" + r.file;
 }
 
 // One note per known issue: how many rows it keeps out of the fit, and why.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace advisor::eval {
 namespace {
@@ -46,7 +47,7 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
                          std::optional<double> referenceBatchPerGpu, bool nvlink) {
     perf::PerfQuery q;
     q.metric = row.metric();
-    q.workload = perf::parseWorkloadClass(row.workloadClass).value_or(perf::WorkloadClass::Transformer);
+    q.workload = row.networkClass().value_or(perf::WorkloadClass::Transformer);
     q.gpus = row.numGpus;
     q.interconnect.nvlinkBridge = nvlink;
     q.workloadName = row.workload;
@@ -171,13 +172,16 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     }
     ev.referenceGpu = ref->name;
 
-    // Each (workload, precision) group's reference row: the reference GPU's single-GPU row, else
+    // Each (workload, precision, metric) group's reference row (a network's training and inference
+    // rows are two groups): the reference GPU's single-GPU row, else
     // (a group the reference did not run, such as a 70B model on 24 GB cards) the single-GPU row of
     // the group's GPU with the most single-GPU rows in the file, so such groups are not lost; a
     // group that no GPU ran alone (70B on 2-4 cards) takes the setup with the fewest GPUs, ranked
     // alike.
-    using Group = std::pair<std::string, int>;
-    const auto groupOf = [&](size_t i) { return Group(rows[i].workload, static_cast<int>(rows[i].precision)); };
+    using Group = std::tuple<std::string, int, int>;
+    const auto groupOf = [&](size_t i) {
+        return Group(rows[i].workload, static_cast<int>(rows[i].precision), static_cast<int>(rows[i].metric()));
+    };
     const auto singleRowsOf = [&](const Gpu* g) {
         const auto it = singleCounts.find(g->id);
         return it == singleCounts.end() ? 0 : it->second;
@@ -208,7 +212,7 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
     }
     for (const auto& [group, index] : refRow) {
         if ((gpuOf[index] != ref || rows[index].numGpus != 1) && setups[group].size() > 1) {
-            ev.otherReferences.push_back({group.first, static_cast<perf::Precision>(group.second),
+            ev.otherReferences.push_back({std::get<0>(group), static_cast<perf::Precision>(std::get<1>(group)),
                                           gpuOf[index]->name, rowsInGroup[group], rows[index].numGpus});
         }
     }

@@ -123,11 +123,16 @@ TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
 
     const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "int8-inference"});
     const std::string line = "expected error: about " +
-                             advisor::format::number(loao("single_gpu", "median_abs_error_pct"), 0) +
-                             "% (median), " + advisor::format::number(loao("single_gpu", "p90_abs_error_pct"), 0) +
+                             advisor::format::number(loao("single_gpu", "median_abs_error_pct"), 0) + "% (median), " +
+                             advisor::format::number(loao("single_gpu", "p90_abs_error_pct"), 0) +
                              "% or more for 1 in 10 - leave-one-architecture-out on training measurements "
-                             "(none of them inference; docs/performance-model.md checks inference on MLPerf)";
+                             "(none of them inference; docs/performance-model.md checks 8-bit inference on MLPerf)";
     EXPECT_NE(human.out.find(line), std::string::npos) << human.out;
+    const auto sixteen = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-inference"});
+    EXPECT_NE(sixteen.out.find("(none of them inference; docs/performance-model.md checks 16-bit inference on "
+                               "timm's PyTorch runs)"),
+              std::string::npos)
+        << sixteen.out;
 
     // A network of the calibration data is predicted with its fitted profile, and says how far
     // those predictions were off.

@@ -48,6 +48,35 @@ TEST(BenchmarkCsv, PrecisionSaysWhatARowMeasures) {
     EXPECT_EQ(rows[3].metric(), perf::Metric::LlmDecode);
 }
 
+TEST(BenchmarkCsv, AnInferenceClassMeasuresInferenceInItsPrecision) {
+    // "-inference" after a network class: 16-bit inference in fp16 or bf16, 8-bit in int8, fp8 or int4.
+    const auto rows = readBenchmarks(kHeader + "RTX 4090,1,resnet50,cnn-inference,fp16,256,4495,x\n"
+                                               "RTX 4090,1,swin,Transformer-Inference,bf16,256,1692,x\n"
+                                               "RTX 4090,1,resnet50,cnn-inference,int8,256,9000,x\n"
+                                               "RTX 4090,1,resnet50,cnn,fp16,256,1285,x\n",
+                                     "b.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0].metric(), perf::Metric::Fp16Inference);
+    EXPECT_EQ(rows[0].networkClass(), perf::WorkloadClass::Cnn);
+    EXPECT_TRUE(rows[0].isInference());
+    EXPECT_EQ(rows[1].metric(), perf::Metric::Fp16Inference);
+    EXPECT_EQ(rows[1].networkClass(), perf::WorkloadClass::Transformer);
+    EXPECT_EQ(rows[2].metric(), perf::Metric::Int8Inference);
+    EXPECT_EQ(rows[3].metric(), perf::Metric::Fp16Training);
+    EXPECT_FALSE(rows[3].isInference());
+    // No chart metric is 32-bit inference, and only a network class takes the suffix.
+    EXPECT_EQ(errorsOf(kHeader + "RTX 4090,1,resnet50,cnn-inference,fp32,256,2310,x\n"
+                                 "RTX 4090,1,llama,llm-decode-inference,int4,1,100,x\n"
+                                 "RTX 4090,1,resnet50,-inference,fp16,256,1,x\n"),
+              (std::vector<std::string>{
+                  "b.csv:2: field 'precision': an inference row must be fp16, bf16, int8, fp8 or int4 (no metric is "
+                  "32-bit inference), got 'fp32'",
+                  "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys (training; with -inference, "
+                  "inference), llm-decode, llm-prefill or gemm, got 'llm-decode-inference'",
+                  "b.csv:4: field 'workload_class': must be transformer, cnn, rnn, recsys (training; with -inference, "
+                  "inference), llm-decode, llm-prefill or gemm, got '-inference'"}));
+}
+
 TEST(BenchmarkCsv, TablesAreReadAsTheyAreWritten) {
     // Upper case, TF32 for fp32, and 0 for a cell that was not run (Lambda's tables).
     const auto rows = readBenchmarks(kHeader + "A100 40GB PCIe,1,bert,Transformer,TF32,32,100,x\n"
@@ -84,8 +113,8 @@ TEST(BenchmarkCsv, EveryBadFieldIsReportedWithItsLine) {
                                  "RTX 3090,1,bert,vision,fp64,8,-1,x\n"),
               (std::vector<std::string>{
                   "b.csv:2: field 'num_gpus': must be a whole number from 1 to 1024, got '0'",
-                  "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys, llm-decode, llm-prefill "
-                  "or gemm, got 'vision'",
+                  "b.csv:3: field 'workload_class': must be transformer, cnn, rnn, recsys (training; with -inference, "
+                  "inference), llm-decode, llm-prefill or gemm, got 'vision'",
                   "b.csv:3: field 'precision': must be fp32 (or tf32), fp16, bf16, int8, fp8 or int4, got 'fp64'",
                   "b.csv:3: field 'throughput': must be zero (not run) or greater"}));
     EXPECT_EQ(errorsOf(kHeader + "RTX 3090,2,torch-matmul,gemm,fp16,,150,x\n"),
@@ -313,6 +342,33 @@ TEST(Evaluate, RelativeToTheReferenceAndUnknownNamesListed) {
     EXPECT_EQ(ev.multiGpu.rows, 1u);
     // Default reference: the GPU with the most single-GPU rows.
     EXPECT_EQ(evaluate(rows, Catalog::builtin(), model).referenceGpu, "RTX 4090");
+}
+
+TEST(Evaluate, ANetworksTrainingAndInferenceAreEachRelativeToTheirOwnReferenceRow) {
+    // timm's 2022 ResNet-50 in float16 on an RTX 3090 and 4090: training 890 and 1285, inference
+    // 3017 and 4495 samples/s. Each metric is its own group, predicted as its own metric.
+    const auto rows = readBenchmarks(kHeader + "RTX 3090,1,resnet50,cnn,fp16,256,890,x\n"
+                                               "RTX 4090,1,resnet50,cnn,fp16,256,1285,x\n"
+                                               "RTX 3090,1,resnet50,cnn-inference,fp16,256,3017,x\n"
+                                               "RTX 4090,1,resnet50,cnn-inference,fp16,256,4495,x\n",
+                                     "b.csv");
+    const perf::PerfModel model(Catalog::builtin());
+    const auto ev = evaluate(rows, Catalog::builtin(), model, std::string("RTX 3090"));
+    ASSERT_EQ(ev.rows.size(), 4u);
+    EXPECT_NEAR(ev.rows[1].measuredRelative, 1285.0 / 890.0, 1e-12);
+    EXPECT_NEAR(ev.rows[3].measuredRelative, 4495.0 / 3017.0, 1e-12);
+    const auto relative = [&](perf::Metric metric) {
+        perf::PerfQuery q;
+        q.metric = metric;
+        q.workload = perf::WorkloadClass::Cnn;
+        q.workloadName = "resnet50";
+        return model.throughput(Catalog::builtin().require("RTX 4090"), q) /
+               model.throughput(Catalog::builtin().require("RTX 3090"), q);
+    };
+    EXPECT_NEAR(ev.rows[1].predictedRelative, relative(perf::Metric::Fp16Training), 1e-12);
+    EXPECT_NEAR(ev.rows[3].predictedRelative, relative(perf::Metric::Fp16Inference), 1e-12);
+    EXPECT_GT(std::fabs(relative(perf::Metric::Fp16Inference) / relative(perf::Metric::Fp16Training) - 1), 0.1);
+    EXPECT_EQ(ev.singleGpu.rows, 2u);
 }
 
 TEST(Evaluate, AWorkloadTheReferenceDidNotRunIsRelativeToTheGpuWithTheMostRows) {
