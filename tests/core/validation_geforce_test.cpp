@@ -28,17 +28,26 @@ const EvaluatedRow& rowOf(const Evaluation& ev, const std::string& gpu, const st
     throw std::runtime_error("no evaluated row " + gpu + " " + workload + " " + precision);
 }
 
+// A file's single-GPU rows against the error the docs report: every GPU name resolved, the expected
+// row count, median and p90 under the bounds, and the median under the bandwidth rule's divided by
+// `beatsRuleBy` (1: merely better).
+Evaluation evaluateWithin(const std::string& file, const std::string& reference, size_t rows, double medianPct,
+                          double p90Pct, double beatsRuleBy) {
+    auto ev = evaluateValidation(file, reference);
+    EXPECT_TRUE(ev.unresolved.empty()) << file;
+    EXPECT_EQ(ev.singleGpu.rows, rows) << file;
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, medianPct) << file;
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, p90Pct) << file;
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, ev.singleGpuBandwidthBaseline.medianAbsErrorPct / beatsRuleBy) << file;
+    return ev;
+}
+
 TEST(Validation, TimmTrainingOnFourGeForceGenerationsOfOneRun) {
     // NikolasEnt's 2022 post: GTX 1080 Ti, RTX 2080 Ti, RTX 3090 and RTX 4090 training VGG16, ResNet-50,
     // EfficientNetV2-B0 and Swin-B in float16 and float32 (PyTorch 1.13), relative to the RTX 3090.
     // Docs: 11.8% / 41.2% (median / p90); the bandwidth rule 34.1% / 90.1%.
-    const auto ev = evaluateValidation("timm-train-geforce-2022.csv", "RTX 3090");
-    EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 24u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 12.5);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 42.0);
+    const auto ev = evaluateWithin("timm-train-geforce-2022.csv", "RTX 3090", 24, 12.5, 42.0, 2);
     EXPECT_GT(ev.singleGpu.spearman, 0.85);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, ev.singleGpuBandwidthBaseline.medianAbsErrorPct / 2);
 
     // The CNNs of the cards around the reference within 15% (ResNet-50, its fitted profile, and the
     // class shares for the other two), except VGG16 on the 4090 (below).
@@ -66,12 +75,7 @@ TEST(Validation, TimmTrainingOnAnRtx5090AgainstTheCardsBeforeIt) {
     // NikolasEnt's 2025 post: RTX 3090, 4090 and 5090 training five timm networks (PyTorch 2.6, CUDA
     // 12.8). Docs: 14.8% / 30.7% relative to the RTX 3090 (the bandwidth rule 24.8% / 39.5%); 13.6% /
     // 26.2% relative to the RTX 4090, the 5090's rows alone 9.7% / 20.0%.
-    const auto ev = evaluateValidation("timm-train-geforce-2025.csv", "RTX 3090");
-    EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 20u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 32.0);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, ev.singleGpuBandwidthBaseline.medianAbsErrorPct);
+    const auto ev = evaluateWithin("timm-train-geforce-2025.csv", "RTX 3090", 20, 16.0, 32.0, 1);
     // Every CNN row of the Ada and Blackwell cards is predicted slower than measured: read the newest
     // cards' CNN figures as a floor, as Lambda's H100 SXM5 runs say too.
     size_t cnn = 0;
@@ -98,12 +102,7 @@ TEST(Validation, SixteenBitInferenceOnFiveGeForceGenerations) {
     // The "eval" columns of the same posts in float16 (batch 256), the only measurements of the seed's
     // 16-bit inference metric here. Docs: 2022 9.4% / 36.3%, 2025 8.3% / 18.2% relative to the RTX 3090
     // (the bandwidth rule 35.3% / 75.6% and 30.5% / 39.2%).
-    const auto old = evaluateValidation("timm-inference-geforce-2022.csv", "RTX 3090");
-    EXPECT_TRUE(old.unresolved.empty());
-    EXPECT_EQ(old.singleGpu.rows, 12u);
-    EXPECT_LT(old.singleGpu.medianAbsErrorPct, 10.0);
-    EXPECT_LT(old.singleGpu.p90AbsErrorPct, 37.0);
-    EXPECT_LT(old.singleGpu.medianAbsErrorPct, old.singleGpuBandwidthBaseline.medianAbsErrorPct / 3);
+    const auto old = evaluateWithin("timm-inference-geforce-2022.csv", "RTX 3090", 12, 10.0, 37.0, 3);
     for (const auto& r : old.rows) {
         if (!r.evaluated || r.row.gpu == "RTX 3090") {
             continue;
@@ -119,12 +118,7 @@ TEST(Validation, SixteenBitInferenceOnFiveGeForceGenerations) {
         }
     }
 
-    const auto now = evaluateValidation("timm-inference-geforce-2025.csv", "RTX 3090");
-    EXPECT_TRUE(now.unresolved.empty());
-    EXPECT_EQ(now.singleGpu.rows, 10u);
-    EXPECT_LT(now.singleGpu.medianAbsErrorPct, 9.0);
-    EXPECT_LT(now.singleGpu.p90AbsErrorPct, 19.0);
-    EXPECT_LT(now.singleGpu.medianAbsErrorPct, now.singleGpuBandwidthBaseline.medianAbsErrorPct / 3);
+    const auto now = evaluateWithin("timm-inference-geforce-2025.csv", "RTX 3090", 10, 9.0, 19.0, 3);
     // Pinned miss: inference is modelled fused (elementwise work inside the matmuls, as TensorRT runs
     // it); PyTorch's eager ResNet-50 on the 5090 ran at 1.93x the 3090, its bandwidth ratio (1.91x),
     // where the model gives 2.67x.
@@ -135,12 +129,7 @@ TEST(Validation, SixteenBitInferenceOfTimmsOwnRunsOnTwoBlackwellCards) {
     // timm's published results for PyTorch 2.9.1 (eager AMP inference): 17 networks on an RTX 4090, an
     // RTX 5090 and an RTX PRO 6000 Blackwell Max-Q. Docs: 8.0% / 20.2% relative to the RTX 4090 (the
     // bandwidth rule 24.5% / 36.8%).
-    const auto ev = evaluateValidation("timm-results-inference-pt291.csv", "RTX 4090");
-    EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 34u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 21.0);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, ev.singleGpuBandwidthBaseline.medianAbsErrorPct / 2);
+    const auto ev = evaluateWithin("timm-results-inference-pt291.csv", "RTX 4090", 34, 9.0, 21.0, 2);
     // The Max-Q, the same GB202 as the 5090 with 188 SMs at 300 W: the board-power term gives it 82% of
     // the boost clock, and it lands within 12% on every network (median 5.3%).
     std::vector<double> maxQ;
@@ -162,11 +151,7 @@ TEST(Validation, SixteenBitInferenceOfTimmsOwnRunsOnTwoBlackwellCards) {
     // large matmuls and convolutions (VGG16, ConvNeXt-B, ViT-B) stay near the cards' compute ratio
     // (1.27x) and are fast in the model, depthwise networks (EfficientNet, MobileNet) near their
     // bandwidth ratio and within 5%.
-    const auto compiled = evaluateValidation("timm-results-inference-pt291-compiled.csv", "RTX 4090");
-    EXPECT_TRUE(compiled.unresolved.empty());
-    EXPECT_EQ(compiled.singleGpu.rows, 17u);
-    EXPECT_LT(compiled.singleGpu.medianAbsErrorPct, 11.0);
-    EXPECT_LT(compiled.singleGpu.p90AbsErrorPct, 18.5);
+    const auto compiled = evaluateWithin("timm-results-inference-pt291-compiled.csv", "RTX 4090", 17, 11.0, 18.5, 2);
     for (const char* depthwise : {"efficientnet_b0", "tf_efficientnetv2_b0", "mobilenetv3_large_100"}) {
         EXPECT_LT(std::fabs(rowOf(compiled, "RTX 5090", depthwise, "fp16").errorPct), 5.0) << depthwise;
     }
@@ -181,12 +166,7 @@ TEST(Validation, SixteenBitInferenceOfTimmsOwnRunsOnAnRtx3090And4090) {
     // on most networks (the L2 term gives its 72 MB x1.41 at inference), most on the depthwise ones;
     // but for EfficientNetV2-B0 the same two cards measured 1.33x here and 1.77x in NikolasEnt's 2025
     // run: sources disagree by a third on one pair.
-    const auto ev = evaluateValidation("timm-results-inference-pt240.csv", "RTX 3090");
-    EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 17u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 16.5);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 28.5);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, ev.singleGpuBandwidthBaseline.medianAbsErrorPct);
+    const auto ev = evaluateWithin("timm-results-inference-pt240.csv", "RTX 3090", 17, 16.5, 28.5, 1);
     for (const char* depthwise : {"efficientnet_b0", "tf_efficientnetv2_b0", "mobilenetv3_large_100"}) {
         EXPECT_GT(rowOf(ev, "RTX 4090", depthwise, "fp16").errorPct, 20.0) << depthwise;
     }
@@ -199,11 +179,8 @@ TEST(Validation, SixteenBitInferenceOfTimmsOwnRunsOnAnRtx3090And4090) {
 TEST(Validation, OllamaTokenGenerationOnThreeGeForceGenerations) {
     // The same 2025 post: Ollama 0.5.11 generating with nine Q4_K_M models of 1.5B to 32B parameters on
     // an RTX 3090, 4090 and 5090. Docs: 8.2% / 33.1% relative to the RTX 3090.
-    const auto ev = evaluateValidation("ollama-decode-geforce-2025.csv", "RTX 3090");
-    EXPECT_TRUE(ev.unresolved.empty());
-    EXPECT_EQ(ev.singleGpu.rows, 18u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 34.0);
+    // The bandwidth rule's median (9.6%) is beaten by a little; its p90 (15.0%) is not (below).
+    const auto ev = evaluateWithin("ollama-decode-geforce-2025.csv", "RTX 3090", 18, 9.0, 34.0, 1);
     size_t large = 0;
     size_t small = 0;
     for (const auto& r : ev.rows) {
