@@ -36,25 +36,26 @@ int run(Context& ctx, const Args& args) {
                 skipped.push_back({{"line", r.row.line}, {"gpu", r.row.gpu}, {"reason", r.skipReason}});
                 continue;
             }
-            list.push_back({{"gpu", r.row.gpu},
-                            {"gpu_id", r.gpuId},
-                            {"num_gpus", r.row.numGpus},
-                            {"workload", r.row.workload},
-                            {"workload_class", r.row.workloadClass},
-                            {"precision", perf::toString(r.row.precision)},
-                            {"measured_relative", r.measuredRelative},
-                            {"predicted_relative", r.predictedRelative},
-                            {"error_pct", r.errorPct},
-                            {"bandwidth_relative", r.bandwidthRelative},
-                            {"reference", r.referenceGpu},
-                            {"reference_num_gpus", r.referenceNumGpus},
-                            {"workload_profile", r.workloadProfile},
-                            {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
-                            {"language_model_params_billion", r.languageModelParamsBillion > 0
-                                                                   ? nlohmann::json(r.languageModelParamsBillion)
-                                                                   : nlohmann::json()},
-                            {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns},
-                            {"explanation", r.explanation}});
+            list.push_back(
+                {{"gpu", r.row.gpu},
+                 {"gpu_id", r.gpuId},
+                 {"num_gpus", r.row.numGpus},
+                 {"workload", r.row.workload},
+                 {"workload_class", r.row.workloadClass},
+                 {"metric", perf::toString(r.row.metric())},
+                 {"precision", perf::toString(r.row.precision)},
+                 {"measured_relative", r.measuredRelative},
+                 {"predicted_relative", r.predictedRelative},
+                 {"error_pct", r.errorPct},
+                 {"bandwidth_relative", r.bandwidthRelative},
+                 {"reference", r.referenceGpu},
+                 {"reference_num_gpus", r.referenceNumGpus},
+                 {"workload_profile", r.workloadProfile},
+                 {"profile", r.profile.empty() ? nlohmann::json() : nlohmann::json(r.profile)},
+                 {"language_model_params_billion",
+                  r.languageModelParamsBillion > 0 ? nlohmann::json(r.languageModelParamsBillion) : nlohmann::json()},
+                 {"batch_from_multi_gpu_runs", r.batchFromMultiGpuRuns},
+                 {"explanation", r.explanation}});
         }
         nlohmann::json summary = summaryJson(ev.all);
         summary["single_gpu"] = summaryJson(ev.singleGpu);
