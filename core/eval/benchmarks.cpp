@@ -49,14 +49,12 @@ perf::Metric BenchmarkRow::metric() const {
     if (workloadClass == "llm-prefill") {
         return perf::Metric::LlmPrefill;
     }
-    if (isInference() && perf::isSixteenBit(precision)) {
-        return perf::Metric::Fp16Inference;
+    if (isInference()) {
+        // 16-bit inference in fp16 or bf16, 8-bit in int8, fp8 or int4 (fp32 is refused on reading).
+        return perf::isSixteenBit(precision) ? perf::Metric::Fp16Inference : perf::Metric::Int8Inference;
     }
     // Nobody trains in int8 or int4: an 8-bit (or 4-bit) row of a network class measures
     // 8-bit inference (FP8 where the GPU has it, INT8 otherwise), the seed's chart metric.
-    if (isInference()) {
-        return perf::Metric::Int8Inference;
-    }
     return perf::trainingMetricFor(precision).value_or(perf::Metric::Int8Inference);
 }
 
