@@ -245,5 +245,28 @@ TEST(HostStep, ConstantsFileKeepsItAndOlderFilesReadWithout) {
     }
 }
 
+TEST(WorkloadProfile, CnnTrainingOnCardsNewerThanTheCalibrationIsReadAsAFloor) {
+    // Every external check of Ada, Hopper and Blackwell CNN training found the model slow
+    // (docs/performance-model.md): the prediction says so, and only there.
+    const auto saysFloor = [](const char* gpu, WorkloadClass w, Metric m) {
+        PerfQuery q;
+        q.workload = w;
+        q.metric = m;
+        for (const auto& n : model().explain(cat().require(gpu), q).notes) {
+            if (n.find("read it as a floor") != std::string::npos) {
+                return true;
+            }
+        }
+        return false;
+    };
+    EXPECT_TRUE(saysFloor("RTX 5090", WorkloadClass::Cnn, Metric::Fp16Training));
+    EXPECT_TRUE(saysFloor("RTX 4090", WorkloadClass::Cnn, Metric::Fp32Training));
+    EXPECT_TRUE(saysFloor("H100 SXM5", WorkloadClass::Cnn, Metric::Fp16Training));
+    EXPECT_FALSE(saysFloor("RTX 3090", WorkloadClass::Cnn, Metric::Fp16Training));         // calibrated
+    EXPECT_FALSE(saysFloor("RTX 5090", WorkloadClass::Transformer, Metric::Fp16Training)); // no such finding
+    EXPECT_FALSE(saysFloor("RTX 5090", WorkloadClass::Cnn, Metric::Fp16Inference));        // checked: not a floor
+    EXPECT_FALSE(saysFloor("MI300X", WorkloadClass::Cnn, Metric::Fp16Training));           // no runs to say so
+}
+
 } // namespace
 } // namespace advisor::perf
