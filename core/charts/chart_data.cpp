@@ -180,6 +180,15 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     if (filtered > 0) {
         d.notes.push_back(format::count(static_cast<long long>(filtered), "GPU") + " left out by the memory/vendor filter");
     }
+    const bool cnnTraining = d.workload.workload == perf::WorkloadClass::Cnn &&
+                             d.workload.languageModelParamsBillion <= 0 &&
+                             std::any_of(d.metrics.begin(), d.metrics.end(), perf::isTraining);
+    if (cnnTraining && std::any_of(d.rows.begin(), d.rows.end(),
+                                   [](const ChartRow& r) { return perf::newerThanTheTrainingCalibration(*r.gpu); })) {
+        // The one finding every newer run of CNN training agrees on (docs/performance-model.md).
+        d.notes.push_back("CNN training on the Ada, Hopper and Blackwell cards: read as a floor (the model was slow "
+                          "on every newer run of them)");
+    }
     if (tooSmall > 0) {
         vo.metric = o.metrics.front();
         d.notes.push_back(format::count(static_cast<long long>(tooSmall), "GPU") +

@@ -65,6 +65,11 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
 
 } // namespace
 
+bool newerThanTheTrainingCalibration(const Gpu& g) {
+    return g.vendor == "NVIDIA" &&
+           (g.architecture == "Ada" || g.architecture == "Hopper" || g.architecture == "Blackwell");
+}
+
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
     // The bound is the largest share (PerfModel::explain).
     const double share = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
@@ -105,12 +110,6 @@ double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, 
     return 2.0 * activeParamsBillion(q) * 1e9 /
            (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
             c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
-}
-
-// NVIDIA's architectures after Ampere, which the 2020-21 training runs of the calibration never saw.
-bool newerThanTheTrainingCalibration(const Gpu& g) {
-    return g.vendor == "NVIDIA" &&
-           (g.architecture == "Ada" || g.architecture == "Hopper" || g.architecture == "Blackwell");
 }
 
 } // namespace

@@ -112,6 +112,11 @@ struct Prediction {
     std::vector<std::string> notes; ///< substitutes for unpublished figures, caveats
 };
 
+/// NVIDIA's architectures after Ampere (Ada, Hopper, Blackwell), which the 2020-21 training runs of
+/// the calibration never saw. Every newer run of their CNN training measured them faster than the
+/// model (docs/performance-model.md), so predictions of it are read as a floor.
+bool newerThanTheTrainingCalibration(const Gpu& g);
+
 /// One line for a tooltip: the bound with its share of the time, then the factors that moved
 /// the prediction most (largest first), e.g. "bound by memory bandwidth (61% of the time);
 /// L2 cache x1.31, board power x0.89".

@@ -127,6 +127,24 @@ TEST(RawChart, FiltersAndHighlight) {
     EXPECT_EQ(d.notes.front(), "showing the best 2 of 3");
 }
 
+TEST(RawChart, CnnTrainingOnTheNewestCardsIsReadAsAFloor) {
+    // The one finding every newer run of CNN training agrees on; said once, under the chart.
+    const perf::PerfModel model(fixture());
+    const std::string floor = "CNN training on the Ada, Hopper and Blackwell cards: read as a floor (the model was "
+                              "slow on every newer run of them)";
+    auto o = options(ChartKind::RawPerformance);
+    o.workload.workload = perf::WorkloadClass::Cnn;
+    EXPECT_EQ(buildChartData(fixture(), model, prices(), o).notes, std::vector<std::string>{floor});
+    o.metrics = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference}; // no training charted
+    o.sortBy = perf::Metric::Int8Inference;
+    EXPECT_TRUE(buildChartData(fixture(), model, prices(), o).notes.empty());
+    o = options(ChartKind::RawPerformance);
+    o.workload.workload = perf::WorkloadClass::Cnn;
+    o.vendor = "amd"; // the RX 7900 XTX alone: no such finding for it
+    EXPECT_EQ(buildChartData(fixture(), model, prices(), o).notes,
+              std::vector<std::string>{"4 GPUs left out by the memory/vendor filter"});
+}
+
 TEST(PerfPerDollarChart, ThroughputOverCostOfOwnershipReferenceIsOne) {
     const perf::PerfModel model(fixture());
     const auto o = options(ChartKind::PerfPerDollar);
