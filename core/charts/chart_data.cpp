@@ -185,9 +185,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
                              std::any_of(d.metrics.begin(), d.metrics.end(), perf::isTraining);
     if (cnnTraining && std::any_of(d.rows.begin(), d.rows.end(),
                                    [](const ChartRow& r) { return perf::newerThanTheTrainingCalibration(*r.gpu); })) {
-        // The one finding every newer run of CNN training agrees on (docs/performance-model.md).
+        // What most newer runs of CNN training say (docs/performance-model.md).
         d.notes.push_back("CNN training on the Ada, Hopper and Blackwell cards: read as a floor (the model was slow "
-                          "on every newer run of them)");
+                          "on most newer runs of them)");
     }
     if (tooSmall > 0) {
         vo.metric = o.metrics.front();

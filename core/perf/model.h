@@ -113,7 +113,7 @@ struct Prediction {
 };
 
 /// NVIDIA's architectures after Ampere (Ada, Hopper, Blackwell), which the 2020-21 training runs of
-/// the calibration never saw. Every newer run of their CNN training measured them faster than the
+/// the calibration never saw. Most newer runs of their CNN training measured them faster than the
 /// model (docs/performance-model.md), so predictions of it are read as a floor.
 bool newerThanTheTrainingCalibration(const Gpu& g);
 

@@ -128,10 +128,10 @@ TEST(RawChart, FiltersAndHighlight) {
 }
 
 TEST(RawChart, CnnTrainingOnTheNewestCardsIsReadAsAFloor) {
-    // The one finding every newer run of CNN training agrees on; said once, under the chart.
+    // What most newer runs of CNN training say; said once, under the chart.
     const perf::PerfModel model(fixture());
     const std::string floor = "CNN training on the Ada, Hopper and Blackwell cards: read as a floor (the model was "
-                              "slow on every newer run of them)";
+                              "slow on most newer runs of them)";
     auto o = options(ChartKind::RawPerformance);
     o.workload.workload = perf::WorkloadClass::Cnn;
     EXPECT_EQ(buildChartData(fixture(), model, prices(), o).notes, std::vector<std::string>{floor});

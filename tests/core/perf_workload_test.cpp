@@ -246,7 +246,7 @@ TEST(HostStep, ConstantsFileKeepsItAndOlderFilesReadWithout) {
 }
 
 TEST(WorkloadProfile, CnnTrainingOnCardsNewerThanTheCalibrationIsReadAsAFloor) {
-    // Every external check of Ada, Hopper and Blackwell CNN training found the model slow
+    // Most external checks of Ada, Hopper and Blackwell CNN training found the model slow
     // (docs/performance-model.md): the prediction says so, and only there.
     const auto saysFloor = [](const char* gpu, WorkloadClass w, Metric m) {
         PerfQuery q;
