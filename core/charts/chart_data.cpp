@@ -165,7 +165,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         row.highlighted = std::find(o.highlight.begin(), o.highlight.end(), g.id) != o.highlight.end();
         for (const auto m : o.metrics) {
             vo.metric = m;
-            row.why.push_back(perf::explanationSummary(model.explain(g, value::valueQuery(vo))));
+            const perf::Prediction p = model.explain(g, value::valueQuery(vo));
+            row.why.push_back(perf::explanationSummary(p));
+            row.caveats.push_back(p.notes);
         }
         d.rows.push_back(row);
     }

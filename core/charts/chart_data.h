@@ -47,6 +47,8 @@ struct ChartRow {
     const Gpu* gpu = nullptr;
     std::vector<std::optional<double>> values; ///< one per metric; nullopt where not computable
     std::vector<std::string> why;              ///< one per metric: the model's explanation in a line
+    std::vector<std::vector<std::string>> caveats; ///< one list per metric: the prediction's notes
+                                                   ///< (figures estimated, read as a floor, ...)
     std::optional<value::ChosenPrice> price;
     std::optional<double> tcoUsd;              ///< perf/$ chart: the cost it divides by
     bool highlighted = false;

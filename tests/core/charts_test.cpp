@@ -68,6 +68,7 @@ TEST(RawChart, EveryGpuRelativeToTheReferenceSortedByTheChosenMetric) {
             q.metric = d.metrics[m];
             EXPECT_EQ(r.why[m], perf::explanationSummary(model.explain(*r.gpu, q))) << r.gpu->name;
             EXPECT_EQ(r.why[m].rfind("bound by ", 0), 0u) << r.why[m];
+            EXPECT_EQ(r.caveats.at(m), model.explain(*r.gpu, q).notes) << r.gpu->name; // and its caveats
         }
     }
     EXPECT_EQ(d.valueAxisLabel, "Performance relative to RTX 4090 (1.0 = RTX 4090)");

@@ -234,6 +234,38 @@ private slots:
         workload->setCurrentIndex(0); // later tests expect the defaults
     }
 
+    void aBarSaysItsPredictionsCaveats() {
+        // A CNN's training bar of an Ada card says to read it as a floor; an Ampere card's does not.
+        ui::Session session;
+        session.open(dbPath());
+        ui::ChartsPage page(session);
+        page.setKind(charts::ChartKind::RawPerformance);
+        QComboBox* workload = nullptr;
+        for (auto* box : page.findChildren<QComboBox*>()) {
+            if (box->findData(QStringLiteral("cnn")) >= 0) {
+                workload = box;
+            }
+        }
+        QVERIFY(workload != nullptr);
+        workload->setCurrentIndex(workload->findData(QStringLiteral("cnn")));
+        const auto& d = page.data();
+        const size_t train = d.metricIndex(perf::Metric::Fp16Training);
+        const QString floor = QStringLiteral("Note: CNN training on a card newer than the calibration's runs");
+        int checked = 0;
+        for (size_t i = 0; i < d.rows.size(); ++i) {
+            const QString bar = ui::BarChartBuilder::barText(d, i, train);
+            if (d.rows[i].gpu->id == "rtx-4090") {
+                QVERIFY2(bar.contains(floor), qPrintable(bar));
+                ++checked;
+            } else if (d.rows[i].gpu->id == "rtx-3090") {
+                QVERIFY2(!bar.contains(floor), qPrintable(bar));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 2);
+        workload->setCurrentIndex(0); // later tests expect the defaults
+    }
+
     void llmInferenceIsChartedInTokensPerSecondForTheGpusThatHoldTheModel() {
         ui::Session session;
         session.open(dbPath());

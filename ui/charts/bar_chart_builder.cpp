@@ -211,6 +211,11 @@ QString BarChartBuilder::barText(const charts::ChartData& data, size_t row, size
     if (value && metric < r.why.size()) {
         text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[metric]));
     }
+    if (value && metric < r.caveats.size()) {
+        for (const auto& caveat : r.caveats[metric]) { // figures estimated, read as a floor, ...
+            text += QStringLiteral("\n") + QObject::tr("Note: %1").arg(qs(caveat));
+        }
+    }
     if (value && data.workload.languageModelParamsBillion > 0) {
         // No held-out error on the calibration data stands for the language-model profile.
         text += QStringLiteral("\n") + QObject::tr("Language-model profile: not fitted; compared with measured LLM "
