@@ -250,7 +250,7 @@ private slots:
         workload->setCurrentIndex(workload->findData(QStringLiteral("cnn")));
         const auto& d = page.data();
         const size_t train = d.metricIndex(perf::Metric::Fp16Training);
-        const QString floor = QStringLiteral("Note: CNN training on a card newer than the calibration's runs");
+        const QString floor = QStringLiteral("Note: CNN training on a card newer"); // wrapped after a few words
         int checked = 0;
         for (size_t i = 0; i < d.rows.size(); ++i) {
             const QString bar = ui::BarChartBuilder::barText(d, i, train);

@@ -3,8 +3,11 @@
 #include "common/format.h"
 #include "perf/accuracy.h"
 #include "ui_text.h"
+#include "widgets/plot_fit.h"
 
 #include <qcustomplot.h>
+
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -212,8 +215,9 @@ QString BarChartBuilder::barText(const charts::ChartData& data, size_t row, size
         text += QStringLiteral("\n") + QObject::tr("Why: %1").arg(qs(r.why[metric]));
     }
     if (value && metric < r.caveats.size()) {
-        for (const auto& caveat : r.caveats[metric]) { // figures estimated, read as a floor, ...
-            text += QStringLiteral("\n") + QObject::tr("Note: %1").arg(qs(caveat));
+        // Figures estimated, read as a floor, ...: a tooltip does not wrap plain text, and these run long.
+        for (const auto& caveat : r.caveats[metric]) {
+            text += QStringLiteral("\n") + wrapText(QObject::tr("Note: %1").arg(qs(caveat)), QToolTip::font(), 640);
         }
     }
     if (value && data.workload.languageModelParamsBillion > 0) {
