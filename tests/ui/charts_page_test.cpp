@@ -32,6 +32,16 @@ private:
 
     std::string dbPath() const { return dir_.filePath(QStringLiteral("prices.sqlite")).toStdString(); }
 
+    // The page's workload field: the combo box that offers "llm" (and "cnn").
+    static QComboBox* workloadBox(ui::ChartsPage& page) {
+        for (auto* box : page.findChildren<QComboBox*>()) {
+            if (box->findData(QStringLiteral("llm")) >= 0) {
+                return box;
+            }
+        }
+        return nullptr;
+    }
+
     static double valueOf(const charts::ChartData& d, const std::string& id) {
         for (const auto& r : d.rows) {
             if (r.gpu->id == id) {
@@ -216,12 +226,7 @@ private slots:
         session.open(dbPath());
         ui::ChartsPage page(session);
         page.setKind(charts::ChartKind::RawPerformance);
-        QComboBox* workload = nullptr;
-        for (auto* box : page.findChildren<QComboBox*>()) {
-            if (box->findData(QStringLiteral("llm")) >= 0) {
-                workload = box;
-            }
-        }
+        QComboBox* workload = workloadBox(page);
         QVERIFY(workload != nullptr);
         const double classB200 = valueOf(page.data(), "b200") / valueOf(page.data(), "h100-sxm5");
         workload->setCurrentIndex(workload->findData(QStringLiteral("llm")));
@@ -240,12 +245,7 @@ private slots:
         session.open(dbPath());
         ui::ChartsPage page(session);
         page.setKind(charts::ChartKind::RawPerformance);
-        QComboBox* workload = nullptr;
-        for (auto* box : page.findChildren<QComboBox*>()) {
-            if (box->findData(QStringLiteral("cnn")) >= 0) {
-                workload = box;
-            }
-        }
+        QComboBox* workload = workloadBox(page);
         QVERIFY(workload != nullptr);
         workload->setCurrentIndex(workload->findData(QStringLiteral("cnn")));
         const auto& d = page.data();
@@ -273,12 +273,7 @@ private slots:
             ui::ChartsPage page(session);
             page.setKind(charts::ChartKind::RawPerformance);
             QVERIFY(!page.llmModelField()->isEnabled()); // training and inference measures first
-            QComboBox* workload = nullptr;
-            for (auto* box : page.findChildren<QComboBox*>()) {
-                if (box->findData(QStringLiteral("llm")) >= 0) {
-                    workload = box;
-                }
-            }
+            QComboBox* workload = workloadBox(page);
             QVERIFY(workload != nullptr);
             workload->setCurrentIndex(workload->findData(QStringLiteral("llm"))); // training a language model
             page.setSortBy(perf::Metric::LlmDecode);
