@@ -1,0 +1,101 @@
+// The model on one server of RTX 3090s (1-8) and RTX 4090s (1-4) running tf_cnn_benchmarks
+// (tests/fixtures/validation/tf-cnn-benchmarks-geforce-2021-2023.csv): data-parallel scaling over PCIe
+// on GeForce cards at four per-GPU batches, read after the model was settled and never fitted.
+// docs/performance-model.md, "An external check of data-parallel scaling on PCIe (tf_cnn_benchmarks)",
+// gives the figures these tests hold.
+#include "eval/evaluate.h"
+#include "validation_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace advisor::eval {
+namespace {
+
+// The file's rows at one per-GPU batch, each relative to the RTX 3090's single-GPU run at that
+// batch: the model then takes that batch as the typical one, so only the cards and the GPU
+// count differ between the rows it compares.
+Evaluation evaluateAtPerGpuBatch(double perGpuBatch) {
+    std::vector<BenchmarkRow> rows;
+    for (const auto& r : validationRows("tf-cnn-benchmarks-geforce-2021-2023.csv")) {
+        if (r.perGpuBatch() == perGpuBatch) {
+            rows.push_back(r);
+        }
+    }
+    const perf::PerfModel model(Catalog::builtin());
+    auto ev = evaluate(rows, Catalog::builtin(), model, "RTX 3090");
+    EXPECT_TRUE(ev.unresolved.empty());
+    return ev;
+}
+
+const EvaluatedRow& rowAt(const Evaluation& ev, const std::string& gpu, const std::string& workload, int gpus) {
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.gpu == gpu && r.row.workload == workload && r.row.numGpus == gpus) {
+            return r;
+        }
+    }
+    throw std::runtime_error("no evaluated row " + gpu + " " + workload + " x" + std::to_string(gpus));
+}
+
+// Error of the predicted scaling (n GPUs over one of the same card) against the measured, in percent.
+double scalingErrorPct(const Evaluation& ev, const std::string& gpu, const std::string& workload, int gpus) {
+    const auto& one = rowAt(ev, gpu, workload, 1);
+    const auto& many = rowAt(ev, gpu, workload, gpus);
+    const double predicted = many.predictedRelative / one.predictedRelative;
+    const double measured = many.measuredRelative / one.measuredRelative;
+    return (predicted / measured - 1.0) * 100.0;
+}
+
+TEST(Validation, TfCnnBenchmarksScalingAtLargePerGpuBatches) {
+    // At 256 and 512 images per GPU the step is long enough for the all-reduce: ResNet-50 and
+    // Inception-v3 on 2 and 4 cards within 6% of their measured scaling (docs: -3.2% to +5.6%),
+    // eight RTX 3090s at 256 17% optimistic (6.23x measured, 7.27x predicted).
+    for (const double batch : {256.0, 512.0}) {
+        const auto ev = evaluateAtPerGpuBatch(batch);
+        for (const int n : {2, 4}) {
+            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", n)), 6.0) << batch << " x" << n;
+            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 4090", "resnet50", n)), 6.0) << batch << " x" << n;
+        }
+        EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", 8)), 17.0) << batch;
+    }
+    const auto ev256 = evaluateAtPerGpuBatch(256);
+    for (const int n : {2, 4, 8}) {
+        EXPECT_LT(std::fabs(scalingErrorPct(ev256, "RTX 3090", "inception3", n)), 5.0) << n;
+    }
+}
+
+TEST(Validation, TfCnnBenchmarksMissesTheModelDoesNotKnowTheCauseOf) {
+    // Documented misses, pinned so that a change to them is noticed. VGG16 (138M parameters, five
+    // times ResNet-50's gradient bytes, known to the model only as a CNN) scales far worse than
+    // predicted beyond two cards: 3.72x on eight RTX 3090s at 256 per GPU where the model gives 7.27x.
+    const auto ev256 = evaluateAtPerGpuBatch(256);
+    EXPECT_GT(scalingErrorPct(ev256, "RTX 3090", "vgg16", 4), 20.0);
+    EXPECT_GT(scalingErrorPct(ev256, "RTX 3090", "vgg16", 8), 80.0);
+    // At 64 per GPU, the size the model is told is typical, every network's scaling is optimistic:
+    // four RTX 3090s ran ResNet-50 at 2.73x one, four RTX 4090s at 2.51x; the model gives 3.7x.
+    // tf_cnn_benchmarks' default variable update gathers gradients on one device rather than in a
+    // ring, and the source does not give the setting.
+    const auto ev64 = evaluateAtPerGpuBatch(64);
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 4), 30.0);
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 4090", "resnet50", 4), 40.0);
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 8), 80.0);
+}
+
+TEST(Validation, TfCnnBenchmarksRtx4090AgainstRtx3090IsAFloor) {
+    // One card each, two TensorFlow containers two years apart (20.12 for the RTX 3090, 23.02 for
+    // the RTX 4090): the RTX 4090 measured 1.46-1.50x at 256 and 512 per GPU, 1.64x at 64; the model
+    // gives 1.35x, slow as on the other newer cards' CNN runs (the floor note of perf/model.h).
+    for (const double batch : {64.0, 256.0, 512.0}) {
+        const auto ev = evaluateAtPerGpuBatch(batch);
+        const double error = rowAt(ev, "RTX 4090", "resnet50", 1).errorPct;
+        EXPECT_LT(error, -5.0) << batch;
+        EXPECT_GT(error, -20.0) << batch;
+    }
+}
+
+} // namespace
+} // namespace advisor::eval
