@@ -79,12 +79,24 @@ int run(Context& ctx, const Args& args) {
                               {"reference_num_gpus", o.numGpus},
                               {"rows", o.rows}});
         }
+        nlohmann::json runs = nlohmann::json::array();
+        for (const auto& r : ev.referencesAmongRuns) {
+            runs.push_back({{"workload", r.workload},
+                            {"precision", perf::toString(r.precision)},
+                            {"reference", r.gpu},
+                            {"reference_num_gpus", r.numGpus},
+                            {"line", r.line},
+                            {"per_gpu_batch", r.perGpuBatch ? nlohmann::json(*r.perGpuBatch) : nlohmann::json()},
+                            {"runs", r.runs},
+                            {"other_per_gpu_batches", r.otherPerGpuBatches}});
+        }
         nlohmann::json unresolvedDetail = nlohmann::json::array();
         for (size_t i = 0; i < ev.unresolved.size(); ++i) {
             unresolvedDetail.push_back({{"gpu", ev.unresolved[i]}, {"reason", ev.unresolvedReasons[i]}});
         }
         ctx.printJson({{"reference", ev.referenceGpu},
                        {"other_references", others},
+                       {"reference_runs", runs},
                        {"rows", list},
                        {"summary", summary},
                        {"unresolved", ev.unresolved},
@@ -125,6 +137,21 @@ int run(Context& ctx, const Args& args) {
         }
         ctx.out() << "where " << ev.referenceGpu << " has no single-GPU row, relative to: " << text::join(others, ", ")
                   << '\n';
+    }
+    for (const auto& r : ev.referencesAmongRuns) {
+        const std::string setup = r.numGpus == 1 ? r.gpu : std::to_string(r.numGpus) + "x " + r.gpu;
+        ctx.out() << r.workload << " " << perf::toString(r.precision) << ": " << setup << " has " << r.runs
+                  << " runs; line " << r.line << " is the reference";
+        if (r.perGpuBatch && !r.otherPerGpuBatches.empty()) {
+            std::vector<std::string> others;
+            for (const double b : r.otherPerGpuBatches) {
+                others.push_back(format::number(b, 0));
+            }
+            ctx.out() << ", and its batch (" << format::number(*r.perGpuBatch, 0)
+                      << " per GPU) is taken as the typical one (the others: " << text::join(others, ", ")
+                      << " per GPU)";
+        }
+        ctx.out() << '\n';
     }
     line("all rows", ev.all);
     line("single GPU", ev.singleGpu);

@@ -210,6 +210,37 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             it->second = i;
         }
     }
+    // Groups whose reference setup ran more than once: say which run is the reference.
+    std::map<Group, ReferenceAmongRuns> amongRuns;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto it = refRow.find(groupOf(i));
+        if (it == refRow.end() || gpuOf[i] != gpuOf[it->second] || rows[i].numGpus != rows[it->second].numGpus ||
+            nvlinkOf[i] != nvlinkOf[it->second] || !rows[i].measured() || rows[i].zeroBatch ||
+            knownIssueFor(rows[i]) != nullptr) {
+            continue;
+        }
+        auto& a = amongRuns[it->first];
+        ++a.runs;
+        if (i != it->second && batch[i] && batch[i] != batch[it->second] &&
+            std::find(a.otherPerGpuBatches.begin(), a.otherPerGpuBatches.end(), *batch[i]) ==
+                a.otherPerGpuBatches.end()) {
+            a.otherPerGpuBatches.push_back(*batch[i]);
+        }
+    }
+    for (auto& [group, a] : amongRuns) {
+        if (a.runs < 2) {
+            continue;
+        }
+        const size_t index = refRow.at(group);
+        a.workload = std::get<0>(group);
+        a.precision = static_cast<perf::Precision>(std::get<1>(group));
+        a.gpu = gpuOf[index]->name;
+        a.numGpus = rows[index].numGpus;
+        a.line = rows[index].line;
+        a.perGpuBatch = batch[index];
+        std::sort(a.otherPerGpuBatches.begin(), a.otherPerGpuBatches.end());
+        ev.referencesAmongRuns.push_back(std::move(a));
+    }
     for (const auto& [group, index] : refRow) {
         if ((gpuOf[index] != ref || rows[index].numGpus != 1) && setups[group].size() > 1) {
             ev.otherReferences.push_back({std::get<0>(group), static_cast<perf::Precision>(std::get<1>(group)),

@@ -62,9 +62,24 @@ struct OtherReference {
     int numGpus = 1; ///< more when no GPU ran the workload and precision alone (70B on 24 GB cards)
 };
 
+/// A workload and precision whose reference setup ran more than once in the file (several batch
+/// sizes, or repeats): the first such row is the reference, and the model takes its per-GPU batch
+/// as the typical one, so the others are predicted with the batch gain from it.
+struct ReferenceAmongRuns {
+    std::string workload;
+    perf::Precision precision = perf::Precision::Fp16;
+    std::string gpu; ///< catalog name
+    int numGpus = 1;
+    int line = 0;                           ///< the reference row's line
+    std::optional<double> perGpuBatch;      ///< its per-GPU batch, when known
+    size_t runs = 0;                        ///< rows of the reference setup in the group, itself included
+    std::vector<double> otherPerGpuBatches; ///< the other runs' batches, distinct and sorted (unknown ones left out)
+};
+
 struct Evaluation {
     std::string referenceGpu; ///< catalog name of the reference
     std::vector<OtherReference> otherReferences;
+    std::vector<ReferenceAmongRuns> referencesAmongRuns;
     std::vector<EvaluatedRow> rows;
     ErrorSummary all;
     ErrorSummary singleGpu;
