@@ -181,7 +181,10 @@ void fitWorkloadProfiles(const Data& d, perf::ModelConstants& c, const Calibrati
             for (size_t k = 0; k < sources.size(); ++k) {
                 fp32Shares[sources[k]] = x[kFirstShare + k];
             }
-            t.workloadProfiles[name] = {cls, shares, x[3], fp32Shares};
+            const auto typical = d.typicalPerGpuBatch.find(name);
+            t.workloadProfiles[name] = {cls, shares, x[3], fp32Shares,
+                                        typical == d.typicalPerGpuBatch.end() ? std::map<std::string, double>{}
+                                                                              : typical->second};
         };
         LeastSquaresProblem p;
         p.parameters = x0.size();

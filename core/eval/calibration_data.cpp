@@ -76,6 +76,22 @@ Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, cons
             s.second += 1;
         }
     }
+    // The same batches by workload and metric, the profile's typical batch: with one benchmark file
+    // per workload it is the group's; with more, the geometric mean over all of them.
+    std::map<std::string, std::map<std::string, std::pair<double, int>>> logSumByWorkload;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (batch[i] && rows[i].numGpus == 1 && !rows[i].isLlm() && issue[i] == nullptr &&
+            perf::isTraining(rows[i].metric())) {
+            auto& s = logSumByWorkload[rows[i].workload][perf::toString(rows[i].metric())];
+            s.first += std::log(*batch[i]);
+            s.second += 1;
+        }
+    }
+    for (const auto& [workload, byMetric] : logSumByWorkload) {
+        for (const auto& [metric, s] : byMetric) {
+            d.typicalPerGpuBatch[workload][metric] = std::exp(s.first / s.second);
+        }
+    }
     std::map<std::string, size_t> singleRow; // gpu|group -> index of its single-GPU row
     size_t gemmRows = 0;
     for (size_t i = 0; i < rows.size(); ++i) {

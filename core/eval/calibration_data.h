@@ -8,6 +8,7 @@
 #include "eval/known_issues.h"
 #include "perf/model.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Obs {
 struct Data {
     std::vector<Obs> single, scaling, decode, prefill;
     std::vector<std::string> notes;
+    /// Per workload and training metric ("fp16-training"), the per-GPU batch its batch
+    /// multipliers are relative to (perf::WorkloadProfile::typicalPerGpuBatch).
+    std::map<std::string, std::map<std::string, double>> typicalPerGpuBatch;
 };
 
 Data prepare(const std::vector<BenchmarkRow>& rows, const Catalog& catalog, const perf::ModelConstants& priors);

@@ -299,6 +299,17 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             perf::PerfQuery q = queryFor(rows[i], batch[i], refBatch, nvlinkOf[i]);
             perf::PerfQuery rq = queryFor(rr, refBatch, refBatch, nvlinkOf[it->second]);
             q.workloadName = rq.workloadName = e.profile;
+            // A calibration network's rows are taken at their batch relative to the one its profile
+            // was fitted at, not to the reference row's: a file run at a small batch gets the
+            // communication and host time per sample of a small batch.
+            const auto profile = model.constants().workloadProfiles.find(e.profile);
+            if (profile != model.constants().workloadProfiles.end() && batch[i] && refBatch &&
+                perf::isTraining(q.metric) && !rows[i].isLlm()) {
+                if (const auto typical = profile->second.typicalPerGpuBatchFor(q.metric)) {
+                    q.batchMultiplier = *batch[i] / *typical;
+                    rq.batchMultiplier = *refBatch / *typical;
+                }
+            }
             e.languageModelParamsBillion = q.llmTrainingParamsBillion;
             const perf::Prediction predicted = model.explain(*gpuOf[i], q);
             e.predictedRelative = predicted.throughput / model.throughput(groupRef, rq);

@@ -54,6 +54,30 @@ std::map<std::string, double> readFp32MatmulShares(const JsonFields& f, const st
     return shares;
 }
 
+// A profile's typical per-GPU batch by training metric (absent in files written before it).
+std::map<std::string, double> readTypicalPerGpuBatch(const JsonFields& f, const std::string& base) {
+    std::map<std::string, double> batches;
+    const std::string field = base + ".typical_per_gpu_batch";
+    const auto* byMetric = f.find(field);
+    if (byMetric == nullptr) {
+        return batches;
+    }
+    if (!byMetric->is_object()) {
+        f.fail(field, "must be an object of training metrics");
+    }
+    for (const auto& [metric, v] : byMetric->items()) {
+        const auto m = parseMetric(metric);
+        if (!m || !isTraining(*m)) {
+            f.fail(field + "." + metric, "must be fp16-training or fp32-training");
+        }
+        if (!v.is_number() || v.get<double>() <= 0.0) {
+            f.fail(field + "." + metric, "must be a positive batch");
+        }
+        batches[metric] = v.get<double>();
+    }
+    return batches;
+}
+
 } // namespace
 
 ModelConstants::ModelConstants() {
@@ -74,6 +98,11 @@ const WorkloadProfile* ModelConstants::profileFor(const std::string& workloadNam
 double WorkloadProfile::fp32MatmulShareFor(const std::string& source) const {
     const auto it = source.empty() ? fp32MatmulShares.end() : fp32MatmulShares.find(source);
     return it == fp32MatmulShares.end() ? 0.0 : it->second;
+}
+
+std::optional<double> WorkloadProfile::typicalPerGpuBatchFor(Metric m) const {
+    const auto it = typicalPerGpuBatch.find(toString(m));
+    return it == typicalPerGpuBatch.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
 nlohmann::json ModelConstants::toJson() const {
@@ -97,6 +126,9 @@ nlohmann::json ModelConstants::toJson() const {
                           {"host_step", p.shares.hostStep},
                           {"batch_gain_per_doubling", p.batchGainPerDoubling},
                           {"fp32_matmul_shares", p.fp32MatmulShares}};
+        if (!p.typicalPerGpuBatch.empty()) {
+            profiles[name]["typical_per_gpu_batch"] = p.typicalPerGpuBatch;
+        }
     }
     return {{"format", "gpu-advisor-perf-constants"},
             {"version", 1},
@@ -165,6 +197,7 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
             p.shares = readShares(f, base);
             p.batchGainPerDoubling = f.optionalNonNegative(base + ".batch_gain_per_doubling").value_or(0);
             p.fp32MatmulShares = readFp32MatmulShares(f, base);
+            p.typicalPerGpuBatch = readTypicalPerGpuBatch(f, base);
             c.workloadProfiles.emplace(name, p);
         }
     }

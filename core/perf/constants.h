@@ -10,6 +10,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -53,9 +54,18 @@ struct WorkloadProfile {
     /// fp16 model) on the old and the new software stack alike (docs/performance-model.md).
     /// One share per benchmark source the network's mixed-precision rows came from.
     std::map<std::string, double> fp32MatmulShares;
+    /// The per-GPU batch the profile's fitted times are at, by training metric ("fp16-training",
+    /// "fp32-training"): the geometric mean of the calibration's single-GPU batches, the batch
+    /// multiplier's 1 there (Lambda 2020-21's ResNet-50 in fp16: about 426 images). `eval-model`
+    /// takes a row of this network relative to it, so a file run at 64 images per GPU is predicted
+    /// at a sixth of the typical batch rather than at its own reference row's; empty in files
+    /// written before it (the reference row's batch is then taken as typical).
+    std::map<std::string, double> typicalPerGpuBatch;
 
     /// The share fitted on `source`'s rows; 0 for any other source and for app predictions.
     double fp32MatmulShareFor(const std::string& source) const;
+    /// The typical per-GPU batch for a metric, if the calibration knew one.
+    std::optional<double> typicalPerGpuBatchFor(Metric m) const;
 };
 
 /// LLaMA 3 8B's parameters in billions (model card): the one model size of the llama.cpp

@@ -4,10 +4,9 @@
 #include "perf/model.h"
 #include "perf_test_support.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <cmath>
 
 namespace advisor::perf {
 namespace {
@@ -15,7 +14,7 @@ namespace {
 TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn) {
     ModelConstants c = ModelConstants::builtin();
     const std::string source = "Lambda 2020-21";
-    WorkloadProfile p{WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.136, {{source, 0.5}}};
+    WorkloadProfile p{WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.136, {{source, 0.5}}, {}};
     c.workloadProfiles["txl"] = p;
     const PerfModel m(cat(), c);
     PerfQuery q;
@@ -48,8 +47,9 @@ TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn)
     };
     const Factor onV100 = named(m.explain(cat().require("V100 SXM2 32GB"), q));
     EXPECT_LT(onV100.effect, 0.8);
-    EXPECT_NE(onV100.detail.find("50% of txl's matmul work ran in FP32 in the mixed-precision runs of 'Lambda 2020-21'"),
-              std::string::npos)
+    EXPECT_NE(
+        onV100.detail.find("50% of txl's matmul work ran in FP32 in the mixed-precision runs of 'Lambda 2020-21'"),
+        std::string::npos)
         << onV100.detail;
     EXPECT_NE(onV100.detail.find("CUDA cores"), std::string::npos);
     EXPECT_NE(named(m.explain(cat().require("A100 40GB SXM4"), q)).detail.find("TF32"), std::string::npos);
@@ -60,8 +60,11 @@ TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn)
 TEST(WorkloadProfile, ConstantsFileKeepsTheSharesBySourceAndRefusesOneAboveOne) {
     ModelConstants c = ModelConstants::builtin();
     // Source names hold dots and spaces: they are keys, not paths.
-    c.workloadProfiles["txl"] = {WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.14,
-                                 {{"Lambda 2020-21", 0.7}, {"Lambda fp16.csv (2023)", 0.05}}};
+    c.workloadProfiles["txl"] = {WorkloadClass::Transformer,
+                                 c.sharesFor(WorkloadClass::Transformer),
+                                 0.14,
+                                 {{"Lambda 2020-21", 0.7}, {"Lambda fp16.csv (2023)", 0.05}},
+                                 {}};
     const auto back = ModelConstants::fromJson(c.toJson(), "c.json");
     ASSERT_NE(back.profileFor("txl"), nullptr);
     EXPECT_DOUBLE_EQ(back.profileFor("txl")->fp32MatmulShareFor("Lambda 2020-21"), 0.7);
@@ -91,6 +94,42 @@ TEST(WorkloadProfile, ConstantsFileKeepsTheSharesBySourceAndRefusesOneAboveOne) 
     j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_share");
     j["single_gpu"]["workload_profiles"]["txl"].erase("fp32_matmul_source");
     EXPECT_TRUE(ModelConstants::fromJson(j, "c.json").profileFor("txl")->fp32MatmulShares.empty());
+}
+
+TEST(WorkloadProfile, ConstantsFileKeepsTheTypicalBatchByTrainingMetric) {
+    // The shipped calibration: Lambda 2020-21's ResNet-50 ran about 426 images per GPU in fp16 and
+    // 220 in fp32 (geometric means of its single-GPU batches); eval-model takes rows relative to them.
+    const ModelConstants shipped = ModelConstants::builtin();
+    ASSERT_NE(shipped.profileFor("resnet50"), nullptr);
+    EXPECT_NEAR(*shipped.profileFor("resnet50")->typicalPerGpuBatchFor(Metric::Fp16Training), 426.4, 0.1);
+    EXPECT_NEAR(*shipped.profileFor("resnet50")->typicalPerGpuBatchFor(Metric::Fp32Training), 220.1, 0.1);
+    EXPECT_FALSE(shipped.profileFor("resnet50")->typicalPerGpuBatchFor(Metric::Fp16Inference));
+
+    ModelConstants c = shipped;
+    c.workloadProfiles["txl"] = {
+        WorkloadClass::Transformer, c.sharesFor(WorkloadClass::Transformer), 0.14, {}, {{"fp16-training", 21.0}}};
+    const auto back = ModelConstants::fromJson(c.toJson(), "c.json");
+    EXPECT_DOUBLE_EQ(*back.profileFor("txl")->typicalPerGpuBatchFor(Metric::Fp16Training), 21.0);
+    EXPECT_FALSE(back.profileFor("txl")->typicalPerGpuBatchFor(Metric::Fp32Training));
+    // An inference metric or a batch of 0 is refused, naming the file and the field.
+    for (const auto& [metric, batch] :
+         {std::pair<std::string, double>{"fp16-inference", 21.0}, {"fp32-training", 0.0}}) {
+        auto j = c.toJson();
+        j["single_gpu"]["workload_profiles"]["txl"]["typical_per_gpu_batch"][metric] = batch;
+        try {
+            ModelConstants::fromJson(j, "c.json");
+            FAIL() << metric << " " << batch << " was accepted";
+        } catch (const advisor::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("c.json"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("single_gpu.workload_profiles.txl.typical_per_gpu_batch." + metric),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    // Calibration files written before it still read, with none.
+    auto j = c.toJson();
+    j["single_gpu"]["workload_profiles"]["txl"].erase("typical_per_gpu_batch");
+    EXPECT_TRUE(ModelConstants::fromJson(j, "c.json").profileFor("txl")->typicalPerGpuBatch.empty());
 }
 
 TEST(HostStep, IsPaidPerStepWhateverTheGpuSoThroughputFollowsTheBatch) {

@@ -244,12 +244,14 @@ void expectScalingWithin(const Evaluation& ev, size_t rows, double medianPct, do
 
 TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's 2022-2023 PyTorch benchmark (Ada, Hopper), never fitted.
-    // docs/performance-model.md reports 9.2% / 22.0% (median / p90) for single GPUs and 13.2% / 30.0%
-    // for 2-8 GPUs (6.9% / 23.4% on their own scaling; 8.9% / 25.0% before the wait for the slowest
-    // GPU became a share of the step); guard against drift. Skipped as known issues (known-issues.json): the tacotron2 and
-    // waveglow "fp16" rows, which ran without mixed precision (all 62, on every GPU), as did the 80 GB
-    // cards' ncf rows (14), and BERT-base on 8 GPUs (3 rows, 9.7-11.3x one GPU). NCF is then taken
-    // relative to the A10.
+    // docs/performance-model.md reports 9.7% / 19.9% (median / p90) for single GPUs and 11.3% / 29.4%
+    // for 2-8 GPUs (4.4% / 22.9% on their own scaling), with each calibration network's rows at their
+    // batch relative to its profile's typical one (before: 9.2% / 22.0%, 13.2% / 30.0% and 6.9% /
+    // 23.4%, the A100 80GB's batch taken as typical; 8.9% / 25.0% own scaling before the wait for
+    // the slowest GPU became a share of the step); guard against drift. Skipped as known issues
+    // (known-issues.json): the tacotron2 and waveglow "fp16" rows, which ran without mixed precision
+    // (all 62, on every GPU), as did the 80 GB cards' ncf rows (14), and BERT-base on 8 GPUs (3 rows,
+    // 9.7-11.3x one GPU). NCF is then taken relative to the A10.
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp16.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     size_t withoutMixedPrecision = 0;
@@ -266,29 +268,30 @@ TEST(Validation, NewerLambdaBenchmarkStaysWithinTheDocumentedError) {
     EXPECT_EQ(skipped, 62u + 14u + 3u);
     EXPECT_EQ(ev.singleGpu.rows, 84u); // 11 GPUs besides the reference x 7 networks + ncf on 7
     EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 10.0);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 23.5);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 21.0);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 14.0);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 31.5);
-    expectScalingWithin(ev, 139, 7.5, 25.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 12.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 30.5);
+    expectScalingWithin(ev, 139, 5.0, 24.0);
 }
 
 TEST(Validation, NewerLambdaBenchmarkInFp32StaysWithinTheDocumentedError) {
     // The fp32/TF32 half of the same release, converted after the model was settled.
-    // docs/performance-model.md: 8.4% / 22.7% single GPU (the bandwidth rule: 15.6% / 73.2%),
-    // 11.6% / 32.9% for 2-8 GPUs (7.9% / 34.5% on their own scaling; 9.2% / 32.9% before the wait
-    // for the slowest GPU became a share of the step), with 4 multi-GPU rows skipped as known
+    // docs/performance-model.md: 8.2% / 22.5% single GPU (the bandwidth rule: 15.6% / 73.2%),
+    // 10.0% / 34.2% for 2-8 GPUs (4.9% / 40.5% on their own scaling; with the A100 80GB's batch as
+    // the typical one 8.4% / 22.7%, 11.6% / 32.9% and 7.9% / 34.5%, 9.2% / 32.9% own scaling before
+    // the wait for the slowest GPU became a share of the step), with 4 multi-GPU rows skipped as known
     // issues (ncf on 8 GPUs at 11.7-11.8x one GPU, 4 RTX 6000 Ada on tacotron2 at 0.36x one).
     const auto ev = evaluateValidation("lambda-pytorch-train-2023-fp32.csv");
     EXPECT_TRUE(ev.unresolved.empty());
     EXPECT_EQ(ev.singleGpu.rows, 110u);
     EXPECT_EQ(ev.multiGpu.rows, 190u - 4u);
-    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.5);
-    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 24.0);
+    EXPECT_LT(ev.singleGpu.medianAbsErrorPct, 9.0);
+    EXPECT_LT(ev.singleGpu.p90AbsErrorPct, 23.5);
     EXPECT_GT(ev.singleGpu.spearman, 0.95);
-    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 12.5);
-    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 34.5);
-    expectScalingWithin(ev, 186, 8.5, 36.0);
+    EXPECT_LT(ev.multiGpu.medianAbsErrorPct, 11.0);
+    EXPECT_LT(ev.multiGpu.p90AbsErrorPct, 35.0);
+    expectScalingWithin(ev, 186, 5.5, 41.5);
 }
 
 TEST(Validation, LanguageModelTrainingOnMosaicMlsMptRuns) {
@@ -331,9 +334,11 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
     // tests/fixtures/validation: Lambda's "v2" runs (H100 PCIe once, H100 SXM5 on 16 machines,
     // 1-8 GPUs; fp16 and fp32), converted after the model was settled and never used to change
     // it. docs/performance-model.md: relative to the H100 PCIe the SXM5 is under-predicted on
-    // every network (single GPU 12.5% / 17.5% fp16, 15.2% / 28.2% fp32; the bands below stop
-    // drift, not improvement), its NVLink scaling is close (3.3% / 7.9%, 3.3% / 7.8%; 5.1% / 11.0%
-    // and 4.4% / 9.5% with all synchronisation a fixed time per step). Skipped
+    // every network (single GPU 10.4% / 17.5% fp16, 14.8% / 21.9% fp32; 12.5% / 17.5% and 15.2% /
+    // 28.2% with the H100 PCIe's batch as the typical one; the bands below stop drift, not
+    // improvement), its NVLink scaling is close (1.3% / 3.4%, 1.3% / 3.8%; 3.3% / 7.9% and 3.3% /
+    // 7.8% with the PCIe card's batch as the typical one, 5.1% / 11.0% and 4.4% / 9.5% with all
+    // synchronisation a fixed time per step). Skipped
     // as known issues: the NCF multi-GPU rows and 8-GPU BERT-base fp16, which scale impossibly,
     // and the "fp16" tacotron2, waveglow and ncf runs, which ran without mixed precision.
     for (const std::string precision : {"fp16", "fp32"}) {
@@ -355,9 +360,9 @@ TEST(Validation, LambdaV2RunsOnH100SxmAndPcieStayWithinTheDocumentedError) {
         EXPECT_EQ(workloads.size(), fp16 ? 5u : 8u);
         EXPECT_EQ(knownIssues, fp16 ? 16u + 62u + 17u : 14u);     // + 31 tacotron2, 31 waveglow and 17 more ncf rows
         EXPECT_EQ(ev.singleGpu.rows, fp16 ? 80u : 128u);          // 16 SXM5 runs x 5 or 8 networks
-        EXPECT_LT(ev.singleGpu.medianAbsErrorPct, fp16 ? 13.5 : 16.5);
-        EXPECT_LT(ev.singleGpu.p90AbsErrorPct, fp16 ? 19.0 : 31.0);
-        expectScalingWithin(ev, fp16 ? 68 : 98, 4.0, 9.0);
+        EXPECT_LT(ev.singleGpu.medianAbsErrorPct, fp16 ? 11.5 : 16.0);
+        EXPECT_LT(ev.singleGpu.p90AbsErrorPct, fp16 ? 19.0 : 23.5);
+        expectScalingWithin(ev, fp16 ? 68 : 98, 2.0, 4.5);
     }
 }
 

@@ -6,9 +6,8 @@
 #include "eval/evaluate.h"
 #include "validation_support.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,16 +16,18 @@ namespace advisor::eval {
 namespace {
 
 // The file's rows at one per-GPU batch, each relative to the RTX 3090's single-GPU run at that
-// batch: the model then takes that batch as the typical one, so only the cards and the GPU
-// count differ between the rows it compares.
-Evaluation evaluateAtPerGpuBatch(double perGpuBatch) {
+// batch. ResNet-50 is predicted at that batch relative to the one its profile was fitted at
+// (about 426 images per GPU in fp16); Inception-v3 and VGG16, known only as CNNs, at the
+// reference row's batch taken as the typical one.
+Evaluation evaluateAtPerGpuBatch(double perGpuBatch,
+                                 const perf::ModelConstants& constants = perf::ModelConstants::builtin()) {
     std::vector<BenchmarkRow> rows;
     for (const auto& r : validationRows("tf-cnn-benchmarks-geforce-2021-2023.csv")) {
         if (r.perGpuBatch() == perGpuBatch) {
             rows.push_back(r);
         }
     }
-    const perf::PerfModel model(Catalog::builtin());
+    const perf::PerfModel model(Catalog::builtin(), constants);
     auto ev = evaluate(rows, Catalog::builtin(), model, "RTX 3090");
     EXPECT_TRUE(ev.unresolved.empty());
     return ev;
@@ -51,16 +52,16 @@ double scalingErrorPct(const Evaluation& ev, const std::string& gpu, const std::
 }
 
 TEST(Validation, TfCnnBenchmarksScalingAtLargePerGpuBatches) {
-    // At 256 and 512 images per GPU the step is long enough for the all-reduce: ResNet-50 and
-    // Inception-v3 on 2 and 4 cards within 6% of their measured scaling (docs: -3.2% to +5.6%),
-    // eight RTX 3090s at 256 17% optimistic (6.23x measured, 7.27x predicted).
+    // At 256 and 512 images per GPU the step is long enough for the all-reduce: ResNet-50 on 2 and 4
+    // cards of either kind within 3% of its measured scaling (docs: -2.4% to +1.4%), eight RTX 3090s
+    // at 256 12% optimistic (6.23x measured, 6.99x predicted); Inception-v3 within 5% on 2-8 cards.
     for (const double batch : {256.0, 512.0}) {
         const auto ev = evaluateAtPerGpuBatch(batch);
         for (const int n : {2, 4}) {
-            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", n)), 6.0) << batch << " x" << n;
-            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 4090", "resnet50", n)), 6.0) << batch << " x" << n;
+            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", n)), 3.0) << batch << " x" << n;
+            EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 4090", "resnet50", n)), 3.0) << batch << " x" << n;
         }
-        EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", 8)), 17.0) << batch;
+        EXPECT_LT(std::fabs(scalingErrorPct(ev, "RTX 3090", "resnet50", 8)), 13.0) << batch;
     }
     const auto ev256 = evaluateAtPerGpuBatch(256);
     for (const int n : {2, 4, 8}) {
@@ -68,21 +69,39 @@ TEST(Validation, TfCnnBenchmarksScalingAtLargePerGpuBatches) {
     }
 }
 
-TEST(Validation, TfCnnBenchmarksMissesTheModelDoesNotKnowTheCauseOf) {
-    // Documented misses, pinned so that a change to them is noticed. VGG16 (138M parameters, five
-    // times ResNet-50's gradient bytes, known to the model only as a CNN) scales far worse than
-    // predicted beyond two cards: 3.72x on eight RTX 3090s at 256 per GPU where the model gives 7.27x.
+TEST(Validation, TfCnnBenchmarksSmallBatchesScaleWorseAsTheTypicalBatchSays) {
+    // At 64 images per GPU a step is short and the all-reduce weighs more. ResNet-50's profile
+    // knows its fitted batch (about 426), so the model charges the small batch: four RTX 3090s
+    // measured 2.73x one, predicted 3.03x (+11%); four RTX 4090s +12%; eight RTX 3090s 3.93x
+    // measured, still 43% optimistic. Without the typical batch (the reference row's 64 taken as
+    // typical, as for every network before) the model gave 3.72x, 37% optimistic.
+    const auto ev64 = evaluateAtPerGpuBatch(64);
+    EXPECT_LT(std::fabs(scalingErrorPct(ev64, "RTX 3090", "resnet50", 2)), 2.0);
+    EXPECT_LT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 4), 15.0);
+    EXPECT_LT(scalingErrorPct(ev64, "RTX 4090", "resnet50", 4), 15.0);
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 8), 30.0);
+    EXPECT_LT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 8), 50.0);
+
+    perf::ModelConstants withoutTypical = perf::ModelConstants::builtin();
+    withoutTypical.workloadProfiles.at("resnet50").typicalPerGpuBatch.clear();
+    const auto atTheReferencesBatch = evaluateAtPerGpuBatch(64, withoutTypical);
+    EXPECT_GT(scalingErrorPct(atTheReferencesBatch, "RTX 3090", "resnet50", 4), 30.0);
+    EXPECT_GT(scalingErrorPct(atTheReferencesBatch, "RTX 3090", "resnet50", 8), 80.0);
+
+    // Inception-v3, known only as a CNN, is still taken at the file's batch: 18% and 45% optimistic
+    // on four and eight RTX 3090s, 39% on four RTX 4090s.
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "inception3", 8), 40.0);
+    EXPECT_GT(scalingErrorPct(ev64, "RTX 4090", "inception3", 4), 30.0);
+}
+
+TEST(Validation, TfCnnBenchmarksVgg16ScalesFarWorseThanTheModelKnows) {
+    // A documented miss, pinned so that a change to it is noticed: VGG16 (138M parameters, known to
+    // the model only as a CNN) scales far worse than predicted beyond two cards, 3.72x on eight RTX
+    // 3090s at 256 per GPU where the model gives 7.27x. The posts do not say whether tf_cnn_benchmarks
+    // gathered gradients on one device (its default parameter server) or in a ring.
     const auto ev256 = evaluateAtPerGpuBatch(256);
     EXPECT_GT(scalingErrorPct(ev256, "RTX 3090", "vgg16", 4), 20.0);
     EXPECT_GT(scalingErrorPct(ev256, "RTX 3090", "vgg16", 8), 80.0);
-    // At 64 per GPU, the size the model is told is typical, every network's scaling is optimistic:
-    // four RTX 3090s ran ResNet-50 at 2.73x one, four RTX 4090s at 2.51x; the model gives 3.7x.
-    // tf_cnn_benchmarks' default variable update gathers gradients on one device rather than in a
-    // ring, and the source does not give the setting.
-    const auto ev64 = evaluateAtPerGpuBatch(64);
-    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 4), 30.0);
-    EXPECT_GT(scalingErrorPct(ev64, "RTX 4090", "resnet50", 4), 40.0);
-    EXPECT_GT(scalingErrorPct(ev64, "RTX 3090", "resnet50", 8), 80.0);
 }
 
 TEST(Validation, TfCnnBenchmarksRtx4090AgainstRtx3090IsAFloor) {
