@@ -81,14 +81,17 @@ int run(Context& ctx, const Args& args) {
         }
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& r : ev.referencesAmongRuns) {
-            runs.push_back({{"workload", r.workload},
-                            {"precision", perf::toString(r.precision)},
-                            {"reference", r.gpu},
-                            {"reference_num_gpus", r.numGpus},
-                            {"line", r.line},
-                            {"per_gpu_batch", r.perGpuBatch ? nlohmann::json(*r.perGpuBatch) : nlohmann::json()},
-                            {"runs", r.runs},
-                            {"other_per_gpu_batches", r.otherPerGpuBatches}});
+            runs.push_back(
+                {{"workload", r.workload},
+                 {"precision", perf::toString(r.precision)},
+                 {"reference", r.gpu},
+                 {"reference_num_gpus", r.numGpus},
+                 {"line", r.line},
+                 {"per_gpu_batch", r.perGpuBatch ? nlohmann::json(*r.perGpuBatch) : nlohmann::json()},
+                 {"runs", r.runs},
+                 {"other_per_gpu_batches", r.otherPerGpuBatches},
+                 {"typical_per_gpu_batch",
+                  r.profileTypicalPerGpuBatch ? nlohmann::json(*r.profileTypicalPerGpuBatch) : nlohmann::json()}});
         }
         nlohmann::json unresolvedDetail = nlohmann::json::array();
         for (size_t i = 0; i < ev.unresolved.size(); ++i) {
@@ -147,9 +150,17 @@ int run(Context& ctx, const Args& args) {
             for (const double b : r.otherPerGpuBatches) {
                 others.push_back(format::number(b, 0));
             }
-            ctx.out() << ", and its batch (" << format::number(*r.perGpuBatch, 0)
-                      << " per GPU) is taken as the typical one (the others: " << text::join(others, ", ")
-                      << " per GPU)";
+            if (r.profileTypicalPerGpuBatch) {
+                ctx.out() << " (" << format::number(*r.perGpuBatch, 0)
+                          << " per GPU; the others: " << text::join(others, ", ")
+                          << "); each run is predicted at its batch relative to "
+                          << format::number(*r.profileTypicalPerGpuBatch, 0) << " per GPU, the batch " << r.workload
+                          << "'s profile was fitted at";
+            } else {
+                ctx.out() << ", and its batch (" << format::number(*r.perGpuBatch, 0)
+                          << " per GPU) is taken as the typical one (the others: " << text::join(others, ", ")
+                          << " per GPU)";
+            }
         }
         ctx.out() << '\n';
     }

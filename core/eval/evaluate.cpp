@@ -238,6 +238,11 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         a.numGpus = rows[index].numGpus;
         a.line = rows[index].line;
         a.perGpuBatch = batch[index];
+        const perf::WorkloadProfile* profile =
+            model.constants().profileFor(perf::profileNameFor(rows[index].workload, model.constants()));
+        if (profile != nullptr && perf::isTraining(rows[index].metric()) && !rows[index].isLlm()) {
+            a.profileTypicalPerGpuBatch = profile->typicalPerGpuBatchFor(rows[index].metric());
+        }
         std::sort(a.otherPerGpuBatches.begin(), a.otherPerGpuBatches.end());
         ev.referencesAmongRuns.push_back(std::move(a));
     }

@@ -64,7 +64,8 @@ struct OtherReference {
 
 /// A workload and precision whose reference setup ran more than once in the file (several batch
 /// sizes, or repeats): the first such row is the reference, and the model takes its per-GPU batch
-/// as the typical one, so the others are predicted with the batch gain from it.
+/// as the typical one (unless the network's profile knows the batch it was fitted at), so the
+/// others are predicted with the batch gain from it.
 struct ReferenceAmongRuns {
     std::string workload;
     perf::Precision precision = perf::Precision::Fp16;
@@ -74,6 +75,9 @@ struct ReferenceAmongRuns {
     std::optional<double> perGpuBatch;      ///< its per-GPU batch, when known
     size_t runs = 0;                        ///< rows of the reference setup in the group, itself included
     std::vector<double> otherPerGpuBatches; ///< the other runs' batches, distinct and sorted (unknown ones left out)
+    /// The batch its network's profile was fitted at, when the runs are predicted relative to that
+    /// rather than to the reference run's batch (WorkloadProfile::typicalPerGpuBatch).
+    std::optional<double> profileTypicalPerGpuBatch;
 };
 
 struct Evaluation {
