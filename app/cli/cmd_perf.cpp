@@ -6,6 +6,7 @@
 #include "common/format.h"
 #include "perf/model.h"
 
+#include <optional>
 #include <ostream>
 
 namespace advisor::cli {
@@ -89,8 +90,17 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
     return j;
 }
 
+// The per-GPU batch a calibration network's profile was fitted at, which --batch 1 stands for.
+std::optional<double> typicalBatchOf(const perf::ModelConstants& c, const perf::PerfQuery& q) {
+    if (q.workloadName.empty() || !perf::isTraining(q.metric)) {
+        return std::nullopt;
+    }
+    const perf::WorkloadProfile* profile = c.profileFor(q.workloadName);
+    return profile == nullptr ? std::nullopt : profile->typicalPerGpuBatchFor(q.metric);
+}
+
 void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::PerfQuery& q, double relative,
-                     const Gpu& reference) {
+                     const Gpu& reference, std::optional<double> typicalBatch) {
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
         o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s";
@@ -111,6 +121,11 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
       << format::percent(p.latencyShare, 0) << ", overhead " << format::percent(p.overheadShare, 0) << ")\n";
     o << "  compute roof " << format::number(p.computeRoofTflops, 1) << " TFLOPS, effective bandwidth "
       << format::number(p.effectiveBandwidthGbs, 0) << " GB/s\n";
+    if (typicalBatch) {
+        o << "  batch: " << format::number(q.batchMultiplier * *typicalBatch, 0) << " per GPU (--batch "
+          << format::number(q.batchMultiplier, 2) << " of the " << format::number(*typicalBatch, 0) << " per GPU that "
+          << q.workloadName << "'s profile was fitted at)\n";
+    }
     for (const auto& f : p.factors) {
         o << "  " << f.name << ": x" << format::number(f.effect, 3) << " - " << f.detail << '\n';
     }
@@ -149,13 +164,17 @@ int run(Context& ctx, const Args& args) {
         const double relative = perf::isLlm(m) ? 0.0 : model.relative(g, reference, q);
         if (ctx.json()) {
             auto j = predictionJson(p, q, relative, reference);
+            if (!perf::isLlm(m)) {
+                const auto typical = typicalBatchOf(model.constants(), q);
+                j["typical_per_gpu_batch"] = typical ? nlohmann::json(*typical) : nlohmann::json();
+            }
             j["expected_error"] = accuracyJson(accuracy.forQuery(q));
             if (q.gpus > 1 && !perf::isLlm(m)) {
                 j["expected_scaling_error"] = accuracyJson(accuracy.scaling);
             }
             list.push_back(std::move(j));
         } else {
-            printPrediction(ctx.out(), p, q, relative, reference);
+            printPrediction(ctx.out(), p, q, relative, reference, typicalBatchOf(model.constants(), q));
             printAccuracy(ctx.out(), accuracy.forQuery(q), m);
             if (q.gpus > 1 && !perf::isLlm(m) && accuracy.scaling) {
                 ctx.out() << "  expected error of the " << q.gpus << "-GPU scaling: about "
@@ -201,10 +220,11 @@ Command perfCommand() {
             "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"
             "or llm: a transformer language model of --params-billion (default 8) or --model, whose time\n"
             "follows from its size (nearly all large matmuls) rather than from 2020-21 networks.\n"
-            "--batch is the per-GPU batch relative to the typical one (1). Throughput is in units of one V100\n"
-            "SXM2 training in fp16 and relative to --reference (default RTX 4090). Every factor's\n"
-            "effect is shown, and how far such predictions were off for architectures the calibration\n"
-            "never saw.\n" +
+            "--batch is the per-GPU batch relative to the typical one (1; for a calibration workload's\n"
+            "training, the batch its profile was fitted at, which is shown: resnet50 426 images in fp16,\n"
+            "220 in fp32). Throughput is in units of one V100 SXM2 training in fp16 and relative to\n"
+            "--reference (default RTX 4090). Every factor's effect is shown, and how far such\n"
+            "predictions were off for architectures the calibration never saw.\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 const auto specs = perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}, sparsityOption()});
