@@ -4,9 +4,10 @@
 #include "perf/model.h"
 #include "perf_test_support.h"
 
-#include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 namespace advisor::perf {
 namespace {
@@ -47,9 +48,8 @@ TEST(WorkloadProfile, MatmulsLeftInFp32ApplyOnlyToRowsOfTheSourceTheyWereSeenIn)
     };
     const Factor onV100 = named(m.explain(cat().require("V100 SXM2 32GB"), q));
     EXPECT_LT(onV100.effect, 0.8);
-    EXPECT_NE(
-        onV100.detail.find("50% of txl's matmul work ran in FP32 in the mixed-precision runs of 'Lambda 2020-21'"),
-        std::string::npos)
+    EXPECT_NE(onV100.detail.find("50% of txl's matmul work ran in FP32 in the mixed-precision runs of 'Lambda 2020-21'"),
+              std::string::npos)
         << onV100.detail;
     EXPECT_NE(onV100.detail.find("CUDA cores"), std::string::npos);
     EXPECT_NE(named(m.explain(cat().require("A100 40GB SXM4"), q)).detail.find("TF32"), std::string::npos);

@@ -6,8 +6,9 @@
 #include "eval/evaluate.h"
 #include "validation_support.h"
 
-#include <cmath>
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
