@@ -90,15 +90,6 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
     return j;
 }
 
-// The per-GPU batch a calibration network's profile was fitted at, which --batch 1 stands for.
-std::optional<double> typicalBatchOf(const perf::ModelConstants& c, const perf::PerfQuery& q) {
-    if (q.workloadName.empty() || !perf::isTraining(q.metric)) {
-        return std::nullopt;
-    }
-    const perf::WorkloadProfile* profile = c.profileFor(q.workloadName);
-    return profile == nullptr ? std::nullopt : profile->typicalPerGpuBatchFor(q.metric);
-}
-
 void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::PerfQuery& q, double relative,
                      const Gpu& reference, std::optional<double> typicalBatch) {
     o << perf::toString(q.metric);
@@ -165,7 +156,7 @@ int run(Context& ctx, const Args& args) {
         if (ctx.json()) {
             auto j = predictionJson(p, q, relative, reference);
             if (!perf::isLlm(m)) {
-                const auto typical = typicalBatchOf(model.constants(), q);
+                const auto typical = model.constants().typicalPerGpuBatch(q.workloadName, m);
                 j["typical_per_gpu_batch"] = typical ? nlohmann::json(*typical) : nlohmann::json();
             }
             j["expected_error"] = accuracyJson(accuracy.forQuery(q));
@@ -174,7 +165,8 @@ int run(Context& ctx, const Args& args) {
             }
             list.push_back(std::move(j));
         } else {
-            printPrediction(ctx.out(), p, q, relative, reference, typicalBatchOf(model.constants(), q));
+            printPrediction(ctx.out(), p, q, relative, reference,
+                            model.constants().typicalPerGpuBatch(q.workloadName, m));
             printAccuracy(ctx.out(), accuracy.forQuery(q), m);
             if (q.gpus > 1 && !perf::isLlm(m) && accuracy.scaling) {
                 ctx.out() << "  expected error of the " << q.gpus << "-GPU scaling: about "

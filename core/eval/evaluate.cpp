@@ -238,10 +238,9 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
         a.numGpus = rows[index].numGpus;
         a.line = rows[index].line;
         a.perGpuBatch = batch[index];
-        const perf::WorkloadProfile* profile =
-            model.constants().profileFor(perf::profileNameFor(rows[index].workload, model.constants()));
-        if (profile != nullptr && perf::isTraining(rows[index].metric()) && !rows[index].isLlm()) {
-            a.profileTypicalPerGpuBatch = profile->typicalPerGpuBatchFor(rows[index].metric());
+        if (!rows[index].isLlm()) {
+            a.profileTypicalPerGpuBatch = model.constants().typicalPerGpuBatch(
+                perf::profileNameFor(rows[index].workload, model.constants()), rows[index].metric());
         }
         std::sort(a.otherPerGpuBatches.begin(), a.otherPerGpuBatches.end());
         ev.referencesAmongRuns.push_back(std::move(a));
@@ -307,13 +306,10 @@ Evaluation evaluate(const std::vector<BenchmarkRow>& rows, const Catalog& catalo
             // A calibration network's rows are taken at their batch relative to the one its profile
             // was fitted at, not to the reference row's: a file run at a small batch gets the
             // communication and host time per sample of a small batch.
-            const auto profile = model.constants().workloadProfiles.find(e.profile);
-            if (profile != model.constants().workloadProfiles.end() && batch[i] && refBatch &&
-                perf::isTraining(q.metric) && !rows[i].isLlm()) {
-                if (const auto typical = profile->second.typicalPerGpuBatchFor(q.metric)) {
-                    q.batchMultiplier = *batch[i] / *typical;
-                    rq.batchMultiplier = *refBatch / *typical;
-                }
+            const auto typical = model.constants().typicalPerGpuBatch(e.profile, q.metric);
+            if (typical && batch[i] && refBatch && !rows[i].isLlm()) {
+                q.batchMultiplier = *batch[i] / *typical;
+                rq.batchMultiplier = *refBatch / *typical;
             }
             e.languageModelParamsBillion = q.llmTrainingParamsBillion;
             const perf::Prediction predicted = model.explain(*gpuOf[i], q);

@@ -95,6 +95,11 @@ const WorkloadProfile* ModelConstants::profileFor(const std::string& workloadNam
     return it == workloadProfiles.end() ? nullptr : &it->second;
 }
 
+std::optional<double> ModelConstants::typicalPerGpuBatch(const std::string& workloadName, Metric m) const {
+    const WorkloadProfile* profile = profileFor(workloadName);
+    return profile == nullptr ? std::nullopt : profile->typicalPerGpuBatchFor(m);
+}
+
 double WorkloadProfile::fp32MatmulShareFor(const std::string& source) const {
     const auto it = source.empty() ? fp32MatmulShares.end() : fp32MatmulShares.find(source);
     return it == fp32MatmulShares.end() ? 0.0 : it->second;

@@ -185,6 +185,9 @@ struct ModelConstants {
     const TimeShares& sharesFor(WorkloadClass w) const { return shares[static_cast<size_t>(w)]; }
     /// The named workload's fitted profile, or nullptr (unknown or empty name: use the class).
     const WorkloadProfile* profileFor(const std::string& workloadName) const;
+    /// The per-GPU batch a profile's training was fitted at (WorkloadProfile::typicalPerGpuBatch),
+    /// if the profile exists and knows one for the metric.
+    std::optional<double> typicalPerGpuBatch(const std::string& workloadName, Metric m) const;
 
     ModelConstants();
     nlohmann::json toJson() const;
