@@ -198,17 +198,18 @@ Resolution Catalog::resolve(std::string_view name) const {
     }
 
     // 1. A name or alias written exactly (ignoring case, punctuation and brand words).
-    NameKey qNoLink = q;
-    qNoLink.nvlink = false;
-    std::set<size_t> exact;
-    for (const auto& k : keys_) {
-        const bool linkOk = !q.nvlink || gpus_[k.gpuIndex].interconnect == InterconnectType::NvLink;
-        if (k.key == qNoLink && linkOk) {
-            exact.insert(k.gpuIndex);
+    const auto addExact = [&](NameKey key, std::set<size_t>& into) {
+        key.nvlink = false;
+        for (const auto& k : keys_) {
+            const bool linkOk = !q.nvlink || gpus_[k.gpuIndex].interconnect == InterconnectType::NvLink;
+            if (k.key == key && linkOk) {
+                into.insert(k.gpuIndex);
+            }
         }
-    }
+    };
+    std::set<size_t> matches;
+    addExact(q, matches);
     // 2. Otherwise every GPU of that model whose variant matches what the name says.
-    std::set<size_t> matches = exact;
     const auto sameModel = [&](const std::vector<std::string>& model) {
         for (const auto& k : keys_) {
             if (k.key.model == model && variantsMatch(q, gpus_[k.gpuIndex])) {
@@ -219,13 +220,23 @@ Resolution Catalog::resolve(std::string_view name) const {
     if (matches.empty()) {
         sameModel(q.model);
     }
-    // 2b. A GeForce number without its series ("4090 24GB", "1080 Ti"): RTX or GTX.
+    // 2b. A GeForce number without its series ("4090 24GB", "1080 Ti"): RTX or GTX, a name or
+    // alias written out first ("3080" is the "RTX 3080" alias, not also the 12 GB card).
     if (matches.empty() && isBareGeForceNumber(q)) {
+        std::vector<NameKey> withSeries;
         for (const char* series : {"rtx", "gtx"}) {
-            std::vector<std::string> model = q.model;
-            model.emplace_back(series);
-            std::sort(model.begin(), model.end());
-            sameModel(model);
+            NameKey k = q;
+            k.model.emplace_back(series);
+            std::sort(k.model.begin(), k.model.end());
+            withSeries.push_back(std::move(k));
+        }
+        for (const auto& k : withSeries) {
+            addExact(k, matches);
+        }
+        if (matches.empty()) {
+            for (const auto& k : withSeries) {
+                sameModel(k.model);
+            }
         }
     }
     if (matches.size() == 1) {

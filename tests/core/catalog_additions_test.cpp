@@ -1,0 +1,107 @@
+// Cards added to the catalog on 2026-11-27 (benchmark tables name them): the names tables use
+// reach them, the older cards' names stay where they were, and each card's predictions sit
+// where its datasheet puts it against a sibling (ratios from the specs, not from the model).
+#include "catalog/catalog.h"
+#include "perf/model.h"
+#include "perf/specs.h"
+#include "perf_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+namespace advisor::perf {
+namespace {
+
+constexpr Metric kAllMetrics[] = {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training,
+                                  Metric::Fp32Training,  Metric::LlmDecode,     Metric::LlmPrefill};
+
+TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"NVIDIA RTX 4000 SFF Ada Generation", "rtx-4000-sff-ada"},
+        {"RTX 4000 Ada Generation", "rtx-4000-ada"},
+        {"Quadro RTX 4000", "quadro-rtx-4000"},
+        {"GeForce RTX 3080 12GB", "rtx-3080-12gb"},
+        {"RTX 3080", "rtx-3080-10gb"}, // Lambda's 2020-21 runs: the calibration's name for the 10 GB card
+        {"3080", "rtx-3080-10gb"},     // a bare GeForce number takes the alias too, not "ambiguous"
+        {"RTX 4060 Ti 8GB", "rtx-4060-ti-8gb"},
+        {"4060 Ti 8GB", "rtx-4060-ti-8gb"},
+        {"RTX 4060 Ti", "rtx-4060-ti-16gb"}, // as before the 8 GB entry
+        {"4060 Ti", "rtx-4060-ti-16gb"},
+        {"RTX 5060 Ti 8GB", "rtx-5060-ti-8gb"},
+        {"RTX 5060 Ti", "rtx-5060-ti-16gb"},
+        {"NVIDIA GeForce RTX 5060", "rtx-5060"},
+        {"AMD Instinct MI355X", "mi355x"},
+        {"RTX PRO 4500", "rtx-pro-4500-blackwell"},
+        {"NVIDIA RTX PRO 4000 Blackwell", "rtx-pro-4000-blackwell"},
+    };
+    for (const auto& [name, id] : cases) {
+        const Resolution r = cat().resolve(name);
+        ASSERT_EQ(r.status, ResolveStatus::Found) << name << ": " << r.message();
+        EXPECT_EQ(r.gpu->id, id) << name;
+    }
+}
+
+TEST(CatalogAdditions, MemoryVariantsOfOneChipPredictAlikeAndHoldDifferentModels) {
+    // The 8 GB RTX 4060 Ti has the 16 GB card's AD106 at 160 W instead of 165: within 3% on every
+    // metric. The two RTX 5060 Ti differ only in memory: the same figures.
+    for (const Metric m : kAllMetrics) {
+        expectNear(speed("RTX 4060 Ti 8GB", m), speed("RTX 4060 Ti 16GB", m), 0.03, toString(m));
+        EXPECT_DOUBLE_EQ(speed("RTX 5060 Ti 8GB", m), speed("RTX 5060 Ti 16GB", m)) << toString(m);
+    }
+    EXPECT_EQ(cat().require("RTX 4060 Ti 8GB").memoryGb, 8);
+    EXPECT_EQ(cat().require("RTX 5060 Ti 8GB").memoryGb, 8);
+}
+
+TEST(CatalogAdditions, TheSmallFormFactorAdaRunsAtItsOwnClockAndBandwidth) {
+    // 70 W for 48 SMs: the datasheet's 1,565 MHz boost is below what the power law allows against
+    // the RTX 4070 Ti, so the card keeps it; its tensor figure (306.8, FP8 sparse) is 76.7 dense.
+    const auto sff = specs("RTX 4000 SFF Ada");
+    EXPECT_DOUBLE_EQ(sff.sustainedClock, 1.0);
+    EXPECT_DOUBLE_EQ(sff.fp16InferTflops, 76.7);
+    // Token generation reads the weights at 280 GB/s against the 130 W card's 360.
+    expectNear(speed("RTX 4000 SFF Ada", Metric::LlmDecode) / speed("RTX 4000 Ada", Metric::LlmDecode), 280.0 / 360.0,
+               0.05, "SFF / RTX 4000 Ada token generation");
+    for (const Metric m : kAllMetrics) {
+        EXPECT_LT(speed("RTX 4000 SFF Ada", m), speed("RTX 4000 Ada", m)) << toString(m);
+    }
+}
+
+TEST(CatalogAdditions, SiblingsSitWhereTheirDatasheetsPutThem) {
+    // RTX 3080 12GB: 70 SMs against 68, 912 GB/s against 760.
+    const double r3080 = speed("RTX 3080 12GB", Metric::Fp16Training) / speed("RTX 3080 10GB", Metric::Fp16Training);
+    EXPECT_GT(r3080, 70.0 / 68.0);
+    EXPECT_LT(r3080, 912.0 / 760.0);
+    // RTX 5060: the RTX 5060 Ti's 448 GB/s on 30 SMs at 2,497 MHz instead of 36 at 2,572.
+    expectNear(speed("RTX 5060", Metric::LlmDecode), speed("RTX 5060 Ti 16GB", Metric::LlmDecode), 0.02,
+               "RTX 5060 / 5060 Ti token generation");
+    const double r5060 = speed("RTX 5060", Metric::Fp16Inference) / speed("RTX 5060 Ti 16GB", Metric::Fp16Inference);
+    EXPECT_GT(r5060, 30.0 * 2497.0 / (36.0 * 2572.0));
+    EXPECT_LT(r5060, 1.0);
+    // Smaller cards of a line below the larger on every metric: fewer SMs, less bandwidth.
+    const std::pair<const char*, const char*> smallerLarger[] = {{"Quadro RTX 4000", "Quadro RTX 5000"},
+                                                                 {"RTX PRO 4000 Blackwell", "RTX PRO 4500 Blackwell"},
+                                                                 {"RTX PRO 4500 Blackwell", "RTX PRO 5000 Blackwell 48GB"}};
+    for (const auto& [smaller, larger] : smallerLarger) {
+        for (const Metric m : kAllMetrics) {
+            EXPECT_LT(speed(smaller, m), speed(larger, m)) << smaller << " vs " << larger << ", " << toString(m);
+        }
+    }
+}
+
+TEST(CatalogAdditions, Mi355xDoublesTheMatrixRatesButHasNoTf32) {
+    // CDNA 4: 256 CUs x 8,192 FP8 FLOPs per clock at 2.4 GHz (5.03 PF, the MI325X 2.61) on 8 TB/s
+    // (6.0); no TF32, so fp32 training runs on the FP32 units, where the MI325X has TF32 matrices.
+    const auto mi355 = specs("MI355X");
+    EXPECT_FALSE(mi355.tf32);
+    EXPECT_TRUE(specs("MI325X").tf32);
+    // The class's 8-bit inference is mostly memory time on both: about the bandwidth ratio.
+    expectNear(speed("MI355X", Metric::Int8Inference) / speed("MI325X", Metric::Int8Inference), 8000.0 / 6000.0, 0.10,
+               "MI355X / MI325X 8-bit inference");
+    EXPECT_GT(speed("MI355X", Metric::Fp16Inference), speed("MI325X", Metric::Fp16Inference));
+    EXPECT_LT(speed("MI355X", Metric::Fp32Training), speed("MI325X", Metric::Fp32Training));
+}
+
+} // namespace
+} // namespace advisor::perf
