@@ -80,9 +80,10 @@ TEST(CatalogAdditions, SiblingsSitWhereTheirDatasheetsPutThem) {
     EXPECT_GT(r5060, 30.0 * 2497.0 / (36.0 * 2572.0));
     EXPECT_LT(r5060, 1.0);
     // Smaller cards of a line below the larger on every metric: fewer SMs, less bandwidth.
-    const std::pair<const char*, const char*> smallerLarger[] = {{"Quadro RTX 4000", "Quadro RTX 5000"},
-                                                                 {"RTX PRO 4000 Blackwell", "RTX PRO 4500 Blackwell"},
-                                                                 {"RTX PRO 4500 Blackwell", "RTX PRO 5000 Blackwell 48GB"}};
+    const std::pair<const char*, const char*> smallerLarger[] = {
+        {"Quadro RTX 4000", "Quadro RTX 5000"},
+        {"RTX PRO 4000 Blackwell", "RTX PRO 4500 Blackwell"},
+        {"RTX PRO 4500 Blackwell", "RTX PRO 5000 Blackwell 48GB"}};
     for (const auto& [smaller, larger] : smallerLarger) {
         for (const Metric m : kAllMetrics) {
             EXPECT_LT(speed(smaller, m), speed(larger, m)) << smaller << " vs " << larger << ", " << toString(m);
