@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace advisor::perf {
@@ -88,6 +89,22 @@ TEST(CatalogAdditions, SiblingsSitWhereTheirDatasheetsPutThem) {
         for (const Metric m : kAllMetrics) {
             EXPECT_LT(speed(smaller, m), speed(larger, m)) << smaller << " vs " << larger << ", " << toString(m);
         }
+    }
+}
+
+TEST(CatalogAdditions, TheRtx5060GeneratesTokensAtTheRateAUserMeasured) {
+    // llmfit's community results (github.com/AlexsJones/llmfit, llmfit-core/data/community, 2026;
+    // three runs each): an RTX 5060 on Ollama (Windows), Qwen2.5-Coder 7B Q4_K_M, 76.26 tokens/s
+    // over 173 tokens after a short prompt (73.5-77.9); a GTX 1080 Ti on llama.cpp, Qwen2.5-Coder 14B
+    // Q4_K_M, 27.83 (27.5-28.1). Within the token-generation error the docs give (LOAO p90 13.5%).
+    const std::tuple<const char*, double, double> runs[] = {{"RTX 5060", 7.62, 76.26}, {"GTX 1080 Ti", 14.77, 27.83}};
+    for (const auto& [gpu, paramsBillion, measured] : runs) {
+        PerfQuery q;
+        q.metric = Metric::LlmDecode;
+        q.llmParamsBillion = paramsBillion;
+        q.llmWeights = Precision::Int4;
+        q.llmContextTokens = 256;
+        expectNear(model().throughput(cat().require(gpu), q), measured, 0.10, gpu);
     }
 }
 
