@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 110;
+inline constexpr int kShippedPrices = 113;
 
 } // namespace advisor::testing
