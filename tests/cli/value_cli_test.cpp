@@ -15,10 +15,10 @@ TEST(ValueCli, AnEmptyTableSaysWhy) {
     EXPECT_EQ(none.exitCode, 0);
     EXPECT_NE(none.out.find("No GPU in the catalog with 9,999 GB of memory or more\n"), std::string::npos) << none.out;
     EXPECT_EQ(none.out.find("PERF/$"), std::string::npos) << none.out;
-    // The MI325X (256 GB), the B300 and the MI355X (288 GB each) have no seeded price.
+    // The MI325X (256 GB), the B300, the MI350X and the MI355X (288 GB each) have no seeded price.
     const auto unpriced = cli.run({"value", "--min-memory", "250"});
     EXPECT_NE(unpriced.out.find("No GPU with 250 GB of memory or more has a price (add one with 'gpu-advisor prices "
-                                "add'; --all lists the 3 GPUs)"),
+                                "add'; --all lists the 4 GPUs)"),
               std::string::npos)
         << unpriced.out;
     const auto all = cli.run({"value", "--min-memory", "250", "--all"});

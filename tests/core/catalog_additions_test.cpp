@@ -34,6 +34,7 @@ TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {
         {"RTX 5060 Ti", "rtx-5060-ti-16gb"},
         {"NVIDIA GeForce RTX 5060", "rtx-5060"},
         {"AMD Instinct MI355X", "mi355x"},
+        {"AMD Instinct MI350X", "mi350x"},
         {"RTX PRO 4500", "rtx-pro-4500-blackwell"},
         {"NVIDIA RTX PRO 4000 Blackwell", "rtx-pro-4000-blackwell"},
     };
@@ -119,6 +120,13 @@ TEST(CatalogAdditions, Mi355xDoublesTheMatrixRatesButHasNoTf32) {
                "MI355X / MI325X 8-bit inference");
     EXPECT_GT(speed("MI355X", Metric::Fp16Inference), speed("MI325X", Metric::Fp16Inference));
     EXPECT_LT(speed("MI355X", Metric::Fp32Training), speed("MI325X", Metric::Fp32Training));
+    // The air-cooled MI350X: the same CUs and memory at 2.2 GHz and 1,000 W. Below the MI355X
+    // wherever the clock counts, level where the memory does.
+    EXPECT_EQ(specs("MI350X").chipTopName, "MI355X");
+    for (const Metric m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::LlmPrefill}) {
+        EXPECT_LT(speed("MI350X", m), speed("MI355X", m)) << toString(m);
+        EXPECT_GT(speed("MI350X", m), 0.85 * speed("MI355X", m)) << toString(m); // 2.2 / 2.4 = 0.92 of the clock
+    }
 }
 
 } // namespace
