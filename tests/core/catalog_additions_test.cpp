@@ -45,7 +45,7 @@ TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {
     }
 }
 
-TEST(CatalogAdditions, MemoryVariantsOfOneChipPredictAlikeAndHoldDifferentModels) {
+TEST(CatalogAdditions, MemoryVariantsOfOneChipPredictAlikeWithTheirOwnMemorySize) {
     // The 8 GB RTX 4060 Ti has the 16 GB card's AD106 at 160 W instead of 165: within 3% on every
     // metric. The two RTX 5060 Ti differ only in memory: the same figures.
     for (const Metric m : kAllMetrics) {
