@@ -88,9 +88,24 @@ bool isHostWord(std::string_view w) {
 
 // Words vendors' tools add to a product name: nvidia-smi's "NVIDIA RTX 4000 Ada Generation" and
 // "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", OpenCL's "Intel(R) Arc(TM) A770 Graphics".
-// Variants keep their distinguishing word ("Max-Q", "Server Edition" still do not match).
+// Variants keep their distinguishing word ("Max-Q", "Server").
 bool isProductDecoration(std::string_view w) {
     return w == "generation" || w == "graphics" || w == "tm" || w == "r" || w == "edition" || w == "workstation";
+}
+
+// GeForce model numbers: 1050 ... 5090 (series 1-5, tier x50-x90); Quadro/pro numbers such as
+// 4000, 6000 or 8000 end in 00 and are not matched.
+bool isGeForceModelNumber(std::string_view t) {
+    return t.size() == 4 && allDigits(t) && t[0] >= '1' && t[0] <= '5' && t[2] >= '5' && t[3] == '0';
+}
+
+// Shops and benchmark tables shorten "Super" to a trailing S ("RTX 4080S", "4070 Ti S"). Only
+// after a GeForce number: in "L40S" and "V100S" the S is the model's own.
+void expandSuperShorthand(std::vector<std::string>& model) {
+    if (std::none_of(model.begin(), model.end(), [](const std::string& t) { return isGeForceModelNumber(t); })) {
+        return;
+    }
+    std::replace(model.begin(), model.end(), std::string("s"), std::string("super"));
 }
 
 } // namespace
@@ -133,16 +148,14 @@ NameKey parseNameKey(std::string_view name) {
             splitAlnumRuns(w, key.model);
         }
     }
+    expandSuperShorthand(key.model);
     std::sort(key.model.begin(), key.model.end());
     return key;
 }
 
 bool isBareGeForceNumber(const NameKey& key) {
-    // GeForce model numbers: 1050 ... 5090 (series 1-5, tier x50-x90); Quadro/pro numbers
-    // such as 4000, 6000 or 8000 end in 00 and are not matched.
-    const auto number = std::find_if(key.model.begin(), key.model.end(), [](const std::string& t) {
-        return t.size() == 4 && allDigits(t) && t[0] >= '1' && t[0] <= '5' && t[2] >= '5' && t[3] == '0';
-    });
+    const auto number = std::find_if(key.model.begin(), key.model.end(),
+                                     [](const std::string& t) { return isGeForceModelNumber(t); });
     if (number == key.model.end()) {
         return false;
     }

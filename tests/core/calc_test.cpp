@@ -294,6 +294,12 @@ TEST(BuildCheck, LanesThreadsRamNetworkMixedAndModules) {
     in.gpu = &cat().require("H100 PCIe");
     in.count = 2;
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
+    // The RTX PRO 6000's server card has the workstation card's chip but no fan of its own.
+    in.gpu = &cat().require("RTX PRO 6000 Blackwell Server Edition");
+    EXPECT_TRUE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
+    in.gpu = &cat().require("RTX PRO 6000 Blackwell");
+    EXPECT_FALSE(has(checkBuild(in, model), Severity::Warning, "cooling", "passively cooled"));
+    in.gpu = &cat().require("H100 PCIe");
     in.psuWatts = 850;
     EXPECT_TRUE(has(checkBuild(in, model), Severity::Critical, "power", "too small"));
 

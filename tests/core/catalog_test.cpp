@@ -237,7 +237,15 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"A5500", "rtx-a5500"}, NameCase{"NVIDIA RTX A2000 12GB", "rtx-a2000-12gb"},
                       NameCase{"NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada"},
                       NameCase{"RTX 4500 Ada Generation", "rtx-4500-ada"}, NameCase{"A4000", "rtx-a4000"},
-                      NameCase{"GTX 1060", "gtx-1060-6gb"}, NameCase{"NVIDIA GeForce GTX 1660 Ti", "gtx-1660-ti"}));
+                      NameCase{"GTX 1060", "gtx-1060-6gb"}, NameCase{"NVIDIA GeForce GTX 1660 Ti", "gtx-1660-ti"},
+                      // Shops' "S" for Super, only after a GeForce number: L40S and V100S keep theirs.
+                      NameCase{"RTX 4080S", "rtx-4080-super"}, NameCase{"4070 Ti S", "rtx-4070-ti-super"},
+                      NameCase{"NVIDIA GeForce RTX 2080S", "rtx-2080-super"}, NameCase{"RTX 4070 S", "rtx-4070-super"},
+                      NameCase{"NVIDIA L40S", "l40s"},
+                      // The RTX PRO 6000's server card is its own entry; the bare name stays the workstation card.
+                      NameCase{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-blackwell-server"},
+                      NameCase{"RTX PRO 6000 Server Edition", "rtx-pro-6000-blackwell-server"},
+                      NameCase{"RTX PRO 6000", "rtx-pro-6000-blackwell"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -289,7 +297,7 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     }
     EXPECT_EQ(cat().resolve("RTX PRO 6000 Max-Q 48GB").status, ResolveStatus::NotFound);
     // Cut-down or different-memory siblings of catalog cards do not fall onto them.
-    for (const char* sibling : {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti", "RTX 2060 12GB"}) {
+    for (const char* sibling : {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti", "RTX 2060 12GB", "RTX 4060S"}) {
         EXPECT_EQ(cat().resolve(sibling).status, ResolveStatus::NotFound) << sibling;
     }
 }

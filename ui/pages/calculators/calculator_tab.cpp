@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "session.h"
 #include "ui_text.h"
+#include "widgets/compact_combo.h"
 #include "widgets/remembered_inputs.h"
 #include "widgets/vertical_scroll.h"
 
@@ -82,6 +83,9 @@ QString CalculatorTab::error() const {
 
 QComboBox* CalculatorTab::addGpuPicker(const QString& label, const char* defaultGpuId, const QString& noneText) {
     auto* picker = new QComboBox;
+    // The longest catalog name before the RTX PRO 6000 Server Edition ("RTX PRO 6000 Blackwell
+    // Max-Q"): a longer one (or a long name of the user's own GPU) must not narrow the plots.
+    makeCompact(picker, 22);
     picker->setProperty("defaultGpu", QString::fromLatin1(defaultGpuId));
     picker->setProperty("noneText", noneText);
     pickers_ << picker;
@@ -118,6 +122,7 @@ void CalculatorTab::refillPickers() {
         }
         const int i = picker->findData(current);
         picker->setCurrentIndex(i >= 0 ? i : 0);
+        fitPopupToItems(picker);
     }
     recompute();
 }
