@@ -154,8 +154,8 @@ NameKey parseNameKey(std::string_view name) {
 }
 
 bool isBareGeForceNumber(const NameKey& key) {
-    const auto number = std::find_if(key.model.begin(), key.model.end(),
-                                     [](const std::string& t) { return isGeForceModelNumber(t); });
+    const auto number =
+        std::find_if(key.model.begin(), key.model.end(), [](const std::string& t) { return isGeForceModelNumber(t); });
     if (number == key.model.end()) {
         return false;
     }
