@@ -6,7 +6,8 @@
 ///   "GeForce RTX4090"       -> model {rtx, 4090}
 /// Variant tokens (memory size, form, memory type, "NVLink") select among variants
 /// of one model; model tokens must match exactly. A PCIe generation ("Gen5") and a
-/// benchmark table's host prefix ("LambdaCloud") are ignored.
+/// benchmark table's host prefix ("LambdaCloud") are ignored; a trailing S after a GeForce
+/// number is "Super" ("RTX 4080S").
 
 #include <optional>
 #include <string>

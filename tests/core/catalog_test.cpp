@@ -297,7 +297,8 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     }
     EXPECT_EQ(cat().resolve("RTX PRO 6000 Max-Q 48GB").status, ResolveStatus::NotFound);
     // Cut-down or different-memory siblings of catalog cards do not fall onto them.
-    for (const char* sibling : {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti", "RTX 2060 12GB", "RTX 4060S"}) {
+    for (const char* sibling :
+         {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti", "RTX 2060 12GB", "RTX 4060S"}) {
         EXPECT_EQ(cat().resolve(sibling).status, ResolveStatus::NotFound) << sibling;
     }
 }
