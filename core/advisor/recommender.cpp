@@ -168,7 +168,7 @@ std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s,
 Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                          const std::vector<CloudOffer>& offers, const RecommendInput& in) {
     if (!(in.memoryGb > 0 && in.memoryGb < 100000)) {
-        throw InputError({"recommend", 0, "", "memory_gb"}, "must be more than 0");
+        throw InputError({"recommend", 0, "", "memory_gb"}, "must be more than 0 and less than 100,000 GB");
     }
     if (!(in.budgetUsd >= 0) || !std::isfinite(in.budgetUsd)) {
         throw InputError({"recommend", 0, "", "budget"}, "must be an amount >= 0");

@@ -14,8 +14,11 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
         throw InputError({"cloud vs desktop", 0, "", field}, why);
     };
     const auto finiteNonNegative = [](double v) { return std::isfinite(v) && v >= 0; };
-    if (!finiteNonNegative(in.desktopCostUsd)) {
-        reject("desktop_cost", "must be an amount >= 0");
+    // The price database's own ceiling for one price: above it a figure is a typo, and the
+    // break-even day it gives is beyond any meaning (and past what a table can print).
+    constexpr double kMaxDesktopCostUsd = 1e9;
+    if (!finiteNonNegative(in.desktopCostUsd) || in.desktopCostUsd > kMaxDesktopCostUsd) {
+        reject("desktop_cost", "must be an amount from 0 to 1,000,000,000 USD");
     }
     if (!finiteNonNegative(in.gpuWatts) || !finiteNonNegative(in.cpuWatts)) {
         reject(finiteNonNegative(in.gpuWatts) ? "cpu_watts" : "gpu_watts", "must be >= 0");

@@ -405,6 +405,13 @@ TEST(Recommender, RejectsBadInput) {
     const perf::PerfModel model(cat());
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(0, 1000)), InputError);
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(24, -1)), InputError);
+    // Too much memory is refused with the range, not with "must be more than 0".
+    try {
+        recommend(cat(), model, {}, {}, input(1e6, 1000));
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "recommend: field 'memory_gb': must be more than 0 and less than 100,000 GB");
+    }
     auto in = input(24, 1000);
     in.settings.utilization = 1.5;
     try {

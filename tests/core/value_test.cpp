@@ -249,6 +249,18 @@ TEST(CloudVsDesktop, Edges) {
     EXPECT_NEAR(*calc::compareCloudAndDesktop(in).breakEvenDays, 2200 / (2 * 2.14 * 0.15 * 24 - 70.956 / 365), 0.05);
     in.utilization = -0.1;
     EXPECT_THROW(calc::compareCloudAndDesktop(in), InputError);
+    // A desktop cost past the price database's ceiling is a typo, not a break-even to print.
+    in = seedExample();
+    in.desktopCostUsd = 1e308;
+    try {
+        calc::compareCloudAndDesktop(in);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "cloud vs desktop: field 'desktop_cost': must be an amount from 0 to 1,000,000,000 USD");
+    }
+    in.desktopCostUsd = 1e9;
+    EXPECT_TRUE(calc::compareCloudAndDesktop(in).breakEvenDays);
 }
 
 TEST(Presets, UtilizationAndGridIntensityHaveSources) {
