@@ -1,11 +1,14 @@
 #include "calc/cloud_vs_desktop.h"
 
+#include "calc/psu.h"
 #include "common/errors.h"
 #include "common/format.h"
+#include "prices/settings.h"
 #include "value/tco.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace advisor::calc {
 
@@ -20,17 +23,21 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
     if (!finiteNonNegative(in.desktopCostUsd) || in.desktopCostUsd > kMaxDesktopCostUsd) {
         reject("desktop_cost", "must be an amount from 0 to 1,000,000,000 USD");
     }
-    if (!finiteNonNegative(in.gpuWatts) || !finiteNonNegative(in.cpuWatts)) {
-        reject(finiteNonNegative(in.gpuWatts) ? "cpu_watts" : "gpu_watts", "must be >= 0");
+    for (const auto& [field, watts] : {std::pair{"gpu_watts", in.gpuWatts}, std::pair{"cpu_watts", in.cpuWatts}}) {
+        if (const auto problem = wattsProblem(watts)) {
+            reject(field, *problem);
+        }
     }
     if (!(in.utilization >= 0 && in.utilization <= 1)) {
         reject("utilization", "must be a fraction between 0 and 1 (0.15 = 15%)");
     }
-    if (!finiteNonNegative(in.kwhPriceUsd)) {
-        reject("kwh_price", "must be >= 0");
+    if (const auto problem = electricityPriceProblem(in.kwhPriceUsd)) {
+        reject("kwh_price", *problem);
     }
-    if (!finiteNonNegative(in.cloudHourlyUsd)) {
-        reject("cloud_hourly", "must be >= 0");
+    // Ten times the dearest cloud offer the database takes (10,000 USD an hour), for a price
+    // scaled to the desktop's GPU count.
+    if (!finiteNonNegative(in.cloudHourlyUsd) || in.cloudHourlyUsd > 100000) {
+        reject("cloud_hourly", "must be between 0 and 100,000 USD per hour");
     }
     if (!(in.years > 0 && in.years <= 30)) {
         reject("years", "must be more than 0 and at most 30");

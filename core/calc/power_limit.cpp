@@ -1,6 +1,7 @@
 #include "calc/power_limit.h"
 
 #include "common/format.h"
+#include "prices/settings.h"
 #include "value/tco.h"
 
 #include <algorithm>
@@ -68,8 +69,8 @@ PowerLimitResult powerLimit(const Gpu& g, const PowerLimitInput& in) {
     if (!(in.utilization >= 0 && in.utilization <= 1)) {
         throw InputError({"power limit", 0, "", "utilization"}, "must be a fraction between 0 and 1 (0.15 = 15%)");
     }
-    if (!(in.kwhPriceUsd >= 0) || !std::isfinite(in.kwhPriceUsd)) {
-        throw InputError({"power limit", 0, "", "kwh_price"}, "must be >= 0");
+    if (const auto problem = electricityPriceProblem(in.kwhPriceUsd)) {
+        throw InputError({"power limit", 0, "", "kwh_price"}, *problem);
     }
     r.clockRatio = clockRatio(in.limitWatts, g.tdpW);
     r.belowVoltageFloor = belowVoltageFloor(in.limitWatts, g.tdpW);

@@ -4,6 +4,7 @@
 #include "common/format.h"
 
 #include <cmath>
+#include <utility>
 
 namespace advisor::calc {
 
@@ -55,6 +56,13 @@ Connectors connectorsFor(const Gpu& g, int count) {
     return c;
 }
 
+std::optional<std::string> wattsProblem(double watts) {
+    if (std::isfinite(watts) && watts >= 0 && watts <= 20000) {
+        return std::nullopt;
+    }
+    return "must be between 0 and 20,000 W";
+}
+
 PsuResult sizePsu(const PsuInput& in) {
     const auto reject = [](const char* field, const std::string& why) {
         throw InputError({"PSU", 0, "", field}, why);
@@ -62,15 +70,11 @@ PsuResult sizePsu(const PsuInput& in) {
     if (in.gpu != nullptr && in.gpu->isCompleteSystem()) {
         reject("gpu", in.gpu->name + " is a complete computer with its own power supply: there is no PSU to size");
     }
-    const auto watts = [](double w) { return std::isfinite(w) && w >= 0 && w <= 20000; };
-    if (!watts(in.gpuWatts)) {
-        reject("gpu_watts", "must be between 0 and 20,000 W");
-    }
-    if (!watts(in.cpuWatts)) {
-        reject("cpu_watts", "must be between 0 and 20,000 W");
-    }
-    if (!watts(in.otherWatts)) {
-        reject("other_watts", "must be between 0 and 20,000 W");
+    for (const auto& [field, watts] : {std::pair{"gpu_watts", in.gpuWatts}, std::pair{"cpu_watts", in.cpuWatts},
+                                       std::pair{"other_watts", in.otherWatts}}) {
+        if (const auto problem = wattsProblem(watts)) {
+            reject(field, *problem);
+        }
     }
     if (in.gpuCount < 1 || in.gpuCount > 64) {
         reject("count", "must be between 1 and 64");

@@ -57,6 +57,10 @@ const std::vector<double>& standardPsuSizes();
 /// 0..100% or an efficiency outside (0, 1].
 PsuResult sizePsu(const PsuInput& in);
 
+/// What is wrong with the watts of a build's part (nullopt: nothing): every calculator takes
+/// 0 to 20,000 W for the GPUs, the CPU or the rest.
+std::optional<std::string> wattsProblem(double watts);
+
 /// A power limit per GPU that lets a given PSU carry the build.
 struct PsuFitLimit {
     double limitWatts = 0;    ///< per GPU, a multiple of 10 W

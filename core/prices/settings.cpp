@@ -80,14 +80,22 @@ Settings Settings::fromMap(const std::map<std::string, std::string>& kv) {
     return s;
 }
 
+std::optional<std::string> electricityPriceProblem(double usdPerKwh) {
+    using L = SettingLimits;
+    if (usdPerKwh >= 0 && usdPerKwh <= L::kMaxElectricityUsdPerKwh) {
+        return std::nullopt;
+    }
+    return "must be between 0 and " + format::trimmed(L::kMaxElectricityUsdPerKwh, 2) + " USD per kWh";
+}
+
 std::vector<InputProblem> Settings::validate(const Catalog& catalog) const {
     std::vector<InputProblem> out;
     const auto bad = [&](const char* key, const std::string& why) {
         out.push_back({{"settings", 0, "", key}, why});
     };
     using L = SettingLimits;
-    if (!(electricityUsdPerKwh >= 0 && electricityUsdPerKwh <= L::kMaxElectricityUsdPerKwh)) {
-        bad("electricity_usd_per_kwh", "must be between 0 and " + format::trimmed(L::kMaxElectricityUsdPerKwh, 2) + " USD per kWh");
+    if (const auto problem = electricityPriceProblem(electricityUsdPerKwh)) {
+        bad("electricity_usd_per_kwh", *problem);
     }
     if (!(utilization >= 0 && utilization <= 1)) {
         bad("utilization", "must be a fraction between 0 and 1 (0.15 = 15%)");

@@ -34,6 +34,10 @@ struct SettingLimits {
     static constexpr double kMaxCpuWatts = 2000;
 };
 
+/// What is wrong with an electricity price (nullopt: nothing), in the settings' range; the
+/// calculators that take a price of their own accept the same range.
+std::optional<std::string> electricityPriceProblem(double usdPerKwh);
+
 struct Settings {
     double electricityUsdPerKwh = 0.175; ///< seed: 0.175 USD/kWh
     double utilization = 0.15;           ///< seed: 15% GPU utilization

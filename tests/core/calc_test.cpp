@@ -75,9 +75,12 @@ TEST(PowerLimit, InvalidLimitsSayTheValidRange) {
     EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
               "power limit: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)");
     in.utilization = 1.0;
-    in.kwhPriceUsd = -1;
-    EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
-              "power limit: field 'kwh_price': must be >= 0");
+    // An electricity price in the settings' range, as every calculator takes it (1e9 was accepted).
+    for (const double price : {-1.0, 1e9}) {
+        in.kwhPriceUsd = price;
+        EXPECT_EQ(errorOf([&] { powerLimit(cat().require("RTX 2080 Ti"), in); }),
+                  "power limit: field 'kwh_price': must be between 0 and 10 USD per kWh");
+    }
 }
 
 TEST(PowerLimit, CurveRisesToFullSpeedAtTheTdp) {

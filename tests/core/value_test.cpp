@@ -261,6 +261,32 @@ TEST(CloudVsDesktop, Edges) {
     }
     in.desktopCostUsd = 1e9;
     EXPECT_TRUE(calc::compareCloudAndDesktop(in).breakEvenDays);
+    // The other inputs in the ranges the settings, the PSU calculator and the cloud offers take.
+    const auto errorFor = [](const calc::CloudVsDesktopInput& bad) {
+        try {
+            calc::compareCloudAndDesktop(bad);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    in = seedExample();
+    in.gpuWatts = 1e9;
+    EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'gpu_watts': must be between 0 and 20,000 W");
+    in = seedExample();
+    in.cpuWatts = -1;
+    EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'cpu_watts': must be between 0 and 20,000 W");
+    in = seedExample();
+    in.kwhPriceUsd = 1e12;
+    EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'kwh_price': must be between 0 and 10 USD per kWh");
+    in = seedExample();
+    in.cloudHourlyUsd = 1e12;
+    EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'cloud_hourly': must be between 0 and 100,000 USD per hour");
+    in = seedExample();
+    in.gpuWatts = 20000;
+    in.kwhPriceUsd = 10;
+    in.cloudHourlyUsd = 100000;
+    EXPECT_EQ(errorFor(in), "accepted");
 }
 
 TEST(Presets, UtilizationAndGridIntensityHaveSources) {
