@@ -64,16 +64,17 @@ void validate(const BuildInput& in) {
     if (in.slotSpacing < 0 || in.slotSpacing > 6) {
         bad("slot_spacing", "must be between 1 and 6 slots");
     }
+    // Up to 100,000 of each (the psu command's ceiling for a PSU): more is a typo, not a build.
     const auto positive = [&bad](const char* field, const std::optional<double>& v, const char* unit) {
-        if (v && (!std::isfinite(*v) || *v <= 0)) {
-            bad(field, std::string("must be more than 0 ") + unit + ", got " + format::number(*v, 0));
+        if (v && (!std::isfinite(*v) || *v <= 0 || *v > 100000)) {
+            bad(field, std::string("must be more than 0 and at most 100,000 ") + unit + ", got " + format::number(*v, 0));
         }
     };
     positive("ram_gb", in.ramGb, "GB");
     positive("network_gbps", in.networkGbps, "Gbit/s");
     positive("psu_watts", in.psuWatts, "W");
-    if (!std::isfinite(in.cpuWatts) || in.cpuWatts < 0) {
-        bad("cpu_watts", "must be 0 W or more, got " + format::number(in.cpuWatts, 0));
+    if (const auto problem = wattsProblem(in.cpuWatts)) {
+        bad("cpu_watts", *problem + ", got " + format::number(in.cpuWatts, 0));
     }
     if (in.powerLimitWatts) { // as the power-limit calculator: up to the TDP, down to about 30% of it
         if (auto problem = powerLimitProblem(*in.gpu, *in.powerLimitWatts)) {
