@@ -67,7 +67,8 @@ void validate(const BuildInput& in) {
     // Up to 100,000 of each (the psu command's ceiling for a PSU): more is a typo, not a build.
     const auto positive = [&bad](const char* field, const std::optional<double>& v, const char* unit) {
         if (v && (!std::isfinite(*v) || *v <= 0 || *v > 100000)) {
-            bad(field, std::string("must be more than 0 and at most 100,000 ") + unit + ", got " + format::number(*v, 0));
+            bad(field,
+                std::string("must be more than 0 and at most 100,000 ") + unit + ", got " + format::number(*v, 0));
         }
     };
     positive("ram_gb", in.ramGb, "GB");

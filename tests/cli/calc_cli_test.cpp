@@ -177,18 +177,20 @@ TEST(BuildCli, ImpossibleInputsAreRefusedByTheirOptions) {
     const auto r = cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-count", "3", "--pcie-lanes", "3",
                             "--ram-gb", "-5", "--limit-watts", "5000"});
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_EQ(r.err, "error: --extra-count: counts a second GPU type, but none is chosen\n"
-                     "error: --pcie-lanes: must be 1, 2, 4, 8 or 16 lanes, got 3\n"
-                     "error: --ram-gb: must be more than 0 and at most 100,000 GB, got -5\n"
-                     "error: --limit-watts: is above the board power (TDP) of 450 W; valid range for RTX 4090: 135-450 W\n");
+    EXPECT_EQ(r.err,
+              "error: --extra-count: counts a second GPU type, but none is chosen\n"
+              "error: --pcie-lanes: must be 1, 2, 4, 8 or 16 lanes, got 3\n"
+              "error: --ram-gb: must be more than 0 and at most 100,000 GB, got -5\n"
+              "error: --limit-watts: is above the board power (TDP) of 450 W; valid range for RTX 4090: 135-450 W\n");
     EXPECT_TRUE(r.out.empty()) << r.out;
     // Typos the other way: a trillion-watt PSU or a petabit network were taken as given.
     const auto huge = cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--psu-watts", "1e12", "--network-gbps",
                                "1e15", "--machines", "2", "--cpu-watts", "1e9"});
     EXPECT_EQ(huge.exitCode, 1);
-    EXPECT_EQ(huge.err, "error: --network-gbps: must be more than 0 and at most 100,000 Gbit/s, got 1,000,000,000,000,000\n"
-                        "error: --psu-watts: must be more than 0 and at most 100,000 W, got 1,000,000,000,000\n"
-                        "error: --cpu-watts: must be between 0 and 20,000 W, got 1,000,000,000\n");
+    EXPECT_EQ(huge.err,
+              "error: --network-gbps: must be more than 0 and at most 100,000 Gbit/s, got 1,000,000,000,000,000\n"
+              "error: --psu-watts: must be more than 0 and at most 100,000 W, got 1,000,000,000,000\n"
+              "error: --cpu-watts: must be between 0 and 20,000 W, got 1,000,000,000\n");
     EXPECT_EQ(cli.run({"build", "--gpu", "RTX 4090", "--gpus", "2", "--extra-gpu", "RTX 3090", "--extra-count", "3",
                        "--pcie-lanes", "8", "--limit-watts", "300"})
                   .exitCode,
