@@ -135,7 +135,8 @@ Command gpusCommand() {
             "(NVIDIA, GeForce, Tesla, Quadro, AMD, Radeon, Instinct) do not matter, and memory\n"
             "size or form ('80GB', 'SXM5', 'PCIe') select a variant. Ambiguous names are reported,\n"
             "except where an alias keeps the card a name always meant: 'RTX 3080' is the 10 GB card,\n"
-            "'RTX 4060 Ti' and 'RTX 5060 Ti' the 16 GB ones (add '12GB' or '8GB' for the others).\n",
+            "'RTX 4060 Ti' and 'RTX 5060 Ti' the 16 GB ones (add '12GB' or '8GB' for the others).\n"
+            "A trailing S after a GeForce number is Super ('RTX 4080S').\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list or show");
