@@ -54,8 +54,8 @@ private slots:
         QComboBox* picker = tab.gpuField();
         QVERIFY(picker->findText(name) >= 0);
         const int text = picker->view()->fontMetrics().horizontalAdvance(name);
-        QVERIFY2(picker->view()->minimumWidth() > text,
-                 qPrintable(QStringLiteral("list %1 px for a %2 px name").arg(picker->view()->minimumWidth()).arg(text)));
+        const int list = picker->view()->minimumWidth();
+        QVERIFY2(list > text, qPrintable(QStringLiteral("list %1 px for a %2 px name").arg(list).arg(text)));
         session_->undoStack()->undo();
         QCOMPARE(picker->findText(name), -1); // the tab refills its picker when the catalog changes
     }
