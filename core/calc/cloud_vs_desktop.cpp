@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace advisor::calc {
 
@@ -23,10 +22,12 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
     if (!finiteNonNegative(in.desktopCostUsd) || in.desktopCostUsd > kMaxDesktopCostUsd) {
         reject("desktop_cost", "must be an amount from 0 to 1,000,000,000 USD");
     }
-    for (const auto& [field, watts] : {std::pair{"gpu_watts", in.gpuWatts}, std::pair{"cpu_watts", in.cpuWatts}}) {
-        if (const auto problem = wattsProblem(watts)) {
-            reject(field, *problem);
-        }
+    // All the desktop's GPUs together: up to 64 of the largest modules (1,400 W each).
+    if (!finiteNonNegative(in.gpuWatts) || in.gpuWatts > 100000) {
+        reject("gpu_watts", "must be between 0 and 100,000 W (all the desktop's GPUs together)");
+    }
+    if (const auto problem = wattsProblem(in.cpuWatts)) {
+        reject("cpu_watts", *problem);
     }
     if (!(in.utilization >= 0 && in.utilization <= 1)) {
         reject("utilization", "must be a fraction between 0 and 1 (0.15 = 15%)");

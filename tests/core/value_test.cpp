@@ -272,7 +272,8 @@ TEST(CloudVsDesktop, Edges) {
     };
     in = seedExample();
     in.gpuWatts = 1e9;
-    EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'gpu_watts': must be between 0 and 20,000 W");
+    EXPECT_EQ(errorFor(in),
+              "cloud vs desktop: field 'gpu_watts': must be between 0 and 100,000 W (all the desktop's GPUs together)");
     in = seedExample();
     in.cpuWatts = -1;
     EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'cpu_watts': must be between 0 and 20,000 W");
@@ -283,7 +284,7 @@ TEST(CloudVsDesktop, Edges) {
     in.cloudHourlyUsd = 1e12;
     EXPECT_EQ(errorFor(in), "cloud vs desktop: field 'cloud_hourly': must be between 0 and 100,000 USD per hour");
     in = seedExample();
-    in.gpuWatts = 20000;
+    in.gpuWatts = 64 * 1400.0; // the most GPUs a desktop may count, of the largest modules (MI355X)
     in.kwhPriceUsd = 10;
     in.cloudHourlyUsd = 100000;
     EXPECT_EQ(errorFor(in), "accepted");
