@@ -16,11 +16,12 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
         throw InputError({"cloud vs desktop", 0, "", field}, why);
     };
     const auto finiteNonNegative = [](double v) { return std::isfinite(v) && v >= 0; };
-    // The price database's own ceiling for one price: above it a figure is a typo, and the
-    // break-even day it gives is beyond any meaning (and past what a table can print).
-    constexpr double kMaxDesktopCostUsd = 1e9;
+    // A thousand times the price database's ceiling for one price (1e9), so that 16 GPUs at any
+    // price it takes still pass (the recommender prices its pick so); above it a figure is a typo,
+    // and the break-even day it gives is beyond any meaning (and past what a table can print).
+    constexpr double kMaxDesktopCostUsd = 1e12;
     if (!finiteNonNegative(in.desktopCostUsd) || in.desktopCostUsd > kMaxDesktopCostUsd) {
-        reject("desktop_cost", "must be an amount from 0 to 1,000,000,000 USD");
+        reject("desktop_cost", "must be an amount from 0 to 1,000,000,000,000 USD");
     }
     // All the desktop's GPUs together: up to 64 of the largest modules (1,400 W each).
     if (!finiteNonNegative(in.gpuWatts) || in.gpuWatts > 100000) {

@@ -249,7 +249,7 @@ TEST(CloudVsDesktop, Edges) {
     EXPECT_NEAR(*calc::compareCloudAndDesktop(in).breakEvenDays, 2200 / (2 * 2.14 * 0.15 * 24 - 70.956 / 365), 0.05);
     in.utilization = -0.1;
     EXPECT_THROW(calc::compareCloudAndDesktop(in), InputError);
-    // A desktop cost past the price database's ceiling is a typo, not a break-even to print.
+    // A desktop cost far past what the price database can add up to is a typo, not a break-even to print.
     in = seedExample();
     in.desktopCostUsd = 1e308;
     try {
@@ -257,9 +257,11 @@ TEST(CloudVsDesktop, Edges) {
         FAIL();
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "cloud vs desktop: field 'desktop_cost': must be an amount from 0 to 1,000,000,000 USD");
+                  "cloud vs desktop: field 'desktop_cost': must be an amount from 0 to 1,000,000,000,000 USD");
     }
-    in.desktopCostUsd = 1e9;
+    in.desktopCostUsd = 16 * 1e9; // 16 GPUs at the price database's highest price
+    EXPECT_TRUE(calc::compareCloudAndDesktop(in).breakEvenDays);
+    in.desktopCostUsd = 1e12;
     EXPECT_TRUE(calc::compareCloudAndDesktop(in).breakEvenDays);
     // The other inputs in the ranges the settings, the PSU calculator and the cloud offers take.
     const auto errorFor = [](const calc::CloudVsDesktopInput& bad) {
