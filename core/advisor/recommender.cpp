@@ -377,6 +377,11 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                           format::number(horizon, 0) + " days of use" +
                           (rec.cloud.recommended ? ": rent" : ": buy (seed: longer than a year favours a desktop)")
                     : "the cloud costs less per day than the desktop's electricity: rent";
+        } else {
+            // Said, not left blank: the buyer sees why no break-even is given.
+            rec.cloud.reason = offers.empty() ? "no cloud offers in your database to compare with"
+                                              : "no cloud offer in your database holds " +
+                                                    format::gigabytes(in.memoryGb) + ": no break-even to compare";
         }
     } else {
         rec.cloud.recommended = true;

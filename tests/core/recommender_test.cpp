@@ -340,6 +340,20 @@ TEST(Recommender, RentsFromTheNewestObservationOfEachCloudOffer) {
     EXPECT_NE(rec.cloud.offer.find("$5/h"), std::string::npos) << rec.cloud.offer;
 }
 
+TEST(Recommender, SaysWhyThereIsNoCloudComparison) {
+    // "Cloud: not needed - " with nothing after it was printed when no offer held the memory.
+    const perf::PerfModel model(cat());
+    const auto none = recommend(cat(), model, samplePrices(), {}, input(24, 2000));
+    ASSERT_FALSE(none.shortlist.empty());
+    EXPECT_FALSE(none.cloud.recommended);
+    EXPECT_EQ(none.cloud.reason, "no cloud offers in your database to compare with");
+    const auto small = recommend(cat(), model, samplePrices(), {rtx4090Offer("Small", 0.5, "2026-10-10")},
+                                 input(40, 20000)); // the offer's 24 GB card cannot hold 40 GB
+    ASSERT_FALSE(small.shortlist.empty());
+    EXPECT_TRUE(small.cloud.offer.empty());
+    EXPECT_EQ(small.cloud.reason, "no cloud offer in your database holds 40 GB: no break-even to compare");
+}
+
 TEST(Recommender, PassesOverCloudOffersLastSeenOverAYearBeforeTheNewest) {
     // A marketplace price from 2023 is not what one can rent in 2026: the cheaper old offer
     // would turn "buy" into "rent".
