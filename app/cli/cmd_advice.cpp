@@ -286,7 +286,10 @@ int recommend(Context& ctx, const Args& args) {
             o << "  - " << a.reasons.front() << '\n';
         }
     }
-    o << "Cloud: " << (rec.cloud.recommended ? "recommended" : "not needed") << " - " << rec.cloud.reason
+    const char* cloudVerdict = rec.cloud.recommended     ? "recommended"
+                               : rec.cloud.offer.empty() ? "not compared"
+                                                         : "not needed";
+    o << "Cloud: " << cloudVerdict << " - " << rec.cloud.reason
       << (rec.cloud.offer.empty() ? "" : " [" + rec.cloud.offer + "]") << '\n';
     for (const auto& n : rec.notes) {
         o << "note: " << n << '\n';

@@ -98,6 +98,22 @@ TEST(RecommendCli, AnUnpricedReferenceGpuStillGivesAPerfPerDollarScale) {
     EXPECT_EQ(text.out.find("0.00 (H100 SXM5 = 1)"), std::string::npos) << text.out;
 }
 
+TEST(RecommendCli, SaysWhenNoCloudOfferCouldBeCompared) {
+    Cli cli;
+    // An organisation fits 3,000 GB on 16 MI300Xs, but no shipped offer holds it on one instance:
+    // the line says so instead of "not needed - ".
+    const auto text =
+        cli.run({"recommend", "--memory-gb", "3000", "--budget", "100000000", "--gpus", "16", "--organization"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("Cloud: not compared - no cloud offer in your database holds 3,000 GB: no break-even to "
+                            "compare\n"),
+              std::string::npos)
+        << text.out;
+    // With an offer that holds the memory, the verdict is the break-even's.
+    const auto usual = cli.run({"recommend", "--memory-gb", "24", "--budget", "2000"});
+    EXPECT_NE(usual.out.find("Cloud: not needed - buying "), std::string::npos) << usual.out;
+}
+
 TEST(RecommendCli, OrganisationSpeedRankingAndMemoryFromParameters) {
     Cli cli;
     const auto org = cli.json({"recommend", "--memory-gb", "48", "--budget", "50000", "--organization", "--rank", "speed"});
