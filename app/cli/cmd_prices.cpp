@@ -34,8 +34,11 @@ std::string describe(const Price& p) {
 int list(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     std::optional<std::string> gpuId;
+    std::string forGpu; // " for <GPU>" in the count line when the list is filtered
     if (const auto name = args.value("gpu")) {
-        gpuId = ctx.db().catalog().require(*name, "--gpu").id;
+        const Gpu& g = ctx.db().catalog().require(*name, "--gpu");
+        gpuId = g.id;
+        forGpu = " for " + g.name;
     }
     const auto prices = ctx.db().prices(gpuId);
     if (ctx.json()) {
@@ -55,7 +58,8 @@ int list(Context& ctx, const Args& args) {
                   p.observed.toString(), source});
     }
     t.print(ctx.out());
-    ctx.out() << format::count(static_cast<long long>(prices.size()), "price") << " in " << ctx.db().path() << '\n';
+    ctx.out() << format::count(static_cast<long long>(prices.size()), "price") << forGpu << " in " << ctx.db().path()
+              << '\n';
     return 0;
 }
 

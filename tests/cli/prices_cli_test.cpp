@@ -18,6 +18,9 @@ TEST(PricesCli, NewDatabaseIsSeeded) {
     for (const auto& p : one.at("prices")) {
         EXPECT_EQ(p.at("gpu_id"), "rtx-3090-ti");
     }
+    // The count line says which GPU it counted for (it read "0 prices in ..." for a GPU without any).
+    const auto none = cli.run({"prices", "list", "--gpu", "RTX PRO 6000 Server Edition"});
+    EXPECT_NE(none.out.find("0 prices for RTX PRO 6000 Blackwell Server Edition in "), std::string::npos) << none.out;
 }
 
 TEST(PricesCli, AddListRemove) {
