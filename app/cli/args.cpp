@@ -86,6 +86,18 @@ std::optional<double> Args::number(const std::string& name) const {
     return n.value;
 }
 
+std::optional<double> Args::fraction(const std::string& name) const {
+    const auto v = value(name);
+    if (!v) {
+        return std::nullopt;
+    }
+    const auto n = text::parseFraction(*v);
+    if (!n.value) {
+        throw UsageError("option '--" + name + "': " + text::describeNumberError(n.error, *v));
+    }
+    return n.value;
+}
+
 double Args::requiredNumber(const std::string& name) const {
     const auto v = number(name);
     if (!v) {

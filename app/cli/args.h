@@ -37,6 +37,8 @@ public:
     std::string required(const std::string& name) const;
     /// Numeric option; UsageError naming the option when not a finite number.
     std::optional<double> number(const std::string& name) const;
+    /// A fraction option, as a number or a percentage ("0.15" or "15%").
+    std::optional<double> fraction(const std::string& name) const;
     /// Numeric option within [min, max]; UsageError naming the option and the range otherwise.
     std::optional<double> number(const std::string& name, double min, double max) const;
     double requiredNumber(const std::string& name) const;

@@ -227,7 +227,7 @@ int recommend(Context& ctx, const Args& args) {
     if (const auto y = args.number("years")) {
         in.settings.years = *y;
     }
-    if (const auto u = args.number("utilization")) {
+    if (const auto u = args.fraction("utilization")) {
         in.settings.utilization = *u;
     }
     const perf::PerfModel model(ctx.db().catalog());
@@ -318,7 +318,7 @@ Command recommendCommand() {
             "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
-            "                             [--top N] [--years N] [--utilization F] [--context TOKENS]\n"
+            "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
             "                             [--sequences N]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"

@@ -25,7 +25,8 @@ std::optional<double> numberOrPreset(const Args& args, const std::string& name, 
     if (const auto p = calc::findPreset(presets, *v)) {
         return p->value;
     }
-    const auto n = text::parseNumber(*v);
+    // --utilization 15% is 0.15, as its presets are fractions.
+    const auto n = name == "utilization" ? text::parseFraction(*v) : text::parseNumber(*v);
     if (!n.value) {
         std::vector<std::string> ids;
         for (const auto& p : presets) {
@@ -274,7 +275,7 @@ Command cloudVsDesktopCommand() {
             "'never' when the cloud is cheaper than the electricity. With --desktop-gpu and no price, or\n"
             "with --offer cheapest, the offer is the one that does the same work for least per hour and\n"
             "holds the desktop's GPU memory, among offers seen within a year of the newest (as 'recommend').\n"
-            "Utilization presets:\n"
+            "Utilization: a fraction or a percentage (0.15 or 15%), or a preset:\n"
             "personal-desktop-typical (7.5%), personal-desktop (15%), phd-cluster (35%),\n"
             "company-cluster (60%). Grid presets: world, germany, france, ...\n"
             "Without --desktop-cost the desktop is priced from your prices (needs --desktop-gpu): the\n"

@@ -21,7 +21,7 @@ int powerLimit(Context& ctx, const Args& args) {
     calc::PowerLimitInput in;
     in.limitWatts = args.requiredNumber("limit-watts");
     in.count = gpuCount(args, 64).value_or(1);
-    in.utilization = args.number("utilization").value_or(s.utilization);
+    in.utilization = args.fraction("utilization").value_or(s.utilization);
     in.kwhPriceUsd = args.number("kwh-price").value_or(s.electricityUsdPerKwh);
     // The clock-bound share of the chosen workload, from the performance model's time shares.
     const PerfOptions perf = perfOptions(args, GpuSetup::One); // the clock-bound share of one GPU
@@ -202,7 +202,7 @@ int psu(Context& ctx, const Args& args) {
 Command powerLimitCommand() {
     return {"power-limit", "speed, watts and money of a GPU power limit",
             "Usage: gpu-advisor power-limit --gpu NAME --limit-watts W [--count N | --gpus N] [--metric M] [--workload W]\n"
-            "                               [--utilization F] [--kwh-price USD]\n\n"
+            "                               [--utilization F|P%] [--kwh-price USD]\n\n"
             "Power ~ clock^3, so the clock falls with the cube root of the limit; below about 2/3 of the\n"
             "TDP the voltage is at its floor and the clock falls linearly, to zero at the quarter of the\n"
             "TDP that memory, fans and regulators draw. Only the clock-bound part of the workload (from\n"

@@ -48,7 +48,7 @@ Command settingsCommand() {
     return {"settings", "show or change the settings that change results",
             "Usage: gpu-advisor settings list\n"
             "       gpu-advisor settings set KEY VALUE\n\n"
-            "Keys: electricity_usd_per_kwh (0.175), utilization (0.15), years (5),\n"
+            "Keys: electricity_usd_per_kwh (0.175), utilization (0.15, or 15%), years (5),\n"
             "desktop_base_cost_usd (700), reference_gpu (rtx-4090), currency (USD),\n"
             "price_rule (average|newest-new|newest-used|cheapest), grid_kg_co2e_per_kwh, cpu_watts.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

@@ -172,6 +172,18 @@ bool hasControlCharacters(std::string_view s) {
     return false;
 }
 
+ParsedNumber parseFraction(std::string_view s) {
+    s = trim(s);
+    if (!s.empty() && s.back() == '%') {
+        ParsedNumber n = parseNumber(s.substr(0, s.size() - 1));
+        if (n.value) {
+            *n.value /= 100.0;
+        }
+        return n;
+    }
+    return parseNumber(s);
+}
+
 ParsedNumber parseNumber(std::string_view s) {
     s = trim(s);
     if (s.empty()) {

@@ -42,6 +42,9 @@ struct ParsedNumber {
 /// infinities, hex, thousands separators and trailing junk; whitespace around is allowed.
 ParsedNumber parseNumber(std::string_view s);
 
+/// A fraction written as a number or as a percentage: "0.15" and "15%" are both 0.15.
+ParsedNumber parseFraction(std::string_view s);
+
 /// Human-readable reason for a NumberError, including the offending text.
 std::string describeNumberError(NumberError e, std::string_view input);
 

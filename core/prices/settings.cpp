@@ -145,7 +145,8 @@ void Settings::set(const std::string& key, const std::string& value, const Catal
         }
         next.priceRule = *r;
     } else {
-        const auto n = text::parseNumber(value);
+        // Utilization is a fraction that people write as a percentage too ("15%").
+        const auto n = key == "utilization" ? text::parseFraction(value) : text::parseNumber(value);
         if (!n.value) {
             throw InputError({"settings", 0, "", key}, text::describeNumberError(n.error, value));
         }

@@ -40,6 +40,11 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
                                   "--kwh-price", "-1"});
     EXPECT_EQ(savings.exitCode, 1);
     EXPECT_EQ(savings.err, "error: --utilization: must be a fraction between 0 and 1 (0.15 = 15%)\n");
+    // Utilization as the percentage the message shows: 60% saves what 0.6 saves.
+    const auto pct = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--utilization", "60%"});
+    const auto frac = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300", "--utilization", "0.6"});
+    EXPECT_DOUBLE_EQ(pct.at("saved_kwh_per_year").get<double>(), frac.at("saved_kwh_per_year").get<double>());
+    EXPECT_NEAR(frac.at("saved_kwh_per_year").get<double>(), 50 * 0.6 * 24 * 365 / 1000.0, 1e-9);
     // The PSU size refuses a limit in the same words.
     const auto psu = cli.run({"psu", "--gpu", "RTX 4090", "--count", "2", "--limit-watts", "600"});
     EXPECT_EQ(psu.err, bad.err);

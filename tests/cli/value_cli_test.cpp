@@ -146,6 +146,10 @@ TEST(CloudVsDesktopCli, SeedExampleAndNever) {
     EXPECT_GT(doc.at("curves").size(), 100u);
     EXPECT_NEAR(doc.at("desktop_usd_over_years").get<double>(), 2200 + 5 * 70.956, 0.01); // settings: 5 years
     EXPECT_NEAR(doc.at("cloud_usd_over_years").get<double>(), 5 * 365 * 2.14 * 0.15 * 24, 0.01);
+    // The seed's 15% written as a percentage is the same case.
+    const auto pct = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cpu-watts", "100",
+                               "--utilization", "15%", "--kwh-price", "0.12", "--cloud-hourly", "2.14"});
+    EXPECT_DOUBLE_EQ(pct.at("break_even_days").get<double>(), doc.at("break_even_days").get<double>());
     const auto never = cli.json({"cloud-vs-desktop", "--desktop-cost", "2200", "--gpu-watts", "350", "--cpu-watts",
                                  "100", "--utilization", "0.15", "--kwh-price", "0.12", "--cloud-hourly", "0.01"});
     EXPECT_TRUE(never.at("break_even_days").is_null());

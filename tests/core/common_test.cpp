@@ -20,6 +20,15 @@ TEST(ParseNumber, AcceptsPlainDecimals) {
     EXPECT_DOUBLE_EQ(*text::parseNumber("1e3").value, 1000.0);
 }
 
+TEST(ParseFraction, TakesANumberOrAPercentage) {
+    EXPECT_DOUBLE_EQ(*text::parseFraction("0.15").value, 0.15);
+    EXPECT_DOUBLE_EQ(*text::parseFraction("15%").value, 0.15);
+    EXPECT_DOUBLE_EQ(*text::parseFraction(" 7.5 % ").value, 0.075);
+    EXPECT_EQ(text::parseFraction("%").error, NumberError::Empty);
+    EXPECT_EQ(text::parseFraction("15%%").error, NumberError::NotANumber);
+    EXPECT_EQ(text::parseFraction("abc%").error, NumberError::NotANumber);
+}
+
 struct BadNumber {
     const char* input;
     NumberError error;

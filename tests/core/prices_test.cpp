@@ -235,6 +235,15 @@ TEST(PriceDb, SettingsDefaultToTheSeedAndValidate) {
     EXPECT_EQ(db.settings().referenceGpu, "h100-sxm5");
     EXPECT_EQ(problemsOf([&] { s.set("utilization", "1.5", db.catalog()); }),
               std::vector<std::string>{"settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)"});
+    // Utilization may be written as the percentage its message shows; other settings stay numbers.
+    Settings pct = s;
+    pct.set("utilization", "60%", db.catalog());
+    EXPECT_DOUBLE_EQ(pct.utilization, 0.6);
+    EXPECT_EQ(
+        problemsOf([&] { pct.set("utilization", "150%", db.catalog()); }),
+        std::vector<std::string>{"settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%)"});
+    EXPECT_EQ(problemsOf([&] { pct.set("years", "5%", db.catalog()); }),
+              std::vector<std::string>{"settings: field 'years': not a number: '5%'"});
     EXPECT_EQ(problemsOf([&] { s.set("colour", "blue", db.catalog()); }).size(), 1u);
     const auto typo = problemsOf([&] { s.set("utilisation", "0.2", db.catalog()); });
     ASSERT_EQ(typo.size(), 1u);
