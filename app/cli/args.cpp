@@ -74,28 +74,24 @@ std::string Args::required(const std::string& name) const {
     return *v;
 }
 
-std::optional<double> Args::number(const std::string& name) const {
+std::optional<double> Args::parsed(const std::string& name, text::ParsedNumber (*parse)(std::string_view)) const {
     const auto v = value(name);
     if (!v) {
         return std::nullopt;
     }
-    const auto n = text::parseNumber(*v);
+    const auto n = parse(*v);
     if (!n.value) {
         throw UsageError("option '--" + name + "': " + text::describeNumberError(n.error, *v));
     }
     return n.value;
 }
 
+std::optional<double> Args::number(const std::string& name) const {
+    return parsed(name, text::parseNumber);
+}
+
 std::optional<double> Args::fraction(const std::string& name) const {
-    const auto v = value(name);
-    if (!v) {
-        return std::nullopt;
-    }
-    const auto n = text::parseFraction(*v);
-    if (!n.value) {
-        throw UsageError("option '--" + name + "': " + text::describeNumberError(n.error, *v));
-    }
-    return n.value;
+    return parsed(name, text::parseFraction);
 }
 
 double Args::requiredNumber(const std::string& name) const {

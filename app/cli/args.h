@@ -3,12 +3,15 @@
 /// Command-line argument parsing for subcommands: "--name value", "--name=value",
 /// flags and positionals, with usage errors that say what was expected.
 
+#include "common/text.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace advisor::cli {
@@ -56,6 +59,9 @@ public:
     std::vector<std::int64_t> ids(const std::string& what) const;
 
 private:
+    /// An option's value read by `parse`; UsageError naming the option when it fails.
+    std::optional<double> parsed(const std::string& name, text::ParsedNumber (*parse)(std::string_view)) const;
+
     std::vector<std::string> positionals_;
     std::map<std::string, std::string> values_;
     std::set<std::string> flags_;
