@@ -74,12 +74,12 @@ std::string Args::required(const std::string& name) const {
     return *v;
 }
 
-std::optional<double> Args::parsed(const std::string& name, text::ParsedNumber (*parse)(std::string_view)) const {
+std::optional<double> Args::parsed(const std::string& name, text::ParsedNumber (*reader)(std::string_view)) const {
     const auto v = value(name);
     if (!v) {
         return std::nullopt;
     }
-    const auto n = parse(*v);
+    const auto n = reader(*v);
     if (!n.value) {
         throw UsageError("option '--" + name + "': " + text::describeNumberError(n.error, *v));
     }

@@ -59,8 +59,8 @@ public:
     std::vector<std::int64_t> ids(const std::string& what) const;
 
 private:
-    /// An option's value read by `parse`; UsageError naming the option when it fails.
-    std::optional<double> parsed(const std::string& name, text::ParsedNumber (*parse)(std::string_view)) const;
+    /// An option's value read by `reader`; UsageError naming the option when it fails.
+    std::optional<double> parsed(const std::string& name, text::ParsedNumber (*reader)(std::string_view)) const;
 
     std::vector<std::string> positionals_;
     std::map<std::string, std::string> values_;
