@@ -1,6 +1,7 @@
 // The calculators' GPU pickers offscreen on a real database: a long GPU name (the RTX PRO 6000
 // Blackwell Server Edition's, or a GPU the user adds) does not widen the picker, so it cannot
 // narrow a tab's plot, and the open list still shows every name whole.
+#include "custom_gpu_fill.h"
 #include "dialogs/custom_gpu_dialog.h"
 #include "pages/calculators/power_limit_tab.h"
 #include "private_session.h"
@@ -8,7 +9,6 @@
 
 #include <QAbstractItemView>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -39,13 +39,7 @@ private slots:
         const QString name = QStringLiteral("Test Accelerator With A Very Long Product Name, Server Edition");
         dialog.nameField()->setText(name);
         dialog.architectureField()->setText(QStringLiteral("Blackwell"));
-        dialog.memoryField()->setValue(96);
-        dialog.bandwidthField()->setValue(1792);
-        for (auto* box : dialog.findChildren<QDoubleSpinBox*>()) {
-            if (box->suffix() == QStringLiteral(" W")) {
-                box->setValue(600);
-            }
-        }
+        testing::fillCustomGpuSize(dialog, 96, 1792, 600);
         dialog.accept();
         QVERIFY2(dialog.result() == QDialog::Accepted, qPrintable(dialog.error()));
         QCOMPARE(pickerWidth(), before); // without the fixed width it grew from 263 to 414 px offscreen

@@ -2,6 +2,7 @@
 // bad edits are refused with a message and change nothing, undo restores, filters work,
 // imports run in the background (refused files list every bad row; cancel changes nothing),
 // and the add-price and add-GPU dialogs validate through core.
+#include "custom_gpu_fill.h"
 #include "dialogs/add_price_dialog.h"
 #include "dialogs/custom_gpu_dialog.h"
 #include "models/price_table_model.h"
@@ -302,13 +303,7 @@ private slots:
         QVERIFY2(dialog.error().startsWith(QStringLiteral("Memory: ")), qPrintable(dialog.error()));
         QCOMPARE(dialog.focusWidget(), static_cast<QWidget*>(dialog.memoryField()));
         QVERIFY(!session_->catalog().findById("custom-test-accelerator-x"));
-        dialog.memoryField()->setValue(32);
-        dialog.bandwidthField()->setValue(1500);
-        for (auto* box : dialog.findChildren<QDoubleSpinBox*>()) {
-            if (box->suffix() == QStringLiteral(" W")) {
-                box->setValue(400);
-            }
-        }
+        testing::fillCustomGpuSize(dialog, 32, 1500, 400);
         dialog.accept();
         QVERIFY2(dialog.result() == QDialog::Accepted, qPrintable(dialog.error()));
         QCOMPARE(QString::fromStdString(dialog.addedId()), QStringLiteral("custom-test-accelerator-x"));
