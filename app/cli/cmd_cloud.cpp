@@ -165,7 +165,8 @@ Command cloudCommand() {
             "field and nothing is changed. Rows identical to a stored offer are skipped. CSV columns\n"
             "(those of resources/cloud/cloud_offers.csv): provider, instance_or_sku, gpu, gpu_count,\n"
             "gpu_memory_gb, on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date,\n"
-            "source_url, note; provider, gpu and on_demand_usd_per_hour are required.\n",
+            "source_url, note; provider, gpu and on_demand_usd_per_hour are required. Semicolon- or\n"
+            "tab-separated files are read too (their header decides; 0,69 is 0.69 with semicolons).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add, remove, import or export");

@@ -148,7 +148,9 @@ Command pricesCommand() {
             "use USD prices only, as no exchange rates are kept.\n"
             "Import is all-or-nothing: if any row is bad, every bad row is listed with its line\n"
             "and field and nothing is changed. Rows identical to a stored price are skipped.\n"
-            "CSV columns: gpu, amount, observed_date, currency, condition, source, source_url, note.\n",
+            "CSV columns: gpu, amount, observed_date, currency, condition, source, source_url, note.\n"
+            "A header without commas but with semicolons (a spreadsheet's CSV where the decimal\n"
+            "mark is a comma) or tabs sets the delimiter; in a semicolon file 1599,90 is 1599.90.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add, remove, import or export");

@@ -56,6 +56,22 @@ void onRecordEnd(int /*terminator*/, void* user) {
     st->recordTooLong = false;
 }
 
+// The header line decides: commas win; a line with none takes whichever of ';' and tab it has
+// more of (a German spreadsheet's "CSV" is ';'-separated, a copied table tab-separated).
+char sniffDelimiter(std::string_view text) {
+    const std::string_view first = text.substr(0, text.find('\n'));
+    const auto count = [&](char c) { return std::count(first.begin(), first.end(), c); };
+    if (count(',') > 0) {
+        return ',';
+    }
+    const auto semicolons = count(';');
+    const auto tabs = count('\t');
+    if (semicolons == 0 && tabs == 0) {
+        return ',';
+    }
+    return semicolons >= tabs ? ';' : '\t';
+}
+
 struct ParserDeleter {
     void operator()(csv_parser* p) const {
         csv_free(p);
@@ -85,6 +101,12 @@ Table read(std::string_view text, const std::string& fileLabel, const Limits& li
     std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
     if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
         throw AdvisorError("cannot initialise the CSV parser");
+    }
+    const char delimiter = sniffDelimiter(text);
+    csv_set_delim(parser.get(), static_cast<unsigned char>(delimiter));
+    if (delimiter == '\t') {
+        // libcsv skips tabs before a field as blanks, which would swallow empty fields.
+        csv_set_space_func(parser.get(), [](unsigned char c) { return c == ' ' ? 1 : 0; });
     }
     ParseState st;
     st.limits = &limits;
@@ -124,6 +146,7 @@ Table read(std::string_view text, const std::string& fileLabel, const Limits& li
     }
 
     Table table;
+    table.delimiter = delimiter;
     table.headerLine = st.records.front().line;
     for (const auto& h : st.records.front().fields) {
         table.header.emplace_back(text::toLower(text::trim(h)));
@@ -131,6 +154,14 @@ Table read(std::string_view text, const std::string& fileLabel, const Limits& li
     table.rows.assign(std::make_move_iterator(st.records.begin() + 1),
                       std::make_move_iterator(st.records.end()));
     return table;
+}
+
+std::string numberCell(const Table& table, std::string_view cell) {
+    std::string out(cell);
+    if (table.delimiter == ';' && std::count(out.begin(), out.end(), ',') == 1 && out.find('.') == std::string::npos) {
+        out[out.find(',')] = '.';
+    }
+    return out;
 }
 
 void appendRow(std::string& out, const std::vector<std::string>& fields) {

@@ -25,13 +25,20 @@ struct Row {
 struct Table {
     std::vector<std::string> header; ///< first record, trimmed
     int headerLine = 0;
+    char delimiter = ','; ///< ';' or '\t' when the header line has those and no comma
     std::vector<Row> rows;
 };
 
 /// Parses text as CSV with a header row. Throws InputError naming the file, line and
 /// column for: an unterminated quote, stray quotes, a field over the size limit,
 /// a file over the size limit, or an empty file. A UTF-8 byte-order mark is skipped.
+/// A header line without a comma but with semicolons (a spreadsheet saving CSV in a locale
+/// whose decimal mark is the comma) or tabs makes that character the delimiter.
 Table read(std::string_view text, const std::string& fileLabel, const Limits& limits = {});
+
+/// A number cell as parseNumber reads it: in a ';'-separated file a single comma with no
+/// point is the decimal mark ("1599,90" -> "1599.90"); anything else is returned unchanged.
+std::string numberCell(const Table& table, std::string_view cell);
 
 /// The column index of each header name. Throws InputError naming the file, the header's line
 /// and each of `required` the header lacks ("required column is missing").

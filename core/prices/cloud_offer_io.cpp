@@ -80,8 +80,10 @@ std::vector<LocatedCloudOfferInput> parseCsv(std::string_view textIn, const std:
     for (const csv::Row* row : dataRows(table, fileLabel, problems)) {
         LocatedCloudOfferInput located{{fileLabel, row->line, "", ""}, {}, columns.spelled};
         for (size_t i = 0; i < columns.fieldOf.size(); ++i) {
-            if (std::string* field = fieldIn(located.input, columns.fieldOf[i])) {
-                *field = csv::unneutralizeFormula(row->fields[i]);
+            const std::string& canon = columns.fieldOf[i];
+            if (std::string* field = fieldIn(located.input, canon)) {
+                const std::string cell = csv::unneutralizeFormula(row->fields[i]);
+                *field = isNumberField(canon) ? csv::numberCell(table, cell) : cell;
             }
         }
         out.push_back(std::move(located));

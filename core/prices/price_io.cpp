@@ -89,7 +89,9 @@ std::vector<LocatedPriceInput> parseCsv(std::string_view textIn, const std::stri
             located.input.currency = "USD";
         }
         for (size_t i = 0; i < columns.fieldOf.size(); ++i) {
-            assign(located.input, columns.fieldOf[i], csv::unneutralizeFormula(row->fields[i]));
+            const std::string& field = columns.fieldOf[i];
+            const std::string cell = csv::unneutralizeFormula(row->fields[i]);
+            assign(located.input, field, field == "amount" ? csv::numberCell(table, cell) : cell);
         }
         out.push_back(std::move(located));
     }

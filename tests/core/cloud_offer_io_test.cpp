@@ -62,6 +62,19 @@ TEST(CloudOfferCsv, ReadsColumnsInAnyOrderWithAliasesAndSkipsBlankLines) {
     EXPECT_EQ(rows[1].input.date, "2025-03");
 }
 
+TEST(CloudOfferCsv, ASemicolonFileReadsDecimalCommasInItsNumbersOnly) {
+    const auto rows = offerio::parseCsv(
+        "provider;gpu;gpus;hourly;spot;note\nRunPod;RTX 4090;1;0,69;0,35;cheap, community\n", "o.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].input.onDemand, "0.69");
+    EXPECT_EQ(rows[0].input.spot, "0.35");
+    EXPECT_EQ(rows[0].input.gpuCount, "1");
+    EXPECT_EQ(rows[0].input.note, "cheap, community");
+    const auto validOffers = validated(rows);
+    ASSERT_EQ(validOffers.size(), 1u);
+    EXPECT_DOUBLE_EQ(validOffers[0].onDemandUsdPerHour, 0.69);
+}
+
 TEST(CloudOfferCsv, HeaderProblemsAreAllReported) {
     // A misspelt optional column would otherwise be dropped without a word.
     EXPECT_EQ(problemsOf([] { offerio::parseCsv("provider,gpu,hourly,spot_usd_per_hr,on_demand_usd_per_hour\n", "o.csv"); }),

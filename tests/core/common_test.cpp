@@ -151,6 +151,33 @@ TEST(Csv, HandlesCrLfAndByteOrderMark) {
     EXPECT_EQ(t.rows[0].fields[1], "1599");
 }
 
+TEST(Csv, AHeaderWithoutCommasTakesItsSemicolonsOrTabsAsTheDelimiter) {
+    // A spreadsheet in a locale with a decimal comma saves "CSV" with semicolons.
+    const auto semi = csv::read("gpu;amount;note\nRTX 4090;1599,90;\"a; b\"\n", "f.csv");
+    EXPECT_EQ(semi.delimiter, ';');
+    EXPECT_EQ(semi.header, (std::vector<std::string>{"gpu", "amount", "note"}));
+    EXPECT_EQ(semi.rows.at(0).fields, (std::vector<std::string>{"RTX 4090", "1599,90", "a; b"}));
+    // Empty fields between tabs survive (libcsv would skip leading tabs as blanks).
+    const auto tabs = csv::read("gpu\tamount\tcondition\tnote\nRTX 4080\t999.5\t\tx\n", "f.csv");
+    EXPECT_EQ(tabs.delimiter, '\t');
+    EXPECT_EQ(tabs.rows.at(0).fields, (std::vector<std::string>{"RTX 4080", "999.5", "", "x"}));
+    // One comma in the header keeps commas, whatever the rows hold.
+    const auto commas = csv::read("gpu,note\nRTX 4090;x,a;b\n", "f.csv");
+    EXPECT_EQ(commas.delimiter, ',');
+    EXPECT_EQ(commas.rows.at(0).fields, (std::vector<std::string>{"RTX 4090;x", "a;b"}));
+    EXPECT_EQ(csv::read("gpu\nRTX 4090\n", "f.csv").delimiter, ',');
+}
+
+TEST(Csv, ANumberCellReadsADecimalCommaOnlyInASemicolonFile) {
+    const auto semi = csv::read("gpu;amount\n", "f.csv");
+    EXPECT_EQ(csv::numberCell(semi, "1599,90"), "1599.90");
+    EXPECT_EQ(csv::numberCell(semi, "1599"), "1599");
+    EXPECT_EQ(csv::numberCell(semi, "1.599,90"), "1.599,90"); // thousands marks stay an error
+    EXPECT_EQ(csv::numberCell(semi, "1,599,90"), "1,599,90");
+    const auto commas = csv::read("gpu,amount\n", "f.csv");
+    EXPECT_EQ(csv::numberCell(commas, "7,00"), "7,00");
+}
+
 std::string errorOf(const std::string& text, const csv::Limits& limits = {}) {
     try {
         csv::read(text, "f.csv", limits);

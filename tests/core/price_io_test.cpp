@@ -47,6 +47,23 @@ TEST(PriceCsv, ShortAndLongRowsAreReportedByLine) {
                                         "f.csv:3: has 4 fields; the header has 3"}));
 }
 
+TEST(PriceCsv, ASemicolonFileWithDecimalCommasReadsAsItsSpreadsheetMeant) {
+    const auto rows =
+        priceio::parseCsv("\xEF\xBB\xBFGPU;Amount;Date;Note\r\nRTX 4090;1599,90;2026-01;eBay, used\r\n", "f.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].input.amountText, "1599.90");
+    EXPECT_EQ(rows[0].input.note, "eBay, used"); // a comma in text stays a comma
+    std::vector<InputProblem> problems;
+    const auto price = validatePrice(rows[0].input, Catalog::builtin(), Date{2026, 11, 22}, rows[0].where, problems);
+    ASSERT_TRUE(price);
+    EXPECT_DOUBLE_EQ(price->amount, 1599.90);
+    // Thousands marks are not guessed at: the amount is refused, naming the line and field.
+    const auto grouped = priceio::parseCsv("gpu;amount\nRTX 4090;1.599,90\n", "f.csv");
+    EXPECT_FALSE(validatePrice(grouped[0].input, Catalog::builtin(), Date{2026, 11, 22}, grouped[0].where, problems));
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].describe(), "f.csv:2: field 'amount': not a number: '1.599,90'");
+}
+
 TEST(PriceJson, ReadsTheExportFormatAndABareList) {
     const auto rows = priceio::parseJson(R"({"format": "gpu-advisor-prices", "version": 1, "prices": [
   {"gpu": "RTX 4090", "amount": 1599, "observed_date": "2023-01"},
