@@ -118,7 +118,7 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
                              "inference), got " +
                                  text::quoteForMessage(cell(r, "precision")));
         }
-        const std::string batch = cell(r, "batch_size");
+        const std::string batch = csv::numberCell(table, cell(r, "batch_size"));
         if (!batch.empty()) {
             const auto v = text::parseNumber(batch);
             if (!v.value || *v.value < 0) {
@@ -133,9 +133,10 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
                 b.zeroBatch = true;
             }
         }
-        const auto t = text::parseNumber(cell(r, "throughput"));
+        const std::string throughput = csv::numberCell(table, cell(r, "throughput"));
+        const auto t = text::parseNumber(throughput);
         if (!t.value) {
-            bad("throughput", text::describeNumberError(t.error, cell(r, "throughput")));
+            bad("throughput", text::describeNumberError(t.error, throughput));
         } else if (*t.value < 0) {
             bad("throughput", "must be zero (not run) or greater");
         } else {

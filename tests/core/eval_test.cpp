@@ -36,6 +36,13 @@ TEST(BenchmarkCsv, ReadsRowsAndBatches) {
     EXPECT_EQ(rows[2].metric(), perf::Metric::Fp32Training);
 }
 
+TEST(BenchmarkCsv, ASemicolonFileReadsItsDecimalCommas) {
+    const auto rows = readBenchmarks("gpu;num_gpus;workload;workload_class;precision;batch_size;throughput\n"
+                                     "RTX 3090;1;llama;llm-decode;int4;1;111,25\n",
+                                     "b.csv");
+    EXPECT_DOUBLE_EQ(rows.at(0).throughput, 111.25);
+}
+
 TEST(BenchmarkCsv, PrecisionSaysWhatARowMeasures) {
     const auto rows = readBenchmarks(kHeader + "H100 SXM5,1,bert,transformer,bf16,,1,x\n"
                                                "H100 SXM5,1,bert,transformer,fp8,,1,x\n"
