@@ -170,8 +170,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     if (!(in.memoryGb > 0 && in.memoryGb < 100000)) {
         throw InputError({"recommend", 0, "", "memory_gb"}, "must be more than 0 and less than 100,000 GB");
     }
-    if (!(in.budgetUsd >= 0) || !std::isfinite(in.budgetUsd)) {
-        throw InputError({"recommend", 0, "", "budget"}, "must be an amount >= 0");
+    if (!(in.budgetUsd >= 0 && in.budgetUsd <= calc::kMaxDesktopCostUsd)) {
+        throw InputError({"recommend", 0, "", "budget"}, "must be an amount from 0 to 1,000,000,000,000 USD");
     }
     if (in.maxGpus < 1 || in.maxGpus > 16) {
         throw InputError({"recommend", 0, "", "gpus"}, "must be between 1 and 16");

@@ -16,10 +16,6 @@ CloudVsDesktop compareCloudAndDesktop(const CloudVsDesktopInput& in) {
         throw InputError({"cloud vs desktop", 0, "", field}, why);
     };
     const auto finiteNonNegative = [](double v) { return std::isfinite(v) && v >= 0; };
-    // A thousand times the price database's ceiling for one price (1e9), so that 16 GPUs at any
-    // price it takes still pass (the recommender prices its pick so); above it a figure is a typo,
-    // and the break-even day it gives is beyond any meaning (and past what a table can print).
-    constexpr double kMaxDesktopCostUsd = 1e12;
     if (!finiteNonNegative(in.desktopCostUsd) || in.desktopCostUsd > kMaxDesktopCostUsd) {
         reject("desktop_cost", "must be an amount from 0 to 1,000,000,000,000 USD");
     }

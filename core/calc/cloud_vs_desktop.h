@@ -12,6 +12,11 @@
 
 namespace advisor::calc {
 
+/// The most a desktop (or a budget for its GPUs) may cost: a thousand times the price
+/// database's ceiling for one price (1e9), so 16 GPUs at any price it takes still pass; above
+/// it a figure is a typo, and a break-even day or a budget it gives means nothing.
+constexpr double kMaxDesktopCostUsd = 1e12;
+
 struct CloudVsDesktopInput {
     double desktopCostUsd = 0;
     double gpuWatts = 0;   ///< all the desktop's GPUs together (TDP or power limits)

@@ -419,6 +419,15 @@ TEST(Recommender, RejectsBadInput) {
     const perf::PerfModel model(cat());
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(0, 1000)), InputError);
     EXPECT_THROW(recommend(cat(), model, {}, {}, input(24, -1)), InputError);
+    // A budget past any desktop the calculators take is a typo, refused with the range.
+    try {
+        recommend(cat(), model, {}, {}, input(24, 1e15));
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "recommend: field 'budget': must be an amount from 0 to 1,000,000,000,000 USD");
+    }
+    EXPECT_NO_THROW(recommend(cat(), model, {}, {}, input(24, 1e12)));
     // Too much memory is refused with the range, not with "must be more than 0".
     try {
         recommend(cat(), model, {}, {}, input(1e6, 1000));
