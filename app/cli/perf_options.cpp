@@ -83,8 +83,8 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
         q.llmParamsBillion = model->paramsBillion;
     }
     if (const auto p = args.number("params-billion")) {
-        if (*p <= 0 || *p > 10000) {
-            throw UsageError("--params-billion must be between 0 and 10000");
+        if (*p <= 0 || *p > 100000) { // the memory calculator's range
+            throw UsageError("--params-billion must be more than 0 and at most 100,000");
         }
         q.llmParamsBillion = *p;
     }

@@ -95,6 +95,11 @@ TEST(PerfCli, AMixtureOfExpertsByNameOrByItsActiveParameters) {
     const auto unknown = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--model", "gpt-5"});
     EXPECT_EQ(unknown.exitCode, 2);
     EXPECT_NE(unknown.err.find("--model must be one of llama-2-7b"), std::string::npos) << unknown.err;
+    // The size range is the memory calculator's: 20,000B passes, 1e6 is refused with it.
+    EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--params-billion", "20000"}).exitCode,
+              0);
+    const auto huge = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--params-billion", "1e6"});
+    EXPECT_NE(huge.err.find("--params-billion must be more than 0 and at most 100,000"), std::string::npos) << huge.err;
 }
 
 TEST(PerfCli, EveryPredictionSaysHowFarSuchPredictionsWereOff) {
