@@ -190,6 +190,26 @@ private slots:
             QString::fromStdString(page.liveRecommendation().perDollarAnchor)));
     }
 
+    void aShortWindowScrollsTheLiveSideInsteadOfSqueezingItsFields() {
+        // At 1,024 x 640 the live recommender's fields were squeezed to half a line.
+        ui::AdvisorPage page(*session_);
+        page.resize(890, 500); // what a 1,024 x 640 window leaves the page
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setBudget(1500);
+        for (const char* a : {"no", "yes", "yes"}) {
+            QVERIFY(page.answer(QLatin1String(a)));
+        }
+        QCoreApplication::processEvents();
+        for (const char* name : {"liveModel", "liveModelSize", "liveContext"}) {
+            auto* field = page.findChild<QWidget*>(QLatin1String(name));
+            QVERIFY2(field->height() >= field->sizeHint().height(), qPrintable(QStringLiteral("%1: %2 px of %3")
+                                                                                   .arg(QLatin1String(name))
+                                                                                   .arg(field->height())
+                                                                                   .arg(field->sizeHint().height())));
+        }
+    }
+
     void theResultFitsItsColumnsAndShowsEveryCaveatWhole() {
         // At 1,024 px the chart's table scrolled its Caveats column out of sight (and cut every
         // caveat to two lines at any width); a stretched last column kept 100 px for "350 W"

@@ -1,17 +1,17 @@
 // The advisor page's result view: the chart's recommendation with its GPUs, and the live
 // shortlist the recommender computes from the user's needs, prices and settings.
-#include "pages/advisor_page.h"
-
 #include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
 #include "advisor/model_memory.h"
 #include "calc/model_shapes.h"
 #include "common/errors.h"
 #include "common/format.h"
+#include "pages/advisor_page.h"
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/model_choice.h"
 #include "widgets/table_rows.h"
+#include "widgets/vertical_scroll.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -21,6 +21,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -224,9 +225,12 @@ void AdvisorPage::buildResultView(QWidget* page) {
     liveLayout->addWidget(cloud_);
     liveLayout->addWidget(showLive_, 0, Qt::AlignLeft);
 
+    // In a short window the live side scrolls rather than squeezing its fields below their
+    // height (at 1,024 x 640 they were cut to half a line).
+    QScrollArea* liveScroll = scrollVertically(liveBox);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(chartBox);
-    splitter->addWidget(liveBox);
+    splitter->addWidget(liveScroll);
     // Both views hold a table; give the chart's picks room for their price and perf/$ columns.
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
