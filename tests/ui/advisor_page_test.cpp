@@ -203,11 +203,12 @@ private slots:
         QCoreApplication::processEvents();
         for (const char* name : {"liveModel", "liveModelSize", "liveContext"}) {
             auto* field = page.findChild<QWidget*>(QLatin1String(name));
-            QVERIFY2(field->height() >= field->sizeHint().height(), qPrintable(QStringLiteral("%1: %2 px of %3")
-                                                                                   .arg(QLatin1String(name))
-                                                                                   .arg(field->height())
-                                                                                   .arg(field->sizeHint().height())));
+            const QString why = QStringLiteral("%1: %2 px of %3").arg(QLatin1String(name)).arg(field->height());
+            QVERIFY2(field->height() >= field->sizeHint().height(), qPrintable(why.arg(field->sizeHint().height())));
         }
+        // The work in words (the command line's "train transformers" reads the same).
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral(", train transformers, ranked by")),
+                 qPrintable(liveSummary(page)->text()));
     }
 
     void theResultFitsItsColumnsAndShowsEveryCaveatWhole() {
@@ -358,6 +359,8 @@ private slots:
         QVERIFY(size->isEnabled());
         QCOMPARE(size->value(), 0.0);
         QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
+        // The work in words, not the command line's "inference llm".
+        QVERIFY2(summary->text().contains(QStringLiteral(", run LLMs, ranked by")), qPrintable(summary->text()));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveModel"))->currentIndex(), 0);
     }
 

@@ -33,6 +33,34 @@ namespace advisor::ui {
 
 namespace {
 
+// "run LLMs", not the command line's "inference llm".
+QString workPhrase(advice::Task task, advice::Domain domain) {
+    QString what;
+    switch (domain) {
+    case advice::Domain::Transformers:
+        what = AdvisorPage::tr("transformers");
+        break;
+    case advice::Domain::Cnn:
+        what = AdvisorPage::tr("CNNs");
+        break;
+    case advice::Domain::Llm:
+        what = AdvisorPage::tr("LLMs");
+        break;
+    case advice::Domain::ImageGeneration:
+        what = AdvisorPage::tr("image generation models");
+        break;
+    }
+    switch (task) {
+    case advice::Task::Train:
+        return AdvisorPage::tr("train %1").arg(what);
+    case advice::Task::FineTune:
+        return AdvisorPage::tr("fine-tune %1").arg(what);
+    case advice::Task::Inference:
+        break;
+    }
+    return AdvisorPage::tr("run %1").arg(what);
+}
+
 QTableWidget* table(const QStringList& headers) {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
     t->setHorizontalHeaderLabels(headers);
@@ -339,13 +367,14 @@ void AdvisorPage::updateLive() {
         liveSummary_->setText(QString::fromUtf8(e.what()));
         return;
     }
-    liveSummary_->setText(tr("%1 of memory%6, budget %2, %3 %4, ranked by %5.")
-                              .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
-                                   qs(advice::toString(liveInput_.task)), qs(advice::toString(liveInput_.domain)),
-                                   liveInput_.rankBy == advice::RankBy::Speed
-                                       ? tr("speed")
-                                       : tr("performance per dollar (%1)").arg(qs(live_.perDollarAnchor)),
-                                   liveMemoryBasis_.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(liveMemoryBasis_)));
+    liveSummary_->setText(
+        tr("%1 of memory%5, budget %2, %3, ranked by %4.")
+            .arg(qs(format::gigabytes(liveInput_.memoryGb)), qs(format::money(liveInput_.budgetUsd)),
+                 workPhrase(liveInput_.task, liveInput_.domain),
+                 liveInput_.rankBy == advice::RankBy::Speed
+                     ? tr("speed")
+                     : tr("performance per dollar (%1)").arg(qs(live_.perDollarAnchor)),
+                 liveMemoryBasis_.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(liveMemoryBasis_)));
     int rank = 0;
     for (const auto& c : live_.shortlist) {
         const int row = shortlist_->rowCount();
