@@ -104,6 +104,13 @@ PsuResult sizePsu(const PsuInput& in) {
     if (in.gpu != nullptr) {
         r.connectors = connectorsFor(*in.gpu, in.gpuCount);
     }
+    const bool cardOnAPsuCable = in.gpu == nullptr || in.gpu->form == FormFactor::Pcie;
+    if (cardOnAPsuCable && in.gpuWatts >= kPowerSpikeNoteWatts) {
+        r.notes.push_back("power spikes: each card may draw up to 3x its power (" + format::number(3 * in.gpuWatts, 0) +
+                          " W) for 0.1 ms; an ATX 3.x PSU with a native 12V-2x6 cable is tested to carry twice its "
+                          "rating that briefly, an older ATX 2.x one is not and may shut down: size it larger "
+                          "(Intel: 1,100 W of ATX 2.x where 750 W of ATX 3.0 carries a 300 W GPU)");
+    }
     // The wall: sustained draw of the load through the PSU, against the circuit's continuous rating.
     const double wall = r.requiredWatts / in.psuEfficiency;
     const auto circuit = [&](const char* name, double volts, double amps, double continuousFactor) {

@@ -4,6 +4,12 @@
 /// other components (the guide's example: 4 x 250 W + 150 W + 100 W = 1250 W), add 10% as a
 /// buffer for power spikes (1375 W) and buy the next standard size (1400 W). Count the
 /// PSU's PCIe power connectors too.
+///
+/// Power spikes: PCIe CEM 5.0 lets a card draw up to 3x its sustained power for 100 us (Intel's
+/// Stephen Eastman to PCWorld, April 2022), and an ATX 3.x PSU with a native 12VHPWR/12V-2x6
+/// cable must carry 200% of its rating for 100 us (Intel's ATX 3.0 design guide, as reported
+/// by HotHardware). Older ATX 2.x units were not tested for it: Intel's example needs 1,100 W
+/// of ATX 2.x PSU where 750 W of ATX 3.0 carries a 300 W GPU, a 300 W CPU and 150 W more.
 
 #include "catalog/gpu.h"
 #include "common/errors.h"
@@ -46,6 +52,10 @@ struct PsuResult {
     std::vector<Circuit> circuits;
     std::vector<std::string> notes;
 };
+
+/// Cards from this many watts get the note on power spikes (Gamers Nexus measured a 320 W RTX
+/// 3080 at 533 W for 100 us, which shut down PSUs that carried its sustained draw).
+inline constexpr double kPowerSpikeNoteWatts = 250;
 
 /// The largest PSU most desktop cases and US outlets take (seed: "few PSUs exceed 1600 W").
 inline constexpr double kLargestDesktopPsuWatts = 1600;

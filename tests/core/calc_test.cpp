@@ -183,6 +183,30 @@ TEST(Psu, ConnectorsAndCircuits) {
     EXPECT_EQ(errorOf([&] { sizePsu(in); }), "PSU: field 'buffer_pct': must be between 0 and 100");
 }
 
+TEST(Psu, AHighPowerCardOnAPsuCableGetsTheNoteOnPowerSpikes) {
+    const auto spikeNote = [](const PsuInput& in) {
+        for (const auto& n : sizePsu(in).notes) {
+            if (n.rfind("power spikes:", 0) == 0) {
+                return n;
+            }
+        }
+        return std::string();
+    };
+    PsuInput in;
+    in.gpu = &cat().require("RTX 4090");
+    in.gpuWatts = 450;
+    // PCIe CEM 5.0: up to 3x the sustained power for 100 us.
+    EXPECT_NE(spikeNote(in).find("up to 3x its power (1,350 W)"), std::string::npos) << spikeNote(in);
+    EXPECT_NE(spikeNote(in).find("ATX 2.x"), std::string::npos);
+    in.gpuWatts = 240; // limited below the threshold
+    EXPECT_EQ(spikeNote(in), "");
+    in.gpu = &cat().require("H100 SXM5"); // a module on a server baseboard: no PSU cable
+    in.gpuWatts = 700;
+    EXPECT_EQ(spikeNote(in), "");
+    in.gpu = nullptr; // watts alone: a card is assumed
+    EXPECT_NE(spikeNote(in).find("(2,100 W)"), std::string::npos);
+}
+
 TEST(Psu, ThePowerLimitThatMakesAPsuEnough) {
     PsuInput in;
     in.gpu = &cat().require("RTX 3090");
