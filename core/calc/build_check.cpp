@@ -274,6 +274,10 @@ BuildReport checkBuild(const BuildInput& in, const perf::PerfModel& model) {
         add(Severity::Info, "power", "PSU cables: " + cables,
             "hardware guide: 'even if a PSU has the required wattage, it might not have enough PCIe 8-pin connectors'");
     }
+    if (auto spikes = powerSpikeNote(psu)) {
+        add(Severity::Info, "power", std::move(*spikes),
+            "PCIe CEM 5.0 (up to 3x for 100 us); Intel's ATX 3.0 design guide (200% of the rating for 100 us)");
+    }
     if (total >= 2 && g.interconnect == InterconnectType::NvLink && g.form == FormFactor::Pcie) {
         add(Severity::Info, "pcie", "an NVLink bridge is optional", "seed: NVLink 'is useful if you have a GPU cluster with +128 GPUs'");
     }

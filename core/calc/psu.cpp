@@ -63,6 +63,17 @@ std::optional<std::string> wattsProblem(double watts) {
     return "must be between 0 and 20,000 W";
 }
 
+std::optional<std::string> powerSpikeNote(const PsuInput& in) {
+    const bool cardOnAPsuCable = in.gpu == nullptr || in.gpu->form == FormFactor::Pcie;
+    if (!cardOnAPsuCable || in.gpuWatts < kPowerSpikeNoteWatts) {
+        return std::nullopt;
+    }
+    return "power spikes: each card may draw up to 3x its power (" + format::number(3 * in.gpuWatts, 0) +
+           " W) for 0.1 ms; an ATX 3.x PSU with a native 12V-2x6 cable is tested to carry twice its rating that "
+           "briefly, an older ATX 2.x one is not and may shut down: size it larger (Intel: 1,100 W of ATX 2.x where "
+           "750 W of ATX 3.0 carries a 300 W GPU)";
+}
+
 PsuResult sizePsu(const PsuInput& in) {
     const auto reject = [](const char* field, const std::string& why) {
         throw InputError({"PSU", 0, "", field}, why);
@@ -104,12 +115,8 @@ PsuResult sizePsu(const PsuInput& in) {
     if (in.gpu != nullptr) {
         r.connectors = connectorsFor(*in.gpu, in.gpuCount);
     }
-    const bool cardOnAPsuCable = in.gpu == nullptr || in.gpu->form == FormFactor::Pcie;
-    if (cardOnAPsuCable && in.gpuWatts >= kPowerSpikeNoteWatts) {
-        r.notes.push_back("power spikes: each card may draw up to 3x its power (" + format::number(3 * in.gpuWatts, 0) +
-                          " W) for 0.1 ms; an ATX 3.x PSU with a native 12V-2x6 cable is tested to carry twice its "
-                          "rating that briefly, an older ATX 2.x one is not and may shut down: size it larger "
-                          "(Intel: 1,100 W of ATX 2.x where 750 W of ATX 3.0 carries a 300 W GPU)");
+    if (auto spikes = powerSpikeNote(in)) {
+        r.notes.push_back(std::move(*spikes));
     }
     // The wall: sustained draw of the load through the PSU, against the circuit's continuous rating.
     const double wall = r.requiredWatts / in.psuEfficiency;

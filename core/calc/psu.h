@@ -67,6 +67,10 @@ const std::vector<double>& standardPsuSizes();
 /// 0..100% or an efficiency outside (0, 1].
 PsuResult sizePsu(const PsuInput& in);
 
+/// What a card's power spikes ask of the PSU (see the file comment), for a card on a PSU cable
+/// from kPowerSpikeNoteWatts; nullopt otherwise. sizePsu() adds it to its notes.
+std::optional<std::string> powerSpikeNote(const PsuInput& in);
+
 /// What is wrong with the watts of a build's part (nullopt: nothing): every calculator takes
 /// 0 to 20,000 W for the GPUs, the CPU or the rest.
 std::optional<std::string> wattsProblem(double watts);

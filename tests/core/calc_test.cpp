@@ -254,6 +254,7 @@ TEST(BuildCheck, FourRtx3090sNeedSpacingCoolingAndAPowerLimit) {
     // Founders Edition 12-pin: two 8-pin cables per card, and no other kind listed.
     EXPECT_TRUE(has(r, Severity::Info, "power", "PSU cables: 8 x PCIe 8-pin"));
     EXPECT_FALSE(has(r, Severity::Info, "power", "12VHPWR"));
+    EXPECT_TRUE(has(r, Severity::Info, "power", "up to 3x its power (1,050 W) for 0.1 ms")); // PCIe CEM 5.0
     EXPECT_EQ(r.findings.front().severity, Severity::Critical);
     EXPECT_GT(r.efficiency, 0.5);
     EXPECT_LT(r.efficiency, 1.0);
