@@ -161,10 +161,12 @@ Table read(std::string_view text, const std::string& fileLabel, const Limits& li
 
 std::string numberCell(const Table& table, std::string_view cell) {
     std::string out(cell);
-    if (table.delimiter == ';' && std::count(out.begin(), out.end(), ',') == 1 && out.find('.') == std::string::npos) {
-        out[out.find(',')] = '.';
+    if (table.delimiter != ';' || std::count(out.begin(), out.end(), ',') != 1 || out.find('.') != std::string::npos) {
+        return out;
     }
-    return out;
+    out[out.find(',')] = '.';
+    // Only a number is rewritten, so an error about the cell quotes it as the file has it.
+    return text::parseNumber(out).value ? out : std::string(cell);
 }
 
 void appendRow(std::string& out, const std::vector<std::string>& fields) {

@@ -37,7 +37,8 @@ struct Table {
 Table read(std::string_view text, const std::string& fileLabel, const Limits& limits = {});
 
 /// A number cell as parseNumber reads it: in a ';'-separated file a single comma with no
-/// point is the decimal mark ("1599,90" -> "1599.90"); anything else is returned unchanged.
+/// point is the decimal mark ("1599,90" -> "1599.90"); anything else, and a cell that would
+/// still not be a number ("1,5x"), is returned unchanged.
 std::string numberCell(const Table& table, std::string_view cell);
 
 /// The column index of each header name. Throws InputError naming the file, the header's line

@@ -118,9 +118,9 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
                              "inference), got " +
                                  text::quoteForMessage(cell(r, "precision")));
         }
-        const std::string batch = csv::numberCell(table, cell(r, "batch_size"));
+        const std::string batch = cell(r, "batch_size"); // errors quote the cell as written
         if (!batch.empty()) {
-            const auto v = text::parseNumber(batch);
+            const auto v = text::parseNumber(csv::numberCell(table, batch));
             if (!v.value || *v.value < 0) {
                 bad("batch_size", "must be empty or a number >= 0, got " + text::quoteForMessage(batch));
             } else if (b.workloadClass == "llm-decode" && *v.value != std::floor(*v.value)) {
@@ -133,10 +133,9 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
                 b.zeroBatch = true;
             }
         }
-        const std::string throughput = csv::numberCell(table, cell(r, "throughput"));
-        const auto t = text::parseNumber(throughput);
+        const auto t = text::parseNumber(csv::numberCell(table, cell(r, "throughput")));
         if (!t.value) {
-            bad("throughput", text::describeNumberError(t.error, throughput));
+            bad("throughput", text::describeNumberError(t.error, cell(r, "throughput")));
         } else if (*t.value < 0) {
             bad("throughput", "must be zero (not run) or greater");
         } else {

@@ -174,6 +174,7 @@ TEST(Csv, ANumberCellReadsADecimalCommaOnlyInASemicolonFile) {
     EXPECT_EQ(csv::numberCell(semi, "1599"), "1599");
     EXPECT_EQ(csv::numberCell(semi, "1.599,90"), "1.599,90"); // thousands marks stay an error
     EXPECT_EQ(csv::numberCell(semi, "1,599,90"), "1,599,90");
+    EXPECT_EQ(csv::numberCell(semi, "1,5x"), "1,5x"); // not a number either way: quoted as written
     const auto commas = csv::read("gpu,amount\n", "f.csv");
     EXPECT_EQ(csv::numberCell(commas, "7,00"), "7,00");
 }
