@@ -7,7 +7,10 @@
 
 #include "prices/db_recovery.h"
 
+#include <cstdint>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 namespace advisor::cli {
 namespace {
@@ -17,6 +20,9 @@ int check(Context& ctx) {
     std::string integrity;
     int version = 0;
     size_t prices = 0;
+    std::vector<std::string> badRows; // rows another program wrote that break the app's rules
+    std::vector<std::int64_t> badPriceIds;
+    std::vector<std::int64_t> badOfferIds;
     try {
         PriceDb& db = ctx.db();
         integrity = db.integrityCheck();
@@ -24,24 +30,55 @@ int check(Context& ctx) {
         prices = db.priceCount();
         if (integrity != "ok") {
             problem = ctx.dbPath() + " is damaged (integrity check: " + integrity + ")";
+        } else {
+            for (const auto& row : db.rowsBreakingRules()) {
+                badRows.push_back(row.problem.describe());
+                auto& ids = row.cloudOffer ? badOfferIds : badPriceIds;
+                if (ids.empty() || ids.back() != row.id) {
+                    ids.push_back(row.id);
+                }
+            }
         }
     } catch (const std::exception& e) {
         problem = e.what();
+    }
+    const bool usable = !problem;
+    if (usable && !badRows.empty()) {
+        problem = ctx.dbPath() + ": " + format::count(static_cast<long long>(badRows.size()), "stored value") +
+                  " the app would refuse (written by another program?)";
     }
     const auto backups = DbBackups(ctx.dbPath()).list();
     if (ctx.json()) {
         nlohmann::json j{{"path", ctx.dbPath()}, {"ok", !problem}, {"backups", backups.size()}};
         j["problem"] = problem ? nlohmann::json(*problem) : nlohmann::json(nullptr);
-        if (!problem) {
+        if (usable) {
             j["schema_version"] = version;
             j["prices"] = prices;
+            j["rule_problems"] = badRows;
         }
         ctx.printJson(j);
-    } else if (problem) {
+    } else if (!usable) {
         ctx.out() << *problem << '\n';
     } else {
-        ctx.out() << ctx.dbPath() << ": ok (schema version " << version << ", " << format::count(static_cast<long long>(prices), "price") << ", "
+        ctx.out() << ctx.dbPath() << ": " << (problem ? "usable" : "ok") << " (schema version " << version << ", "
+                  << format::count(static_cast<long long>(prices), "price") << ", "
                   << format::count(static_cast<long long>(backups.size()), "backup") << ")\n";
+        if (problem) {
+            ctx.out() << *problem << ":\n";
+            for (const auto& line : badRows) {
+                ctx.out() << "  " << line << '\n';
+            }
+            ctx.out() << "Correct them on the Prices or Cloud offers page, or remove them:\n";
+            for (const auto& [command, ids] : {std::pair{"prices", &badPriceIds}, std::pair{"cloud", &badOfferIds}}) {
+                if (!ids->empty()) {
+                    ctx.out() << "  gpu-advisor " << command << " remove";
+                    for (const auto id : *ids) {
+                        ctx.out() << ' ' << id;
+                    }
+                    ctx.out() << '\n';
+                }
+            }
+        }
     }
     return problem ? 1 : 0;
 }
@@ -135,7 +172,8 @@ int restore(Context& ctx, const Args& args) {
 
 Command dbCommand() {
     return {"db", "check, back up or restore the price database",
-            "Usage: gpu-advisor db check       integrity check of the database\n"
+            "Usage: gpu-advisor db check       integrity check of the database, and the stored prices and\n"
+            "                                  cloud offers the app would refuse (another program wrote them)\n"
             "       gpu-advisor db backup      make a backup now\n"
             "       gpu-advisor db backups     list the backups, newest first\n"
             "       gpu-advisor db restore [FILE]\n"

@@ -151,6 +151,15 @@ public:
     /// SQLite's full integrity check: "ok", or the first problems it found.
     std::string integrityCheck() const;
 
+    /// A stored row that the app would refuse if it were typed now (another program wrote it).
+    struct RowProblem {
+        bool cloudOffer = false; ///< a cloud offer's row, else a price's
+        std::int64_t id = 0;
+        InputProblem problem; ///< located as "<path>: price 12: field 'amount': ..."
+    };
+    /// Every such problem of the prices and cloud offers (one per bad field), by table and id.
+    std::vector<RowProblem> rowsBreakingRules() const;
+
     /// Writes a consistent copy of the database to `target` (online; safe while in use).
     void backupTo(const std::string& target) const;
 

@@ -36,6 +36,47 @@ TEST(DbCli, CheckReportsAHealthyDatabase) {
         << human.out;
 }
 
+TEST(DbCli, CheckNamesRowsAnotherProgramWroteThatBreakTheRules) {
+    Cli cli;
+    ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);
+    std::int64_t priceId = 0;
+    {
+        // A SQLite browser stores what the app refuses; the schema's own checks pass.
+        SQLite::Database raw(cli.db(), SQLite::OPEN_READWRITE);
+        raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                 "VALUES ('rtx-4090', 1599, 'USD', 'new', '2999-01-01')");
+        priceId = raw.getLastInsertRowid();
+        raw.exec("UPDATE cloud_offers SET on_demand_usd_per_hour = 5e6 WHERE id = 3");
+    }
+    const std::string id = std::to_string(priceId);
+    const auto human = cli.run({"db", "check"});
+    EXPECT_EQ(human.exitCode, 1);
+    EXPECT_NE(human.out.find(": usable (schema version 2"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("2 stored values the app would refuse (written by another program?):\n"),
+              std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find(": price " + id + ": field 'observed_date': is in the future (2999-01-01; today is"),
+              std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find(": cloud offer 3: field 'on_demand_usd_per_hour': must be more than 0 and at most "
+                             "10,000 USD per hour, got '5000000.0'"),
+              std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("  gpu-advisor prices remove " + id + "\n  gpu-advisor cloud remove 3\n"),
+              std::string::npos)
+        << human.out;
+    const auto asJson = cli.run({"--json", "db", "check"});
+    EXPECT_EQ(asJson.exitCode, 1);
+    const auto doc = nlohmann::json::parse(asJson.out);
+    EXPECT_EQ(doc.at("ok"), false);
+    EXPECT_EQ(doc.at("rule_problems").size(), 2u);
+    EXPECT_EQ(doc.at("prices"), testing::kShippedPrices + 1);
+    // Removing them as suggested makes the check pass.
+    ASSERT_EQ(cli.run({"prices", "remove", id}).exitCode, 0);
+    ASSERT_EQ(cli.run({"cloud", "remove", "3"}).exitCode, 0);
+    EXPECT_EQ(cli.run({"db", "check"}).exitCode, 0);
+}
+
 TEST(DbCli, YourOwnGpusWorkEverywhereAndSurviveACatalogThatTakesTheirName) {
     Cli cli;
     ASSERT_EQ(cli.run({"prices", "list"}).exitCode, 0);

@@ -2,6 +2,7 @@
 // set aside byte for byte, and replaced by the newest good backup.
 #include "catalog/catalog.h"
 #include "common/file_io.h"
+#include "prices/cloud_offer.h"
 #include "prices/db_recovery.h"
 #include "prices/price_db.h"
 #include "../support/temp_dir.h"
@@ -211,6 +212,60 @@ TEST_F(DbRecoveryTest, ABadBackupIsRefusedAndChangesNothing) {
     }
     EXPECT_EQ(pricesIn(dbPath), 4u);
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 2); // db + bad
+}
+
+TEST(DbRules, RowsAnotherProgramWroteAreNamedByTableIdAndField) {
+    testing::TempDir dir;
+    const std::string path = dir.file("p.sqlite");
+    {
+        PriceDb db(path, Catalog::builtin(), unseeded());
+        addPrices(db, 2); // ids 1 and 2: as the app stores them
+        CloudOfferInput offer;
+        offer.provider = "Test";
+        offer.gpu = "A100 80GB SXM";
+        offer.gpuCount = "8";
+        offer.onDemand = "21.96";
+        offer.date = "2026-01-21";
+        db.addCloudOffer(offer); // id 1
+        EXPECT_TRUE(db.rowsBreakingRules().empty());
+    }
+    {
+        // A SQLite browser: the schema's checks let these through, the app's rules do not.
+        SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+        raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                 "VALUES ('rtx-4090', 1e300, 'USD', 'new', 'last week')"); // id 3
+        raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                 "VALUES ('rtx-3090', 700, 'USD', 'used', '2030-01-01')"); // id 4
+        raw.exec("UPDATE cloud_offers SET observed_date = '2099-05' WHERE id = 1");
+    }
+    PriceDb db(path, Catalog::builtin(), unseeded());
+    std::vector<std::string> found;
+    for (const auto& row : db.rowsBreakingRules()) {
+        found.push_back(std::string(row.cloudOffer ? "offer " : "price ") + std::to_string(row.id) + ": " +
+                        row.problem.describe());
+    }
+    EXPECT_EQ(
+        found,
+        (std::vector<std::string>{
+            "price 3: " + path + ": price 3: field 'amount': is implausibly large (over 1,000,000,000): '1.0e+300'",
+            "price 3: " + path +
+                ": price 3: field 'observed_date': is not a date: 'last week'; use YYYY-MM-DD or YYYY-MM",
+            "price 4: " + path + ": price 4: field 'observed_date': is in the future (2030-01-01; today is 2026-11-22)",
+            "offer 1: " + path +
+                ": cloud offer 1: field 'observed_date': is in the future (2099-05; today is 2026-11-22)"}));
+}
+
+TEST(DbRules, TheShippedPricesAndOffersKeepTheRules) {
+    testing::TempDir dir;
+    PriceDb::Options seeded;
+    seeded.today = Date{2026, 11, 22};
+    PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), seeded);
+    ASSERT_GT(db.priceCount(), 50u);
+    std::vector<std::string> found;
+    for (const auto& row : db.rowsBreakingRules()) {
+        found.push_back(row.problem.describe());
+    }
+    EXPECT_EQ(found, std::vector<std::string>{});
 }
 
 } // namespace

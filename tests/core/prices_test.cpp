@@ -276,6 +276,7 @@ TEST(PriceDb, CustomGpusArePricedAndSurviveReopen) {
     PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
     ASSERT_EQ(db.customGpus().size(), 1u);
     EXPECT_EQ(db.prices(std::string("custom-my-modded-4090-48gb")).size(), 1u);
+    EXPECT_TRUE(db.rowsBreakingRules().empty()); // `db check`: a price of your own GPU keeps the rules
     EXPECT_EQ(problemsOf([&] { db.removeCustomGpu("rtx-4090"); }).size(), 1u);
     db.removeCustomGpu("custom-my-modded-4090-48gb");
     EXPECT_EQ(db.priceCount(), 0u); // its prices went with it
