@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "common/errors.h"
+#include "common/format.h"
 
 #include "ui_text.h"
 
@@ -65,6 +66,13 @@ void Session::open(const std::string& databasePath) {
     adopt(std::move(db));
     for (const auto& note : db_->openNotes()) {
         emit warning(qs(note));
+    }
+    // Rows another program wrote that break the rules are used as they are; say so once.
+    if (const auto broken = db_->rowsBreakingRules(); !broken.empty()) {
+        emit warning(tr("%1 the app would refuse (written by another program?), e.g. %2 - correct or delete them "
+                        "on the Prices or Cloud offers page; 'gpu-advisor db check' lists them")
+                         .arg(qs(format::count(static_cast<long long>(broken.size()), "stored value")),
+                              qs(broken.front().problem.describe())));
     }
     try {
         DbBackups(databasePath).makeIfDue(*db_);

@@ -121,6 +121,28 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("it is listed as 'RTX 5000 Ada (yours)'")), qPrintable(shown));
     }
 
+    void rowsAnotherProgramWroteAgainstTheRulesAreNamedInTheStatusBar() {
+        const QString path = freshDbPath();
+        {
+            ui::Session s;
+            s.open(path.toStdString());
+        }
+        { // a SQLite browser: the schema's checks pass, the app's rules do not
+            SQLite::Database raw(path.toStdString(), SQLite::OPEN_READWRITE);
+            raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                     "VALUES ('rtx-4090', 1599, 'USD', 'new', 'last week')");
+        }
+        ui::Session session;
+        ui::MainWindow window(session);
+        window.show();
+        window.openDatabaseLater(path.toStdString());
+        QTRY_VERIFY(session.isOpen());
+        const QString shown = window.statusBar()->currentMessage();
+        QVERIFY2(shown.startsWith(QStringLiteral("1 stored value the app would refuse")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("field 'observed_date': is not a date: 'last week'")),
+                 qPrintable(shown));
+    }
+
     void anotherApplicationsDatabaseIsRefusedAndLeftWhereItIs() {
         const QString path = freshDbPath();
         {
