@@ -2,9 +2,9 @@
 // set aside byte for byte, and replaced by the newest good backup.
 #include "catalog/catalog.h"
 #include "common/file_io.h"
-#include "prices/cloud_offer.h"
 #include "prices/db_recovery.h"
 #include "prices/price_db.h"
+#include "../support/price_fixtures.h"
 #include "../support/temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
@@ -220,13 +220,7 @@ TEST(DbRules, RowsAnotherProgramWroteAreNamedByTableIdAndField) {
     {
         PriceDb db(path, Catalog::builtin(), unseeded());
         addPrices(db, 2); // ids 1 and 2: as the app stores them
-        CloudOfferInput offer;
-        offer.provider = "Test";
-        offer.gpu = "A100 80GB SXM";
-        offer.gpuCount = "8";
-        offer.onDemand = "21.96";
-        offer.date = "2026-01-21";
-        db.addCloudOffer(offer); // id 1
+        db.addCloudOffer(testing::hgxA100Offer()); // id 1
         EXPECT_TRUE(db.rowsBreakingRules().empty());
     }
     {

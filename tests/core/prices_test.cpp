@@ -379,12 +379,7 @@ TEST(PriceDb, MigratesAnOlderSchemaForwardAfterABackup) {
 TEST(PriceDb, CloudOffersAreValidatedAndResolved) {
     testing::TempDir dir;
     PriceDb db(dir.file("p.sqlite"), Catalog::builtin(), unseeded());
-    CloudOfferInput in;
-    in.provider = "Test";
-    in.gpu = "A100 80GB SXM";
-    in.gpuCount = "8";
-    in.onDemand = "21.96";
-    in.date = "2026-01-21";
+    CloudOfferInput in = testing::hgxA100Offer();
     const auto id = db.addCloudOffer(in);
     const auto o = *db.cloudOffer(id);
     EXPECT_EQ(*o.gpuId, "a100-80gb-sxm4");

@@ -3,6 +3,7 @@
 /// A dated price observation for tests, written in one line (the catalog id doubles as the
 /// name the user typed), and a database that starts empty.
 
+#include "prices/cloud_offer.h"
 #include "prices/price.h"
 #include "prices/price_db.h"
 
@@ -18,6 +19,17 @@ inline Price observedPrice(const char* gpu, double amount, Condition c, const ch
     p.currency = currency;
     p.observed = *Date::parse(date);
     return p;
+}
+
+/// An 8 x A100 80GB instance at $21.96 an hour (AWS p4de, January 2026), as typed.
+inline CloudOfferInput hgxA100Offer() {
+    CloudOfferInput in;
+    in.provider = "Test";
+    in.gpu = "A100 80GB SXM";
+    in.gpuCount = "8";
+    in.onDemand = "21.96";
+    in.date = "2026-01-21";
+    return in;
 }
 
 /// A database opened on `today` without the shipped prices and offers.

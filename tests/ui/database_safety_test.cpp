@@ -34,6 +34,19 @@ PriceInput price(const std::string& gpu, const std::string& amount) {
     return in;
 }
 
+// What a SQLite browser or a script does to the file while the app is closed.
+void writeAsAnotherProgram(const QString& path, const char* sql) {
+    SQLite::Database raw(path.toStdString(), SQLite::OPEN_READWRITE);
+    raw.exec(sql);
+}
+
+// Opens `path` in a shown window, as starting the app does; false when it never opens.
+bool openInWindow(ui::Session& session, ui::MainWindow& window, const QString& path) {
+    window.show();
+    window.openDatabaseLater(path.toStdString());
+    return QTest::qWaitFor([&] { return session.isOpen(); });
+}
+
 QByteArray readFile(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -106,16 +119,12 @@ private slots:
             g.aliases.clear();
             s.db().addCustomGpu(g);
         }
-        { // as if a later catalog had added a GPU of that name
-            SQLite::Database raw(path.toStdString(), SQLite::OPEN_READWRITE);
-            raw.exec("UPDATE gpus SET name = 'RTX 5000 Ada', spec_json = replace(spec_json, '\"Foo X1\"', "
-                     "'\"RTX 5000 Ada\"') WHERE origin = 'custom'");
-        }
+        // As if a later catalog had added a GPU of that name.
+        writeAsAnotherProgram(path, "UPDATE gpus SET name = 'RTX 5000 Ada', spec_json = replace(spec_json, "
+                                    "'\"Foo X1\"', '\"RTX 5000 Ada\"') WHERE origin = 'custom'");
         ui::Session session;
         ui::MainWindow window(session);
-        window.show();
-        window.openDatabaseLater(path.toStdString());
-        QTRY_VERIFY(session.isOpen());
+        QVERIFY(openInWindow(session, window, path));
         QVERIFY(session.db().catalog().resolve("RTX 5000 Ada (yours)").status == ResolveStatus::Found);
         const QString shown = window.statusBar()->currentMessage();
         QVERIFY2(shown.contains(QStringLiteral("it is listed as 'RTX 5000 Ada (yours)'")), qPrintable(shown));
@@ -127,16 +136,12 @@ private slots:
             ui::Session s;
             s.open(path.toStdString());
         }
-        { // a SQLite browser: the schema's checks pass, the app's rules do not
-            SQLite::Database raw(path.toStdString(), SQLite::OPEN_READWRITE);
-            raw.exec("INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
-                     "VALUES ('rtx-4090', 1599, 'USD', 'new', 'last week')");
-        }
+        // The schema's checks let it through; the app's rules do not.
+        writeAsAnotherProgram(path, "INSERT INTO prices (gpu_id, amount, currency, condition, observed_date) "
+                                    "VALUES ('rtx-4090', 1599, 'USD', 'new', 'last week')");
         ui::Session session;
         ui::MainWindow window(session);
-        window.show();
-        window.openDatabaseLater(path.toStdString());
-        QTRY_VERIFY(session.isOpen());
+        QVERIFY(openInWindow(session, window, path));
         const QString shown = window.statusBar()->currentMessage();
         QVERIFY2(shown.startsWith(QStringLiteral("1 stored value the app would refuse")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("field 'observed_date': is not a date: 'last week'")),
@@ -149,10 +154,7 @@ private slots:
             QFile f(path);
             QVERIFY(f.open(QIODevice::WriteOnly));
         }
-        { // not ours: a table without GPU Advisor's application id
-            SQLite::Database other(path.toStdString(), SQLite::OPEN_READWRITE);
-            other.exec("CREATE TABLE notes (text)");
-        }
+        writeAsAnotherProgram(path, "CREATE TABLE notes (text)"); // not ours: no GPU Advisor application id
         const QByteArray before = readFile(path);
         ui::Session session;
         ui::MainWindow window(session);
