@@ -70,7 +70,8 @@ void Session::open(const std::string& databasePath) {
     // Rows another program wrote that break the rules are used as they are; say so once.
     if (const auto broken = db_->rowsBreakingRules(); !broken.empty()) {
         emit warning(tr("%1 the app would refuse (written by another program?), e.g. %2 - correct or delete them "
-                        "on the Prices or Cloud offers page; 'gpu-advisor db check' lists them")
+                        "on the Prices or Cloud offers page (a setting is read as its default until set again); "
+                        "'gpu-advisor db check' lists them")
                          .arg(qs(format::count(static_cast<long long>(broken.size()), "stored value")),
                               qs(broken.front().problem.describe())));
     }

@@ -23,6 +23,7 @@ int check(Context& ctx) {
     std::vector<std::string> badRows; // rows another program wrote that break the app's rules
     std::vector<std::int64_t> badPriceIds;
     std::vector<std::int64_t> badOfferIds;
+    bool badSetting = false;
     try {
         PriceDb& db = ctx.db();
         integrity = db.integrityCheck();
@@ -33,7 +34,11 @@ int check(Context& ctx) {
         } else {
             for (const auto& row : db.rowsBreakingRules()) {
                 badRows.push_back(row.problem.describe());
-                auto& ids = row.cloudOffer ? badOfferIds : badPriceIds;
+                if (row.kind == PriceDb::RowProblem::Kind::Setting) {
+                    badSetting = true; // no id to remove: the default is used until it is set again
+                    continue;
+                }
+                auto& ids = row.kind == PriceDb::RowProblem::Kind::CloudOffer ? badOfferIds : badPriceIds;
                 if (ids.empty() || ids.back() != row.id) {
                     ids.push_back(row.id);
                 }
@@ -68,7 +73,9 @@ int check(Context& ctx) {
             for (const auto& line : badRows) {
                 ctx.out() << "  " << line << '\n';
             }
-            ctx.out() << "Correct them on the Prices or Cloud offers page, or remove them:\n";
+            if (!badPriceIds.empty() || !badOfferIds.empty()) {
+                ctx.out() << "Correct them on the Prices or Cloud offers page, or remove them:\n";
+            }
             for (const auto& [command, ids] : {std::pair{"prices", &badPriceIds}, std::pair{"cloud", &badOfferIds}}) {
                 if (!ids->empty()) {
                     ctx.out() << "  gpu-advisor " << command << " remove";
@@ -77,6 +84,10 @@ int check(Context& ctx) {
                     }
                     ctx.out() << '\n';
                 }
+            }
+            if (badSetting) {
+                ctx.out() << "A refused setting is read as its default until it is set again: gpu-advisor settings "
+                             "set KEY VALUE\n";
             }
         }
     }

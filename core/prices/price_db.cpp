@@ -432,11 +432,8 @@ Settings PriceDb::settings() const {
     while (q.executeStep()) {
         kv[q.getColumn(0).getString()] = q.getColumn(1).getString();
     }
-    Settings s = Settings::fromMap(kv);
-    if (catalog_.findById(s.referenceGpu) == nullptr) {
-        s.referenceGpu = Settings{}.referenceGpu;
-    }
-    return s;
+    std::vector<InputProblem> problems; // `db check` reports them (rowsBreakingRules)
+    return Settings::fromStored(kv, catalog_, problems);
 }
 
 void PriceDb::saveSettings(const Settings& s) {

@@ -153,11 +153,12 @@ public:
 
     /// A stored row that the app would refuse if it were typed now (another program wrote it).
     struct RowProblem {
-        bool cloudOffer = false; ///< a cloud offer's row, else a price's
-        std::int64_t id = 0;
+        enum class Kind { Price, CloudOffer, Setting } kind = Kind::Price;
+        std::int64_t id = 0;  ///< of the price or cloud offer (0 for a setting)
         InputProblem problem; ///< located as "<path>: price 12: field 'amount': ..."
     };
-    /// Every such problem of the prices and cloud offers (one per bad field), by table and id.
+    /// Every such problem of the prices, cloud offers (one per bad field, by id) and settings
+    /// (which use their default instead).
     std::vector<RowProblem> rowsBreakingRules() const;
 
     /// Writes a consistent copy of the database to `target` (online; safe while in use).

@@ -1,14 +1,18 @@
-// PriceDb's rule check: stored rows that the app would refuse if they were typed or imported
-// now. Only another program (a SQLite browser, a script) can write such rows; `db check`
+// PriceDb's rule check: stored rows and settings that the app would refuse if they were typed
+// or imported now. Only another program (a SQLite browser, a script) can write such rows; `db check`
 // names them so they can be corrected or removed.
 #include "prices/price_db.h"
 
 #include "catalog/catalog.h"
+#include "common/text.h"
 #include "prices/cloud_offer.h"
 #include "prices/price.h"
+#include "prices/settings.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+
+#include <map>
 
 namespace advisor {
 namespace {
@@ -24,9 +28,9 @@ std::string raw(SQLite::Statement& q, int column) {
 std::vector<PriceDb::RowProblem> PriceDb::rowsBreakingRules() const {
     std::vector<RowProblem> out;
     std::vector<InputProblem> problems;
-    const auto collect = [&](bool cloudOffer, std::int64_t id) {
+    const auto collect = [&](RowProblem::Kind kind, std::int64_t id) {
         for (auto& p : problems) {
-            out.push_back({cloudOffer, id, std::move(p)});
+            out.push_back({kind, id, std::move(p)});
         }
         problems.clear();
     };
@@ -45,7 +49,7 @@ std::vector<PriceDb::RowProblem> PriceDb::rowsBreakingRules() const {
         in.note = raw(prices, 8);
         const std::int64_t id = prices.getColumn(0).getInt64();
         validatePrice(in, names, today_, {path_, 0, "price " + std::to_string(id), ""}, problems);
-        collect(false, id);
+        collect(RowProblem::Kind::Price, id);
     }
     SQLite::Statement offers(*db_, "SELECT id, provider, instance, gpu_name, gpu_count, gpu_memory_gb, "
                                    "on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date, source_url, "
@@ -56,8 +60,22 @@ std::vector<PriceDb::RowProblem> PriceDb::rowsBreakingRules() const {
                                  raw(offers, 9), raw(offers, 10), raw(offers, 11)};
         const std::int64_t id = offers.getColumn(0).getInt64();
         validateCloudOffer(in, catalog_, today_, {path_, 0, "cloud offer " + std::to_string(id), ""}, problems);
-        collect(true, id);
+        collect(RowProblem::Kind::CloudOffer, id);
     }
+    std::map<std::string, std::string> stored;
+    SQLite::Statement settings(*db_, "SELECT key, value FROM settings ORDER BY key");
+    while (settings.executeStep()) {
+        stored[raw(settings, 0)] = raw(settings, 1);
+    }
+    Settings::fromStored(stored, catalog_, problems);
+    for (auto& p : problems) {
+        const std::string shown = text::quoteForMessage(stored[p.where.field]);
+        if (p.reason.find(shown) == std::string::npos) {
+            p.reason += ", got " + shown; // what the other program wrote
+        }
+        p.where = {path_, 0, "settings", p.where.field};
+    }
+    collect(RowProblem::Kind::Setting, 0);
     return out;
 }
 

@@ -80,6 +80,25 @@ Settings Settings::fromMap(const std::map<std::string, std::string>& kv) {
     return s;
 }
 
+Settings Settings::fromStored(const std::map<std::string, std::string>& kv, const Catalog& catalog,
+                              std::vector<InputProblem>& problems) {
+    Settings s;
+    const auto& known = keys();
+    for (const auto& [key, value] : kv) {
+        if (std::find(known.begin(), known.end(), key) == known.end()) {
+            continue;
+        }
+        try {
+            s.set(key, value, catalog);
+        } catch (const InputError& e) {
+            if (key != "reference_gpu" || catalog.resolve(value).status == ResolveStatus::Found) {
+                problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+            }
+        }
+    }
+    return s;
+}
+
 std::optional<std::string> electricityPriceProblem(double usdPerKwh) {
     using L = SettingLimits;
     if (usdPerKwh >= 0 && usdPerKwh <= L::kMaxElectricityUsdPerKwh) {

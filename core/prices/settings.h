@@ -56,6 +56,13 @@ struct Settings {
     /// Reads known keys over the defaults; unknown keys are ignored (newer versions).
     static Settings fromMap(const std::map<std::string, std::string>& kv);
 
+    /// Stored key/values read as set() takes them, one by one over the defaults: a value set()
+    /// refuses (a database another program wrote: utilization 7, 'abc') keeps its default and
+    /// adds its problem to `problems`. Unknown keys (a newer version's) are passed over, and so is
+    /// a reference GPU no longer in the catalog (a GPU of yours, removed): the default is used.
+    static Settings fromStored(const std::map<std::string, std::string>& kv, const Catalog& catalog,
+                               std::vector<InputProblem>& problems);
+
     /// One problem per invalid setting (field = key); empty when valid.
     std::vector<InputProblem> validate(const Catalog& catalog) const;
 

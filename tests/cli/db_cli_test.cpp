@@ -47,12 +47,13 @@ TEST(DbCli, CheckNamesRowsAnotherProgramWroteThatBreakTheRules) {
                  "VALUES ('rtx-4090', 1599, 'USD', 'new', '2999-01-01')");
         priceId = raw.getLastInsertRowid();
         raw.exec("UPDATE cloud_offers SET on_demand_usd_per_hour = 5e6 WHERE id = 3");
+        raw.exec("INSERT OR REPLACE INTO settings (key, value) VALUES ('utilization', '7')");
     }
     const std::string id = std::to_string(priceId);
     const auto human = cli.run({"db", "check"});
     EXPECT_EQ(human.exitCode, 1);
     EXPECT_NE(human.out.find(": usable (schema version 2"), std::string::npos) << human.out;
-    EXPECT_NE(human.out.find("2 stored values the app would refuse (written by another program?):\n"),
+    EXPECT_NE(human.out.find("3 stored values the app would refuse (written by another program?):\n"),
               std::string::npos)
         << human.out;
     EXPECT_NE(human.out.find(": price " + id + ": field 'observed_date': is in the future (2999-01-01; today is"),
@@ -65,15 +66,23 @@ TEST(DbCli, CheckNamesRowsAnotherProgramWroteThatBreakTheRules) {
     EXPECT_NE(human.out.find("  gpu-advisor prices remove " + id + "\n  gpu-advisor cloud remove 3\n"),
               std::string::npos)
         << human.out;
+    // A setting is read as its default meanwhile, and set again rather than removed.
+    EXPECT_NE(
+        human.out.find(": settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%), got '7'\n"),
+        std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("A refused setting is read as its default until it is set again"), std::string::npos);
+    EXPECT_EQ(cli.json({"settings", "list"}).at("settings").at("utilization"), "0.15");
     const auto asJson = cli.run({"--json", "db", "check"});
     EXPECT_EQ(asJson.exitCode, 1);
     const auto doc = nlohmann::json::parse(asJson.out);
     EXPECT_EQ(doc.at("ok"), false);
-    EXPECT_EQ(doc.at("rule_problems").size(), 2u);
+    EXPECT_EQ(doc.at("rule_problems").size(), 3u);
     EXPECT_EQ(doc.at("prices"), testing::kShippedPrices + 1);
     // Removing them as suggested makes the check pass.
     ASSERT_EQ(cli.run({"prices", "remove", id}).exitCode, 0);
     ASSERT_EQ(cli.run({"cloud", "remove", "3"}).exitCode, 0);
+    ASSERT_EQ(cli.run({"settings", "set", "utilization", "15%"}).exitCode, 0);
     EXPECT_EQ(cli.run({"db", "check"}).exitCode, 0);
 }
 

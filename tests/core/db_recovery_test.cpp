@@ -235,8 +235,8 @@ TEST(DbRules, RowsAnotherProgramWroteAreNamedByTableIdAndField) {
     PriceDb db(path, Catalog::builtin(), unseeded());
     std::vector<std::string> found;
     for (const auto& row : db.rowsBreakingRules()) {
-        found.push_back(std::string(row.cloudOffer ? "offer " : "price ") + std::to_string(row.id) + ": " +
-                        row.problem.describe());
+        found.push_back(std::string(row.kind == PriceDb::RowProblem::Kind::CloudOffer ? "offer " : "price ") +
+                        std::to_string(row.id) + ": " + row.problem.describe());
     }
     EXPECT_EQ(
         found,
@@ -247,6 +247,38 @@ TEST(DbRules, RowsAnotherProgramWroteAreNamedByTableIdAndField) {
             "price 4: " + path + ": price 4: field 'observed_date': is in the future (2030-01-01; today is 2026-11-22)",
             "offer 1: " + path +
                 ": cloud offer 1: field 'observed_date': is in the future (2099-05; today is 2026-11-22)"}));
+}
+
+TEST(DbRules, ASettingAnotherProgramWroteIsReadAsItsDefaultAndNamed) {
+    testing::TempDir dir;
+    const std::string path = dir.file("p.sqlite");
+    {
+        PriceDb db(path, Catalog::builtin(), unseeded());
+        Settings s = db.settings();
+        s.cpuWatts = 150;
+        db.saveSettings(s);
+        SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+        raw.exec("UPDATE settings SET value = '7' WHERE key = 'utilization'"); // 700%
+        raw.exec("UPDATE settings SET value = 'abc' WHERE key = 'years'");
+        raw.exec("UPDATE settings SET value = 'custom-removed-gpu' WHERE key = 'reference_gpu'");
+        raw.exec("INSERT INTO settings (key, value) VALUES ('a_newer_versions_key', 'x')");
+    }
+    PriceDb db(path, Catalog::builtin(), unseeded());
+    const Settings s = db.settings();
+    EXPECT_DOUBLE_EQ(s.utilization, 0.15); // the seed's default, not 7
+    EXPECT_DOUBLE_EQ(s.years, 5);
+    EXPECT_DOUBLE_EQ(s.cpuWatts, 150); // the valid ones are kept
+    EXPECT_EQ(s.referenceGpu, "rtx-4090");
+    std::vector<std::string> found;
+    for (const auto& row : db.rowsBreakingRules()) {
+        EXPECT_EQ(row.kind, PriceDb::RowProblem::Kind::Setting);
+        found.push_back(row.problem.describe());
+    }
+    // A reference GPU no longer in the catalog and a newer version's key are not refusals.
+    EXPECT_EQ(found,
+              (std::vector<std::string>{
+                  path + ": settings: field 'utilization': must be a fraction between 0 and 1 (0.15 = 15%), got '7'",
+                  path + ": settings: field 'years': not a number: 'abc'"}));
 }
 
 TEST(DbRules, TheShippedPricesAndOffersKeepTheRules) {
