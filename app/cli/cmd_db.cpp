@@ -183,8 +183,9 @@ int restore(Context& ctx, const Args& args) {
 
 Command dbCommand() {
     return {"db", "check, back up or restore the price database",
-            "Usage: gpu-advisor db check       integrity check of the database, and the stored prices and\n"
-            "                                  cloud offers the app would refuse (another program wrote them)\n"
+            "Usage: gpu-advisor db check       integrity check of the database, and the stored prices, cloud\n"
+            "                                  offers and settings the app would refuse (another program\n"
+            "                                  wrote them; a refused setting is read as its default)\n"
             "       gpu-advisor db backup      make a backup now\n"
             "       gpu-advisor db backups     list the backups, newest first\n"
             "       gpu-advisor db restore [FILE]\n"
