@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/csv_style_option.h"
 #include "cli/table.h"
 #include "common/file_io.h"
 #include "common/format.h"
@@ -136,8 +137,9 @@ int exportOffers(Context& ctx, const Args& args) {
     args.expectPositionals(1, "the file to write (.csv or .json)");
     const std::string file = args.positionals().front();
     files::tableFormatForPath(file); // before any work: a wrong extension is the user's to fix
+    const csv::Style style = csvStyleOption(args, file);
     const std::vector<CloudOffer> offers = selectedOffers(ctx, args);
-    offerio::exportFile(file, offers);
+    offerio::exportFile(file, offers, style);
     if (ctx.json()) {
         ctx.printJson({{"file", file}, {"exported", offers.size()}});
     } else {
@@ -156,7 +158,8 @@ Command cloudCommand() {
             "                             [--instance X] [--region R] [--date YYYY-MM-DD] [--source-url U] [--note T]\n"
             "       gpu-advisor cloud remove ID [ID...]   (all or none)\n"
             "       gpu-advisor cloud import FILE.csv|FILE.json\n"
-            "       gpu-advisor cloud export FILE.csv|FILE.json [--gpu NAME] [--provider TEXT] [--current]\n\n"
+            "       gpu-advisor cloud export FILE.csv|FILE.json [--gpu NAME] [--provider TEXT] [--current]\n"
+            "                                [--semicolons]\n\n"
             "Hourly prices are for the whole instance (all its GPUs). The database starts with the\n"
             "dated, sourced offers in resources/cloud/cloud_offers.csv; each observation of an offer\n"
             "is kept. --current lists only the newest observation of each offer (provider, instance,\n"
@@ -166,7 +169,8 @@ Command cloudCommand() {
             "(those of resources/cloud/cloud_offers.csv): provider, instance_or_sku, gpu, gpu_count,\n"
             "gpu_memory_gb, on_demand_usd_per_hour, spot_usd_per_hour, region, observed_date,\n"
             "source_url, note; provider, gpu and on_demand_usd_per_hour are required. Semicolon- or\n"
-            "tab-separated files are read too (their header decides; 0,69 is 0.69 with semicolons).\n",
+            "tab-separated files are read too (their header decides; 0,69 is 0.69 with semicolons);\n"
+            "export --semicolons writes one (semicolons, decimal commas).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add, remove, import or export");
@@ -187,7 +191,8 @@ Command cloudCommand() {
                     return importOffers(ctx, Args::parse(tail, {}));
                 }
                 if (rest.front() == "export") {
-                    return exportOffers(ctx, Args::parse(tail, {{"gpu"}, {"provider"}, {"current", false}}));
+                    return exportOffers(
+                        ctx, Args::parse(tail, {{"gpu"}, {"provider"}, {"current", false}, {"semicolons", false}}));
                 }
                 throw UsageError("unknown subcommand '" + rest.front() + "'; use list, add, remove, import or export");
             }};

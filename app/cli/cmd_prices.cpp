@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/csv_style_option.h"
 #include "cli/table.h"
 #include "common/file_io.h"
 #include "common/format.h"
@@ -124,8 +125,9 @@ int exportPrices(Context& ctx, const Args& args) {
     args.expectPositionals(1, "the file to write (.csv or .json)");
     const std::string file = args.positionals().front();
     files::tableFormatForPath(file);
+    const csv::Style style = csvStyleOption(args, file);
     const auto prices = ctx.db().prices();
-    priceio::exportFile(file, prices);
+    priceio::exportFile(file, prices, style);
     if (ctx.json()) {
         ctx.printJson({{"file", file}, {"exported", prices.size()}});
     } else {
@@ -143,14 +145,15 @@ Command pricesCommand() {
             "                              [--source TEXT] [--source-url URL] [--date YYYY-MM-DD] [--note TEXT]\n"
             "       gpu-advisor prices remove ID [ID...]   (all or none)\n"
             "       gpu-advisor prices import FILE.csv|FILE.json\n"
-            "       gpu-advisor prices export FILE.csv|FILE.json\n\n"
+            "       gpu-advisor prices export FILE.csv|FILE.json [--semicolons]\n\n"
             "--currency defaults to the 'currency' setting (USD unless changed); charts and perf/$\n"
             "use USD prices only, as no exchange rates are kept.\n"
             "Import is all-or-nothing: if any row is bad, every bad row is listed with its line\n"
             "and field and nothing is changed. Rows identical to a stored price are skipped.\n"
             "CSV columns: gpu, amount, observed_date, currency, condition, source, source_url, note.\n"
             "A header without commas but with semicolons (a spreadsheet's CSV where the decimal\n"
-            "mark is a comma) or tabs sets the delimiter; in a semicolon file 1599,90 is 1599.90.\n",
+            "mark is a comma) or tabs sets the delimiter; in a semicolon file 1599,90 is 1599.90.\n"
+            "export --semicolons writes such a file (semicolons, decimal commas); import reads it back.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 if (rest.empty()) {
                     throw UsageError("missing subcommand: list, add, remove, import or export");
@@ -171,7 +174,7 @@ Command pricesCommand() {
                     return import(ctx, Args::parse(tail, {}));
                 }
                 if (sub == "export") {
-                    return exportPrices(ctx, Args::parse(tail, {}));
+                    return exportPrices(ctx, Args::parse(tail, {{"semicolons", false}}));
                 }
                 throw UsageError("unknown subcommand '" + sub + "'; use list, add, remove, import or export");
             }};

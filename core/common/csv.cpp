@@ -169,15 +169,25 @@ std::string numberCell(const Table& table, std::string_view cell) {
     return text::parseNumber(out).value ? out : std::string(cell);
 }
 
-void appendRow(std::string& out, const std::vector<std::string>& fields) {
+std::string numberFor(Style style, std::string number) {
+    if (style == Style::SemicolonsDecimalCommas) {
+        std::replace(number.begin(), number.end(), '.', ',');
+    }
+    return number;
+}
+
+void appendRow(std::string& out, const std::vector<std::string>& fields, Style style) {
+    const char delimiter = style == Style::Commas ? ',' : ';';
+    // A quoted "1599,99" may be read as text: in a semicolon file a comma is left bare.
+    const char* const special = style == Style::Commas ? ",\"\r\n" : ";\"\r\n";
     for (size_t i = 0; i < fields.size(); ++i) {
         if (i > 0) {
-            out += ',';
+            out += delimiter;
         }
         const std::string& f = fields[i];
-        const bool needsQuotes = f.find_first_of(",\"\r\n") != std::string::npos ||
-                                 (!f.empty() && (f.front() == ' ' || f.front() == '\t' ||
-                                                 f.back() == ' ' || f.back() == '\t'));
+        const bool needsQuotes =
+            f.find_first_of(special) != std::string::npos ||
+            (!f.empty() && (f.front() == ' ' || f.front() == '\t' || f.back() == ' ' || f.back() == '\t'));
         if (!needsQuotes) {
             out += f;
             continue;

@@ -46,8 +46,15 @@ std::string numberCell(const Table& table, std::string_view cell);
 std::map<std::string, size_t> columnsRequiring(const Table& table, const std::string& fileLabel,
                                                std::initializer_list<const char*> required);
 
+/// How a file is written: commas, or semicolons with decimal commas (what a spreadsheet in a
+/// locale whose decimal mark is the comma opens as columns, and read() reads back).
+enum class Style { Commas, SemicolonsDecimalCommas };
+
 /// Appends one record (with CRLF-free "\n" ending). Fields are quoted only when needed.
-void appendRow(std::string& out, const std::vector<std::string>& fields);
+void appendRow(std::string& out, const std::vector<std::string>& fields, Style style = Style::Commas);
+
+/// A number written for `style`: "1599.9" stays, or becomes "1599,9".
+std::string numberFor(Style style, std::string number);
 
 /// Makes a text cell inert for spreadsheets: a cell a spreadsheet would evaluate as a
 /// formula (leading '=', '+', '-', '@', tab or CR) gets a leading apostrophe.

@@ -158,21 +158,24 @@ std::vector<LocatedCloudOfferInput> parseFile(const std::string& path) {
     return f == files::TableFormat::Csv ? parseCsv(data, path) : parseJson(data, path);
 }
 
-std::string toCsv(const std::vector<CloudOffer>& offers) {
+std::string toCsv(const std::vector<CloudOffer>& offers, csv::Style style) {
     std::string out;
     out.reserve(offers.size() * 200);
     std::vector<std::string> header;
     for (const auto& [canon, spellings] : columnNames()) {
         header.push_back(canon);
     }
-    csv::appendRow(out, header);
-    const auto number = [](const std::optional<double>& v) { return v ? text::formatDoubleExact(*v) : std::string(); };
+    csv::appendRow(out, header, style);
+    const auto number = [style](const std::optional<double>& v) {
+        return v ? csv::numberFor(style, text::formatDoubleExact(*v)) : std::string();
+    };
     for (const auto& o : offers) {
-        csv::appendRow(out, {csv::neutralizeFormula(o.provider), csv::neutralizeFormula(o.instance),
-                             csv::neutralizeFormula(o.gpuName), std::to_string(o.gpuCount), number(o.gpuMemoryGb),
-                             text::formatDoubleExact(o.onDemandUsdPerHour), number(o.spotUsdPerHour),
-                             csv::neutralizeFormula(o.region), o.observed.toString(),
-                             csv::neutralizeFormula(o.sourceUrl), csv::neutralizeFormula(o.note)});
+        csv::appendRow(out,
+                       {csv::neutralizeFormula(o.provider), csv::neutralizeFormula(o.instance),
+                        csv::neutralizeFormula(o.gpuName), std::to_string(o.gpuCount), number(o.gpuMemoryGb),
+                        number(o.onDemandUsdPerHour), number(o.spotUsdPerHour), csv::neutralizeFormula(o.region),
+                        o.observed.toString(), csv::neutralizeFormula(o.sourceUrl), csv::neutralizeFormula(o.note)},
+                       style);
     }
     return out;
 }
@@ -196,9 +199,9 @@ std::string toJson(const std::vector<CloudOffer>& offers) {
     return doc.dump(2) + "\n";
 }
 
-void exportFile(const std::string& path, const std::vector<CloudOffer>& offers) {
+void exportFile(const std::string& path, const std::vector<CloudOffer>& offers, csv::Style style) {
     const files::TableFormat f = files::tableFormatForPath(path);
-    files::writeAtomically(path, f == files::TableFormat::Csv ? toCsv(offers) : toJson(offers));
+    files::writeAtomically(path, f == files::TableFormat::Csv ? toCsv(offers, style) : toJson(offers));
 }
 
 } // namespace advisor::offerio

@@ -5,6 +5,7 @@
 /// touches the database (PriceDb::importCloudOffers applies rows all-or-nothing), and every
 /// problem names the file, line and field.
 
+#include "common/csv.h"
 #include "prices/cloud_offer.h"
 
 #include <string>
@@ -28,11 +29,11 @@ std::vector<LocatedCloudOfferInput> parseJson(std::string_view text, const std::
 /// Reads and parses a file by its extension (.csv or .json).
 std::vector<LocatedCloudOfferInput> parseFile(const std::string& path);
 
-std::string toCsv(const std::vector<CloudOffer>& offers);
+std::string toCsv(const std::vector<CloudOffer>& offers, csv::Style style = csv::Style::Commas);
 std::string toJson(const std::vector<CloudOffer>& offers);
 
 /// Writes offers to `path` (format by extension) atomically.
-void exportFile(const std::string& path, const std::vector<CloudOffer>& offers);
+void exportFile(const std::string& path, const std::vector<CloudOffer>& offers, csv::Style style = csv::Style::Commas);
 
 } // namespace offerio
 } // namespace advisor

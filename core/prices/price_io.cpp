@@ -177,16 +177,19 @@ std::vector<LocatedPriceInput> parseFile(const std::string& path) {
     return f == files::TableFormat::Csv ? parseCsv(data, path) : parseJson(data, path);
 }
 
-std::string toCsv(const std::vector<Price>& prices) {
+std::string toCsv(const std::vector<Price>& prices, csv::Style style) {
     std::string out;
     out.reserve(prices.size() * 200);
-    csv::appendRow(out, {"gpu", "gpu_id", "condition", "amount", "currency", "observed_date", "source",
-                         "source_url", "note"});
+    csv::appendRow(
+        out, {"gpu", "gpu_id", "condition", "amount", "currency", "observed_date", "source", "source_url", "note"},
+        style);
     for (const auto& p : prices) {
-        csv::appendRow(out, {csv::neutralizeFormula(p.gpuName), csv::neutralizeFormula(p.gpuId),
-                             toString(p.condition), text::formatDoubleExact(p.amount), p.currency,
-                             p.observed.toString(), csv::neutralizeFormula(p.source),
-                             csv::neutralizeFormula(p.sourceUrl), csv::neutralizeFormula(p.note)});
+        csv::appendRow(out,
+                       {csv::neutralizeFormula(p.gpuName), csv::neutralizeFormula(p.gpuId), toString(p.condition),
+                        csv::numberFor(style, text::formatDoubleExact(p.amount)), p.currency, p.observed.toString(),
+                        csv::neutralizeFormula(p.source), csv::neutralizeFormula(p.sourceUrl),
+                        csv::neutralizeFormula(p.note)},
+                       style);
     }
     return out;
 }
@@ -208,9 +211,9 @@ std::string toJson(const std::vector<Price>& prices) {
     return doc.dump(2) + "\n";
 }
 
-void exportFile(const std::string& path, const std::vector<Price>& prices) {
+void exportFile(const std::string& path, const std::vector<Price>& prices, csv::Style style) {
     const files::TableFormat f = files::tableFormatForPath(path);
-    files::writeAtomically(path, f == files::TableFormat::Csv ? toCsv(prices) : toJson(prices));
+    files::writeAtomically(path, f == files::TableFormat::Csv ? toCsv(prices, style) : toJson(prices));
 }
 
 } // namespace advisor::priceio

@@ -4,6 +4,7 @@
 /// Parsing never touches the database; PriceDb::importPrices applies the rows
 /// all-or-nothing. Every problem names the file, line and field.
 
+#include "common/csv.h"
 #include "prices/price.h"
 #include "prices/price_db.h"
 
@@ -25,10 +26,10 @@ std::vector<LocatedPriceInput> parseJson(std::string_view text, const std::strin
 /// Reads and parses a file by its extension.
 std::vector<LocatedPriceInput> parseFile(const std::string& path);
 
-std::string toCsv(const std::vector<Price>& prices);
+std::string toCsv(const std::vector<Price>& prices, csv::Style style = csv::Style::Commas);
 std::string toJson(const std::vector<Price>& prices);
 
-/// Writes prices to `path` (format by extension) atomically.
-void exportFile(const std::string& path, const std::vector<Price>& prices);
+/// Writes prices to `path` (format by extension; a CSV in `style`) atomically.
+void exportFile(const std::string& path, const std::vector<Price>& prices, csv::Style style = csv::Style::Commas);
 
 } // namespace advisor::priceio

@@ -103,7 +103,13 @@ TEST(PricesCli, ExportImportRoundTripsExactly) {
              "--note", "two\nlines, \"quoted\""});
     ASSERT_EQ(cli.run({"prices", "export", cli.file("a.csv")}).exitCode, 0);
     ASSERT_EQ(cli.run({"prices", "export", cli.file("a.json")}).exitCode, 0);
-    for (const char* name : {"a.csv", "a.json"}) {
+    // For a spreadsheet whose decimal mark is the comma: semicolons, "1599,99".
+    ASSERT_EQ(cli.run({"prices", "export", cli.file("semi.csv"), "--semicolons"}).exitCode, 0);
+    EXPECT_NE(cli.read("semi.csv").find(";1599,99;USD;"), std::string::npos) << cli.read("semi.csv");
+    const auto notCsv = cli.run({"prices", "export", cli.file("semi.json"), "--semicolons"});
+    EXPECT_EQ(notCsv.exitCode, 2);
+    EXPECT_NE(notCsv.err.find("--semicolons writes a .csv file"), std::string::npos) << notCsv.err;
+    for (const char* name : {"a.csv", "a.json", "semi.csv"}) {
         Cli fresh;
         // Start from an empty database: remove every seeded price first.
         const auto seeded = fresh.json({"prices", "list"});

@@ -140,6 +140,13 @@ TEST(CloudOfferFiles, TheShippedOffersSurviveExportAndImportInBothFormats) {
     EXPECT_GT(offers.size(), 100u);
     EXPECT_EQ(keysOf(validated(offerio::parseCsv(offerio::toCsv(offers), "again.csv"))), keysOf(offers));
     EXPECT_EQ(keysOf(validated(offerio::parseJson(offerio::toJson(offers), "again.json"))), keysOf(offers));
+    // ... and in the semicolon CSV a comma-decimal spreadsheet opens as columns ("21,9576").
+    const std::string semicolons = offerio::toCsv(offers, csv::Style::SemicolonsDecimalCommas);
+    EXPECT_EQ(semicolons.substr(0, semicolons.find('\n')),
+              "provider;instance_or_sku;gpu;gpu_count;gpu_memory_gb;on_demand_usd_per_hour;spot_usd_per_hour;region;"
+              "observed_date;source_url;note");
+    EXPECT_NE(semicolons.find(";21,9576;"), std::string::npos); // AWS p4d, 2026-10-10
+    EXPECT_EQ(keysOf(validated(offerio::parseCsv(semicolons, "again.csv"))), keysOf(offers));
     // The CSV export has the shipped file's columns, so either can be edited and read back.
     EXPECT_EQ(csv::read(offerio::toCsv(offers), "x").header, csv::read(shipped, "y").header);
 }

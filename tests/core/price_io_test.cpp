@@ -133,6 +133,38 @@ TEST(PriceFiles, ExportThenImportRoundTripsExactly) {
     EXPECT_NE(csvText.find(",'-50 W power limit"), std::string::npos);
 }
 
+TEST(PriceFiles, ASemicolonExportWithDecimalCommasReadsBackExactly) {
+    std::vector<Price> prices(2);
+    prices[0] = {0,
+                 "rtx-4090",
+                 "RTX 4090",
+                 1599.99,
+                 "EUR",
+                 Condition::Used,
+                 "Shop; Inc., Berlin",
+                 "https://x.test/?a=1;b=2",
+                 *Date::parse("2025-06"),
+                 "eBay; \"boxed\", 2 fans\nsecond line"};
+    prices[1] = {
+        0, "h100-sxm5", "H100 SXM5", 30000.123456789, "USD", Condition::New, "=analyst", "", *Date::parse("2024-02-01"),
+        ""};
+    testing::TempDir dir;
+    priceio::exportFile(dir.file("p.csv"), prices, csv::Style::SemicolonsDecimalCommas);
+    const std::string text = files::readAll(dir.file("p.csv"));
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "gpu;gpu_id;condition;amount;currency;observed_date;source;source_url;note");
+    EXPECT_NE(text.find(";1599,99;EUR;2025-06;\"Shop; Inc., Berlin\";"), std::string::npos) << text; // a bare number
+    EXPECT_NE(text.find(";30000,123456789;"), std::string::npos) << text;
+    const auto rows = priceio::parseFile(dir.file("p.csv"));
+    ASSERT_EQ(rows.size(), prices.size());
+    std::vector<InputProblem> problems;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto back = validatePrice(rows[i].input, Catalog::builtin(), Date{2026, 11, 22}, rows[i].where, problems);
+        ASSERT_TRUE(back) << i << ": " << (problems.empty() ? "" : problems[0].describe());
+        EXPECT_TRUE(back->sameObservation(prices[i])) << i;
+    }
+}
+
 TEST(PriceFiles, UnknownExtensionIsRejected) {
     EXPECT_EQ(problemsOf([] { files::tableFormatForPath("prices.xlsx"); }),
               std::vector<std::string>{"prices.xlsx: unsupported file type '.xlsx'; use .csv or .json"});

@@ -6,6 +6,7 @@
 #include "dialogs/add_cloud_offer_dialog.h"
 #include "pages/calculators/cloud_tab.h"
 #include "pages/cloud_offers_page.h"
+#include "common/file_io.h"
 #include "prices/cloud_offer_io.h"
 #include "private_session.h"
 #include "session.h"
@@ -365,6 +366,12 @@ private slots:
             QCOMPARE(rows[i].input.instance, stored->instance);
             QCOMPARE(rows[i].input.date, stored->observed.toString());
         }
+        // The export dialog's "CSV with semicolons and decimal commas" writes the same offers so.
+        const QString semi = dir_.filePath(QStringLiteral("lambda-semicolons.csv"));
+        page.exportFile(semi, csv::Style::SemicolonsDecimalCommas);
+        const std::string text = files::readAll(semi.toStdString());
+        QVERIFY2(text.rfind("provider;instance_or_sku;gpu;", 0) == 0, text.c_str());
+        QCOMPARE(offerio::parseFile(semi.toStdString()).size(), shown.size());
         page.searchField()->clear();
     }
 };

@@ -9,6 +9,7 @@
 #include "ui_text.h"
 #include "widgets/remembered_inputs.h"
 #include "widgets/source_links.h"
+#include "widgets/table_export_dialog.h"
 #include "widgets/table_rows.h"
 
 #include <QCheckBox>
@@ -25,7 +26,6 @@
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -301,7 +301,7 @@ bool CloudOffersPage::importFile(const QString& path, bool quiet) {
     return false;
 }
 
-void CloudOffersPage::exportFile(const QString& path) {
+void CloudOffersPage::exportFile(const QString& path, csv::Style style) {
     std::map<std::int64_t, CloudOffer> byId;
     for (auto& o : session_.db().cloudOffers()) {
         byId.emplace(o.id, std::move(o));
@@ -310,7 +310,7 @@ void CloudOffersPage::exportFile(const QString& path) {
     for (const auto id : shownIds()) {
         shown.push_back(byId.at(id));
     }
-    offerio::exportFile(path.toStdString(), shown);
+    offerio::exportFile(path.toStdString(), shown, style);
 }
 
 void CloudOffersPage::exportWithDialog() {
@@ -318,18 +318,18 @@ void CloudOffersPage::exportWithDialog() {
         return;
     }
     QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
+    const auto target = askTableExportTarget(
         this, tr("Export cloud offers"),
-        settings.value(QStringLiteral("cloud-offers/exportPath"), QStringLiteral("cloud_offers.csv")).toString(),
-        tr("CSV (*.csv);;JSON (*.json)"));
-    if (path.isEmpty()) {
+        settings.value(QStringLiteral("cloud-offers/exportPath"), QStringLiteral("cloud_offers.csv")).toString());
+    if (!target) {
         return;
     }
     try {
-        exportFile(path);
-        settings.setValue(QStringLiteral("cloud-offers/exportPath"), path);
-        emit statusMessage(tr("Exported %1 to %2")
-                               .arg(qs(format::count(static_cast<long long>(shownIds().size()), "cloud offer")), path));
+        exportFile(target->path, target->style);
+        settings.setValue(QStringLiteral("cloud-offers/exportPath"), target->path);
+        emit statusMessage(
+            tr("Exported %1 to %2")
+                .arg(qs(format::count(static_cast<long long>(shownIds().size()), "cloud offer")), target->path));
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
     }

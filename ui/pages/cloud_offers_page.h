@@ -5,9 +5,10 @@
 /// the selected ones, import a file (all undoable) and export the offers shown. The Cloud vs desktop calculator picks its offers
 /// from here.
 
+#include "common/csv.h"
+
 #include <QStringList>
 #include <QWidget>
-
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -38,7 +39,7 @@ public:
     bool importFile(const QString& path, bool quiet = false);
     const QStringList& lastImportProblems() const { return importProblems_; }
     /// Writes the offers shown (the search and "Newest only" apply), in table order.
-    void exportFile(const QString& path);
+    void exportFile(const QString& path, csv::Style style = csv::Style::Commas);
 
 public slots:
     /// Copies the current row's source address (its context menu's entry).

@@ -11,6 +11,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/source_links.h"
+#include "widgets/table_export_dialog.h"
 #include "widgets/table_rows.h"
 #include "widgets/vertical_scroll.h"
 
@@ -327,8 +328,8 @@ void PricesPage::deleteSelected() {
     emit statusMessage(tr("Deleted %1 (Ctrl+Z to undo)").arg(qs(format::count(static_cast<long long>(ids.size()), "price"))));
 }
 
-void PricesPage::exportFile(const QString& path) {
-    priceio::exportFile(path.toStdString(), session_.prices());
+void PricesPage::exportFile(const QString& path, csv::Style style) {
+    priceio::exportFile(path.toStdString(), session_.prices(), style);
 }
 
 void PricesPage::exportWithDialog() {
@@ -336,16 +337,18 @@ void PricesPage::exportWithDialog() {
         return;
     }
     QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export prices"), settings.value(QStringLiteral("prices/exportPath"), QStringLiteral("prices.csv")).toString(),
-        tr("CSV (*.csv);;JSON (*.json)"));
-    if (path.isEmpty()) {
+    const auto target = askTableExportTarget(
+        this, tr("Export prices"),
+        settings.value(QStringLiteral("prices/exportPath"), QStringLiteral("prices.csv")).toString());
+    if (!target) {
         return;
     }
     try {
-        exportFile(path);
-        settings.setValue(QStringLiteral("prices/exportPath"), path);
-        emit statusMessage(tr("Exported %1 to %2").arg(qs(format::count(static_cast<long long>(session_.prices().size()), "price")), path));
+        exportFile(target->path, target->style);
+        settings.setValue(QStringLiteral("prices/exportPath"), target->path);
+        emit statusMessage(
+            tr("Exported %1 to %2")
+                .arg(qs(format::count(static_cast<long long>(session_.prices().size()), "price")), target->path));
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
     }

@@ -5,8 +5,9 @@
 /// background with progress and cancel, every bad row reported), a price-history plot of the
 /// selected GPU, and the settings that change results.
 
-#include <QWidget>
+#include "common/csv.h"
 
+#include <QWidget>
 #include <atomic>
 #include <memory>
 
@@ -44,7 +45,7 @@ public:
     /// unless `quiet` (tests).
     void importFile(const QString& path, bool quiet = false);
     /// Writes all prices; throws AdvisorError naming the file.
-    void exportFile(const QString& path);
+    void exportFile(const QString& path, csv::Style style = csv::Style::Commas);
     void deleteSelected();
     /// Asks a running import to stop; it then changes nothing.
     void cancelImport();
