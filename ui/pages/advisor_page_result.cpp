@@ -1,12 +1,13 @@
 // The advisor page's result view: the chart's recommendation with its GPUs, and the live
 // shortlist the recommender computes from the user's needs, prices and settings.
+#include "pages/advisor_page.h"
+
 #include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
 #include "advisor/model_memory.h"
 #include "calc/model_shapes.h"
 #include "common/errors.h"
 #include "common/format.h"
-#include "pages/advisor_page.h"
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/model_choice.h"

@@ -9,6 +9,7 @@
 
 #include <QStringList>
 #include <QWidget>
+
 #include <cstdint>
 #include <set>
 #include <vector>

@@ -8,6 +8,7 @@
 #include "common/csv.h"
 
 #include <QWidget>
+
 #include <atomic>
 #include <memory>
 
