@@ -15,80 +15,84 @@
 namespace advisor::cli {
 namespace {
 
+// Stored rows and settings the app would refuse, one per line, then how to be rid of them.
+void printRefused(std::ostream& out, const std::vector<PriceDb::RowProblem>& refused) {
+    std::vector<std::int64_t> priceIds;
+    std::vector<std::int64_t> offerIds;
+    bool setting = false;
+    for (const auto& row : refused) {
+        out << "  " << row.problem.describe() << '\n';
+        if (row.kind == PriceDb::RowProblem::Kind::Setting) {
+            setting = true; // no id to remove: the default is used until it is set again
+            continue;
+        }
+        auto& ids = row.kind == PriceDb::RowProblem::Kind::CloudOffer ? offerIds : priceIds;
+        if (ids.empty() || ids.back() != row.id) {
+            ids.push_back(row.id);
+        }
+    }
+    if (!priceIds.empty() || !offerIds.empty()) {
+        out << "Correct them on the Prices or Cloud offers page, or remove them:\n";
+    }
+    for (const auto& [command, ids] : {std::pair{"prices", &priceIds}, std::pair{"cloud", &offerIds}}) {
+        if (!ids->empty()) {
+            out << "  gpu-advisor " << command << " remove";
+            for (const auto id : *ids) {
+                out << ' ' << id;
+            }
+            out << '\n';
+        }
+    }
+    if (setting) {
+        out << "A refused setting is read as its default until it is set again: gpu-advisor settings set KEY VALUE\n";
+    }
+}
+
 int check(Context& ctx) {
-    std::optional<std::string> problem;
-    std::string integrity;
+    std::optional<std::string> unusable; // damaged, or not ours to open
     int version = 0;
     size_t prices = 0;
-    std::vector<std::string> badRows; // rows another program wrote that break the app's rules
-    std::vector<std::int64_t> badPriceIds;
-    std::vector<std::int64_t> badOfferIds;
-    bool badSetting = false;
+    std::vector<PriceDb::RowProblem> refused; // what another program wrote against the app's rules
     try {
         PriceDb& db = ctx.db();
-        integrity = db.integrityCheck();
+        const std::string integrity = db.integrityCheck();
         version = db.schemaVersion();
         prices = db.priceCount();
         if (integrity != "ok") {
-            problem = ctx.dbPath() + " is damaged (integrity check: " + integrity + ")";
+            unusable = ctx.dbPath() + " is damaged (integrity check: " + integrity + ")";
         } else {
-            for (const auto& row : db.rowsBreakingRules()) {
-                badRows.push_back(row.problem.describe());
-                if (row.kind == PriceDb::RowProblem::Kind::Setting) {
-                    badSetting = true; // no id to remove: the default is used until it is set again
-                    continue;
-                }
-                auto& ids = row.kind == PriceDb::RowProblem::Kind::CloudOffer ? badOfferIds : badPriceIds;
-                if (ids.empty() || ids.back() != row.id) {
-                    ids.push_back(row.id);
-                }
-            }
+            refused = db.rowsBreakingRules();
         }
     } catch (const std::exception& e) {
-        problem = e.what();
+        unusable = e.what();
     }
-    const bool usable = !problem;
-    if (usable && !badRows.empty()) {
-        problem = ctx.dbPath() + ": " + format::count(static_cast<long long>(badRows.size()), "stored value") +
+    std::optional<std::string> problem = unusable;
+    if (!unusable && !refused.empty()) {
+        problem = ctx.dbPath() + ": " + format::count(static_cast<long long>(refused.size()), "stored value") +
                   " the app would refuse (written by another program?)";
     }
     const auto backups = DbBackups(ctx.dbPath()).list();
     if (ctx.json()) {
         nlohmann::json j{{"path", ctx.dbPath()}, {"ok", !problem}, {"backups", backups.size()}};
         j["problem"] = problem ? nlohmann::json(*problem) : nlohmann::json(nullptr);
-        if (usable) {
+        if (!unusable) {
             j["schema_version"] = version;
             j["prices"] = prices;
-            j["rule_problems"] = badRows;
+            j["rule_problems"] = nlohmann::json::array();
+            for (const auto& row : refused) {
+                j["rule_problems"].push_back(row.problem.describe());
+            }
         }
         ctx.printJson(j);
-    } else if (!usable) {
-        ctx.out() << *problem << '\n';
+    } else if (unusable) {
+        ctx.out() << *unusable << '\n';
     } else {
         ctx.out() << ctx.dbPath() << ": " << (problem ? "usable" : "ok") << " (schema version " << version << ", "
                   << format::count(static_cast<long long>(prices), "price") << ", "
                   << format::count(static_cast<long long>(backups.size()), "backup") << ")\n";
         if (problem) {
             ctx.out() << *problem << ":\n";
-            for (const auto& line : badRows) {
-                ctx.out() << "  " << line << '\n';
-            }
-            if (!badPriceIds.empty() || !badOfferIds.empty()) {
-                ctx.out() << "Correct them on the Prices or Cloud offers page, or remove them:\n";
-            }
-            for (const auto& [command, ids] : {std::pair{"prices", &badPriceIds}, std::pair{"cloud", &badOfferIds}}) {
-                if (!ids->empty()) {
-                    ctx.out() << "  gpu-advisor " << command << " remove";
-                    for (const auto id : *ids) {
-                        ctx.out() << ' ' << id;
-                    }
-                    ctx.out() << '\n';
-                }
-            }
-            if (badSetting) {
-                ctx.out() << "A refused setting is read as its default until it is set again: gpu-advisor settings "
-                             "set KEY VALUE\n";
-            }
+            printRefused(ctx.out(), refused);
         }
     }
     return problem ? 1 : 0;
