@@ -14,9 +14,12 @@ namespace advisor::cli {
 namespace {
 
 std::vector<Command> commands() {
-    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
+    // clang-format off
+    return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(),
+            evalOffloadCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
             powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
             recommendCommand(), chartCommand(), screenshotCommand(), dbCommand()};
+    // clang-format on
 }
 
 struct GlobalOptions {

@@ -30,6 +30,7 @@ Command pricesCommand();
 Command settingsCommand();
 Command perfCommand();
 Command evalModelCommand();
+Command evalOffloadCommand();
 Command calibrateCommand();
 Command valueCommand();
 Command cloudCommand();

@@ -4,6 +4,8 @@
 #include "cli/context.h"
 #include "cli/perf_options.h"
 #include "common/format.h"
+#include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
 #include "perf/model.h"
 
 #include <optional>
@@ -40,6 +42,24 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
       << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements" << inferenceCheck << '\n';
 }
 
+// Where the model sits when part of it stays in system RAM, and the speed that gives.
+nlohmann::json offloadJson(const perf::OffloadSplit& s, double ramGbs, double tokensPerSecond) {
+    return {{"system_ram_gbs", ramGbs},
+            {"tokens_per_s", tokensPerSecond},
+            {"held_gb", s.heldBytes / 1e9},
+            {"gpu_capacity_gb", s.gpuCapacityBytes / 1e9},
+            {"ram_held_gb", s.ramHeldBytes / 1e9},
+            {"gpu_gb_per_step", s.gpuBytesPerStep / 1e9},
+            {"ram_gb_per_step", s.ramBytesPerStep / 1e9},
+            {"layers", s.layers},
+            {"gpu_layers", s.gpuLayers},
+            {"cpu_moe_layers", s.cpuMoeLayers},
+            {"output_head_in_ram", s.headInRam},
+            {"experts_in_ram", s.expertsInRam},
+            {"cpu_layers_run", s.cpuLayersRun},
+            {"over_capacity", s.overCapacity}};
+}
+
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,
                               const Gpu& reference) {
     nlohmann::json factors = nlohmann::json::array();
@@ -57,7 +77,8 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                           {"memory", p.memoryShare},
                           {"vector", p.vectorShare},
                           {"latency", p.latencyShare},
-                          {"overhead", p.overheadShare}}},
+                          {"overhead", p.overheadShare},
+                          {"system_ram", p.systemRamShare}}},
                         {"compute_roof_tflops", p.computeRoofTflops},
                         {"effective_bandwidth_gbs", p.effectiveBandwidthGbs},
                         {"factors", factors},
@@ -74,6 +95,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"sequences", q.metric == perf::Metric::LlmDecode ? q.llmSequences : 1}};
         if (q.metric == perf::Metric::LlmDecode) {
             j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, q.llmSequences);
+        }
+        if (p.offload) {
+            j["offload"] = offloadJson(*p.offload, q.systemRamGbs.value_or(perf::kDefaultSystemRamGbs), p.throughput);
         }
     } else {
         j["workload"] = perf::toString(q.workload);
@@ -109,7 +133,8 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     }
     o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
       << format::percent(p.memoryShare, 0) << ", CUDA cores " << format::percent(p.vectorShare, 0) << ", latency-bound "
-      << format::percent(p.latencyShare, 0) << ", overhead " << format::percent(p.overheadShare, 0) << ")\n";
+      << format::percent(p.latencyShare, 0) << ", overhead " << format::percent(p.overheadShare, 0)
+      << (p.offload ? ", CPU and system RAM " + format::percent(p.systemRamShare, 0) : std::string()) << ")\n";
     o << "  compute roof " << format::number(p.computeRoofTflops, 1) << " TFLOPS, effective bandwidth "
       << format::number(p.effectiveBandwidthGbs, 0) << " GB/s\n";
     if (typicalBatch) {
@@ -125,6 +150,35 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     }
 }
 
+// --system-ram, --gpu-layers and --cpu-moe-layers into q: token generation with part of the
+// model in system RAM. UsageError naming the option when one is bad.
+void readOffloadOptions(const Args& args, const PerfOptions& opts, perf::PerfQuery& q) {
+    const bool any = args.has("system-ram") || args.has("gpu-layers") || args.has("cpu-moe-layers");
+    if (!any) {
+        return;
+    }
+    if (opts.metric && *opts.metric != perf::Metric::LlmDecode) {
+        throw UsageError("--system-ram, --gpu-layers and --cpu-moe-layers describe token generation with part of the "
+                         "model in system RAM; give --metric llm-decode (or no --metric)");
+    }
+    args.refuseTogether({"gpu-layers"}, {"cpu-moe-layers"});
+    if (const auto ram = args.value("system-ram")) {
+        std::string problem;
+        const auto parsed = perf::parseSystemRam(*ram, &problem);
+        if (!parsed) {
+            throw UsageError("--system-ram: " + problem);
+        }
+        q.systemRamGbs = parsed->gbPerSecond;
+    }
+    const int layers = q.llmLayers > 0 ? q.llmLayers : perf::llamaLikeLayers(perf::activeParamsBillion(q));
+    q.llmGpuLayers = args.integer("gpu-layers", 0, layers + 1);
+    if (args.has("cpu-moe-layers") && q.llmExperts == 0) {
+        throw UsageError("--cpu-moe-layers leaves a mixture of experts' routed experts in RAM: give a --model that is "
+                         "one (mixtral-8x7b, qwen3-30b-a3b, gpt-oss-120b, ...)");
+    }
+    q.llmCpuMoeLayers = args.integer("cpu-moe-layers", 0, layers);
+}
+
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const Gpu& g = ctx.catalog().require(args.required("gpu"), "--gpu");
@@ -132,14 +186,15 @@ int run(Context& ctx, const Args& args) {
     const Calibration cal = calibration(args);
     const perf::PerfModel model(ctx.catalog(), cal.constants);
     const perf::ModelAccuracy& accuracy = cal.accuracy;
-    const PerfOptions opts = perfOptions(args, GpuSetup::Several, cal.constants);
+    PerfOptions opts = perfOptions(args, GpuSetup::Several, cal.constants);
+    readOffloadOptions(args, opts, opts.query);
     std::vector<perf::Metric> metrics;
     if (opts.metric) {
         metrics.push_back(*opts.metric);
     } else {
         metrics = {perf::Metric::Int8Inference, perf::Metric::Fp16Inference, perf::Metric::Fp16Training,
                    perf::Metric::Fp32Training};
-        if (hasLlmOptions(args)) {
+        if (hasLlmOptions(args) || opts.query.systemRamGbs || opts.query.llmGpuLayers || opts.query.llmCpuMoeLayers) {
             // An LLM was described: show what it does too, rather than ignore the options.
             metrics.insert(metrics.end(), {perf::Metric::LlmDecode, perf::Metric::LlmPrefill});
         }
@@ -158,6 +213,13 @@ int run(Context& ctx, const Args& args) {
             if (!perf::isLlm(m)) {
                 const auto typical = model.constants().typicalPerGpuBatch(q.workloadName, m);
                 j["typical_per_gpu_batch"] = typical ? nlohmann::json(*typical) : nlohmann::json();
+            }
+            if (m == perf::Metric::LlmDecode && !p.offload && !perf::llmFits(g, q)) {
+                // What the note says: the speed with the rest in an assumed desktop's RAM.
+                perf::PerfQuery offloaded = q;
+                offloaded.systemRamGbs = perf::kDefaultSystemRamGbs;
+                const perf::Prediction o = model.explain(g, offloaded);
+                j["if_offloaded"] = offloadJson(*o.offload, perf::kDefaultSystemRamGbs, o.throughput);
             }
             j["expected_error"] = accuracyJson(accuracy.forQuery(q));
             if (q.gpus > 1 && !perf::isLlm(m)) {
@@ -182,6 +244,21 @@ int run(Context& ctx, const Args& args) {
     return 0;
 }
 
+// The help's paragraph on a model partly in system RAM, with the fitted constants.
+std::string offloadHelp() {
+    return "A model that does not fit the GPUs runs as llama.cpp runs it with the rest in system RAM when\n"
+           "--system-ram gives the RAM: a DDR kind and speed (ddr5-5600: two channels, 89.6 GB/s;\n"
+           "ddr4-3200x4: four) or GB/s. As many whole layers as fit go on the GPUs and the CPU runs the\n"
+           "rest and the output head; a mixture of experts keeps all but the routed experts of some\n"
+           "layers on the GPUs (--n-cpu-moe). The CPU reads its part at " +
+           format::percent(perf::kRamReadEfficiency, 0) + " of the RAM's bandwidth\nand spends " +
+           format::trimmed(perf::kCpuLayerMs, 2) +
+           " ms per layer per token (fitted on llama.cpp runs: gpu-advisor eval-offload).\n--gpu-layers "
+           "(llama.cpp's -ngl) and --cpu-moe-layers (--n-cpu-moe) place it yourself. Without\n"
+           "--system-ram such a model's speed is shown as if it fitted, and a note gives it with the\n"
+           "rest in dual-channel DDR5-5600.\n";
+}
+
 } // namespace
 
 Command perfCommand() {
@@ -191,6 +268,7 @@ Command perfCommand() {
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
             "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N] [--sparsity]\n"
+            "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
             "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
@@ -206,20 +284,27 @@ Command perfCommand() {
             "sequences generate together (a server's concurrent requests, llama-batched-bench's B;\n"
             "default 1): each step reads the weights once for all and each one's KV cache, and\n"
             "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
-            "expert some sequence's router picks).\n"
-            "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
-            "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
-            "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"
-            "or llm: a transformer language model of --params-billion (default 8) or --model, whose time\n"
-            "follows from its size (nearly all large matmuls) rather than from 2020-21 networks.\n"
-            "--batch is the per-GPU batch relative to the typical one (1; for a calibration workload's\n"
-            "training, the batch its profile was fitted at, which is shown: resnet50 426 images in fp16,\n"
-            "220 in fp32). Throughput is in units of one V100 SXM2 training in fp16 and relative to\n"
-            "--reference (default RTX 4090). Every factor's effect is shown, and how far such\n"
-            "predictions were off for architectures the calibration never saw.\n" +
+            "expert some sequence's router picks).\n" +
+                offloadHelp() +
+                "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
+                "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
+                "other names in resources/perf/workload_names.json), predicted with its own fitted profile,\n"
+                "or llm: a transformer language model of --params-billion (default 8) or --model, whose time\n"
+                "follows from its size (nearly all large matmuls) rather than from 2020-21 networks.\n"
+                "--batch is the per-GPU batch relative to the typical one (1; for a calibration workload's\n"
+                "training, the batch its profile was fitted at, which is shown: resnet50 426 images in fp16,\n"
+                "220 in fp32). Throughput is in units of one V100 SXM2 training in fp16 and relative to\n"
+                "--reference (default RTX 4090). Every factor's effect is shown, and how far such\n"
+                "predictions were off for architectures the calibration never saw.\n" +
                 std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
-                const auto specs = perfOptionSpecs({{"gpu"}, {"reference"}, {"constants"}, sparsityOption()});
+                const auto specs = perfOptionSpecs({{"gpu"},
+                                                    {"reference"},
+                                                    {"constants"},
+                                                    sparsityOption(),
+                                                    {"system-ram"},
+                                                    {"gpu-layers"},
+                                                    {"cpu-moe-layers"}});
                 return run(ctx, Args::parse(rest, specs));
             }};
 }

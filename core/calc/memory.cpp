@@ -1,6 +1,7 @@
 #include "calc/memory.h"
 
 #include "common/format.h"
+#include "perf/llm_offload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,7 @@ namespace {
 
 constexpr double kGb = 1e9;
 /// CUDA context, kernels and library workspaces: typically 0.5-1 GB per GPU.
-constexpr double kRuntimeOverheadGb = 1.0;
+constexpr double kRuntimeOverheadGb = perf::kGpuRuntimeReserveGb;
 
 double weightBytes(perf::Precision p) {
     switch (p) {
@@ -112,10 +113,9 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     MemoryEstimate e;
     const ModelShape* model = in.model;
     const double p = (model != nullptr ? model->paramsBillion : in.paramsBillion) * 1e9;
-    // Model shape: a published model's own; else Llama-like, P ~ 12 x layers x hidden^2 with
-    // layers = hidden / 128 (7B: 4096/32, 13B: 5120/40, 70B: 8192/80) -> hidden = (P / 0.09375)^(1/3),
-    // rounded to 128, and 8 KV heads (grouped-query attention, as Llama 3 and Mistral).
-    const double guessedHidden = std::max(128.0, std::round(std::cbrt(p / 0.09375) / 128.0) * 128.0);
+    // Model shape: a published model's own; else Llama-like (perf::llamaLikeHidden) with 8 KV
+    // heads (grouped-query attention, as Llama 3 and Mistral).
+    const double guessedHidden = perf::llamaLikeHidden(p / 1e9);
     const double h = in.hidden ? *in.hidden : model != nullptr ? model->hidden : guessedHidden;
     e.hidden = static_cast<int>(h);
     e.layers = in.layers ? *in.layers : model != nullptr ? model->layers : std::max(1, static_cast<int>(std::lround(h / 128.0)));

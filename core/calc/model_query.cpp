@@ -9,6 +9,10 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmActiveParamsBillion = m.activeParamsBillion;
     q.llmExperts = m.experts;
     q.llmExpertsPerToken = m.expertsPerToken;
+    q.llmLayers = m.layers;
+    if (m.vocab > 0) {
+        q.llmOutputHeadParamsBillion = static_cast<double>(m.vocab) * m.hidden / 1e9;
+    }
     const AttentionShape attention = attentionShapeOf(m);
     q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);

@@ -8,7 +8,8 @@
 
 namespace advisor::calc {
 
-/// Sets q's size from `m` (a mixture of experts' active parameters too), its KV cache and a
+/// Sets q's size from `m` (a mixture of experts' active parameters too), its layers and output
+/// head (where llama.cpp splits a model that does not fit), its KV cache and a
 /// prompt's attention FLOPs from m's attention at q's llmContextTokens and llmDepthTokens, and,
 /// for 4-bit weights, the size of m's own 4-bit release (gpt-oss: MXFP4). Set q's weights,
 /// context and depth first.

@@ -41,6 +41,7 @@ std::vector<ModelShape> load() {
         }
         m.layers = f.requireInt("layers", 1, 1000);
         m.hidden = f.requireInt("hidden", 128, 1000000);
+        m.vocab = f.optionalInt("vocab", 256, 10000000).value_or(0);
         m.kvHeads = f.requireInt("kv_heads", 1, 1024);
         m.headDim = f.optionalInt("head_dim", 8, 1024).value_or(128);
         m.heads = f.optionalInt("heads", 1, 1024).value_or(std::max(1, m.hidden / m.headDim));

@@ -26,6 +26,9 @@ struct ModelShape {
     int expertsPerToken = 0;
     int layers = 0;
     int hidden = 0;
+    /// The vocabulary (config.json's vocab_size): with hidden, the output head's size, which llama.cpp
+    /// runs on the CPU unless every layer fits the GPUs. 0: not given.
+    int vocab = 0;
     int heads = 0;     ///< query heads (default: hidden / headDim)
     int kvHeads = 0;
     int headDim = 128; ///< width of one attention head (Gemma 3: 256, gpt-oss: 64)

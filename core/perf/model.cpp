@@ -2,6 +2,8 @@
 
 #include "common/format.h"
 #include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
+#include "perf/llm_throughput.h"
 #include "perf/llm_training.h"
 
 #include <algorithm>
@@ -102,62 +104,14 @@ EffectiveSpecs PerfModel::specs(const Gpu& g) const {
     return deriveSpecs(g, constants_, &catalog_);
 }
 
-namespace {
-
-// One token multiplied by the active weights at the prompt's matmul rate (its clock and fitted
-// efficiency): prompt processing's weight time, and each further sequence's in token generation.
-double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    return 2.0 * activeParamsBillion(q) * 1e9 /
-           (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
-            c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
-}
-
-} // namespace
-
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
-        const int sequences = std::max(1, q.llmSequences);
-        const double memorySeconds = llmBytesPerStep(q) / (decodeBandwidthGbs(s, c) * 1e9);
-        // One sequence's multiplies hide under its reads (what the calibrated decode is); each
-        // further sequence generating with it adds its 2 x active parameters FLOPs at the prompt's
-        // matmul rate: a small batch's matmuls do not overlap with their reads.
-        const double computeSeconds = sequences == 1 ? 0.0 : (sequences - 1) * weightMatmulSecondsPerToken(s, q, c);
-        // A layer split reads each card's share of the bytes in turn, so more cards add memory, not
-        // bandwidth; each boundary between them adds a hand-over of the token.
-        const double overheadSeconds = c.decodeOverheadMs / 1000.0;
-        const double hopSeconds = (n - 1) * c.decodeHopMs / 1000.0;
-        const double stepSeconds = memorySeconds + computeSeconds + overheadSeconds;
-        if (out != nullptr) {
-            out->memoryShare = memorySeconds / stepSeconds;
-            out->computeShare = computeSeconds / stepSeconds;
-            out->overheadShare = overheadSeconds / stepSeconds;
-            // the small kernels of a token and the batch's multiplies, not its reads
-            out->clockBoundShare = out->overheadShare + out->computeShare;
-            out->singleGpu = sequences / stepSeconds;
-        }
-        return sequences / (stepSeconds + hopSeconds);
+        return decodeThroughput(s, g, q, c, out);
     }
     if (q.metric == Metric::LlmPrefill) {
-        const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
-        const double weightSeconds = weightMatmulSecondsPerToken(s, q, c);
-        // Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's
-        // softmax): the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
-        const double attentionSeconds =
-            c.prefillAttention ? prefillAttentionFlops(q) / (computeRoofTflops(s, Metric::Fp16Training) *
-                                                             s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k])
-                               : 0.0;
-        const double computeSeconds = weightSeconds + attentionSeconds;
-        const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
-        const double tokens = 1.0 / (computeSeconds + overheadSeconds);
-        if (out != nullptr) {
-            out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
-            out->overheadShare = 1.0 - out->computeShare;
-            out->clockBoundShare = out->computeShare;
-            out->singleGpu = tokens;
-        }
-        return tokens;
+        return prefillThroughput(s, q, c, out);
     }
     const Times t = singleGpuTimes(s, q, c);
     const double single = 1.0 / t.total();
@@ -207,9 +161,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.effectiveBandwidthGbs = q.metric == Metric::LlmDecode ? decodeBandwidth
                               : isLlm(q.metric)             ? s.bandwidthGbs
                                                             : effectiveBandwidthGbs(s, runs, constants_);
-    const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
-    if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
-        decodeBandwidth < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
+    const double top =
+        std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare, p.systemRamShare});
+    if (p.systemRamShare == top) {
+        p.bound = "the CPU's reads from system RAM";
+    } else if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
+               decodeBandwidth < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
         p.bound = "memory traffic the SMs can keep in flight";
     } else if (p.memoryShare == top) {
         p.bound = "memory bandwidth";
@@ -474,17 +431,22 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             }
             p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
         }
-        // The speed assumes everything in GPU memory; llama.cpp runs layers left on the CPU at the
-        // CPU's memory speed, many times slower.
-        const int n = std::max(1, q.gpus);
-        const double neededGb = llmBytesHeld(q) / 1e9;
-        const double haveGb = g.memoryGb * n;
-        if (!llmFits(g, q)) {
-            p.notes.push_back("does not fit: the weights and KV cache alone take " + format::number(neededGb, 1) +
-                              " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
-                              (n > 1 ? " hold " : " holds ") + format::number(haveGb, 0) +
-                              " GB; the speed shown assumes they fit (layers left on the CPU run many times "
-                              "slower); more GPUs or smaller weights would make it fit");
+        if (offloads(g, q)) {
+            add(p.offload->expertsInRam ? "routed experts in system RAM" : "layers in system RAM",
+                modelThroughput(s, g, allOnGpus(q), constants_), offloadDetail(*p.offload, q));
+            if (p.offload->overCapacity) {
+                p.notes.push_back(overCapacityNote(*p.offload));
+            }
+        } else if (!llmFits(g, q)) {
+            PerfQuery offloaded = q;
+            offloaded.systemRamGbs = kDefaultSystemRamGbs;
+            p.notes.push_back(doesNotFitNote(g, q,
+                                             q.metric == Metric::LlmDecode
+                                                 ? std::optional(modelThroughput(s, g, offloaded, constants_))
+                                                 : std::nullopt));
+            if (q.metric == Metric::LlmPrefill) {
+                p.notes.push_back(prefillOffloadNote(g, q, p.throughput));
+            }
         }
     }
     return p;

@@ -18,6 +18,7 @@
 
 #include "catalog/catalog.h"
 #include "perf/constants.h"
+#include "perf/offload_split.h"
 #include "perf/specs.h"
 #include "perf/terms.h"
 #include "perf/workload.h"
@@ -80,6 +81,21 @@ struct PerfQuery {
     /// llmDepthTokens, from a published model's attention (calc::attentionFlopsPerPromptToken). Unset:
     /// Llama 3 8B's (4 x 32 layers x 4,096 per attended position), scaled by size^(2/3) (model.cpp).
     std::optional<double> llmPrefillAttentionFlops;
+    /// The model's layers (a published model's own); 0: a Llama-like model's for its size
+    /// (llamaLikeLayers). Says how many llama.cpp puts on the GPUs when the model does not fit.
+    int llmLayers = 0;
+    /// The output head's parameters (vocabulary x width): llama.cpp runs it on the CPU unless every
+    /// layer is on the GPUs. Unset: Llama 3's 128,256-token vocabulary at a Llama-like width.
+    std::optional<double> llmOutputHeadParamsBillion;
+    /// Token generation with the model left partly in system RAM (perf/llm_offload.h): the RAM's
+    /// nominal bandwidth in GB/s. When set and the model does not fit the GPUs, the layers (or a
+    /// mixture of experts' routed experts) that do not fit are read by the CPU from it. Unset: the
+    /// speed is the one the model would have if it fitted, and a note gives the offloaded one.
+    std::optional<double> systemRamGbs;
+    /// llama.cpp's -ngl (layers on the GPUs; more than the layers puts the output head there too)
+    /// and --n-cpu-moe (layers whose routed experts stay in RAM), instead of as many as fit.
+    std::optional<int> llmGpuLayers;
+    std::optional<int> llmCpuMoeLayers;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).
@@ -101,6 +117,11 @@ struct Prediction {
     /// count x clock); the overhead is all GPU-independent time (fixed per sample, and the host's
     /// time per step of recurrent networks).
     double computeShare = 0, memoryShare = 0, vectorShare = 0, latencyShare = 0, overheadShare = 0;
+    /// LLM token generation with part of the model in system RAM: the CPU's share of the time
+    /// (its reads and the layers it runs); with it the shares add up to 1.
+    double systemRamShare = 0;
+    /// Where the model sits when part of it is read from system RAM (PerfQuery::systemRamGbs).
+    std::optional<OffloadSplit> offload;
     /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
     /// GPU-side work; of LLM token generation only the fixed time per token (its small kernels),
     /// not the weights and cache it streams at the memory clock (RTX PRO 6000 Blackwell at 300 W:

@@ -1,0 +1,261 @@
+#include "perf/llm_offload.h"
+
+#include "common/format.h"
+#include "common/text.h"
+#include "perf/llm_inference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+// The vocabulary an unnamed model's output head is taken to have: Llama 3's.
+constexpr double kDefaultVocabulary = 128256.0;
+
+double bitsPerWeight(const PerfQuery& q) {
+    return q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights));
+}
+
+double weightBytes(const PerfQuery& q, double paramsBillion) {
+    return paramsBillion * 1e9 * bitsPerWeight(q) / 8.0;
+}
+
+int layersOf(const PerfQuery& q) {
+    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(activeParamsBillion(q));
+}
+
+// The output head's bytes, at most half the weights (a tiny model's head is not all of it).
+double headBytes(const PerfQuery& q) {
+    const double params =
+        q.llmOutputHeadParamsBillion.value_or(kDefaultVocabulary * llamaLikeHidden(activeParamsBillion(q)) / 1e9);
+    return std::min(weightBytes(q, params), 0.5 * weightBytes(q, q.llmParamsBillion));
+}
+
+bool routingKnown(const PerfQuery& q) {
+    return activeParamsBillion(q) < q.llmParamsBillion && q.llmExpertsPerToken > 0 &&
+           q.llmExperts > q.llmExpertsPerToken;
+}
+
+double gpuCapacityBytes(const Gpu& g, const PerfQuery& q) {
+    return std::max(0.0, g.memoryGb - kGpuRuntimeReserveGb) * 1e9 * std::max(1, q.gpus);
+}
+
+// Whole layers on the GPUs, their KV cache with them; the output head on the CPU unless -ngl
+// asks for more than the layers.
+OffloadSplit splitByLayers(const PerfQuery& q, OffloadSplit s) {
+    const double head = headBytes(q);
+    const double bodyHeld = s.heldBytes - head;
+    const double bodyRead = llmBytesPerStep(q) - head;
+    if (q.llmGpuLayers) {
+        s.gpuLayers = std::clamp(*q.llmGpuLayers, 0, s.layers + 1);
+    } else {
+        s.gpuLayers = bodyHeld <= s.gpuCapacityBytes
+                          ? s.layers
+                          : static_cast<int>(std::floor(s.layers * s.gpuCapacityBytes / bodyHeld));
+    }
+    s.headInRam = s.gpuLayers <= s.layers;
+    const double onGpu = std::min(s.gpuLayers, s.layers) / static_cast<double>(s.layers);
+    const double headInRam = s.headInRam ? head : 0.0;
+    s.ramHeldBytes = (1.0 - onGpu) * bodyHeld + headInRam;
+    s.ramBytesPerStep = (1.0 - onGpu) * bodyRead + headInRam;
+    s.gpuBytesPerStep = onGpu * bodyRead + (s.headInRam ? 0.0 : head);
+    s.cpuLayersRun = s.layers - std::min(s.gpuLayers, s.layers);
+    return s;
+}
+
+// Every layer on the GPUs, with the routed experts of the first --n-cpu-moe layers in RAM.
+OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHeld, double routedHeld) {
+    if (q.llmCpuMoeLayers) {
+        s.cpuMoeLayers = std::clamp(*q.llmCpuMoeLayers, 0, s.layers);
+    } else {
+        const double routedOnGpu = std::max(0.0, s.gpuCapacityBytes - sharedHeld);
+        s.cpuMoeLayers =
+            std::min(s.layers, static_cast<int>(std::ceil(s.layers * (1.0 - routedOnGpu / routedHeld) - 1e-9)));
+    }
+    const double inRam = s.cpuMoeLayers / static_cast<double>(s.layers);
+    // A step reads the routed experts its sequences' routers pick.
+    const double routedRead = routedHeld * routedShareRead(q);
+    s.expertsInRam = true;
+    s.gpuLayers = s.layers;
+    s.ramHeldBytes = inRam * routedHeld;
+    s.ramBytesPerStep = inRam * routedRead;
+    s.gpuBytesPerStep = llmBytesPerStep(q) - s.ramBytesPerStep;
+    s.cpuLayersRun = s.cpuMoeLayers;
+    return s;
+}
+
+} // namespace
+
+double llamaLikeHidden(double paramsBillion) {
+    return std::max(128.0, std::round(std::cbrt(paramsBillion * 1e9 / 0.09375) / 128.0) * 128.0);
+}
+
+int llamaLikeLayers(double paramsBillion) {
+    return std::max(1, static_cast<int>(std::lround(llamaLikeHidden(paramsBillion) / 128.0)));
+}
+
+std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* problem) {
+    const std::string t = text::toLower(text::trim(text));
+    const auto fail = [&](const std::string& why) -> std::optional<SystemRam> {
+        if (problem != nullptr) {
+            *problem = why;
+        }
+        return std::nullopt;
+    };
+    if (const auto gbs = text::parseNumber(t).value) {
+        if (!(*gbs > 0 && *gbs <= kMaxSystemRamGbs)) {
+            return fail("must be between 0 and " + format::number(kMaxSystemRamGbs, 0) + " GB/s, got " +
+                        text::quoteForMessage(text));
+        }
+        return SystemRam{*gbs, format::trimmed(*gbs, 1) + " GB/s"};
+    }
+    const std::string usage = "expected a DDR kind and speed such as ddr5-5600 or ddr4-3200x4 (x channels; "
+                              "default 2), or GB/s such as 89.6; got " +
+                              text::quoteForMessage(text);
+    const size_t dash = t.find('-');
+    if (dash == std::string::npos ||
+        (t.compare(0, dash, "ddr3") != 0 && t.compare(0, dash, "ddr4") != 0 && t.compare(0, dash, "ddr5") != 0)) {
+        return fail(usage);
+    }
+    const std::string kind = "DDR" + t.substr(3, dash - 3);
+    std::string rest = t.substr(dash + 1);
+    long long channels = 2;
+    if (const size_t x = rest.find('x'); x != std::string::npos) {
+        const auto n = text::parseInteger(rest.substr(x + 1));
+        if (!n || *n < 1 || *n > 24) {
+            return fail("channels must be a whole number from 1 to 24 (ddr5-5600x4); got " +
+                        text::quoteForMessage(text));
+        }
+        channels = *n;
+        rest.resize(x);
+    }
+    const auto speed = text::parseInteger(rest);
+    if (!speed) {
+        return fail(usage);
+    }
+    if (*speed < 800 || *speed > 12800) {
+        return fail("the speed must be 800 to 12,800 MT/s (ddr5-5600); got " + text::quoteForMessage(text));
+    }
+    // Each channel moves 8 bytes per transfer.
+    const double gbs = static_cast<double>(*speed) * 8.0 * static_cast<double>(channels) / 1000.0;
+    const std::string width = channels == 1   ? "single-channel"
+                              : channels == 2 ? "dual-channel"
+                              : channels == 4 ? "quad-channel"
+                              : channels == 8 ? "eight-channel"
+                                              : std::to_string(channels) + "-channel";
+    return SystemRam{gbs, width + " " + kind + "-" + std::to_string(*speed)};
+}
+
+bool offloads(const Gpu& g, const PerfQuery& q) {
+    if (q.metric != Metric::LlmDecode) {
+        return false;
+    }
+    return q.llmGpuLayers.has_value() || q.llmCpuMoeLayers.has_value() || (q.systemRamGbs && !llmFits(g, q));
+}
+
+OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
+    OffloadSplit s;
+    s.gpuCapacityBytes = gpuCapacityBytes(g, q);
+    s.heldBytes = llmBytesHeld(q);
+    s.layers = layersOf(q);
+    if (routingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
+        // Total = shared + E x expert; active = shared + k x expert (attention, embeddings and a
+        // shared expert are in both).
+        const double expert = (q.llmParamsBillion - activeParamsBillion(q)) / (q.llmExperts - q.llmExpertsPerToken);
+        const double routedHeld = weightBytes(q, q.llmExperts * expert);
+        const double sharedHeld = s.heldBytes - routedHeld;
+        if (q.llmCpuMoeLayers || sharedHeld <= s.gpuCapacityBytes) {
+            s = splitByExperts(q, s, sharedHeld, routedHeld);
+        } else {
+            s = splitByLayers(q, s);
+        }
+    } else {
+        s = splitByLayers(q, s);
+    }
+    s.overCapacity = s.heldBytes - s.ramHeldBytes > s.gpuCapacityBytes * (1.0 + 1e-9);
+    return s;
+}
+
+double cpuSecondsPerStep(const OffloadSplit& split, double ramGbs) {
+    return cpuSecondsPerStep(split, ramGbs, kRamReadEfficiency, kCpuLayerMs);
+}
+
+double cpuSecondsPerStep(const OffloadSplit& split, double ramGbs, double ramReadEfficiency, double cpuLayerMs) {
+    return split.ramBytesPerStep / (ramGbs * ramReadEfficiency * 1e9) + split.cpuLayersRun * cpuLayerMs / 1000.0;
+}
+
+std::string offloadPlacement(const OffloadSplit& s) {
+    std::string text = format::number(s.ramHeldBytes / 1e9, 1) + " of " + format::number(s.heldBytes / 1e9, 1) +
+                       " GB stay in system RAM: ";
+    if (s.expertsInRam) {
+        return text + "the routed experts of " + std::to_string(s.cpuMoeLayers) + " of " + std::to_string(s.layers) +
+               " layers (llama.cpp -ngl " + std::to_string(s.layers + 1) + " --n-cpu-moe " +
+               std::to_string(s.cpuMoeLayers) + ")";
+    }
+    if (!s.headInRam) {
+        return text + "none: every layer and the output head on the GPU (llama.cpp -ngl " +
+               std::to_string(s.gpuLayers) + ")";
+    }
+    return text + std::to_string(std::min(s.gpuLayers, s.layers)) + " of " + std::to_string(s.layers) +
+           " layers on the GPU, the rest and the output head on the CPU (llama.cpp -ngl " +
+           std::to_string(s.gpuLayers) + ")";
+}
+
+PerfQuery allOnGpus(PerfQuery q) {
+    q.systemRamGbs.reset();
+    q.llmGpuLayers.reset();
+    q.llmCpuMoeLayers.reset();
+    return q;
+}
+
+std::string offloadDetail(const OffloadSplit& s, const PerfQuery& q) {
+    const double ram = q.systemRamGbs.value_or(kDefaultSystemRamGbs);
+    return offloadPlacement(s) + "; each token the CPU reads " + format::number(s.ramBytesPerStep / 1e9, 2) +
+           " GB from RAM of " + format::trimmed(ram, 1) + " GB/s at " + format::percent(kRamReadEfficiency, 0) +
+           " of it, and spends " + format::number(kCpuLayerMs, 2) + " ms on each of the " +
+           std::to_string(s.cpuLayersRun) + " layers it runs (both fitted on llama.cpp runs), while the GPU reads " +
+           format::number(s.gpuBytesPerStep / 1e9, 2) + " GB";
+}
+
+std::string overCapacityNote(const OffloadSplit& s) {
+    return "does not fit: this placement puts " + format::number((s.heldBytes - s.ramHeldBytes) / 1e9, 1) +
+           " GB on the GPUs, which give " + format::number(s.gpuCapacityBytes / 1e9, 1) +
+           " GB to weights and KV cache (" + format::number(kGpuRuntimeReserveGb, 0) +
+           " GB each goes to the runtime); llama.cpp would fail to load it";
+}
+
+std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<double> offloadedTokensPerSecond) {
+    const int n = std::max(1, q.gpus);
+    std::string text = "does not fit: the weights and KV cache alone take " + format::number(llmBytesHeld(q) / 1e9, 1) +
+                       " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
+                       (n > 1 ? " hold " : " holds ") + format::number(g.memoryGb * n, 0) +
+                       " GB; the speed shown assumes they fit";
+    if (!offloadedTokensPerSecond) {
+        return text + " (layers left on the CPU run many times slower); more GPUs or smaller weights would make "
+                      "it fit";
+    }
+    PerfQuery offloaded = q;
+    offloaded.systemRamGbs = kDefaultSystemRamGbs;
+    return text + ". With the rest in " + kDefaultSystemRamLabel + " RAM (" + format::number(kDefaultSystemRamGbs, 1) +
+           " GB/s, an assumed desktop's), about " + format::number(*offloadedTokensPerSecond, 1) +
+           " tokens/s: " + offloadPlacement(planOffload(g, offloaded)) +
+           ". More GPUs or smaller weights would make it fit";
+}
+
+std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits) {
+    PerfQuery decode = q;
+    decode.metric = Metric::LlmDecode;
+    const OffloadSplit split = planOffload(g, decode);
+    // PCIe 3.0 moves 0.985 GB/s per lane each way; each generation doubles it.
+    const double pcieGbs = 0.985 * std::pow(2.0, std::max(0, g.pcieGen - 3)) * g.pcieLanes;
+    const double batch = std::min(512, std::max(1, q.llmContextTokens));
+    const double most = batch / (batch / tokensIfFits + split.ramHeldBytes / (pcieGbs * 1e9));
+    return "with the rest in system RAM, llama.cpp copies the " + format::number(split.ramHeldBytes / 1e9, 1) +
+           " GB there to the GPU for each batch of up to 512 prompt tokens (it runs batches of 32 or more on the "
+           "GPU, PR #6083) over PCIe " +
+           std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes) + " (" + format::number(pcieGbs, 1) +
+           " GB/s at most): at most about " + format::number(most, 0) + " tokens/s";
+}
+
+} // namespace advisor::perf

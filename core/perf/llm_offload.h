@@ -1,0 +1,94 @@
+#pragma once
+/// \file
+/// Token generation with part of an LLM left in system RAM, as llama.cpp runs a model larger
+/// than its GPUs: the layers that do not fit (-ngl), or a mixture of experts' routed experts
+/// (--n-cpu-moe), stay in RAM and the CPU runs them. Each token then reads the GPUs' share at
+/// their speed and the rest at the RAM's, which is many times slower: a 70B model at 4 bits on
+/// one 24 GB card reads about half of its 42 GB from RAM.
+
+#include "catalog/gpu.h"
+#include "perf/model.h"
+#include "perf/offload_split.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace advisor::perf {
+
+/// Of each GPU's memory, what llama.cpp cannot give to weights and KV cache: the CUDA context,
+/// kernels and compute buffers, typically 0.5-1 GB (the memory calculator's reserve too).
+inline constexpr double kGpuRuntimeReserveGb = 1.0;
+
+/// The RAM a note assumes when none is given: dual-channel DDR5-5600, 2 x 8 bytes x 5,600 MT/s,
+/// a 2024-26 desktop's.
+inline constexpr double kDefaultSystemRamGbs = 89.6;
+inline constexpr const char* kDefaultSystemRamLabel = "dual-channel DDR5-5600";
+
+/// Fitted (eval/offload_fit.h) on llama.cpp runs that left layers or experts in RAM
+/// (resources/benchmarks/llamacpp-partial-offload-2026.csv): the share of the RAM's nominal
+/// bandwidth the CPU draws reading its layers, and a fixed time for each layer it runs, per
+/// token (its threads meet at every matrix product; the token's state crosses to the GPU and back).
+inline constexpr double kRamReadEfficiency = 0.53;
+inline constexpr double kCpuLayerMs = 0.40;
+
+/// The most GB/s a --system-ram may give: twelve channels of DDR5-8800 are 845.
+inline constexpr double kMaxSystemRamGbs = 2000.0;
+
+/// A system's RAM: its nominal bandwidth and how it was described.
+struct SystemRam {
+    double gbPerSecond = 0;
+    std::string label; ///< "dual-channel DDR5-5600", "89.6 GB/s"
+};
+
+/// "ddr5-5600" (two channels: a desktop's), "ddr4-3200x4" (four channels), or GB/s ("89.6").
+/// nullopt, with `problem` saying what is wrong, for anything else.
+std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* problem);
+
+/// A Llama-like model's width and layers for its size: P ~ 12 x layers x hidden^2 with
+/// layers = hidden / 128 (7B: 4096 wide, 32 layers; 70B: 8192 and 80), width rounded to 128.
+double llamaLikeHidden(double paramsBillion);
+int llamaLikeLayers(double paramsBillion);
+
+/// Whether q leaves part of the model in system RAM on q.gpus of g: RAM is given
+/// (PerfQuery::systemRamGbs) and the model does not fit, or a placement (-ngl, --n-cpu-moe) is.
+bool offloads(const Gpu& g, const PerfQuery& q);
+
+/// Where llama.cpp would put the model: a mixture of experts whose routing is known keeps
+/// everything but the routed experts of as few layers as possible on the GPUs; any other keeps
+/// as many whole layers as fit, and the output head stays on the CPU. q.llmGpuLayers and
+/// q.llmCpuMoeLayers, when set, say where instead.
+OffloadSplit planOffload(const Gpu& g, const PerfQuery& q);
+
+/// The CPU's time per step for a split at `ramGbs`: its reads at kRamReadEfficiency of the RAM's
+/// bandwidth and kCpuLayerMs for each layer it runs.
+double cpuSecondsPerStep(const OffloadSplit& split, double ramGbs);
+/// The same with other constants (what the fit tries).
+double cpuSecondsPerStep(const OffloadSplit& split, double ramGbs, double ramReadEfficiency, double cpuLayerMs);
+
+/// "21.5 of 42.6 GB stay in system RAM: 39 of 80 layers on the GPU (llama.cpp -ngl 39)" or, for a
+/// mixture of experts, "... the routed experts of 20 of 48 layers (--n-cpu-moe 20)".
+std::string offloadPlacement(const OffloadSplit& split);
+
+/// q with everything on the GPUs: no system RAM, no placement (the speed as if the model fitted).
+PerfQuery allOnGpus(PerfQuery q);
+
+/// The explanation of a split: what stays in RAM, where (offloadPlacement), and what the CPU
+/// reads per token at q's RAM and the layers it runs.
+std::string offloadDetail(const OffloadSplit& split, const PerfQuery& q);
+
+/// A placement puts more on the GPUs than they hold: llama.cpp would fail to load it.
+std::string overCapacityNote(const OffloadSplit& split);
+
+/// The model does not fit q.gpus of g: how much it needs against what they hold, that the speed
+/// shown assumes it fits, and, for token generation, the speed with the rest in
+/// kDefaultSystemRamLabel RAM (`offloadedTokensPerSecond`) and how to give one's own.
+std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<double> offloadedTokensPerSecond);
+
+/// Prompt processing of a model that does not fit g: llama.cpp runs a batch of 32 tokens or more
+/// on the GPU, copying the layers in RAM over PCIe for each one (PR #6083), so a 512-token batch
+/// (or the prompt, if shorter) waits for them: the most tokens/s that allows at the link's
+/// nominal speed, beside `tokensIfFits`.
+std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits);
+
+} // namespace advisor::perf

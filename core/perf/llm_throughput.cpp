@@ -1,0 +1,78 @@
+#include "perf/llm_throughput.h"
+
+#include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
+
+#include <algorithm>
+
+namespace advisor::perf {
+namespace {
+
+// One token multiplied by the active weights at the prompt's matmul rate (its clock and fitted
+// efficiency): prompt processing's weight time, and each further sequence's in token generation.
+double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    return 2.0 * activeParamsBillion(q) * 1e9 /
+           (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
+            c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
+}
+
+} // namespace
+
+double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                        Prediction* out) {
+    const int n = std::max(1, q.gpus);
+    const int sequences = std::max(1, q.llmSequences);
+    double gpuBytes = llmBytesPerStep(q);
+    // What the CPU reads from system RAM and the layers it runs, when part of the model is there.
+    double ramSeconds = 0;
+    std::optional<OffloadSplit> split;
+    if (offloads(g, q)) {
+        split = planOffload(g, q);
+        gpuBytes = split->gpuBytesPerStep;
+        ramSeconds = cpuSecondsPerStep(*split, q.systemRamGbs.value_or(kDefaultSystemRamGbs));
+    }
+    const double memorySeconds = gpuBytes / (decodeBandwidthGbs(s, c) * 1e9);
+    // One sequence's multiplies hide under its reads (what the calibrated decode is); each
+    // further sequence generating with it adds its 2 x active parameters FLOPs at the prompt's
+    // matmul rate: a small batch's matmuls do not overlap with their reads.
+    const double computeSeconds = sequences == 1 ? 0.0 : (sequences - 1) * weightMatmulSecondsPerToken(s, q, c);
+    // A layer split reads each card's share of the bytes in turn, so more cards add memory, not
+    // bandwidth; each boundary between them adds a hand-over of the token.
+    const double overheadSeconds = c.decodeOverheadMs / 1000.0;
+    const double hopSeconds = (n - 1) * c.decodeHopMs / 1000.0;
+    const double stepSeconds = memorySeconds + computeSeconds + overheadSeconds + ramSeconds;
+    if (out != nullptr) {
+        out->memoryShare = memorySeconds / stepSeconds;
+        out->computeShare = computeSeconds / stepSeconds;
+        out->overheadShare = overheadSeconds / stepSeconds;
+        out->systemRamShare = ramSeconds / stepSeconds;
+        // the small kernels of a token and the batch's multiplies, not its reads
+        out->clockBoundShare = out->overheadShare + out->computeShare;
+        out->singleGpu = sequences / stepSeconds;
+        out->offload = split;
+    }
+    return sequences / (stepSeconds + hopSeconds);
+}
+
+double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out) {
+    const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
+    const double weightSeconds = weightMatmulSecondsPerToken(s, q, c);
+    // Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's
+    // softmax): the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
+    const double attentionSeconds =
+        c.prefillAttention ? prefillAttentionFlops(q) / (computeRoofTflops(s, Metric::Fp16Training) *
+                                                         s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k])
+                           : 0.0;
+    const double computeSeconds = weightSeconds + attentionSeconds;
+    const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
+    const double tokens = 1.0 / (computeSeconds + overheadSeconds);
+    if (out != nullptr) {
+        out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
+        out->overheadShare = 1.0 - out->computeShare;
+        out->clockBoundShare = out->computeShare;
+        out->singleGpu = tokens;
+    }
+    return tokens;
+}
+
+} // namespace advisor::perf

@@ -1,0 +1,19 @@
+#pragma once
+/// \file
+/// LLM inference's tokens/s, llama.cpp-style (modelThroughput's LlmDecode and LlmPrefill): token
+/// generation reads every weight and the KV cache per token, from the GPUs and, for a model
+/// partly left in system RAM, from it (perf/llm_offload.h); prompt processing multiplies them.
+
+#include "perf/model.h"
+
+namespace advisor::perf {
+
+/// Tokens/s of token generation on q.gpus of g; fills out's time shares, single-GPU speed and,
+/// when part of the model is read from system RAM, its split.
+double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                        Prediction* out);
+
+/// Tokens/s of prompt processing; fills out's time shares and single-GPU speed.
+double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out);
+
+} // namespace advisor::perf

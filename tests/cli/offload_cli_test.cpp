@@ -1,0 +1,111 @@
+// `gpu-advisor perf` with part of a model in system RAM (--system-ram, --gpu-layers,
+// --cpu-moe-layers) and `eval-offload`, through the real binary.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+TEST(OffloadCli, SystemRamGivesTheOffloadedSpeedWithWhereTheModelSits) {
+    Cli cli;
+    const auto doc = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-70b",
+                               "--system-ram", "ddr5-5600"});
+    const auto& p = doc.at("predictions").at(0);
+    const double tokens = p.at("throughput");
+    EXPECT_GT(tokens, 1.5);
+    EXPECT_LT(tokens, 3.0);
+    EXPECT_EQ(p.at("bound"), "the CPU's reads from system RAM");
+    EXPECT_GT(p.at("time_shares").at("system_ram").get<double>(), 0.8);
+    const auto& o = p.at("offload");
+    EXPECT_DOUBLE_EQ(o.at("system_ram_gbs").get<double>(), 89.6);
+    EXPECT_DOUBLE_EQ(o.at("tokens_per_s").get<double>(), tokens);
+    EXPECT_EQ(o.at("layers"), 80);
+    EXPECT_TRUE(o.at("output_head_in_ram").get<bool>());
+    EXPECT_FALSE(o.at("experts_in_ram").get<bool>());
+    EXPECT_NEAR(o.at("ram_held_gb").get<double>() + o.at("gpu_capacity_gb").get<double>(),
+                o.at("held_gb").get<double>(), 0.5); // the GPU is full; the rest is in RAM
+    EXPECT_FALSE(p.contains("if_offloaded"));
+
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-70b",
+                                "--system-ram", "ddr5-5600"});
+    EXPECT_NE(human.out.find("layers in system RAM: x0."), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("(llama.cpp -ngl "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("CPU and system RAM 9"), std::string::npos) << human.out;
+}
+
+TEST(OffloadCli, WithoutSystemRamTheJsonCarriesTheNotesEstimateBesideTheAsIfItFittedSpeed) {
+    Cli cli;
+    const auto doc = cli.json({"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--model", "gpt-oss-120b"});
+    const auto& p = doc.at("predictions").at(0);
+    EXPECT_FALSE(p.contains("offload"));
+    const auto& estimate = p.at("if_offloaded");
+    EXPECT_DOUBLE_EQ(estimate.at("system_ram_gbs").get<double>(), 89.6);
+    EXPECT_TRUE(estimate.at("experts_in_ram").get<bool>());
+    EXPECT_LT(estimate.at("tokens_per_s").get<double>(), 0.5 * p.at("throughput").get<double>());
+    const auto given = cli.json(
+        {"perf", "--gpu", "RTX 3090", "--metric", "llm-decode", "--model", "gpt-oss-120b", "--system-ram", "89.6"});
+    EXPECT_DOUBLE_EQ(given.at("predictions").at(0).at("throughput").get<double>(),
+                     estimate.at("tokens_per_s").get<double>());
+}
+
+TEST(OffloadCli, PlacementsAreLlamaCppsAndBadOnesAreRefusedByName) {
+    Cli cli;
+    const auto moe = cli.json({"perf", "--gpu", "RTX 2080", "--metric", "llm-decode", "--model", "qwen3-30b-a3b",
+                               "--system-ram", "102", "--cpu-moe-layers", "36"});
+    EXPECT_EQ(moe.at("predictions").at(0).at("offload").at("cpu_moe_layers"), 36);
+    const auto ngl = cli.json(
+        {"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--gpu-layers", "16"});
+    EXPECT_EQ(ngl.at("predictions").at(0).at("offload").at("gpu_layers"), 16);
+    EXPECT_DOUBLE_EQ(ngl.at("predictions").at(0).at("offload").at("system_ram_gbs").get<double>(), 89.6);
+
+    struct Bad {
+        std::vector<std::string> args;
+        const char* message;
+    };
+    const std::vector<Bad> bad = {
+        {{"--system-ram", "ddr6-5600"}, "--system-ram: expected a DDR kind and speed such as ddr5-5600"},
+        {{"--system-ram", "ddr5-5600x0"}, "--system-ram: channels must be a whole number from 1 to 24"},
+        {{"--gpu-layers", "82"}, "--gpu-layers"},
+        {{"--cpu-moe-layers", "4"}, "--cpu-moe-layers leaves a mixture of experts' routed experts in RAM"},
+        {{"--gpu-layers", "4", "--cpu-moe-layers", "4"}, "--gpu-layers"},
+    };
+    for (const auto& b : bad) {
+        std::vector<std::string> args = {"perf",       "--gpu",   "RTX 4090",     "--metric",
+                                         "llm-decode", "--model", "llama-3.1-70b"};
+        args.insert(args.end(), b.args.begin(), b.args.end());
+        const auto r = cli.run(args);
+        EXPECT_EQ(r.exitCode, 2) << b.message;
+        EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--system-ram", "89.6"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("give --metric llm-decode (or no --metric)"), std::string::npos) << training.err;
+}
+
+TEST(OffloadCli, EvalOffloadReportsEachRunAndTheFitInAndOutOfSample) {
+    Cli cli;
+    const auto doc = cli.json({"eval-offload"});
+    ASSERT_EQ(doc.at("rows").size(), 10u);
+    const auto& first = doc.at("rows").at(0);
+    EXPECT_EQ(first.at("model"), "gemma-2-9b");
+    EXPECT_EQ(first.at("placement"), "-ngl 36");
+    EXPECT_DOUBLE_EQ(first.at("measured_tokens_per_s").get<double>(), 23.7);
+    EXPECT_DOUBLE_EQ(doc.at("fitted").at("ram_read_efficiency").get<double>(),
+                     doc.at("shipped").at("ram_read_efficiency").get<double>());
+    EXPECT_DOUBLE_EQ(doc.at("fitted").at("cpu_layer_ms").get<double>(),
+                     doc.at("shipped").at("cpu_layer_ms").get<double>());
+    EXPECT_LT(doc.at("fitted").at("leave_one_out_errors").at("median_abs_error_pct").get<double>(), 10.0);
+    const auto human = cli.run({"eval-offload"});
+    EXPECT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("each run predicted by constants fitted without it (LEFT OUT): median |error| "),
+              std::string::npos)
+        << human.out;
+    const auto missing = cli.run({"eval-offload", "--runs", "/nonexistent/runs.csv"});
+    EXPECT_NE(missing.exitCode, 0);
+    EXPECT_NE(missing.err.find("/nonexistent/runs.csv"), std::string::npos) << missing.err;
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,217 @@
+// Token generation with part of an LLM left in system RAM (perf/llm_offload.h): where llama.cpp
+// puts a model that does not fit, what each token reads from where, and what that does to the
+// speed and its explanation.
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
+#include "common/format.h"
+#include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
+#include "perf_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace advisor::perf {
+namespace {
+
+PerfQuery publishedModel(const char* id, std::optional<double> ramGbs = std::nullopt) {
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmWeights = Precision::Int4;
+    calc::applyModelShape(q, *calc::findModelShape(id));
+    q.systemRamGbs = ramGbs;
+    return q;
+}
+
+const Gpu& gpu(const char* name) {
+    return cat().require(name);
+}
+
+bool hasNoteContaining(const Prediction& p, const std::string& text) {
+    for (const auto& n : p.notes) {
+        if (n.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST(SystemRam, DdrKindSpeedAndChannelsGiveItsNominalBandwidth) {
+    std::string problem;
+    const auto desktop = parseSystemRam("ddr5-5600", &problem);
+    ASSERT_TRUE(desktop) << problem;
+    EXPECT_DOUBLE_EQ(desktop->gbPerSecond, 89.6); // 2 channels x 8 bytes x 5,600 MT/s
+    EXPECT_EQ(desktop->label, "dual-channel DDR5-5600");
+    const auto workstation = parseSystemRam(" DDR4-3200x4 ", &problem);
+    ASSERT_TRUE(workstation) << problem;
+    EXPECT_DOUBLE_EQ(workstation->gbPerSecond, 102.4);
+    EXPECT_EQ(workstation->label, "quad-channel DDR4-3200");
+    const auto given = parseSystemRam("51.2", &problem);
+    ASSERT_TRUE(given) << problem;
+    EXPECT_DOUBLE_EQ(given->gbPerSecond, 51.2);
+}
+
+TEST(SystemRam, AnythingElseIsRefusedSayingWhatWasGiven) {
+    for (const char* bad :
+         {"ddr6-5600", "ddr5-5600x0", "ddr5-5600x25", "ddr5-100", "ddr5-", "ddr5", "0", "-3", "5000", "fast", ""}) {
+        std::string problem;
+        EXPECT_FALSE(parseSystemRam(bad, &problem)) << bad;
+        EXPECT_NE(problem.find(std::string("got '") + bad + "'"), std::string::npos) << problem;
+    }
+}
+
+TEST(Offload, ADenseModelKeepsAsManyWholeLayersAsFitAndTheOutputHeadOnTheCpu) {
+    const Gpu& g = gpu("RTX 4090");
+    const PerfQuery q = publishedModel("llama-3.1-70b", 89.6);
+    ASSERT_FALSE(llmFits(g, q));
+    const OffloadSplit s = planOffload(g, q);
+    EXPECT_EQ(s.layers, 80);
+    EXPECT_TRUE(s.headInRam);
+    EXPECT_FALSE(s.expertsInRam);
+    EXPECT_DOUBLE_EQ(s.gpuCapacityBytes, 23e9); // 24 GB less the runtime's 1 GB
+    // Every byte is somewhere, once.
+    EXPECT_NEAR(s.gpuBytesPerStep + s.ramBytesPerStep, llmBytesPerStep(q), 1.0);
+    const double onGpu = s.heldBytes - s.ramHeldBytes;
+    EXPECT_LE(onGpu, s.gpuCapacityBytes);
+    // As many layers as fit: one more would not. A layer is the held bytes less the head, over 80.
+    const double head = 128256.0 * 8192 * 4.85 / 8;
+    EXPECT_GT(onGpu + (s.heldBytes - head) / 80, s.gpuCapacityBytes);
+    EXPECT_EQ(s.cpuLayersRun, 80 - s.gpuLayers);
+    const std::string placement = offloadPlacement(s);
+    const std::string ngl = "(llama.cpp -ngl " + std::to_string(s.gpuLayers) + ")";
+    EXPECT_NE(placement.find("of 80 layers on the GPU, the rest and the output head on the CPU " + ngl),
+              std::string::npos)
+        << placement;
+}
+
+TEST(Offload, LayersLeftOnTheCpuRunManyTimesSlowerAtAboutTheRamsSpeed) {
+    const Gpu& g = gpu("RTX 4090");
+    PerfQuery q = publishedModel("llama-3.1-70b", 89.6);
+    const double offloaded = model().throughput(g, q);
+    const double asIfItFitted = model().throughput(g, allOnGpus(q));
+    // About half of 42.6 GB read at about half of 89.6 GB/s: a couple of tokens a second, where
+    // the card alone would give about twenty.
+    EXPECT_GT(offloaded, 1.5);
+    EXPECT_LT(offloaded, 3.0);
+    EXPECT_LT(offloaded, 0.15 * asIfItFitted);
+    // The RAM sets the pace: four channels instead of two nearly double it.
+    q.systemRamGbs = 179.2;
+    const double quad = model().throughput(g, q);
+    EXPECT_GT(quad / offloaded, 1.7);
+    EXPECT_LT(quad / offloaded, 2.0);
+}
+
+TEST(Offload, AMixtureOfExpertsLeavesOnlyRoutedExpertsInRamAndRunsFasterThanSplittingLayers) {
+    const Gpu& g = gpu("RTX 4090");
+    const PerfQuery q = publishedModel("gpt-oss-120b", 89.6);
+    const OffloadSplit s = planOffload(g, q);
+    EXPECT_TRUE(s.expertsInRam);
+    EXPECT_FALSE(s.headInRam);
+    EXPECT_EQ(s.gpuLayers, 36);
+    ASSERT_GT(s.cpuMoeLayers, 0);
+    ASSERT_LT(s.cpuMoeLayers, 36);
+    // Routed experts: (116.8 - 5.1) / (128 - 4) B parameters each, 128 of them; a token reads 4.
+    const double expertBytes = (116.8 - 5.1) / 124 * 1e9 * 4.47 / 8; // gpt-oss's own MXFP4 release
+    EXPECT_NEAR(s.ramHeldBytes, s.cpuMoeLayers / 36.0 * 128 * expertBytes, 1e6);
+    EXPECT_NEAR(s.ramBytesPerStep, s.cpuMoeLayers / 36.0 * 4 * expertBytes, 1e6);
+    // The fewest such layers: one fewer would not fit.
+    EXPECT_LE(s.heldBytes - s.ramHeldBytes, s.gpuCapacityBytes);
+    EXPECT_GT(s.heldBytes - s.ramHeldBytes + 128 * expertBytes / 36, s.gpuCapacityBytes);
+    // Split by whole layers instead, the CPU also reads the attention and shared weights of its
+    // layers, which every token uses.
+    PerfQuery byLayers = q;
+    byLayers.llmGpuLayers = 12;
+    const OffloadSplit layers = planOffload(g, byLayers);
+    EXPECT_NEAR(layers.ramHeldBytes, s.ramHeldBytes, 0.05 * s.ramHeldBytes); // about as much left in RAM
+    EXPECT_GT(layers.ramBytesPerStep, 1.4 * s.ramBytesPerStep);
+    const double experts = model().throughput(g, q);
+    EXPECT_GT(experts, 1.25 * model().throughput(g, byLayers));
+    EXPECT_GT(experts, 15.0);
+    EXPECT_LT(experts, 40.0);
+}
+
+TEST(Offload, RamGivenForAModelThatFitsChangesNothing) {
+    const Gpu& g = gpu("RTX 4090");
+    const PerfQuery fits = publishedModel("llama-3.1-8b", 89.6);
+    ASSERT_TRUE(llmFits(g, fits));
+    EXPECT_DOUBLE_EQ(model().throughput(g, fits), model().throughput(g, allOnGpus(fits)));
+    EXPECT_FALSE(model().explain(g, fits).offload);
+}
+
+TEST(Offload, GpuLayersPlaceTheModelAsLlamaCppsNgl) {
+    const Gpu& g = gpu("RTX 4090");
+    PerfQuery q = publishedModel("llama-3.1-8b", 89.6);
+    const double allOnGpu = model().throughput(g, allOnGpus(q));
+    q.llmGpuLayers = 16;
+    const OffloadSplit half = planOffload(g, q);
+    EXPECT_EQ(half.gpuLayers, 16);
+    EXPECT_EQ(half.cpuLayersRun, 16);
+    EXPECT_LT(model().throughput(g, q), 0.5 * allOnGpu);
+    q.llmGpuLayers = 32; // every layer, but the output head stays on the CPU
+    EXPECT_TRUE(planOffload(g, q).headInRam);
+    EXPECT_LT(model().throughput(g, q), allOnGpu);
+    q.llmGpuLayers = 33; // llama.cpp's -ngl above the layers moves the head too
+    EXPECT_FALSE(planOffload(g, q).headInRam);
+    EXPECT_NEAR(model().throughput(g, q), allOnGpu, 1e-9 * allOnGpu);
+}
+
+TEST(Offload, APlacementThatOverfillsTheGpusIsSaidToFail) {
+    const Gpu& g = gpu("RTX 4090");
+    PerfQuery q = publishedModel("llama-3.1-70b", 89.6);
+    q.llmGpuLayers = 81;
+    const Prediction p = model().explain(g, q);
+    ASSERT_TRUE(p.offload);
+    EXPECT_TRUE(p.offload->overCapacity);
+    EXPECT_TRUE(hasNoteContaining(p, "llama.cpp would fail to load it"));
+}
+
+TEST(Offload, TheExplanationNamesTheRamAsTheBoundAndHowMuchItCost) {
+    const Gpu& g = gpu("RTX 3090");
+    const PerfQuery q = publishedModel("llama-3.1-70b", 51.2);
+    const Prediction p = model().explain(g, q);
+    ASSERT_TRUE(p.offload);
+    EXPECT_EQ(p.bound, "the CPU's reads from system RAM");
+    EXPECT_NEAR(p.computeShare + p.memoryShare + p.vectorShare + p.latencyShare + p.overheadShare + p.systemRamShare,
+                1.0, 1e-12);
+    const Factor* f = factorNamed(p, "layers in system RAM");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->effect, p.throughput / model().throughput(g, allOnGpus(q)), 1e-12);
+    EXPECT_NE(f->detail.find("RAM of 51.2 GB/s at 53% of it"), std::string::npos) << f->detail;
+    EXPECT_FALSE(hasNoteContaining(p, "does not fit"));
+}
+
+TEST(Offload, WithoutRamTheNoteGivesTheSpeedWithAnAssumedDesktopsRam) {
+    const Gpu& g = gpu("RTX 4090");
+    const PerfQuery q = publishedModel("llama-3.1-70b");
+    const Prediction p = model().explain(g, q);
+    EXPECT_FALSE(p.offload);
+    EXPECT_DOUBLE_EQ(p.throughput, model().throughput(g, allOnGpus(q))); // as if it fitted, as before
+    PerfQuery desktop = q;
+    desktop.systemRamGbs = kDefaultSystemRamGbs;
+    const std::string expected =
+        "With the rest in dual-channel DDR5-5600 RAM (89.6 GB/s, an assumed desktop's), about " +
+        format::number(model().throughput(g, desktop), 1) + " tokens/s";
+    EXPECT_TRUE(hasNoteContaining(p, expected)) << expected;
+}
+
+TEST(Offload, PromptProcessingOfAModelThatDoesNotFitIsBoundByCopyingItOverPcie) {
+    const Gpu& g = gpu("RTX 4090");
+    PerfQuery q = publishedModel("llama-3.1-70b");
+    q.metric = Metric::LlmPrefill;
+    const Prediction p = model().explain(g, q);
+    // 20 GB over PCIe 4.0 x16 (31.5 GB/s) for each 512 tokens: at most a few hundred tokens/s.
+    EXPECT_TRUE(hasNoteContaining(p, "over PCIe 4.0 x16 (31.5 GB/s at most): at most about "));
+}
+
+TEST(Offload, SeveralGpusPoolTheirMemoryBeforeAnythingGoesToRam) {
+    PerfQuery q = publishedModel("llama-3.1-70b", 89.6);
+    q.gpus = 2;
+    EXPECT_FALSE(offloads(gpu("RTX 3090"), q)); // 42.6 GB in 48
+    const OffloadSplit s = planOffload(gpu("RTX 3060 12GB"), q);
+    EXPECT_DOUBLE_EQ(s.gpuCapacityBytes, 22e9);
+    EXPECT_GT(s.ramHeldBytes, 0);
+}
+
+} // namespace
+} // namespace advisor::perf
