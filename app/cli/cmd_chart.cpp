@@ -55,6 +55,7 @@ int chart(Context& ctx, const Args& args) {
             o.metrics.push_back(*metric);
         }
     }
+    readSystemRam(args, perf::isLlm(o.sortBy), o.llm); // refuses it for a chart without token generation
     if (hasLlmOptions(args) && !perf::isLlm(o.sortBy)) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
     }
@@ -144,7 +145,7 @@ Command chartCommand() {
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
-            "                         [--sequences N]\n"
+            "                         [--sequences N] [--system-ram RAM]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
@@ -156,18 +157,19 @@ Command chartCommand() {
             "instead: token generation and prompt processing in tokens/s for --params-billion (default 8) or\n"
             "--model, --weights (default int4) and --context (default 512), and --sequences generating\n"
             "together (default 1), leaving out the GPUs too small to hold the weights and every sequence's\n"
-            "KV cache. perf-per-dollar divides by the total cost of ownership\n"
+            "KV cache (with --system-ram, those generate tokens with the rest in RAM and are marked +RAM).\n"
+            "perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
             "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +
-                std::string(kSparsityHelp),
+                std::string(kSystemRamHelp) + std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 std::vector<OptionSpec> specs = {
-                    {"out"},          {"kind"},       {"metric"},     {"with-fp32", false},
-                    {"workload"},     {"min-memory"}, {"vendor"},     {"only-priced", false},
-                    sparsityOption(), {"top"},        {"price-rule"}, {"reference"},
-                    {"highlight"},    {"width"},      {"height"},     {"scale"},
-                    {"theme"}};
+                    {"out"},          {"kind"},         {"metric"},     {"with-fp32", false},
+                    {"workload"},     {"min-memory"},   {"vendor"},     {"only-priced", false},
+                    sparsityOption(), {"top"},          {"price-rule"}, {"reference"},
+                    {"highlight"},    {"width"},        {"height"},     {"scale"},
+                    {"theme"},        systemRamOption()};
                 const std::vector<OptionSpec> llm = llmOptionSpecs();
                 specs.insert(specs.end(), llm.begin(), llm.end());
                 return chart(ctx, Args::parse(rest, specs));

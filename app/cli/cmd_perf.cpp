@@ -162,14 +162,7 @@ void readOffloadOptions(const Args& args, const PerfOptions& opts, perf::PerfQue
                          "model in system RAM; give --metric llm-decode (or no --metric)");
     }
     args.refuseTogether({"gpu-layers"}, {"cpu-moe-layers"});
-    if (const auto ram = args.value("system-ram")) {
-        std::string problem;
-        const auto parsed = perf::parseSystemRam(*ram, &problem);
-        if (!parsed) {
-            throw UsageError("--system-ram: " + problem);
-        }
-        q.systemRamGbs = parsed->gbPerSecond;
-    }
+    readSystemRam(args, true, q);
     const int layers = q.llmLayers > 0 ? q.llmLayers : perf::llamaLikeLayers(perf::activeParamsBillion(q));
     q.llmGpuLayers = args.integer("gpu-layers", 0, layers + 1);
     if (args.has("cpu-moe-layers") && q.llmExperts == 0) {
@@ -302,7 +295,7 @@ Command perfCommand() {
                                                     {"reference"},
                                                     {"constants"},
                                                     sparsityOption(),
-                                                    {"system-ram"},
+                                                    systemRamOption(),
                                                     {"gpu-layers"},
                                                     {"cpu-moe-layers"}});
                 return run(ctx, Args::parse(rest, specs));

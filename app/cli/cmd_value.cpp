@@ -24,6 +24,7 @@ int run(Context& ctx, const Args& args) {
     const PerfOptions perf = perfOptions(args);
     o.metric = perf.metric.value_or(perf::Metric::Int8Inference);
     o.llm = perf.query; // llm-decode, llm-prefill: the model, weights, context and KV cache
+    readSystemRam(args, o.metric == perf::Metric::LlmDecode, o.llm);
     if (!perf::isLlm(o.metric) && hasLlmOptions(args) && perf.query.llmTrainingParamsBillion <= 0) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill "
                          "(--workload llm takes a language model's size for the other metrics)");
@@ -60,6 +61,7 @@ int run(Context& ctx, const Args& args) {
                                 {"tco_usd", r.tco ? nlohmann::json(r.tco->totalUsd) : nlohmann::json(nullptr)},
                                 {"relative_performance", r.relativePerformance},
                                 {"holds_model", r.holdsModel},
+                                {"partly_in_ram", r.partlyInRam},
                                 {"perf_per_dollar", optionalNumber(r.perfPerDollar)}};
             if (r.tco) {
                 j["cost_parts"] = {{"desktop_usd", r.tco->desktopUsd},
@@ -93,7 +95,7 @@ int run(Context& ctx, const Args& args) {
     for (size_t c = 1; c < 7; ++c) {
         t.setRightAligned(c);
     }
-    size_t unpriced = 0, tooSmall = 0;
+    size_t unpriced = 0, tooSmall = 0, partlyInRam = 0;
     for (const auto& r : table.rows) {
         if (minMemory && r.gpu->memoryGb < *minMemory) {
             continue;
@@ -108,9 +110,11 @@ int run(Context& ctx, const Args& args) {
                 continue;
             }
         }
-        t.addRow({r.gpu->name, format::gigabytes(r.gpu->memoryGb), r.price ? format::money(r.price->usd) : "unpriced",
-                  r.tco ? format::money(r.tco->totalUsd) : "-", r.tco ? format::money(r.tco->electricityUsd) : "-",
-                  format::number(r.relativePerformance, 2), r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
+        partlyInRam += r.partlyInRam ? 1 : 0;
+        t.addRow({r.gpu->name + (r.partlyInRam ? " (+RAM)" : ""), format::gigabytes(r.gpu->memoryGb),
+                  r.price ? format::money(r.price->usd) : "unpriced", r.tco ? format::money(r.tco->totalUsd) : "-",
+                  r.tco ? format::money(r.tco->electricityUsd) : "-", format::number(r.relativePerformance, 2),
+                  r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
     }
     ctx.out() << perf::toString(o.metric) << " ("
               << (perf::isLlm(o.metric)
@@ -142,6 +146,11 @@ int run(Context& ctx, const Args& args) {
         ctx.out() << format::count(static_cast<long long>(tooSmall), "GPU")
                   << " left out: too little memory for the model's weights and KV cache\n";
     }
+    if (partlyInRam > 0) {
+        ctx.out() << format::count(static_cast<long long>(partlyInRam), "GPU")
+                  << " marked (+RAM) generate tokens with part of the model in system RAM of "
+                  << format::trimmed(*o.llm.systemRamGbs, 1) << " GB/s\n";
+    }
     if (unpriced > 0 && !showUnpriced) {
         ctx.out() << format::count(static_cast<long long>(unpriced), "GPU") << (unpriced == 1 ? " has" : " have") << " no price (add one with 'gpu-advisor prices add'; --all lists them)\n";
     }
@@ -153,7 +162,7 @@ int run(Context& ctx, const Args& args) {
 Command valueCommand() {
     return {"value", "performance per dollar (total cost of ownership) for every priced GPU",
             "Usage: gpu-advisor value [--metric M] [--workload W] [--gpus N] [--min-memory GB] [--reference GPU]\n"
-            "                         [--resale] [--all] [--sparsity]\n\n"
+            "                         [--resale] [--all] [--sparsity] [--system-ram RAM]\n\n"
             "Relative performance (the model) divided by the total cost of ownership: the desktop\n"
             "around the GPUs, the GPU price from your database (settings: price_rule), and\n"
             "electricity for `years` at `electricity_usd_per_kwh` and `utilization`; --resale credits\n"
@@ -163,11 +172,15 @@ Command valueCommand() {
             "--params-billion, default 8, or --model). --metric llm-decode or llm-prefill compares LLM\n"
             "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache,\n"
             "--sequences generating together), leaving out the GPUs too small to hold the weights and KV\n"
-            "caches.\n" +
-                std::string(kSparsityHelp),
+            "caches (unless --system-ram holds the rest).\n" +
+                std::string(kSystemRamHelp) + std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"}, {"reference"}, {"resale", false},
-                                                                    {"all", false}, sparsityOption()})));
+                return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"},
+                                                                   {"reference"},
+                                                                   {"resale", false},
+                                                                   {"all", false},
+                                                                   sparsityOption(),
+                                                                   systemRamOption()})));
             }};
 }
 

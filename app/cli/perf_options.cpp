@@ -4,6 +4,7 @@
 #include "common/file_io.h"
 #include "common/format.h"
 #include "common/text.h"
+#include "perf/llm_offload.h"
 #include "perf/workload_names.h"
 
 namespace advisor::cli {
@@ -53,6 +54,27 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args) {
         throw UsageError("--kv-cache must be f16, fp8, q8_0 or q4_0, got '" + *kv + "'");
     }
     return parsed;
+}
+
+OptionSpec systemRamOption() {
+    return {"system-ram"};
+}
+
+void readSystemRam(const Args& args, bool tokenGeneration, perf::PerfQuery& q) {
+    const auto ram = args.value("system-ram");
+    if (!ram) {
+        return;
+    }
+    if (!tokenGeneration) {
+        throw UsageError("--system-ram describes token generation with part of the model in system RAM; give "
+                         "--metric llm-decode");
+    }
+    std::string problem;
+    const auto parsed = perf::parseSystemRam(*ram, &problem);
+    if (!parsed) {
+        throw UsageError("--system-ram: " + problem);
+    }
+    q.systemRamGbs = parsed->gbPerSecond;
 }
 
 std::vector<OptionSpec> llmOptionSpecs() {

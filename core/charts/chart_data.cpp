@@ -5,6 +5,7 @@
 #include "common/format.h"
 #include "common/text.h"
 #include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
 #include "value/value_table.h"
 
 #include <algorithm>
@@ -127,6 +128,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     vo.includeResale = o.includeResale;
     vo.settings = o.settings;
     std::map<std::string, ChartRow> byId;
+    // Whether a GPU runs the model for some metric (an LLM's weights and KV cache in its memory,
+    // or token generation with the rest in system RAM); a metric it cannot run has no bar.
     std::map<std::string, bool> holdsModel;
     for (size_t i = 0; i < o.metrics.size(); ++i) {
         vo.metric = o.metrics[i];
@@ -142,12 +145,15 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             row.values.resize(o.metrics.size());
             row.price = r.price;
             row.tcoUsd = r.tco ? std::optional<double>(r.tco->totalUsd) : std::nullopt;
-            holdsModel[r.gpu->id] = r.holdsModel;
-            row.values[i] = o.kind == ChartKind::RawPerformance ? std::optional<double>(r.relativePerformance)
-                                                                : r.perfPerDollar;
+            holdsModel[r.gpu->id] = holdsModel[r.gpu->id] || r.holdsModel;
+            row.partlyInRam = row.partlyInRam || r.partlyInRam;
+            if (r.holdsModel) {
+                row.values[i] = o.kind == ChartKind::RawPerformance ? std::optional<double>(r.relativePerformance)
+                                                                    : r.perfPerDollar;
+            }
         }
     }
-    int filtered = 0, unpriced = 0, tooSmall = 0;
+    int filtered = 0, unpriced = 0, tooSmall = 0, partlyInRam = 0;
     for (const auto& g : catalog.gpus()) {
         ChartRow& row = byId.at(g.id);
         if (!passesFilters(g, o)) {
@@ -163,6 +169,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             continue;
         }
         row.highlighted = std::find(o.highlight.begin(), o.highlight.end(), g.id) != o.highlight.end();
+        partlyInRam += row.partlyInRam ? 1 : 0;
         for (const auto m : o.metrics) {
             vo.metric = m;
             const perf::Prediction p = model.explain(g, value::valueQuery(vo));
@@ -198,9 +205,16 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
                           format::number(perf::llmBytesHeld(value::valueQuery(vo)) / 1e9, 1) +
                           " GB of weights and KV cache");
     }
-    if (llm && d.reference != nullptr && !holdsModel.at(d.reference->id)) {
-        d.notes.push_back(d.reference->name + ", the reference, cannot hold the model either: 1.0 is its speed as if "
-                          "it could");
+    if (partlyInRam > 0) {
+        d.notes.push_back(format::count(static_cast<long long>(partlyInRam), "GPU") +
+                          " generate tokens with part of the model in system RAM of " +
+                          format::trimmed(*o.llm.systemRamGbs, 1) +
+                          " GB/s, marked (+RAM): their prompt processing is not charted");
+    }
+    if (llm && d.reference != nullptr && !perf::llmFits(*d.reference, value::valueQuery(vo))) {
+        d.notes.push_back(d.reference->name + ", the reference, cannot hold the model either: 1.0 is its speed " +
+                          (o.llm.systemRamGbs ? "with the rest in system RAM (prompt processing: as if it could)"
+                                              : "as if it could"));
     }
     if (o.kind == ChartKind::PerfPerDollar) {
         for (const auto& row : d.rows) {
@@ -251,6 +265,11 @@ std::string chartCsv(const ChartData& d) {
                          perf::toString(m));
     }
     header.push_back("highlighted");
+    // Token generation with part of the model in system RAM: which bars are that speed.
+    const bool anyInRam = std::any_of(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.partlyInRam; });
+    if (anyInRam) {
+        header.push_back("partly_in_ram");
+    }
     csv::appendRow(out, header);
     for (const auto& r : d.rows) {
         // Names can be the user's own (custom GPUs): keep spreadsheets from running them.
@@ -267,6 +286,9 @@ std::string chartCsv(const ChartData& d) {
             f.push_back(v ? text::formatDoubleExact(*v) : "");
         }
         f.push_back(r.highlighted ? "yes" : "no");
+        if (anyInRam) {
+            f.push_back(r.partlyInRam ? "yes" : "no");
+        }
         csv::appendRow(out, f);
     }
     return out;

@@ -52,6 +52,9 @@ struct ChartRow {
     std::optional<value::ChosenPrice> price;
     std::optional<double> tcoUsd;              ///< perf/$ chart: the cost it divides by
     bool highlighted = false;
+    /// LLM token generation with part of the model in system RAM (ChartOptions::llm's
+    /// systemRamGbs): its bar is that speed, and it has no prompt-processing bar.
+    bool partlyInRam = false;
 };
 
 struct ChartData {
@@ -83,7 +86,8 @@ std::vector<perf::Metric> llmChartMetrics();
 /// Human name of a chart metric ("16-bit training", "token generation").
 std::string metricLabel(perf::Metric m);
 
-/// Exactly the plotted numbers, one row per GPU in chart order (shortest round-trip decimals).
+/// Exactly the plotted numbers, one row per GPU in chart order (shortest round-trip decimals); when
+/// some GPUs generate tokens with part of the model in system RAM, a partly_in_ram column says which.
 std::string chartCsv(const ChartData& data);
 
 } // namespace advisor::charts

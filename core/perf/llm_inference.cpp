@@ -141,6 +141,9 @@ std::string llmQueryDescription(const PerfQuery& q) {
     if (q.llmSequences > 1) {
         s += ", " + std::to_string(q.llmSequences) + " sequences generating together";
     }
+    if (q.systemRamGbs) {
+        s += ", system RAM of " + format::trimmed(*q.systemRamGbs, 1) + " GB/s for what does not fit";
+    }
     return s;
 }
 

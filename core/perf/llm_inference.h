@@ -48,7 +48,8 @@ double prefillAttentionFlops(const PerfQuery& q);
 std::string decodeBytesNote(const PerfQuery& q);
 
 /// "8B parameters, int4 weights, 512 tokens of context" (and the active parameters of a mixture
-/// of experts, the depth, a quantized KV cache and the sequences generating together when set):
+/// of experts, the depth, a quantized KV cache, the sequences generating together and the system
+/// RAM for what does not fit when set):
 /// a chart's or a table's title.
 std::string llmQueryDescription(const PerfQuery& q);
 

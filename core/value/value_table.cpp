@@ -1,6 +1,7 @@
 #include "value/value_table.h"
 
 #include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
 
 #include <algorithm>
 #include <map>
@@ -53,7 +54,8 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         row.gpu = &g;
         row.throughput = model.throughput(g, q);
         row.relativePerformance = row.throughput / refThroughput;
-        row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q);
+        row.partlyInRam = perf::offloads(g, q);
+        row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q) || row.partlyInRam;
         const auto it = byGpu.find(g.id);
         if (it != byGpu.end()) {
             row.price = choosePrice(it->second, o.settings.priceRule);

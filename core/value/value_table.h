@@ -37,9 +37,12 @@ struct ValueRow {
     std::optional<ChosenPrice> price; ///< nullopt: unpriced
     std::optional<Tco> tco;
     std::optional<double> perfPerDollar; ///< (relative performance / TCO), reference = 1
-    /// An LLM metric: whether the weights and KV cache fit in its memory (perf::llmFits); the
-    /// speed assumes they do. Always true for other metrics.
+    /// An LLM metric: whether the weights and KV cache fit in its memory (perf::llmFits), or, for
+    /// token generation with system RAM given (PerfQuery::systemRamGbs), whether what does not fit
+    /// runs from there. Always true for other metrics.
     bool holdsModel = true;
+    /// Token generation with part of the model in system RAM: the speed is that one.
+    bool partlyInRam = false;
 };
 
 struct ValueTable {

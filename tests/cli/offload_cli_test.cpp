@@ -2,6 +2,8 @@
 // --cpu-moe-layers) and `eval-offload`, through the real binary.
 #include "cli_runner.h"
 
+#include "common/csv.h"
+
 #include <gtest/gtest.h>
 
 namespace advisor::testing {
@@ -82,6 +84,53 @@ TEST(OffloadCli, PlacementsAreLlamaCppsAndBadOnesAreRefusedByName) {
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--system-ram", "89.6"});
     EXPECT_EQ(training.exitCode, 2);
     EXPECT_NE(training.err.find("give --metric llm-decode (or no --metric)"), std::string::npos) << training.err;
+}
+
+TEST(OffloadCli, ValueAndChartTakeTheSystemRamAndMarkTheCardsThatUseIt) {
+    Cli cli;
+    const auto value = cli.json({"value", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--system-ram",
+                                 "ddr5-5600"});
+    int inRam = 0, onCards = 0;
+    for (const auto& r : value.at("rows")) {
+        EXPECT_TRUE(r.at("holds_model").get<bool>()) << r.at("gpu");
+        const bool partly = r.at("partly_in_ram");
+        EXPECT_EQ(partly, r.at("memory_gb").get<double>() < 42.6) << r.at("gpu");
+        (partly ? inRam : onCards) += 1;
+    }
+    EXPECT_GT(inRam, 10);
+    EXPECT_GT(onCards, 10);
+    const auto text = cli.run({"value", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--system-ram",
+                               "ddr5-5600"});
+    EXPECT_NE(text.out.find("RTX 3090 (+RAM)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("marked (+RAM) generate tokens with part of the model in system RAM of 89.6 GB/s"),
+              std::string::npos)
+        << text.out;
+
+    const auto chart = cli.run({"chart", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--system-ram",
+                                "ddr5-5600", "--out", cli.file("llm.csv")});
+    ASSERT_EQ(chart.exitCode, 0) << chart.err;
+    const csv::Table table = csv::read(cli.read("llm.csv"), "llm.csv");
+    ASSERT_EQ(table.header.back(), "partly_in_ram");
+    const auto column = [&](const char* name) {
+        return size_t(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
+    };
+    bool sawRtx4090 = false;
+    for (const auto& row : table.rows) {
+        if (row.fields[column("gpu")] == "RTX 4090") {
+            sawRtx4090 = true;
+            EXPECT_EQ(row.fields[column("partly_in_ram")], "yes");
+            EXPECT_EQ(row.fields[column("relative_llm-decode")], "1");
+            EXPECT_EQ(row.fields[column("relative_llm-prefill")], ""); // not charted
+        }
+    }
+    EXPECT_TRUE(sawRtx4090);
+
+    const auto training = cli.run({"value", "--metric", "fp16-training", "--system-ram", "ddr5-5600"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--system-ram describes token generation"), std::string::npos) << training.err;
+    const auto badChart = cli.run({"chart", "--out", cli.file("x.csv"), "--system-ram", "ddr5-5600"});
+    EXPECT_EQ(badChart.exitCode, 2);
+    EXPECT_NE(badChart.err.find("--system-ram describes token generation"), std::string::npos) << badChart.err;
 }
 
 TEST(OffloadCli, EvalOffloadReportsEachRunAndTheFitInAndOutOfSample) {

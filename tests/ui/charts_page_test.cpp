@@ -328,6 +328,54 @@ private slots:
         QCOMPARE(again.data().metrics, charts::defaultChartMetrics(false));
     }
 
+    void systemRamBringsBackTheCardsThatGenerateTokensWithTheRestInRam() {
+        ui::Session session;
+        session.open(dbPath());
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            page.setSortBy(perf::Metric::LlmDecode);
+            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("llama-3.1-70b")));
+            const size_t holding = page.data().rows.size(); // 42.6 GB: the 48 GB cards and up
+            QVERIFY(page.llmSystemRamField()->isEnabled());
+            QCOMPARE(page.llmSystemRamField()->currentData().toString(), QString()); // GPU memory only
+            page.llmSystemRamField()->setCurrentIndex(page.llmSystemRamField()->findData(QStringLiteral("ddr5-5600")));
+            QCOMPARE(*page.options().llm.systemRamGbs, 89.6);
+            const charts::ChartData& d = page.data();
+            QVERIFY(d.rows.size() > holding);
+            const size_t decode = d.metricIndex(perf::Metric::LlmDecode);
+            const size_t prefill = d.metricIndex(perf::Metric::LlmPrefill);
+            int checked = 0;
+            for (const auto& r : d.rows) {
+                if (r.gpu->id == "rtx-4090") { // the reference, with 20 GB of the model in RAM
+                    QVERIFY(r.partlyInRam);
+                    QCOMPARE(*r.values[decode], 1.0);
+                    QVERIFY(!r.values[prefill]);
+                    QVERIFY(ui::BarChartBuilder::rowLabel(r).endsWith(QStringLiteral("RTX 4090 (+RAM)")));
+                    ++checked;
+                } else if (r.gpu->id == "rtx-pro-6000-blackwell") { // 96 GB: all of it on the card
+                    QVERIFY(!r.partlyInRam);
+                    QVERIFY(*r.values[decode] > 5.0); // several times the RTX 4090 with half in RAM
+                    QVERIFY(r.values[prefill].has_value());
+                    ++checked;
+                }
+            }
+            QCOMPARE(checked, 2);
+            QVERIFY2(d.title.find("system RAM of 89.6 GB/s") != std::string::npos, d.title.c_str());
+            bool said = false;
+            for (const auto& n : d.notes) {
+                said |= n.find("generate tokens with part of the model in system RAM of 89.6 GB/s, marked (+RAM)") !=
+                        std::string::npos;
+            }
+            QVERIFY(said);
+        }
+        ui::ChartsPage again(session); // remembered with the page's other choices
+        QCOMPARE(again.llmSystemRamField()->currentData().toString(), QStringLiteral("ddr5-5600"));
+        again.llmSystemRamField()->setCurrentIndex(0); // later tests expect the defaults
+        again.llmModelField()->setCurrentIndex(0);
+        again.setSortBy(perf::Metric::Fp16Training);
+    }
+
     void arrowKeysWalkTheBarsAndSayWhatEachMeans() {
         // What the mouse's hover tells, the keyboard reaches too: arrows move from bar to bar,
         // the bar is outlined, and its text goes to the tooltip, status bar and screen reader.

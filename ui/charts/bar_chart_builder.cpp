@@ -43,7 +43,8 @@ void styleAxis(QCPAxis* axis, const ChartStyle& style) {
 } // namespace
 
 QString BarChartBuilder::rowLabel(const charts::ChartRow& row) {
-    return (row.highlighted ? QStringLiteral("\u2605 ") : QString()) + qs(row.gpu->name);
+    return (row.highlighted ? QStringLiteral("\u2605 ") : QString()) + qs(row.gpu->name) +
+           (row.partlyInRam ? QStringLiteral(" (+RAM)") : QString());
 }
 
 int BarChartBuilder::preferredHeight(const charts::ChartData& data) {

@@ -10,6 +10,7 @@
 #include "widgets/plot_fit.h"
 #include "widgets/vertical_scroll.h"
 #include "widgets/shortcut_list.h"
+#include "widgets/system_ram_choice.h"
 
 #include <qcustomplot.h>
 
@@ -110,7 +111,10 @@ void ChartsPage::buildControls() {
                                  "requests): each step reads the weights once for all and each one's KV cache; "
                                  "the chart shows their tokens together. Prompt processing is per token either way."));
 
-    for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_}) {
+    llmSystemRam_ = new QComboBox;
+    fillSystemRamChoice(llmSystemRam_);
+
+    for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_, llmSystemRam_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
     }
 
@@ -129,6 +133,8 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM we&ights:"), llmWeights_);
     form->addRow(tr("LLM conte&xt:"), llmContext_);
     form->addRow(tr("LLM se&quences:"), llmSequences_);
+    // No Alt key left on this screen: every letter of it is taken (tests: everyAltKeyOnAScreenIsUnique).
+    form->addRow(tr("LLM system RAM:"), llmSystemRam_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
     assumptionsLayout->addWidget(new SettingsPanel(session_));
@@ -192,7 +198,7 @@ void ChartsPage::buildControls() {
             refresh();
         }
     };
-    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_}) {
+    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_, llmSystemRam_}) {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
@@ -215,6 +221,7 @@ charts::ChartOptions ChartsPage::options() const {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
         o.llm.llmSequences = llmSequences_->value();
+        applySystemRamChoice(o.llm, llmSystemRam_);
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});
@@ -236,7 +243,8 @@ void ChartsPage::refresh() {
     for (QWidget* w : std::initializer_list<QWidget*>{workload_, fp32_, sparsity_}) {
         w->setEnabled(!llm);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_}) {
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_, llmSystemRam_}) {
         w->setEnabled(llm);
     }
     if (!session_.isOpen()) {
@@ -426,6 +434,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("llmWeights"), llmWeights_->currentData());
     s.setValue(QStringLiteral("llmContext"), llmContext_->value());
     s.setValue(QStringLiteral("llmSequences"), llmSequences_->value());
+    s.setValue(QStringLiteral("llmSystemRam"), llmSystemRam_->currentData());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
 
@@ -445,6 +454,7 @@ void ChartsPage::restoreViewState() {
     pick(vendor_, "vendor");
     pick(llmModel_, "llmModel");
     pick(llmWeights_, "llmWeights");
+    pick(llmSystemRam_, "llmSystemRam");
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());

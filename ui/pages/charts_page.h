@@ -53,6 +53,7 @@ public:
     QComboBox* llmModelField() const { return llmModel_; }
     QComboBox* llmWeightsField() const { return llmWeights_; }
     QSpinBox* llmSequencesField() const { return llmSequences_; }
+    QComboBox* llmSystemRamField() const { return llmSystemRam_; }
     void setMinimumMemory(double gb);
 
 signals:
@@ -85,6 +86,7 @@ private:
     QComboBox* llmWeights_ = nullptr;
     QSpinBox* llmContext_ = nullptr;
     QSpinBox* llmSequences_ = nullptr;
+    QComboBox* llmSystemRam_ = nullptr;
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;
