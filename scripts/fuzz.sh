@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets (clang, `fuzz` preset) and runs each for a time.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-#   Targets: price_csv price_json offer_csv offer_json catalog_json flowchart_json benchmark_csv
+#   Targets: price_csv price_json offer_csv offer_json catalog_json flowchart_json benchmark_csv offload_csv
 #   (default: all).
 # New interesting inputs go to build-fuzz/corpus/<target>; a crash is written to
 # build-fuzz/crashes/<target>/ - copy it to tests/fuzz/regressions/<target>/ once fixed, so the
@@ -10,7 +10,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
-targets=${*:-"price_csv price_json offer_csv offer_json catalog_json flowchart_json benchmark_csv"}
+targets=${*:-"price_csv price_json offer_csv offer_json catalog_json flowchart_json benchmark_csv offload_csv"}
 cd "$root"
 cmake --preset fuzz >/dev/null
 cmake --build build-fuzz -j2

@@ -26,11 +26,7 @@ std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, co
     std::vector<InputProblem> problems;
     std::vector<MeasuredPowerLimit> out;
     for (const auto& r : table.rows) {
-        const auto cell = [&](const char* name) -> std::string {
-            const auto it = col.find(name);
-            return it == col.end() || it->second >= r.fields.size() ? std::string()
-                                                                    : std::string(text::trim(r.fields[it->second]));
-        };
+        const auto cell = [&](const char* name) { return csv::cellIn(r, col, name); };
         const auto bad = [&](const char* field, const std::string& why) {
             problems.push_back({{fileLabel, r.line, "", field}, why});
         };

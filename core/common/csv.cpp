@@ -253,4 +253,10 @@ std::map<std::string, size_t> columnsRequiring(const Table& table, const std::st
     return columns;
 }
 
+std::string cellIn(const Row& row, const std::map<std::string, size_t>& columns, const char* name) {
+    const auto it = columns.find(name);
+    return it == columns.end() || it->second >= row.fields.size() ? std::string()
+                                                                   : std::string(text::trim(row.fields[it->second]));
+}
+
 } // namespace advisor::csv

@@ -46,6 +46,10 @@ std::string numberCell(const Table& table, std::string_view cell);
 std::map<std::string, size_t> columnsRequiring(const Table& table, const std::string& fileLabel,
                                                std::initializer_list<const char*> required);
 
+/// The trimmed cell of `row` in the column named `name` (columnsRequiring's index); empty when the
+/// file has no such column or the row is short of it.
+std::string cellIn(const Row& row, const std::map<std::string, size_t>& columns, const char* name);
+
 /// How a file is written: commas, or semicolons with decimal commas (what a spreadsheet in a
 /// locale whose decimal mark is the comma opens as columns, and read() reads back).
 enum class Style { Commas, SemicolonsDecimalCommas };

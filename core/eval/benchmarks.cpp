@@ -63,10 +63,7 @@ std::vector<BenchmarkRow> readBenchmarks(std::string_view textIn, const std::str
     const auto col = csv::columnsRequiring(
         table, fileLabel, {"gpu", "num_gpus", "workload", "workload_class", "precision", "throughput"});
     std::vector<InputProblem> problems;
-    const auto cell = [&](const csv::Row& r, const char* name) -> std::string {
-        const auto it = col.find(name);
-        return it == col.end() ? std::string() : std::string(text::trim(r.fields[it->second]));
-    };
+    const auto cell = [&](const csv::Row& r, const char* name) { return csv::cellIn(r, col, name); };
     std::vector<BenchmarkRow> out;
     for (const auto& r : table.rows) {
         if (r.fields.size() != table.header.size()) {
