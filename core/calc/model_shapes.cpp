@@ -38,6 +38,11 @@ std::vector<ModelShape> load() {
             }
             m.experts = f.requireInt("experts", 2, 100000);
             m.expertsPerToken = f.requireInt("experts_per_token", 1, m.experts - 1);
+            // The active parameters hold k of the E experts' share of the rest (and attention).
+            if (m.activeParamsBillion * m.experts < m.expertsPerToken * m.paramsBillion) {
+                f.fail("experts_per_token", "more than the active parameters hold: active_params_billion is less than "
+                                            "experts_per_token / experts of params_billion");
+            }
         }
         m.layers = f.requireInt("layers", 1, 1000);
         m.hidden = f.requireInt("hidden", 128, 1000000);

@@ -113,6 +113,9 @@ std::vector<OffloadRun> readOffloadRuns(std::string_view textIn, const std::stri
             bad("experts_per_token", "give experts and experts_per_token together, fewer per token than experts");
         } else if (experts && q.llmActiveParamsBillion <= 0) {
             bad("active_params_billion", "a mixture of experts gives its active parameters");
+        } else if (experts && q.llmActiveParamsBillion * *experts < *perToken * q.llmParamsBillion) {
+            bad("experts_per_token", "more than the active parameters hold: active_params_billion is less than "
+                                     "experts_per_token / experts of params_billion");
         } else if (experts) {
             q.llmExperts = *experts;
             q.llmExpertsPerToken = *perToken;

@@ -47,14 +47,11 @@ double llmBytesPerToken(const PerfQuery& q) {
     return llmBytes(q, activeParamsBillion(q));
 }
 
-namespace {
-
-// Whether a mixture of experts' routing is known (PerfQuery::llmExperts).
-bool routingKnown(const PerfQuery& q) {
-    return q.llmExpertsPerToken > 0 && q.llmExperts > q.llmExpertsPerToken;
+bool expertRoutingKnown(const PerfQuery& q) {
+    const double active = activeParamsBillion(q);
+    return active < q.llmParamsBillion && q.llmExpertsPerToken > 0 && q.llmExperts > q.llmExpertsPerToken &&
+           active * q.llmExperts >= q.llmExpertsPerToken * q.llmParamsBillion;
 }
-
-} // namespace
 
 double routedShareRead(const PerfQuery& q) {
     const double active = activeParamsBillion(q);
@@ -62,7 +59,7 @@ double routedShareRead(const PerfQuery& q) {
         return 1.0;
     }
     const double sequences = std::max(1, q.llmSequences);
-    if (routingKnown(q)) {
+    if (expertRoutingKnown(q)) {
         // Each sequence's router picks k of E experts in every layer; taken as independent and
         // uniform, an expert goes unread only if every sequence passes it by.
         const double picked = double(q.llmExpertsPerToken) / q.llmExperts;
@@ -80,7 +77,7 @@ double llmBytesPerStep(const PerfQuery& q) {
     double params = q.llmParamsBillion;
     const double active = activeParamsBillion(q);
     if (active < params) {
-        if (routingKnown(q)) {
+        if (expertRoutingKnown(q)) {
             // Total = shared + E x expert, active = shared + k x expert (a shared expert, attention
             // and embeddings are in both).
             const double expert = (params - active) / (q.llmExperts - q.llmExpertsPerToken);
@@ -158,9 +155,9 @@ std::string sequencesDetail(const PerfQuery& q) {
     if (activeParamsBillion(q) < q.llmParamsBillion) {
         text += "; a mixture of experts reads every expert some sequence's router picks, " +
                 format::percent(routedShareRead(q), 0) + " of them here" +
-                (routingKnown(q) ? " (independent requests: 1 - (1 - " + std::to_string(q.llmExpertsPerToken) + "/" +
-                                       std::to_string(q.llmExperts) + ")^" + std::to_string(sequences) + ")"
-                                 : " (expert counts unknown: no expert taken as shared)");
+                (expertRoutingKnown(q) ? " (independent requests: 1 - (1 - " + std::to_string(q.llmExpertsPerToken) +
+                                             "/" + std::to_string(q.llmExperts) + ")^" + std::to_string(sequences) + ")"
+                                       : " (expert counts unknown: no expert taken as shared)");
     }
     return text;
 }

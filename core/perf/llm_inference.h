@@ -24,6 +24,11 @@ double kvCacheBytes(const PerfQuery& q);
 /// What token generation reads per token: the active weights and the KV cache.
 double llmBytesPerToken(const PerfQuery& q);
 
+/// Whether a mixture of experts' routing is known (PerfQuery::llmExperts, llmExpertsPerToken) and
+/// fits its sizes: the active parameters hold k of the E experts' share of the rest
+/// (active x E >= k x total), so what every token uses besides its experts is not negative.
+bool expertRoutingKnown(const PerfQuery& q);
+
 /// The share of a mixture of experts' routed weights that llmSequences sequences generating
 /// together read in one step (1 for a dense model; experts per token / experts for one sequence).
 double routedShareRead(const PerfQuery& q);

@@ -25,16 +25,12 @@ int layersOf(const PerfQuery& q) {
     return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(activeParamsBillion(q));
 }
 
-// The output head's bytes, at most half the weights (a tiny model's head is not all of it).
+// The output head's bytes: at most half the weights a token reads (every token reads the head,
+// so it is among a mixture of experts' active parameters; a tiny model's head is not all of it).
 double headBytes(const PerfQuery& q) {
     const double params =
         q.llmOutputHeadParamsBillion.value_or(kDefaultVocabulary * llamaLikeHidden(activeParamsBillion(q)) / 1e9);
-    return std::min(weightBytes(q, params), 0.5 * weightBytes(q, q.llmParamsBillion));
-}
-
-bool routingKnown(const PerfQuery& q) {
-    return activeParamsBillion(q) < q.llmParamsBillion && q.llmExpertsPerToken > 0 &&
-           q.llmExperts > q.llmExpertsPerToken;
+    return std::min(weightBytes(q, params), 0.5 * weightBytes(q, activeParamsBillion(q)));
 }
 
 double gpuCapacityBytes(const Gpu& g, const PerfQuery& q) {
@@ -159,7 +155,7 @@ OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
     s.gpuCapacityBytes = gpuCapacityBytes(g, q);
     s.heldBytes = llmBytesHeld(q);
     s.layers = layersOf(q);
-    if (routingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
+    if (expertRoutingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
         // Total = shared + E x expert; active = shared + k x expert (attention, embeddings and a
         // shared expert are in both).
         const double expert = (q.llmParamsBillion - activeParamsBillion(q)) / (q.llmExperts - q.llmExpertsPerToken);

@@ -63,7 +63,8 @@ TEST(OffloadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
                              "RTX 2080,c,14,,,,40,,,4.85,,10,102,16.9,experts of a dense model\n" +
                              "RTX 2080,d,14,,,,40,,,4.85,32,,0,16.9,no RAM\n" +
                              "RTX 2080,e,14,,,,40,,,4.85,32,,102,fast,not a number\n" +
-                             "RTX 2080,f,14,,,,40,100000,,4.85,32,,102,16.9,vocab without hidden\n";
+                             "RTX 2080,f,14,,,,40,100000,,4.85,32,,102,16.9,vocab without hidden\n" +
+                             "RTX 4090,g,60,3,128,8,48,,,4.85,,48,89.6,10,8 of 128 experts are more than 3B\n";
     try {
         readOffloadRuns(file, "runs.csv");
         FAIL() << "accepted";
@@ -74,7 +75,8 @@ TEST(OffloadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
               "runs.csv:4: field 'cpu_moe_layers': only a mixture of experts",
               "runs.csv:5: field 'system_ram_gbs': must be a number above 0 and at most 2000, got '0'",
               "runs.csv:6: field 'tokens_per_s': must be a number above 0",
-              "runs.csv:7: field 'hidden': must be a whole number from 128"}) {
+              "runs.csv:7: field 'hidden': must be a whole number from 128",
+              "runs.csv:8: field 'experts_per_token': more than the active parameters hold"}) {
             EXPECT_NE(what.find(expected), std::string::npos) << expected << "\n" << what;
         }
         EXPECT_EQ(what.find("runs.csv:2:"), std::string::npos) << what;

@@ -131,6 +131,27 @@ TEST(Offload, AMixtureOfExpertsLeavesOnlyRoutedExpertsInRamAndRunsFasterThanSpli
     EXPECT_LT(experts, 40.0);
 }
 
+TEST(Offload, RoutingThatTheActiveParametersCannotHoldIsTakenAsUnknown) {
+    // 8 of 128 experts of a 60B model are 3.8B, more than its 3B active: no expert split, and
+    // every byte still somewhere once (found by fuzzing: the GPU's share came out negative).
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmParamsBillion = 60;
+    q.llmActiveParamsBillion = 3;
+    q.llmExperts = 128;
+    q.llmExpertsPerToken = 8;
+    q.llmCpuMoeLayers = 48;
+    q.systemRamGbs = 89.6;
+    EXPECT_FALSE(expertRoutingKnown(q));
+    const OffloadSplit s = planOffload(gpu("RTX 4090"), q);
+    EXPECT_FALSE(s.expertsInRam);
+    EXPECT_GE(s.gpuBytesPerStep, 0);
+    EXPECT_GE(s.ramBytesPerStep, 0);
+    EXPECT_NEAR(s.gpuBytesPerStep + s.ramBytesPerStep, llmBytesPerStep(q), 1.0);
+    q.llmActiveParamsBillion = 3.8; // exactly the experts: known
+    EXPECT_TRUE(expertRoutingKnown(q));
+}
+
 TEST(Offload, RamGivenForAModelThatFitsChangesNothing) {
     const Gpu& g = gpu("RTX 4090");
     const PerfQuery fits = publishedModel("llama-3.1-8b", 89.6);
