@@ -101,7 +101,7 @@ std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* prob
     };
     if (const auto gbs = text::parseNumber(t).value) {
         if (!(*gbs > 0 && *gbs <= kMaxSystemRamGbs)) {
-            return fail("must be between 0 and " + format::number(kMaxSystemRamGbs, 0) + " GB/s, got " +
+            return fail("must be above 0 and at most " + format::number(kMaxSystemRamGbs, 0) + " GB/s, got " +
                         text::quoteForMessage(text));
         }
         return SystemRam{*gbs, format::trimmed(*gbs, 1) + " GB/s"};
