@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/perf_options.h"
 #include "common/format.h"
 #include "common/text.h"
 #include "value/gpu_price.h"
@@ -131,6 +132,7 @@ nlohmann::json candidateJson(const advice::Candidate& c) {
             {"throughput", c.throughput},
             {"perf_per_dollar", c.perfPerDollar},
             {"memory_headroom_gb", c.memoryHeadroomGb},
+            {"partly_in_ram", c.partlyInRam},
             {"tdp_w", c.gpu->tdpW},
             {"reasons", c.reasons},
             {"caveats", c.caveats}};
@@ -182,6 +184,16 @@ int recommend(Context& ctx, const Args& args) {
                              "--domain llm and --params-billion or --model");
         }
         in.llmSequences = *sequences;
+    }
+    if (args.has("system-ram")) {
+        // Cards too small for the model run it with the rest in RAM, as llama.cpp does.
+        if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
+            throw UsageError("--system-ram lets a card too small for an LLM keep the rest in RAM: give it with "
+                             "--task inference --domain llm");
+        }
+        perf::PerfQuery ram;
+        readSystemRam(args, true, ram);
+        in.systemRamGbs = ram.systemRamGbs;
     }
     args.refuseTogether({"memory-gb"}, {"params-billion", "model"});
     args.refuseTogether({"model"}, {"params-billion"});
@@ -268,8 +280,9 @@ int recommend(Context& ctx, const Args& args) {
       << '\n';
     int rank = 0;
     for (const auto& c : rec.shortlist) {
-        o << ++rank << ". " << (c.count > 1 ? std::to_string(c.count) + " x " : "") << c.gpu->name << " ("
-          << toString(c.condition) << ", " << format::money(c.unitPriceUsd) << ")\n";
+        o << ++rank << ". " << (c.count > 1 ? std::to_string(c.count) + " x " : "") << c.gpu->name
+          << (c.partlyInRam ? " + system RAM" : "") << " (" << toString(c.condition) << ", "
+          << format::money(c.unitPriceUsd) << ")\n";
         for (const auto& r : c.reasons) {
             o << "     + " << r << '\n';
         }
@@ -319,7 +332,7 @@ Command recommendCommand() {
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
-            "                             [--sequences N]\n\n"
+            "                             [--sequences N] [--system-ram RAM]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -334,17 +347,21 @@ Command recommendCommand() {
             "needed and in the tokens/s ranked (default: 4,096 for the memory, 512 for the speed).\n"
             "--sequences (LLM inference) is the requests served at once: each keeps its own KV cache in\n"
             "the memory needed, and the tokens/s ranked is theirs together (default 1).\n"
+            "--system-ram (LLM inference: ddr5-5600, ddr4-3200x4 or GB/s) also ranks the cards too small\n"
+            "for the model, one each, at llama.cpp's speed with the rest in that RAM (gpu-advisor perf\n"
+            "--help says how); they are marked '+ system RAM'.\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                const std::vector<OptionSpec> specs = {{"memory-gb"}, {"params-billion"},
-                                                       {"model"},     {"budget"},
-                                                       {"precision"}, {"task"},
-                                                       {"domain"},    {"new-only", false},
-                                                       {"gpus"},      {"organization", false},
-                                                       {"rank"},      {"top"},
-                                                       {"years"},     {"utilization"},
-                                                       {"context"},   {"sequences"}};
+                const std::vector<OptionSpec> specs = {{"memory-gb"},    {"params-billion"},
+                                                       {"model"},        {"budget"},
+                                                       {"precision"},    {"task"},
+                                                       {"domain"},       {"new-only", false},
+                                                       {"gpus"},         {"organization", false},
+                                                       {"rank"},         {"top"},
+                                                       {"years"},        {"utilization"},
+                                                       {"context"},      {"sequences"},
+                                                       systemRamOption()};
                 return recommend(ctx, Args::parse(rest, specs));
             }};
 }

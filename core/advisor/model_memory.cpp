@@ -1,5 +1,6 @@
 #include "advisor/model_memory.h"
 
+#include "calc/model_query.h"
 #include "common/format.h"
 
 namespace advisor::advice {
@@ -33,6 +34,16 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     }
     in.llmExperts = 0;
     in.llmExpertsPerToken = 0;
+    // Its layers and output head (where a card too small for it splits it) and its own 4-bit
+    // release's size, as perf --model takes them (calc::applyModelShape).
+    perf::PerfQuery shaped;
+    shaped.llmWeights = mem.weights;
+    if (model != nullptr) {
+        calc::applyModelShape(shaped, *model);
+    }
+    in.llmLayers = shaped.llmLayers;
+    in.llmOutputHeadParamsBillion = shaped.llmOutputHeadParamsBillion;
+    in.llmWeightBits = shaped.llmWeightBits;
     if (model != nullptr && model->activeParamsBillion > 0) {
         in.llmActiveParamsBillion = model->activeParamsBillion; // a mixture of experts reads only these
         in.llmExperts = model->experts;

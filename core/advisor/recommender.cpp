@@ -5,6 +5,7 @@
 #include "calc/cloud_vs_desktop.h"
 #include "calc/psu.h"
 #include "common/format.h"
+#include "perf/llm_offload.h"
 #include "value/gpu_price.h"
 
 #include <algorithm>
@@ -87,6 +88,10 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
                 q.llmContextTokens = *in.llmContextTokens;
                 q.llmKvCacheValues = in.llmKvCacheValues;
             }
+            q.llmLayers = in.llmLayers;
+            q.llmOutputHeadParamsBillion = in.llmOutputHeadParamsBillion;
+            q.llmWeightBits = in.llmWeightBits;
+            q.systemRamGbs = in.systemRamGbs;
         } else {
             q.metric = in.eightBit ? perf::Metric::Int8Inference : perf::Metric::Fp16Inference;
         }
@@ -234,9 +239,13 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             ++unpriced;
             continue;
         }
-        // Enough memory on one card, or split over up to maxGpus cards (sharding / layer split).
-        const int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
-        if (count > in.maxGpus) {
+        // Enough memory on one card, or split over up to maxGpus cards (sharding / layer split);
+        // or, with system RAM given for LLM inference, one card and the rest in RAM.
+        int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
+        const bool partlyInRam = count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode;
+        if (partlyInRam) {
+            count = 1;
+        } else if (count > in.maxGpus) {
             ++tooSmall;
             continue;
         }
@@ -256,11 +265,18 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         c.relativePerformance = c.throughput / refThroughput;
         c.tco = ownershipCost(g, c.unitPriceUsd, count, in.settings);
         c.perfPerDollar = perfPerDollarFrom(anchor, c.throughput, c.tco.totalUsd).value_or(0.0);
-        c.memoryHeadroomGb = g.memoryGb - in.memoryGb / count;
+        c.partlyInRam = partlyInRam;
+        c.memoryHeadroomGb = partlyInRam ? 0.0 : g.memoryGb - in.memoryGb / count;
         const auto specs = model.specs(g);
-        c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
-                            " for the " + format::gigabytes(in.memoryGb) + " you need (" +
-                            format::gigabytes(std::max(0.0, c.memoryHeadroomGb)) + " to spare per GPU)");
+        if (partlyInRam) {
+            c.reasons.push_back(format::gigabytes(g.memoryGb) + " of the " + format::gigabytes(in.memoryGb) +
+                                " you need; " + perf::offloadPlacement(perf::planOffload(g, q)) +
+                                ": have that much RAM free");
+        } else {
+            c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
+                                " for the " + format::gigabytes(in.memoryGb) + " you need (" +
+                                format::gigabytes(std::max(0.0, c.memoryHeadroomGb)) + " to spare per GPU)");
+        }
         c.reasons.push_back("performance per dollar " + format::number(c.perfPerDollar, 2) + " (" +
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
@@ -294,6 +310,11 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
     });
     for (size_t i = 0; i < all.size() && static_cast<int>(i) < in.shortlistSize; ++i) {
         rec.shortlist.push_back(all[i]);
+    }
+    if (base.systemRamGbs && base.metric == perf::Metric::LlmDecode) {
+        rec.notes.push_back("cards too small for the model were considered alone with the rest in system RAM of " +
+                            format::trimmed(*base.systemRamGbs, 1) +
+                            " GB/s, as llama.cpp runs it, at that speed (marked in RAM)");
     }
     if (unpriced + tooSmall + overBudget + modules + geforce > 0) {
         rec.notes.push_back(

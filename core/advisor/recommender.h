@@ -64,6 +64,15 @@ struct RecommendInput {
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;
     int llmExpertsPerToken = 0;
+    /// A published model's layers, output head (vocabulary x width) and its own 4-bit release's
+    /// bits per weight (perf::PerfQuery's fields of those names); 0 / unset: from the size.
+    int llmLayers = 0;
+    std::optional<double> llmOutputHeadParamsBillion;
+    std::optional<double> llmWeightBits;
+    /// LLM inference: system RAM (nominal GB/s) a card too small for the model may leave the rest
+    /// in, as llama.cpp does (perf/llm_offload.h): such a card is a candidate on its own, at its
+    /// speed with the rest in RAM. Unset: every card must hold the memory.
+    std::optional<double> systemRamGbs;
     int shortlistSize = 5;
 };
 
@@ -77,7 +86,9 @@ struct Candidate {
     double relativePerformance = 0; ///< / one reference GPU
     double perfPerDollar = 0;       ///< (relative performance / TCO), the reference GPU = 1
     value::Tco tco;
-    double memoryHeadroomGb = 0;    ///< per GPU (split evenly)
+    double memoryHeadroomGb = 0; ///< per GPU (split evenly); 0 when part of the model is in RAM
+    /// LLM inference on one card too small for the model, with the rest in system RAM.
+    bool partlyInRam = false;
     std::vector<std::string> reasons;
     std::vector<std::string> caveats;
 };

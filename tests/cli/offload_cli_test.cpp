@@ -133,6 +133,30 @@ TEST(OffloadCli, ValueAndChartTakeTheSystemRamAndMarkTheCardsThatUseIt) {
     EXPECT_NE(badChart.err.find("--system-ram describes token generation"), std::string::npos) << badChart.err;
 }
 
+TEST(OffloadCli, RecommendRanksCardsTooSmallForTheModelWithTheRestInRam) {
+    Cli cli;
+    const std::vector<std::string> args = {"recommend",    "--task",      "inference", "--domain", "llm", "--model",
+                                           "gpt-oss-120b", "--precision", "4bit",      "--budget", "2000"};
+    auto withRam = args;
+    withRam.insert(withRam.end(), {"--system-ram", "ddr5-5600"});
+    const auto doc = cli.json(withRam);
+    ASSERT_FALSE(doc.at("candidates").empty());
+    const auto& best = doc.at("candidates").at(0);
+    EXPECT_TRUE(best.at("partly_in_ram").get<bool>());
+    EXPECT_EQ(best.at("count"), 1);
+    const auto text = cli.run(withRam);
+    EXPECT_NE(text.out.find(" + system RAM ("), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("stay in system RAM: the routed experts of"), std::string::npos) << text.out;
+    const auto without = cli.json(args);
+    EXPECT_TRUE(without.at("candidates").empty()); // no card under $2,000 holds 66.5 GB
+
+    const auto training = cli.run({"recommend", "--memory-gb", "24", "--budget", "2000", "--system-ram", "ddr5-5600"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--system-ram lets a card too small for an LLM keep the rest in RAM"),
+              std::string::npos)
+        << training.err;
+}
+
 TEST(OffloadCli, EvalOffloadReportsEachRunAndTheFitInAndOutOfSample) {
     Cli cli;
     const auto doc = cli.json({"eval-offload"});

@@ -1,0 +1,105 @@
+// The live recommender with system RAM given for LLM inference: cards too small for the model
+// are ranked alone at their speed with the rest in RAM (perf/llm_offload.h), said as such.
+#include "advisor/model_memory.h"
+#include "advisor/recommender.h"
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
+#include "catalog/catalog.h"
+#include "perf/llm_offload.h"
+#include "support/price_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace advisor::advice {
+namespace {
+
+const Catalog& cat() {
+    return Catalog::builtin();
+}
+
+const std::vector<Price>& prices() {
+    using testing::observedPrice;
+    static const std::vector<Price> p = {observedPrice("rtx-4090", 1600, Condition::New, "2025-01"),
+                                         observedPrice("rtx-3090", 750, Condition::Used, "2025-01"),
+                                         observedPrice("rtx-pro-6000-blackwell", 8500, Condition::New, "2026-04"),
+                                         observedPrice("rtx-4060-ti-16gb", 430, Condition::New, "2025-01")};
+    return p;
+}
+
+// gpt-oss-120b at 4 bits for one request: 66.5 GB to hold, sized as the recommend command sizes it.
+RecommendInput gptOss120b(double budget) {
+    RecommendInput in;
+    in.task = Task::Inference;
+    in.domain = Domain::Llm;
+    in.llmWeights = perf::Precision::Int4;
+    in.budgetUsd = budget;
+    in.settings.referenceGpu = "rtx-4090";
+    sizeMemoryForModel(in, 0, calc::findModelShape("gpt-oss-120b"));
+    return in;
+}
+
+TEST(RecommenderOffload, WithoutRamNoCardUnderTheBudgetHoldsTheModel) {
+    const perf::PerfModel model(cat());
+    const auto rec = recommend(cat(), model, prices(), {}, gptOss120b(2000));
+    EXPECT_TRUE(rec.shortlist.empty());
+}
+
+TEST(RecommenderOffload, WithRamTheSmallCardsAreRankedAloneAtTheirOffloadedSpeed) {
+    const perf::PerfModel model(cat());
+    RecommendInput in = gptOss120b(2000);
+    in.systemRamGbs = 89.6;
+    const auto rec = recommend(cat(), model, prices(), {}, in);
+    ASSERT_EQ(rec.shortlist.size(), 3u); // the RTX 4060 Ti 16GB, the RTX 3090 and the RTX 4090
+    for (const auto& c : rec.shortlist) {
+        EXPECT_TRUE(c.partlyInRam) << c.gpu->name;
+        EXPECT_EQ(c.count, 1);
+        EXPECT_EQ(c.memoryHeadroomGb, 0.0);
+        // The speed perf gives the same card with the same RAM (within 0.5%: without --context the
+        // recommender reads a size-law KV cache of 512 tokens, perf the model's own).
+        perf::PerfQuery q;
+        q.metric = perf::Metric::LlmDecode;
+        q.llmWeights = perf::Precision::Int4;
+        calc::applyModelShape(q, *calc::findModelShape("gpt-oss-120b"));
+        q.systemRamGbs = 89.6;
+        EXPECT_NEAR(c.throughput, model.throughput(*c.gpu, q), 0.005 * c.throughput) << c.gpu->name;
+        ASSERT_FALSE(c.reasons.empty());
+        EXPECT_NE(c.reasons.front().find("stay in system RAM: the routed experts of"), std::string::npos)
+            << c.reasons.front();
+    }
+    // A mixture of experts with its experts in RAM runs at about the RAM's pace whatever the card:
+    // the cheapest card gives the most per dollar.
+    EXPECT_EQ(rec.shortlist.front().gpu->id, "rtx-4060-ti-16gb");
+    bool said = false;
+    for (const auto& n : rec.notes) {
+        said |= n.find("considered alone with the rest in system RAM of 89.6 GB/s") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
+    // More cards of the same kind are no alternative here: each would have to hold the model.
+    for (const auto& a : rec.alternatives) {
+        EXPECT_FALSE(a.partlyInRam) << a.gpu->name;
+    }
+}
+
+TEST(RecommenderOffload, ACardThatHoldsTheModelKeepsItAllOnTheCard) {
+    const perf::PerfModel model(cat());
+    RecommendInput in = gptOss120b(10000);
+    in.systemRamGbs = 89.6;
+    const auto rec = recommend(cat(), model, prices(), {}, in);
+    bool sawPro = false;
+    for (const auto& c : rec.shortlist) {
+        if (c.gpu->id == "rtx-pro-6000-blackwell") {
+            sawPro = true;
+            EXPECT_FALSE(c.partlyInRam);
+            EXPECT_GT(c.memoryHeadroomGb, 20.0); // 96 GB for 66.5
+        }
+    }
+    EXPECT_TRUE(sawPro);
+    // The card that holds it all is far faster than any card reading experts from RAM.
+    in.rankBy = RankBy::Speed;
+    EXPECT_EQ(recommend(cat(), model, prices(), {}, in).shortlist.front().gpu->id, "rtx-pro-6000-blackwell");
+}
+
+} // namespace
+} // namespace advisor::advice
