@@ -3,6 +3,7 @@
 // fits the budget, and the recommendation is highlighted for the charts.
 #include "advisor/chart_path_input.h"
 #include "advisor/recommender.h"
+#include "mnemonics.h"
 #include "pages/advisor_page.h"
 #include "private_session.h"
 #include "session.h"
@@ -416,6 +417,45 @@ private slots:
         QVERIFY(together);
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveRequests"))->value(), 8);
         requests->setValue(1); // later tests expect the defaults
+        model->setCurrentIndex(0);
+    }
+
+    void systemRamLetsCardsTooSmallForTheModelInWithTheRestInRam() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        answerUpToRunningLlms(page);
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* ram = page.findChild<QComboBox*>(QStringLiteral("liveSystemRam"));
+        QVERIFY(model != nullptr && ram != nullptr);
+        QVERIFY(!ram->isVisible()); // no model yet: the memory is given in gigabytes
+        model->setCurrentIndex(model->findData(QStringLiteral("gpt-oss-120b")));
+        QVERIFY(ram->isVisible());
+        const QStringList clashes = testing::clashingMnemonics(&page); // its Alt key is its own
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            QVERIFY2(c.gpu->memoryGb * c.count >= liveMemoryField(page)->value(), c.gpu->name.c_str());
+        }
+        ram->setCurrentIndex(ram->findData(QStringLiteral("ddr5-5600")));
+        const auto& rec = page.liveRecommendation();
+        QVERIFY(!rec.shortlist.empty());
+        int inRam = 0;
+        for (const auto& c : rec.shortlist) {
+            inRam += c.partlyInRam ? 1 : 0;
+        }
+        QVERIFY(inRam > 0);
+        auto* table = page.findChild<QTableWidget*>(QStringLiteral("shortlist"));
+        QVERIFY(table != nullptr);
+        bool marked = false;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            if (table->item(row, 1)->text().endsWith(QStringLiteral(" + RAM"))) {
+                marked = true;
+                QCOMPARE(table->item(row, 6)->text(), QStringLiteral("rest in RAM"));
+            }
+        }
+        QVERIFY(marked);
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSystemRam"))->currentData(),
+                 QVariant(QStringLiteral("ddr5-5600")));
+        ram->setCurrentIndex(0); // later tests expect the defaults
         model->setCurrentIndex(0);
     }
 

@@ -11,6 +11,7 @@
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/model_choice.h"
+#include "widgets/system_ram_choice.h"
 #include "widgets/table_rows.h"
 #include "widgets/vertical_scroll.h"
 
@@ -196,6 +197,18 @@ void AdvisorPage::buildResultView(QWidget* page) {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // LLM inference: cards too small for the model ranked with the rest in this RAM
+    // (`recommend --system-ram`).
+    liveSystemRam_ = new QComboBox;
+    liveSystemRam_->setObjectName(QStringLiteral("liveSystemRam"));
+    fillSystemRamChoice(liveSystemRam_);
+    liveSystemRam_->setCurrentIndex(
+        std::max(0, liveSystemRam_->findData(QSettings().value(QStringLiteral("advisor/system_ram")).toString())));
+    connect(liveSystemRam_, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/system_ram"), liveSystemRam_->currentData());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
         QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
         sizeLiveMemoryForModel();
@@ -244,6 +257,8 @@ void AdvisorPage::buildResultView(QWidget* page) {
     // Shown on an LLM-inference leaf only, so other leaves keep the shortlist's height.
     memoryRow->addRow(tr("Re&quests at once:"), liveRequests_);
     memoryRow->setRowVisible(liveRequests_, false);
+    memoryRow->addRow(tr("&System RAM:"), liveSystemRam_);
+    memoryRow->setRowVisible(liveSystemRam_, false);
     liveMemoryForm_ = memoryRow;
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
@@ -381,9 +396,12 @@ void AdvisorPage::updateLive() {
         const int row = shortlist_->rowCount();
         shortlist_->insertRow(row);
         setRow(shortlist_, row,
-               {QString::number(++rank), (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + qs(c.gpu->name),
+               {QString::number(++rank),
+                (c.count > 1 ? QStringLiteral("%1 x ").arg(c.count) : QString()) + qs(c.gpu->name) +
+                    (c.partlyInRam ? tr(" + RAM") : QString()),
                 qs(toString(c.condition)), qs(format::money(c.unitPriceUsd)), qs(format::number(c.perfPerDollar, 2)),
-                qs(format::ratio(c.relativePerformance)), qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
+                qs(format::ratio(c.relativePerformance)),
+                c.partlyInRam ? tr("rest in RAM") : qs(format::gigabytes(std::max(0.0, c.memoryHeadroomGb))),
                 qs(format::number(c.gpu->tdpW * c.count, 0)) + QStringLiteral(" W")});
     }
     fitHeightToRows(shortlist_);
@@ -418,11 +436,13 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmActiveParamsBillion.reset();
     liveInput_.llmContextTokens.reset();
     liveInput_.llmSequences = 1;
+    liveInput_.systemRamGbs.reset();
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
     liveContext_->setEnabled(llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0);
     if (params <= 0) {
         return;
     }
@@ -431,6 +451,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     }
     if (llmInference) {
         liveInput_.llmSequences = liveRequests_->value();
+        liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
     }
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);

@@ -221,7 +221,7 @@ charts::ChartOptions ChartsPage::options() const {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
         o.llm.llmSequences = llmSequences_->value();
-        applySystemRamChoice(o.llm, llmSystemRam_);
+        o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});

@@ -1,7 +1,6 @@
 #include "widgets/system_ram_choice.h"
 
 #include "perf/llm_offload.h"
-#include "perf/model.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -37,14 +36,13 @@ void fillSystemRamChoice(QComboBox* box) {
                        "memory only leaves them out."));
 }
 
-void applySystemRamChoice(perf::PerfQuery& q, const QComboBox* box) {
+std::optional<double> chosenSystemRamGbs(const QComboBox* box) {
     const QString kind = box->currentData().toString();
-    q.systemRamGbs.reset();
-    if (!kind.isEmpty()) {
-        if (const auto ram = perf::parseSystemRam(kind.toStdString(), nullptr)) {
-            q.systemRamGbs = ram->gbPerSecond;
-        }
+    if (kind.isEmpty()) {
+        return std::nullopt;
     }
+    const auto ram = perf::parseSystemRam(kind.toStdString(), nullptr);
+    return ram ? std::optional<double>(ram->gbPerSecond) : std::nullopt;
 }
 
 } // namespace advisor::ui

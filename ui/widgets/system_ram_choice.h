@@ -4,11 +4,9 @@
 /// (perf/llm_offload.h): none, or a desktop's or workstation's channels of DDR4 or DDR5. Used by
 /// the Charts page; the same kinds `--system-ram` takes.
 
-class QComboBox;
+#include <optional>
 
-namespace advisor::perf {
-struct PerfQuery;
-}
+class QComboBox;
 
 namespace advisor::ui {
 
@@ -16,7 +14,7 @@ namespace advisor::ui {
 /// DDR5-4800), each with its bandwidth; each item's data is its --system-ram kind ("" for none).
 void fillSystemRamChoice(QComboBox* box);
 
-/// The chosen RAM's bandwidth into q.systemRamGbs (unset for "GPU memory only").
-void applySystemRamChoice(perf::PerfQuery& q, const QComboBox* box);
+/// The chosen RAM's bandwidth in GB/s; nullopt for "GPU memory only".
+std::optional<double> chosenSystemRamGbs(const QComboBox* box);
 
 } // namespace advisor::ui
