@@ -315,6 +315,10 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         rec.notes.push_back("cards too small for the model were considered alone with the rest in system RAM of " +
                             format::trimmed(*base.systemRamGbs, 1) +
                             " GB/s, as llama.cpp runs it, at that speed (marked in RAM)");
+    } else if (base.metric == perf::Metric::LlmDecode && rec.shortlist.empty() && tooSmall > 0) {
+        // Nothing holds it: say what would still run it, and at what cost in speed.
+        rec.notes.push_back("no card within the budget holds the model; given your system RAM, cards too small for "
+                            "it are ranked with the rest there, as llama.cpp runs it, many times slower");
     }
     if (unpriced + tooSmall + overBudget + modules + geforce > 0) {
         rec.notes.push_back(

@@ -40,10 +40,20 @@ RecommendInput gptOss120b(double budget) {
     return in;
 }
 
-TEST(RecommenderOffload, WithoutRamNoCardUnderTheBudgetHoldsTheModel) {
+TEST(RecommenderOffload, WithoutRamNoCardUnderTheBudgetHoldsTheModelAndANoteSaysWhatWould) {
     const perf::PerfModel model(cat());
     const auto rec = recommend(cat(), model, prices(), {}, gptOss120b(2000));
     EXPECT_TRUE(rec.shortlist.empty());
+    bool said = false;
+    for (const auto& n : rec.notes) {
+        said |= n.find("given your system RAM, cards too small for it are ranked") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
+    // A shortlist that holds the model needs no such note.
+    RecommendInput rich = gptOss120b(10000);
+    for (const auto& n : recommend(cat(), model, prices(), {}, rich).notes) {
+        EXPECT_EQ(n.find("given your system RAM"), std::string::npos) << n;
+    }
 }
 
 TEST(RecommenderOffload, WithRamTheSmallCardsAreRankedAloneAtTheirOffloadedSpeed) {
