@@ -109,7 +109,7 @@ private:
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use
-    QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; the requests' row shows for LLM inference
+    QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; requests and RAM show for LLM inference
     QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;
     QTextBrowser* reasons_ = nullptr;

@@ -133,7 +133,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM we&ights:"), llmWeights_);
     form->addRow(tr("LLM conte&xt:"), llmContext_);
     form->addRow(tr("LLM se&quences:"), llmSequences_);
-    // No Alt key left on this screen: every letter of it is taken (tests: everyAltKeyOnAScreenIsUnique).
+    // No Alt key: every letter of its label is taken on this screen (everyAltKeyOnAScreenIsUnique).
     form->addRow(tr("LLM system RAM:"), llmSystemRam_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
