@@ -163,7 +163,7 @@ void readOffloadOptions(const Args& args, const PerfOptions& opts, perf::PerfQue
     }
     args.refuseTogether({"gpu-layers"}, {"cpu-moe-layers"});
     readSystemRam(args, true, q);
-    const int layers = q.llmLayers > 0 ? q.llmLayers : perf::llamaLikeLayers(perf::activeParamsBillion(q));
+    const int layers = perf::llmLayersOf(q);
     q.llmGpuLayers = args.integer("gpu-layers", 0, layers + 1);
     if (args.has("cpu-moe-layers") && q.llmExperts == 0) {
         throw UsageError("--cpu-moe-layers leaves a mixture of experts' routed experts in RAM: give a --model that is "

@@ -33,11 +33,15 @@ double kvCacheBytes(const PerfQuery& q) {
     return values * kvCacheBytesPerValue(q.llmKvCache);
 }
 
+double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
+    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0;
+}
+
 namespace {
 
 // The bytes of `paramsBillion` weights and of the context's KV cache.
 double llmBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0 + kvCacheBytes(q);
+    return llmWeightBytes(q, paramsBillion) + kvCacheBytes(q);
 }
 
 } // namespace

@@ -16,6 +16,10 @@ double cachedTokens(const PerfQuery& q);
 /// The parameters each token works with: all of them, or a mixture of experts' active ones.
 double activeParamsBillion(const PerfQuery& q);
 
+/// The bytes of `paramsBillion` weights at the query's bits per weight (a model's own 4-bit
+/// release, PerfQuery::llmWeightBits, else llmBitsPerWeight of its precision).
+double llmWeightBytes(const PerfQuery& q, double paramsBillion);
+
 /// The bytes of the context's KV cache: a published model's own elements
 /// (PerfQuery::llmKvCacheValues), else Llama 3 8B's 64K elements per token scaled by
 /// sqrt(active size), at the cache's bytes per element (PerfQuery::llmKvCache).

@@ -13,24 +13,12 @@ namespace {
 // The vocabulary an unnamed model's output head is taken to have: Llama 3's.
 constexpr double kDefaultVocabulary = 128256.0;
 
-double bitsPerWeight(const PerfQuery& q) {
-    return q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights));
-}
-
-double weightBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * bitsPerWeight(q) / 8.0;
-}
-
-int layersOf(const PerfQuery& q) {
-    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(activeParamsBillion(q));
-}
-
 // The output head's bytes: at most half the weights a token reads (every token reads the head,
 // so it is among a mixture of experts' active parameters; a tiny model's head is not all of it).
 double headBytes(const PerfQuery& q) {
     const double params =
         q.llmOutputHeadParamsBillion.value_or(kDefaultVocabulary * llamaLikeHidden(activeParamsBillion(q)) / 1e9);
-    return std::min(weightBytes(q, params), 0.5 * weightBytes(q, activeParamsBillion(q)));
+    return std::min(llmWeightBytes(q, params), 0.5 * llmWeightBytes(q, activeParamsBillion(q)));
 }
 
 double gpuCapacityBytes(const Gpu& g, const PerfQuery& q) {
@@ -82,6 +70,10 @@ OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHel
 }
 
 } // namespace
+
+int llmLayersOf(const PerfQuery& q) {
+    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(activeParamsBillion(q));
+}
 
 double llamaLikeHidden(double paramsBillion) {
     return std::max(128.0, std::round(std::cbrt(paramsBillion * 1e9 / 0.09375) / 128.0) * 128.0);
@@ -154,12 +146,12 @@ OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
     OffloadSplit s;
     s.gpuCapacityBytes = gpuCapacityBytes(g, q);
     s.heldBytes = llmBytesHeld(q);
-    s.layers = layersOf(q);
+    s.layers = llmLayersOf(q);
     if (expertRoutingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
         // Total = shared + E x expert; active = shared + k x expert (attention, embeddings and a
         // shared expert are in both).
         const double expert = (q.llmParamsBillion - activeParamsBillion(q)) / (q.llmExperts - q.llmExpertsPerToken);
-        const double routedHeld = weightBytes(q, q.llmExperts * expert);
+        const double routedHeld = llmWeightBytes(q, q.llmExperts * expert);
         const double sharedHeld = s.heldBytes - routedHeld;
         if (q.llmCpuMoeLayers || sharedHeld <= s.gpuCapacityBytes) {
             s = splitByExperts(q, s, sharedHeld, routedHeld);

@@ -50,6 +50,10 @@ std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* prob
 double llamaLikeHidden(double paramsBillion);
 int llamaLikeLayers(double paramsBillion);
 
+/// The model's layers: a published model's own (PerfQuery::llmLayers), else a Llama-like model's
+/// for its active size (what -ngl counts).
+int llmLayersOf(const PerfQuery& q);
+
 /// Whether q leaves part of the model in system RAM on q.gpus of g: RAM is given
 /// (PerfQuery::systemRamGbs) and the model does not fit, or a placement (-ngl, --n-cpu-moe) is.
 bool offloads(const Gpu& g, const PerfQuery& q);
