@@ -62,6 +62,10 @@ struct Gpu {
     /// DGX Spark's GB10 runs the RTX 5070's 48 SMs): its board power per SM anchors this GPU's
     /// sustained clock as a card of the same chip would. Empty for most GPUs.
     std::string configurationPeer;
+    /// Why this card's board power per SM must not anchor its chip's sustained clock, when it
+    /// must not (most of the RTX 3070 Ti's extra power feeds GDDR6X, not SMs); empty for most
+    /// GPUs. The card's own clock is still derived against the chip's other cards.
+    std::string notAClockAnchor;
 
     std::optional<double> l2CacheMb;
     std::optional<double> sharedMemPerSmKb;

@@ -103,6 +103,10 @@ Gpu gpuFromJson(const json& j, const InputLocation& where) {
     g.tensorCoreGeneration = f.requireString("compute.tensor_cores");
     g.fp32Tflops = f.optionalPositive("compute.fp32_tflops");
     g.configurationPeer = f.optionalString("compute.configuration_peer").value_or("");
+    g.notAClockAnchor = f.optionalString("compute.not_a_clock_anchor").value_or("");
+    if (f.optionalString("compute.not_a_clock_anchor") && text::trim(g.notAClockAnchor).empty()) {
+        f.fail("compute.not_a_clock_anchor", "must say why the card does not anchor its chip's clock");
+    }
 
     g.tensor.fp16Fp32Acc = f.optionalPositive("tensor_tflops_dense.fp16_fp32acc");
     g.tensor.fp16Fp16Acc = f.optionalPositive("tensor_tflops_dense.fp16_fp16acc");
@@ -178,6 +182,9 @@ json gpuToJson(const Gpu& g) {
                     {"fp32_tflops", optionalToJson(g.fp32Tflops)}};
     if (!g.configurationPeer.empty()) {
         j["compute"]["configuration_peer"] = g.configurationPeer;
+    }
+    if (!g.notAClockAnchor.empty()) {
+        j["compute"]["not_a_clock_anchor"] = g.notAClockAnchor;
     }
     j["tensor_tflops_dense"] = {{"fp16_fp32acc", optionalToJson(g.tensor.fp16Fp32Acc)},
                                 {"fp16_fp16acc", optionalToJson(g.tensor.fp16Fp16Acc)},

@@ -160,7 +160,7 @@ bool isBareGeForceNumber(const NameKey& key) {
         return false;
     }
     return std::all_of(key.model.begin(), key.model.end(), [&](const std::string& t) {
-        return &t == &*number || t == "ti" || t == "super";
+        return &t == &*number || t == "ti" || t == "super" || t == "d";
     });
 }
 

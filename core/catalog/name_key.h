@@ -32,7 +32,7 @@ bool isOptionalBrandWord(std::string_view lowerWord);
 NameKey parseNameKey(std::string_view name);
 
 /// True for a GeForce model number written without its series: "4090", "3080 Ti 12GB",
-/// "4070 Ti Super" (as in llama.cpp benchmark tables).
+/// "4070 Ti Super" (as in llama.cpp benchmark tables), "4090D" (China's D editions).
 bool isBareGeForceNumber(const NameKey& key);
 
 } // namespace advisor

@@ -89,9 +89,11 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     PerSm best;
     for (const auto& p : peers->gpus()) {
         const auto ps = perSm(p);
-        // Only shipped cards anchor a chip: a GPU the user defines must not move the others.
+        // Only shipped cards anchor a chip: a GPU the user defines must not move the others, nor
+        // a card whose catalog entry says why its power per SM is no measure of its clock.
         const bool sameSms = p.chip == g.chip || p.id == g.configurationPeer;
-        if (!p.custom && p.vendor == g.vendor && sameSms && ps && ps->watts > best.watts) {
+        const bool mayAnchor = !p.custom && p.notAClockAnchor.empty();
+        if (mayAnchor && p.vendor == g.vendor && sameSms && ps && ps->watts > best.watts) {
             best = *ps;
             top = &p;
         }
@@ -103,7 +105,11 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     s.chipTopName = top->name;
     s.chipTopScope = top->chip == g.chip ? "the same " + g.chip : "the same SMs (" + top->chip + ")";
     const auto clockAt = [&](double exponent) {
-        const double clock = best.clock / own->clock * clockAtPowerRatio(own->watts / best.watts, exponent);
+        // A card that may not anchor the chip (or one the user defines) can have more power per SM
+        // than the anchor: the same law then lets it run faster than the anchor, up to its own boost.
+        const double ratio = own->watts / best.watts;
+        const double law = ratio > 1.0 ? std::pow(ratio, 1.0 / exponent) : clockAtPowerRatio(ratio, exponent);
+        const double clock = best.clock / own->clock * law;
         return clock >= 0.995 ? 1.0 : clock;
     };
     const auto detail = [&](double clock, const std::string& law) {

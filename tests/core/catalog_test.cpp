@@ -245,7 +245,12 @@ INSTANTIATE_TEST_SUITE_P(
                       // The RTX PRO 6000's server card is its own entry; the bare name stays the workstation card.
                       NameCase{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-blackwell-server"},
                       NameCase{"RTX PRO 6000 Server Edition", "rtx-pro-6000-blackwell-server"},
-                      NameCase{"RTX PRO 6000", "rtx-pro-6000-blackwell"}));
+                      NameCase{"RTX PRO 6000", "rtx-pro-6000-blackwell"},
+                      // China's D edition is its own card; the plain number stays the RTX 4090.
+                      NameCase{"NVIDIA GeForce RTX 4090 D", "rtx-4090-d"}, NameCase{"RTX 4090D", "rtx-4090-d"},
+                      NameCase{"4090D", "rtx-4090-d"}, NameCase{"4090", "rtx-4090"},
+                      NameCase{"NVIDIA GeForce RTX 3070 Ti", "rtx-3070-ti"}, NameCase{"3070", "rtx-3070"},
+                      NameCase{"AMD Radeon RX 7900 XT", "rx-7900-xt"}, NameCase{"RX 7900 XTX", "rx-7900-xtx"}));
 
 TEST(NameResolution, AmbiguousNamesListTheirCandidates) {
     const Resolution r = cat().resolve("A100");
@@ -298,7 +303,7 @@ TEST(NameResolution, UnknownNamesSuggestNeighbours) {
     EXPECT_EQ(cat().resolve("RTX PRO 6000 Max-Q 48GB").status, ResolveStatus::NotFound);
     // Cut-down or different-memory siblings of catalog cards do not fall onto them.
     for (const char* sibling :
-         {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3070 Ti", "RTX 2060 12GB", "RTX 4060S"}) {
+         {"GTX 1660", "GTX 1660 Super", "GTX 1060 3GB", "RTX 3060 8GB", "RTX 2060 12GB", "RTX 4060S", "RTX 4090D 48GB"}) {
         EXPECT_EQ(cat().resolve(sibling).status, ResolveStatus::NotFound) << sibling;
     }
 }
@@ -379,6 +384,12 @@ TEST(CatalogValidation, ACompleteSystemNeedsNoSlotsAndAPeerMustExist) {
               "gpus.json:6: entry 2 ('Test GPU 2'): field 'compute.configuration_peer': 'rtx-5070' is not the id of "
               "another NVIDIA GPU in this catalog");
     EXPECT_NE(catalogError(withReplaced("\"fp32_tflops\": 80", peer + "\"test-gpu-2\"")), ""); // itself
+    // A card that must not anchor its chip's clock says why.
+    const std::string notAnchor = "\"fp32_tflops\": 80, \"not_a_clock_anchor\": ";
+    EXPECT_EQ(catalogError(withReplaced("\"fp32_tflops\": 80", notAnchor + "\"its power feeds GDDR6X\"")), "");
+    EXPECT_EQ(catalogError(withReplaced("\"fp32_tflops\": 80", notAnchor + "\" \"")),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'compute.not_a_clock_anchor': must say why the card does "
+              "not anchor its chip's clock");
 }
 
 TEST(CatalogValidation, EveryBadEntryIsReportedAtItsLine) {

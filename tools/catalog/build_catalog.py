@@ -9,7 +9,7 @@ RTX A5500, RTX A2000 12GB, RTX 2000 Ada, RTX 4500 Ada, GTX 1060 6GB, GTX 1660 Ti
 RTX PRO 6000 Blackwell Max-Q, RTX PRO 5000 Blackwell 48GB and 72GB, RX 9070 XT, Radeon AI PRO R9700,
 DGX Spark, MI100, MI210, MI250; on 2026-11-27 RTX 3080 12GB, RTX 4060 Ti 8GB, RTX 5060 Ti 8GB,
 RTX 5060, RTX 4000 SFF Ada, Quadro RTX 4000, MI355X, MI350X, RTX PRO 4000 and 4500 Blackwell, RTX PRO 6000
-Blackwell Server Edition, and the aliases 'RTX 3080', 'RTX 4060 Ti' and 'RTX 5060 Ti' on the cards those
+Blackwell Server Edition, RTX 3070 Ti, RTX 4090 D, RX 7900 XT, and the aliases 'RTX 3080', 'RTX 4060 Ti' and 'RTX 5060 Ti' on the cards those
 names meant before).
 Usage:
 
