@@ -114,6 +114,9 @@ int show(Context& ctx, const Args& args) {
     if (!g.notes.empty()) {
         line("Notes", g.notes);
     }
+    if (!g.notAClockAnchor.empty()) {
+        line("Not a clock anchor", g.notAClockAnchor);
+    }
     for (const auto& s : g.sources) {
         line("Source", s);
     }

@@ -159,9 +159,8 @@ bool isBareGeForceNumber(const NameKey& key) {
     if (number == key.model.end()) {
         return false;
     }
-    return std::all_of(key.model.begin(), key.model.end(), [&](const std::string& t) {
-        return &t == &*number || t == "ti" || t == "super" || t == "d";
-    });
+    return std::all_of(key.model.begin(), key.model.end(),
+                       [&](const std::string& t) { return &t == &*number || t == "ti" || t == "super" || t == "d"; });
 }
 
 } // namespace advisor

@@ -104,6 +104,10 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     s.chipPowerPerSmRatio = own->watts / best.watts;
     s.chipTopName = top->name;
     s.chipTopScope = top->chip == g.chip ? "the same " + g.chip : "the same SMs (" + top->chip + ")";
+    if (!g.notAClockAnchor.empty()) {
+        s.notes.push_back("its board power per SM does not set " + g.chip + "'s sustained clock for the other cards " +
+                          "(the catalog says why); its own clock is derived from the " + top->name + "'s");
+    }
     const auto clockAt = [&](double exponent) {
         // A card that may not anchor the chip (or one the user defines) can have more power per SM
         // than the anchor: the same law then lets it run faster than the anchor, up to its own boost.

@@ -104,6 +104,15 @@ TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {
     EXPECT_NE(l40s.out.find("Cache: L2 not published, shared memory 100 KB per SM\n"), std::string::npos) << l40s.out;
     EXPECT_NE(l40s.out.find("Model assumes: L2 size not published; taken from RTX 6000 Ada"), std::string::npos)
         << l40s.out;
+    // A card that must not anchor its chip's clock says why, and what the model does instead.
+    const auto d = cli.run({"gpus", "show", "4090D"});
+    EXPECT_NE(d.out.find("Not a clock anchor: Its 425 W for 114 SMs"), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("Model assumes: its board power per SM does not set AD102's sustained clock for the other "
+                         "cards (the catalog says why); its own clock is derived from the RTX 4090's"),
+              std::string::npos)
+        << d.out;
+    const std::string why = cli.json({"gpus", "show", "RTX 4090 D"}).at("compute").at("not_a_clock_anchor");
+    EXPECT_EQ(why.rfind("Its 425 W", 0), 0u) << why;
     const auto amb = cli.run({"gpus", "show", "A100"});
     EXPECT_EQ(amb.exitCode, 1);
     EXPECT_EQ(amb.err, "error: 'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4, A100 80GB PCIe, "

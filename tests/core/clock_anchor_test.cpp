@@ -42,7 +42,10 @@ TEST(ClockAnchor, TheThreeCardsSayWhyAndRunAtTheirBoostClock) {
         // Each has more board power per SM than the card that anchors its chip.
         EXPECT_GT(s.chipPowerPerSmRatio, 1.0) << id;
         EXPECT_FALSE(s.chipTopName.empty()) << id;
+        ASSERT_FALSE(s.notes.empty()) << id;
+        EXPECT_NE(s.notes.back().find("does not set " + g->chip + "'s sustained clock"), std::string::npos) << id;
     }
+    EXPECT_TRUE(specs("RTX 4090").notes.empty());
     EXPECT_DOUBLE_EQ(specs("RTX 4090 D").sustainedClock, 1.0);
     EXPECT_DOUBLE_EQ(specs("RX 7900 XT").sustainedClock, 1.0);
     EXPECT_EQ(specs("RTX 3070 Ti").chipTopName, "RTX 3060 Ti");
@@ -105,8 +108,8 @@ TEST(ClockAnchor, TheNewCardsSitWhereTheirDatasheetsPutThem) {
     // The RX 7900 XT: 84 of 96 CUs at 2,394 MHz against 2,498, 800 GB/s against 960.
     expectNear(specs("RX 7900 XT").fp16TrainTflops / specs("RX 7900 XTX").fp16TrainTflops, 103.0 / 122.8, 0.005,
                "RX 7900 XT / XTX compute roof");
-    for (const Metric m : {Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training, Metric::LlmDecode,
-                           Metric::LlmPrefill}) {
+    for (const Metric m :
+         {Metric::Fp16Inference, Metric::Fp16Training, Metric::Fp32Training, Metric::LlmDecode, Metric::LlmPrefill}) {
         const double r = speed("RX 7900 XT", m) / speed("RX 7900 XTX", m);
         EXPECT_LT(r, 1.0) << toString(m);
         EXPECT_GE(r, 103.0 / 122.8 * 0.99) << toString(m);
