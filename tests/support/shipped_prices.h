@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 113;
+inline constexpr int kShippedPrices = 136;
 
 } // namespace advisor::testing
