@@ -348,8 +348,8 @@ Command recommendCommand() {
             "--sequences (LLM inference) is the requests served at once: each keeps its own KV cache in\n"
             "the memory needed, and the tokens/s ranked is theirs together (default 1).\n"
             "--system-ram (LLM inference: ddr5-5600, ddr4-3200x4 or GB/s) also ranks the cards too small\n"
-            "for the model, one each, at llama.cpp's speed with the rest in that RAM (gpu-advisor perf\n"
-            "--help says how); they are marked '+ system RAM'.\n"
+            "for the model, up to --gpus of a card where the budget buys them, at llama.cpp's speed with\n"
+            "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

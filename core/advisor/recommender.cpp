@@ -113,7 +113,14 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
                     (count >= 2 ? std::string("several of them need extenders, blower variants or water cooling (seed)")
                                 : std::string("a second card later needs a board with 3-slot spacing or an extender")));
     }
-    if (count > 1 && in.memoryGb > g.memoryGb) {
+    if (count > 1 && in.memoryGb > g.memoryGb * count) {
+        // Partly in system RAM (LLM inference): each card holds whole layers, and what the second
+        // card holds is read from its memory instead of from RAM, which is where its speed comes from.
+        c.push_back("the cards hold " + format::gigabytes(g.memoryGb * count) + " of the " +
+                    format::gigabytes(in.memoryGb) +
+                    " between them (llama.cpp splits by layers out of the box) and "
+                    "the rest stays in RAM: each added card keeps more of the model off the slow RAM");
+    } else if (count > 1 && in.memoryGb > g.memoryGb) {
         // Training must shard (the seed's model parallelism); inference splits by layers out of the
         // box, and the model counts the extra cards as memory, not speed (as it predicts decoding).
         c.push_back("the " + format::gigabytes(in.memoryGb) + " are split over " + std::to_string(count) +
@@ -240,11 +247,13 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
             continue;
         }
         // Enough memory on one card, or split over up to maxGpus cards (sharding / layer split);
-        // or, with system RAM given for LLM inference, one card and the rest in RAM.
+        // or, with system RAM given for LLM inference, as many of the cards as the user runs and
+        // the budget buys (llama.cpp fills each with whole layers) and the rest in RAM.
         int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
         const bool partlyInRam = count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode;
         if (partlyInRam) {
-            count = 1;
+            const int affordable = static_cast<int>(std::floor(in.budgetUsd / offer->price.usd + 1e-9));
+            count = std::clamp(affordable, 1, in.maxGpus);
         } else if (count > in.maxGpus) {
             ++tooSmall;
             continue;
@@ -269,9 +278,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         c.memoryHeadroomGb = partlyInRam ? 0.0 : g.memoryGb - in.memoryGb / count;
         const auto specs = model.specs(g);
         if (partlyInRam) {
-            c.reasons.push_back(format::gigabytes(g.memoryGb) + " of the " + format::gigabytes(in.memoryGb) +
-                                " you need; " + perf::offloadPlacement(perf::planOffload(g, q)) +
-                                ": have that much RAM free");
+            c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
+                                " of the " + format::gigabytes(in.memoryGb) + " you need; " +
+                                perf::offloadPlacement(perf::planOffload(g, q)) + ": have that much RAM free");
         } else {
             c.reasons.push_back(format::gigabytes(g.memoryGb) + (count > 1 ? " x " + std::to_string(count) : "") +
                                 " for the " + format::gigabytes(in.memoryGb) + " you need (" +
@@ -312,9 +321,11 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         rec.shortlist.push_back(all[i]);
     }
     if (base.systemRamGbs && base.metric == perf::Metric::LlmDecode) {
-        rec.notes.push_back("cards too small for the model were considered alone with the rest in system RAM of " +
-                            format::trimmed(*base.systemRamGbs, 1) +
-                            " GB/s, as llama.cpp runs it, at that speed (marked in RAM)");
+        rec.notes.push_back("cards too small for the model were considered with the rest in system RAM of " +
+                            format::trimmed(*base.systemRamGbs, 1) + " GB/s, as llama.cpp runs it, at that speed " +
+                            (in.maxGpus > 1 ? "(up to " + std::to_string(in.maxGpus) +
+                                                  " of a card where the budget buys them; marked in RAM)"
+                                            : std::string("(one card each; marked in RAM)")));
     } else if (base.metric == perf::Metric::LlmDecode && rec.shortlist.empty() && tooSmall > 0) {
         // Nothing holds it: say what would still run it, and at what cost in speed.
         rec.notes.push_back("no card within the budget holds the model; given your system RAM, cards too small for "

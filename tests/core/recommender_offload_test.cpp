@@ -1,5 +1,6 @@
 // The live recommender with system RAM given for LLM inference: cards too small for the model
-// are ranked alone at their speed with the rest in RAM (perf/llm_offload.h), said as such.
+// are ranked at their speed with the rest in RAM (perf/llm_offload.h), alone or as many as the
+// user runs and the budget buys, said as such.
 #include "advisor/model_memory.h"
 #include "advisor/recommender.h"
 #include "calc/model_query.h"
@@ -83,13 +84,65 @@ TEST(RecommenderOffload, WithRamTheSmallCardsAreRankedAloneAtTheirOffloadedSpeed
     EXPECT_EQ(rec.shortlist.front().gpu->id, "rtx-4060-ti-16gb");
     bool said = false;
     for (const auto& n : rec.notes) {
-        said |= n.find("considered alone with the rest in system RAM of 89.6 GB/s") != std::string::npos;
+        said |= n.find("considered with the rest in system RAM of 89.6 GB/s, as llama.cpp runs it, at that speed "
+                       "(one card each") != std::string::npos;
     }
     EXPECT_TRUE(said);
     // More cards of the same kind are no alternative here: each would have to hold the model.
     for (const auto& a : rec.alternatives) {
         EXPECT_FALSE(a.partlyInRam) << a.gpu->name;
     }
+}
+
+TEST(RecommenderOffload, WithSeveralCardsAllowedAsManyAsTheBudgetBuysShareTheModelWithRam) {
+    // Two RTX 3090s (48 GB) still do not hold gpt-oss-120b's 66.5 GB: with --gpus 2 both are bought
+    // ($1,500 of $2,000) and fewer experts stay in RAM than with one; the RTX 4090 ($1,600) is one.
+    const perf::PerfModel model(cat());
+    RecommendInput in = gptOss120b(2000);
+    in.systemRamGbs = 89.6;
+    in.maxGpus = 2;
+    const auto two = recommend(cat(), model, prices(), {}, in);
+    in.maxGpus = 1;
+    const auto one = recommend(cat(), model, prices(), {}, in);
+    const auto find = [](const Recommendation& r, const std::string& id) -> const Candidate* {
+        for (const auto& c : r.shortlist) {
+            if (c.gpu->id == id) {
+                return &c;
+            }
+        }
+        return nullptr;
+    };
+    const Candidate* pair = find(two, "rtx-3090");
+    const Candidate* single = find(one, "rtx-3090");
+    ASSERT_NE(pair, nullptr);
+    ASSERT_NE(single, nullptr);
+    EXPECT_TRUE(pair->partlyInRam);
+    EXPECT_EQ(pair->count, 2);
+    EXPECT_EQ(single->count, 1);
+    perf::PerfQuery q;
+    q.metric = perf::Metric::LlmDecode;
+    q.llmWeights = perf::Precision::Int4;
+    calc::applyModelShape(q, *calc::findModelShape("gpt-oss-120b"));
+    q.systemRamGbs = 89.6;
+    q.gpus = 2;
+    EXPECT_NEAR(pair->throughput, model.throughput(cat().require("RTX 3090"), q), 0.005 * pair->throughput);
+    EXPECT_GT(pair->throughput, 1.5 * single->throughput); // 11 of 36 layers' experts in RAM, not 24
+    EXPECT_NE(pair->reasons.front().find("24 GB x 2 of the 66.5 GB you need"), std::string::npos)
+        << pair->reasons.front();
+    bool saysWhyTwo = false;
+    for (const auto& cv : pair->caveats) {
+        EXPECT_EQ(cv.find("count as memory, not speed"), std::string::npos) << cv; // here they give speed
+        saysWhyTwo |= cv.find("the cards hold 48 GB of the 66.5 GB between them") != std::string::npos;
+    }
+    EXPECT_TRUE(saysWhyTwo);
+    const Candidate* rtx4090 = find(two, "rtx-4090");
+    ASSERT_NE(rtx4090, nullptr);
+    EXPECT_EQ(rtx4090->count, 1); // a second would pass the budget
+    bool said = false;
+    for (const auto& n : two.notes) {
+        said |= n.find("(up to 2 of a card where the budget buys them") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
 }
 
 TEST(RecommenderOffload, ACardThatHoldsTheModelKeepsItAllOnTheCard) {
