@@ -453,6 +453,18 @@ private slots:
             }
         }
         QVERIFY(marked);
+        // Two cards at most: each card too small comes as a pair where the budget buys two.
+        auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("liveGpus"));
+        QVERIFY(gpus != nullptr && gpus->isVisible());
+        QCOMPARE(gpus->text(), QStringLiteral("1, the chart's"));
+        gpus->setValue(2);
+        bool pair = false;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            pair |= table->item(row, 1)->text().startsWith(QStringLiteral("2 x "));
+        }
+        QVERIFY(pair);
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveGpus"))->value(), 2);
+        gpus->setValue(0);
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSystemRam"))->currentData(),
                  QVariant(QStringLiteral("ddr5-5600")));
         ram->setCurrentIndex(0); // later tests expect the defaults

@@ -109,6 +109,7 @@ private:
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use
+    QSpinBox* liveGpus_ = nullptr;         ///< most cards in one setup (0: the chart leaf's)
     QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; requests and RAM show for LLM inference
     QString liveMemoryBasis_;              ///< how the model size became gigabytes
     QTableWidget* shortlist_ = nullptr;

@@ -197,6 +197,19 @@ void AdvisorPage::buildResultView(QWidget* page) {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
+    // eight for an organisation) unless the user says.
+    liveGpus_ = new QSpinBox;
+    liveGpus_->setObjectName(QStringLiteral("liveGpus"));
+    liveGpus_->setRange(0, 16);
+    liveGpus_->setKeyboardTracking(false);
+    liveGpus_->setToolTip(tr("The most GPUs in one setup: memory you need beyond one card is split over up to this "
+                             "many (with system RAM, as many as the budget buys and the rest in RAM)"));
+    liveGpus_->setValue(QSettings().value(QStringLiteral("advisor/max_gpus"), 0).toInt());
+    connect(liveGpus_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/max_gpus"), liveGpus_->value());
+        updateResult();
+    });
     // LLM inference: cards too small for the model ranked with the rest in this RAM
     // (`recommend --system-ram`).
     liveSystemRam_ = new QComboBox;
@@ -259,6 +272,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
     memoryRow->setRowVisible(liveRequests_, false);
     memoryRow->addRow(tr("&System RAM:"), liveSystemRam_);
     memoryRow->setRowVisible(liveSystemRam_, false);
+    memoryRow->addRow(tr("&GPUs at most:"), liveGpus_);
     liveMemoryForm_ = memoryRow;
     auto* liveBox = new QGroupBox(tr("Today, from your prices (live recommender)"));
     auto* liveLayout = new QVBoxLayout(liveBox);
@@ -304,6 +318,10 @@ void AdvisorPage::updateResult() {
     }
     leafWhy_->setText(why);
     liveInput_ = advice::recommendInputForDettmers2023(session_->path(), uiSession_.settings());
+    liveGpus_->setSpecialValueText(tr("%1, the chart's").arg(liveInput_.maxGpus));
+    if (liveGpus_->value() > 0) {
+        liveInput_.maxGpus = liveGpus_->value();
+    }
     {
         const QSignalBlocker block(liveMemory_);
         liveMemory_->setValue(liveInput_.memoryGb);
