@@ -430,6 +430,17 @@ private slots:
         QVERIFY(!ram->isVisible()); // no model yet: the memory is given in gigabytes
         model->setCurrentIndex(model->findData(QStringLiteral("gpt-oss-120b")));
         QVERIFY(ram->isVisible());
+        // The chart's 8-bit sizes gpt-oss-120b at 120 GB; its 4-bit release needs 66.5 (remembered).
+        auto* weights = page.findChild<QComboBox*>(QStringLiteral("liveWeights"));
+        QVERIFY(weights != nullptr && weights->isVisible());
+        QCOMPARE(weights->currentData(), QVariant(QStringLiteral("int8")));
+        QVERIFY(liveMemoryField(page)->value() > 115);
+        weights->setCurrentIndex(weights->findData(QStringLiteral("int4")));
+        QCOMPARE(liveMemoryField(page)->value(), 66.5);
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("int4 weights")),
+                 qPrintable(liveSummary(page)->text()));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveWeights"))->currentData(),
+                 QVariant(QStringLiteral("int4")));
         const QStringList clashes = testing::clashingMnemonics(&page); // its Alt key is its own
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
         for (const auto& c : page.liveRecommendation().shortlist) {
@@ -468,6 +479,7 @@ private slots:
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSystemRam"))->currentData(),
                  QVariant(QStringLiteral("ddr5-5600")));
         ram->setCurrentIndex(0); // later tests expect the defaults
+        weights->setCurrentIndex(weights->findData(QStringLiteral("int8")));
         model->setCurrentIndex(0);
     }
 

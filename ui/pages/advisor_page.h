@@ -73,7 +73,10 @@ private:
     void updateResult();
     void updateLive();
     QString liveNotesHtml() const; ///< the recommender's notes, for the reasons view
-    /// With a model size: the memory it needs for the leaf's task, into the input and the field.
+    /// The live side's LLM fields (weights, context, requests, system RAM) and its GPU count.
+    void createLiveOptionFields();
+    /// With a model size: the memory it needs for the leaf's task, into the input and the field;
+    /// on an LLM-inference leaf, the weights, context, requests and RAM chosen, into the input.
     void sizeLiveMemoryForModel();
     /// The walk outlives the window: the budget, its check box and the answers the user gave.
     void saveWalk() const;
@@ -106,6 +109,7 @@ private:
     QDoubleSpinBox* liveMemory_ = nullptr;
     QComboBox* liveModel_ = nullptr;       ///< a published model (its size and shape), or any size
     QDoubleSpinBox* liveParams_ = nullptr; ///< a model size instead of gigabytes; 0 = none
+    QComboBox* liveWeights_ = nullptr;     ///< LLM inference: the weights' precision
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use

@@ -4,14 +4,12 @@
 
 #include "advisor/buyer_value.h"
 #include "advisor/chart_path_input.h"
-#include "advisor/model_memory.h"
 #include "calc/model_shapes.h"
 #include "common/errors.h"
 #include "common/format.h"
 #include "session.h"
 #include "ui_text.h"
 #include "widgets/model_choice.h"
-#include "widgets/system_ram_choice.h"
 #include "widgets/table_rows.h"
 #include "widgets/vertical_scroll.h"
 
@@ -168,60 +166,7 @@ void AdvisorPage::buildResultView(QWidget* page) {
         sizeLiveMemoryForModel();
         updateLive();
     });
-    // LLM inference: the context each reply reads sizes the KV cache, in the memory and the speed
-    // (`recommend --context`); for a model given by size or name, on an LLM-inference leaf.
-    liveContext_ = new QSpinBox;
-    liveContext_->setObjectName(QStringLiteral("liveContext"));
-    liveContext_->setRange(0, 1048576);
-    liveContext_->setSuffix(tr(" tokens"));
-    liveContext_->setSpecialValueText(tr("default"));
-    liveContext_->setKeyboardTracking(false);
-    liveContext_->setToolTip(tr("LLM inference: the tokens of context each reply reads, which the KV cache holds"));
-    liveContext_->setValue(QSettings().value(QStringLiteral("advisor/context_tokens"), 0).toInt());
-    connect(liveContext_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/context_tokens"), liveContext_->value());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
-    // Requests served at once: each keeps its own KV cache, and they generate together
-    // (`recommend --sequences`).
-    liveRequests_ = new QSpinBox;
-    liveRequests_->setObjectName(QStringLiteral("liveRequests"));
-    liveRequests_->setRange(1, 4096);
-    liveRequests_->setKeyboardTracking(false);
-    liveRequests_->setToolTip(tr("LLM inference: the requests served at once. Each keeps its own KV cache in the "
-                                 "memory needed, and the speed ranked is their tokens/s together."));
-    liveRequests_->setValue(QSettings().value(QStringLiteral("advisor/sequences"), 1).toInt());
-    connect(liveRequests_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/sequences"), liveRequests_->value());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
-    // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
-    // eight for an organisation) unless the user says.
-    liveGpus_ = new QSpinBox;
-    liveGpus_->setObjectName(QStringLiteral("liveGpus"));
-    liveGpus_->setRange(0, 16);
-    liveGpus_->setKeyboardTracking(false);
-    liveGpus_->setToolTip(tr("The most GPUs in one setup: memory you need beyond one card is split over up to this "
-                             "many (with system RAM, as many as the budget buys and the rest in RAM)"));
-    liveGpus_->setValue(QSettings().value(QStringLiteral("advisor/max_gpus"), 0).toInt());
-    connect(liveGpus_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/max_gpus"), liveGpus_->value());
-        updateResult();
-    });
-    // LLM inference: cards too small for the model ranked with the rest in this RAM
-    // (`recommend --system-ram`).
-    liveSystemRam_ = new QComboBox;
-    liveSystemRam_->setObjectName(QStringLiteral("liveSystemRam"));
-    fillSystemRamChoice(liveSystemRam_);
-    liveSystemRam_->setCurrentIndex(
-        std::max(0, liveSystemRam_->findData(QSettings().value(QStringLiteral("advisor/system_ram")).toString())));
-    connect(liveSystemRam_, &QComboBox::currentIndexChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/system_ram"), liveSystemRam_->currentData());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
+    createLiveOptionFields();
     connect(liveParams_, &QDoubleSpinBox::valueChanged, this, [this] {
         QSettings().setValue(QStringLiteral("advisor/model_params_billion"), liveParams_->value());
         sizeLiveMemoryForModel();
@@ -266,6 +211,8 @@ void AdvisorPage::buildResultView(QWidget* page) {
     memoryRow->addRow(tr("&Memory you need:"), liveMemory_);
     memoryRow->addRow(tr("Or a mo&del:"), liveModel_);
     memoryRow->addRow(tr("Or a model si&ze of:"), liveParams_);
+    memoryRow->addRow(tr("LLM &weights:"), liveWeights_);
+    memoryRow->setRowVisible(liveWeights_, false);
     memoryRow->addRow(tr("LLM conte&xt:"), liveContext_);
     // Shown on an LLM-inference leaf only, so other leaves keep the shortlist's height.
     memoryRow->addRow(tr("Re&quests at once:"), liveRequests_);
@@ -446,40 +393,6 @@ void AdvisorPage::updateLive() {
     if (live_.shortlist.empty()) {
         reasons_->setHtml(liveNotesHtml()); // why nothing is listed
     }
-}
-
-void AdvisorPage::sizeLiveMemoryForModel() {
-    liveMemoryBasis_.clear();
-    liveInput_.llmParamsBillion.reset();
-    liveInput_.llmActiveParamsBillion.reset();
-    liveInput_.llmContextTokens.reset();
-    liveInput_.llmSequences = 1;
-    liveInput_.systemRamGbs.reset();
-    const calc::ModelShape* model = chosenModel(liveModel_);
-    const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
-    const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
-    liveContext_->setEnabled(llmInference && params > 0);
-    liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
-    liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0);
-    if (params <= 0) {
-        return;
-    }
-    if (llmInference && liveContext_->value() > 0) {
-        liveInput_.llmContextTokens = liveContext_->value();
-    }
-    if (llmInference) {
-        liveInput_.llmSequences = liveRequests_->value();
-        liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
-    }
-    try {
-        const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
-        liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
-    } catch (const AdvisorError& e) {
-        liveMemoryBasis_ = QString::fromUtf8(e.what());
-        return;
-    }
-    const QSignalBlocker block(liveMemory_);
-    liveMemory_->setValue(liveInput_.memoryGb);
 }
 
 QString AdvisorPage::liveNotesHtml() const {

@@ -1,0 +1,134 @@
+// The advisor page's live options beyond the memory: an LLM's weights, context, requests and
+// system RAM, and how many cards one setup may have; and how they size the memory and the query.
+#include "pages/advisor_page.h"
+
+#include "advisor/model_memory.h"
+#include "common/errors.h"
+#include "perf/model.h"
+#include "ui_text.h"
+#include "widgets/model_choice.h"
+#include "widgets/system_ram_choice.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSettings>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace advisor::ui {
+
+void AdvisorPage::createLiveOptionFields() {
+    // LLM inference: the weights' precision, which sizes a model and sets how many bytes each
+    // token reads (`recommend --precision`); the chart's 8-bit unless the user says.
+    liveWeights_ = new QComboBox;
+    liveWeights_->setObjectName(QStringLiteral("liveWeights"));
+    fillLlmWeightsChoice(liveWeights_);
+    liveWeights_->setToolTip(tr("LLM inference: the precision of the model's weights (llama.cpp's quantizations); "
+                                "the chart's answer assumes 8-bit"));
+    liveWeights_->setCurrentIndex(std::max(
+        0, liveWeights_->findData(QSettings().value(QStringLiteral("advisor/llm_weights"), QStringLiteral("int8")))));
+    connect(liveWeights_, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/llm_weights"), liveWeights_->currentData());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
+    // LLM inference: the context each reply reads sizes the KV cache, in the memory and the speed
+    // (`recommend --context`); for a model given by size or name, on an LLM-inference leaf.
+    liveContext_ = new QSpinBox;
+    liveContext_->setObjectName(QStringLiteral("liveContext"));
+    liveContext_->setRange(0, 1048576);
+    liveContext_->setSuffix(tr(" tokens"));
+    liveContext_->setSpecialValueText(tr("default"));
+    liveContext_->setKeyboardTracking(false);
+    liveContext_->setToolTip(tr("LLM inference: the tokens of context each reply reads, which the KV cache holds"));
+    liveContext_->setValue(QSettings().value(QStringLiteral("advisor/context_tokens"), 0).toInt());
+    connect(liveContext_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/context_tokens"), liveContext_->value());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
+    // Requests served at once: each keeps its own KV cache, and they generate together
+    // (`recommend --sequences`).
+    liveRequests_ = new QSpinBox;
+    liveRequests_->setObjectName(QStringLiteral("liveRequests"));
+    liveRequests_->setRange(1, 4096);
+    liveRequests_->setKeyboardTracking(false);
+    liveRequests_->setToolTip(tr("LLM inference: the requests served at once. Each keeps its own KV cache in the "
+                                 "memory needed, and the speed ranked is their tokens/s together."));
+    liveRequests_->setValue(QSettings().value(QStringLiteral("advisor/sequences"), 1).toInt());
+    connect(liveRequests_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/sequences"), liveRequests_->value());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
+    // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
+    // eight for an organisation) unless the user says.
+    liveGpus_ = new QSpinBox;
+    liveGpus_->setObjectName(QStringLiteral("liveGpus"));
+    liveGpus_->setRange(0, 16);
+    liveGpus_->setKeyboardTracking(false);
+    liveGpus_->setToolTip(tr("The most GPUs in one setup: memory you need beyond one card is split over up to this "
+                             "many (with system RAM, as many as the budget buys and the rest in RAM)"));
+    liveGpus_->setValue(QSettings().value(QStringLiteral("advisor/max_gpus"), 0).toInt());
+    connect(liveGpus_, &QSpinBox::valueChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/max_gpus"), liveGpus_->value());
+        updateResult();
+    });
+    // LLM inference: cards too small for the model ranked with the rest in this RAM
+    // (`recommend --system-ram`).
+    liveSystemRam_ = new QComboBox;
+    liveSystemRam_->setObjectName(QStringLiteral("liveSystemRam"));
+    fillSystemRamChoice(liveSystemRam_);
+    liveSystemRam_->setCurrentIndex(
+        std::max(0, liveSystemRam_->findData(QSettings().value(QStringLiteral("advisor/system_ram")).toString())));
+    connect(liveSystemRam_, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/system_ram"), liveSystemRam_->currentData());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
+}
+
+void AdvisorPage::sizeLiveMemoryForModel() {
+    liveMemoryBasis_.clear();
+    liveInput_.llmParamsBillion.reset();
+    liveInput_.llmActiveParamsBillion.reset();
+    liveInput_.llmContextTokens.reset();
+    liveInput_.llmSequences = 1;
+    liveInput_.systemRamGbs.reset();
+    const calc::ModelShape* model = chosenModel(liveModel_);
+    const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
+    const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
+    liveContext_->setEnabled(llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveWeights_, llmInference);
+    if (llmInference) {
+        // As `recommend --precision`: 8-bit is the chart's 8-bit inference, 4 and 16 bits are not.
+        const auto weights = perf::parsePrecision(liveWeights_->currentData().toString().toStdString());
+        liveInput_.llmWeights = weights.value_or(perf::Precision::Int8);
+        liveInput_.eightBit = liveInput_.llmWeights == perf::Precision::Int8;
+    }
+    if (params <= 0) {
+        return;
+    }
+    if (llmInference && liveContext_->value() > 0) {
+        liveInput_.llmContextTokens = liveContext_->value();
+    }
+    if (llmInference) {
+        liveInput_.llmSequences = liveRequests_->value();
+        liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
+    }
+    try {
+        const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
+        liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
+    } catch (const AdvisorError& e) {
+        liveMemoryBasis_ = QString::fromUtf8(e.what());
+        return;
+    }
+    const QSignalBlocker block(liveMemory_);
+    liveMemory_->setValue(liveInput_.memoryGb);
+}
+
+} // namespace advisor::ui
