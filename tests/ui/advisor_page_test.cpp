@@ -468,6 +468,7 @@ private slots:
         auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("liveGpus"));
         QVERIFY(gpus != nullptr && gpus->isVisible());
         QCOMPARE(gpus->text(), QStringLiteral("1, the chart's"));
+        QVERIFY(gpus->width() > gpus->fontMetrics().horizontalAdvance(gpus->text())); // not cut to "rt's"
         gpus->setValue(2);
         bool pair = false;
         for (int row = 0; row < table->rowCount(); ++row) {

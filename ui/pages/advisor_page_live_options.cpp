@@ -68,6 +68,8 @@ void AdvisorPage::createLiveOptionFields() {
     liveGpus_ = new QSpinBox;
     liveGpus_->setObjectName(QStringLiteral("liveGpus"));
     liveGpus_->setRange(0, 16);
+    // Sized for the longest "N, the chart's" (updateResult writes the leaf's N in it).
+    liveGpus_->setSpecialValueText(tr("%1, the chart's").arg(16));
     liveGpus_->setKeyboardTracking(false);
     liveGpus_->setToolTip(tr("The most GPUs in one setup: memory you need beyond one card is split over up to this "
                              "many (with system RAM, as many as the budget buys and the rest in RAM)"));
