@@ -68,6 +68,7 @@ int chart(Context& ctx, const Args& args) {
         o.workload = *workload;
     }
     o.minMemoryGb = args.number("min-memory", 0, 100000).value_or(0);
+    o.gpus = args.integer("gpus", 1, 8).value_or(1);
     if (const auto v = args.value("vendor")) {
         o.vendor = ctx.db().catalog().requireVendor(*v, "--vendor");
     }
@@ -142,7 +143,7 @@ int chart(Context& ctx, const Args& args) {
 Command chartCommand() {
     return {"chart", "draw the raw performance or perf-per-dollar chart to PNG, PDF, SVG or CSV",
             "Usage: gpu-advisor chart --out FILE.png|.pdf|.svg|.csv [--kind raw|perf-per-dollar]\n"
-            "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB]\n"
+            "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB] [--gpus N]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
             "                         [--sequences N] [--system-ram RAM]\n"
@@ -158,18 +159,18 @@ Command chartCommand() {
             "--model, --weights (default int4) and --context (default 512), and --sequences generating\n"
             "together (default 1), leaving out the GPUs too small to hold the weights and every sequence's\n"
             "KV cache (with --system-ram, those generate tokens with the rest in RAM and are marked +RAM).\n"
-            "perf-per-dollar divides by the total cost of ownership\n"
+            "--gpus N (1-8) makes every bar a setup of N of the GPU on its own links, relative to N of the\n"
+            "reference, as value --gpus does. perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"
             "PNG is WIDTH x HEIGHT pixels times --scale; PDF and SVG are vector. The height defaults to\n"
             "what the number of GPUs and the wrapped titles need. CSV holds exactly the plotted numbers.\n" +
                 std::string(kSystemRamHelp) + std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 std::vector<OptionSpec> specs = {
-                    {"out"},          {"kind"},         {"metric"},     {"with-fp32", false},
-                    {"workload"},     {"min-memory"},   {"vendor"},     {"only-priced", false},
-                    sparsityOption(), {"top"},          {"price-rule"}, {"reference"},
-                    {"highlight"},    {"width"},        {"height"},     {"scale"},
-                    {"theme"},        systemRamOption()};
+                    {"out"},        {"kind"},       {"metric"},    {"with-fp32", false},   {"workload"},
+                    {"min-memory"}, {"gpus"},       {"vendor"},    {"only-priced", false}, sparsityOption(),
+                    {"top"},        {"price-rule"}, {"reference"}, {"highlight"},          {"width"},
+                    {"height"},     {"scale"},      {"theme"},     systemRamOption()};
                 const std::vector<OptionSpec> llm = llmOptionSpecs();
                 specs.insert(specs.end(), llm.begin(), llm.end());
                 return chart(ctx, Args::parse(rest, specs));

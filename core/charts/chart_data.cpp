@@ -110,6 +110,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     if (!(o.minMemoryGb >= 0)) {
         throw InputError({"chart", 0, "", "min_memory"}, "must be 0 or more");
     }
+    if (o.gpus < 1 || o.gpus > 8) {
+        throw InputError({"chart", 0, "", "gpus"}, "must be 1 to 8 GPUs per setup, got " + std::to_string(o.gpus));
+    }
     ChartData d;
     d.kind = o.kind;
     d.metrics = o.metrics;
@@ -127,6 +130,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     vo.sparsity24 = o.sparsity24;
     vo.includeResale = o.includeResale;
     vo.settings = o.settings;
+    vo.gpuCount = o.gpus;
     std::map<std::string, ChartRow> byId;
     // Whether a GPU runs the model for some metric (an LLM's weights and KV cache in its memory,
     // or token generation with the rest in system RAM); a metric it cannot run has no bar.
@@ -229,16 +233,20 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
                           ") are not shown (add prices on the Prices page)");
     }
 
-    const std::string refName = d.reference ? d.reference->name : "?";
-    const std::string workload = llm ? perf::llmQueryDescription(o.llm)
-                                     : perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "");
+    // Several GPUs per setup: every bar, the reference's too, is that many cards.
+    const std::string perSetup = o.gpus > 1 ? std::to_string(o.gpus) + " x " : std::string();
+    const std::string refName = perSetup + (d.reference ? d.reference->name : "?");
+    const std::string workload = (llm ? perf::llmQueryDescription(o.llm)
+                                      : perf::toString(o.workload) + (o.sparsity24 ? ", 2:4 sparse weights" : "")) +
+                                 (o.gpus > 1 ? ", " + std::to_string(o.gpus) + " GPUs per setup" : std::string());
     if (o.kind == ChartKind::RawPerformance) {
         d.title = llm ? "Relative LLM inference speed (" + workload + ")"
                       : "Relative deep learning performance (" + workload + ")";
         d.valueAxisLabel = (llm ? "Tokens per second relative to " : "Performance relative to ") + refName +
                            " (1.0 = " + refName + ")";
-        d.subtitle = (llm ? std::string("Modelled llama.cpp-style tokens/s per GPU; sorted by ")
-                          : std::string("Modelled throughput per GPU; sorted by ")) +
+        const std::string per = o.gpus > 1 ? "per setup of " + std::to_string(o.gpus) + " GPUs" : "per GPU";
+        d.subtitle = (llm ? "Modelled llama.cpp-style tokens/s " + per + "; sorted by "
+                          : "Modelled throughput " + per + "; sorted by ") +
                      metricLabel(o.sortBy);
     } else {
         d.title = (llm ? "LLM inference per dollar (" : "Performance per dollar (") + workload + ")";
@@ -246,9 +254,11 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         d.valueAxisLabel = d.normalisedToReference
                                ? perDollar + " relative to " + refName + " (1.0 = " + refName + ")"
                                : perDollar + " relative to the best GPU";
-        d.subtitle = "Throughput / " + format::trimmed(o.settings.years, 2) + "-year cost: GPU (" +
-                     priceRuleLabel(o.settings.priceRule) + " price) + " + format::money(o.settings.desktopBaseCostUsd) +
-                     " desktop + electricity at " + format::money(o.settings.electricityUsdPerKwh) + "/kWh, " +
+        d.subtitle = "Throughput / " + format::trimmed(o.settings.years, 2) +
+                     "-year cost: " + (o.gpus > 1 ? std::to_string(o.gpus) + " GPUs (" : std::string("GPU (")) +
+                     priceRuleLabel(o.settings.priceRule) + " price) + " +
+                     format::money(o.settings.desktopBaseCostUsd) + " desktop + electricity at " +
+                     format::money(o.settings.electricityUsdPerKwh) + "/kWh, " +
                      format::percent(o.settings.utilization, 0) + " utilization; sorted by " + metricLabel(o.sortBy);
     }
     return d;

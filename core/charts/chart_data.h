@@ -34,6 +34,9 @@ struct ChartOptions {
     /// weights and cache are left out and counted in a note.
     perf::PerfQuery llm;
     double minMemoryGb = 0;
+    /// GPUs per setup (value --gpus): each bar is that many of a GPU on its own links, against as
+    /// many of the reference; the cost counts them all (and a desktop per 8). 1-8.
+    int gpus = 1;
     bool sparsity24 = false; ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24); off by default
     std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")
     bool onlyPriced = false; ///< raw chart: leave out GPUs without a price (perf/$ always does)
@@ -75,8 +78,8 @@ struct ChartData {
 };
 
 /// Throws InputError (field named) for an empty metric list, a sortBy not among the metrics,
-/// LLM metrics mixed with the others (their bars answer another question) or a negative memory
-/// filter.
+/// LLM metrics mixed with the others (their bars answer another question), a negative memory
+/// filter or GPUs per setup outside 1-8.
 ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, const std::vector<Price>& prices,
                          const ChartOptions& options);
 

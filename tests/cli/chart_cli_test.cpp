@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 namespace advisor::testing {
 namespace {
@@ -95,6 +96,28 @@ TEST(ChartCli, CsvNumbersAreTheModelsAndTheFiltersApply) {
     for (const auto& id : doc.at("gpu_ids")) {
         EXPECT_NE(id.get<std::string>().rfind("rx-", 0), 0u); // vendor filter: no AMD
     }
+}
+
+TEST(ChartCli, SeveralGpusPerSetupAreValuesSetups) {
+    // --gpus 4: the bars are `value --gpus 4`'s setups, relative to four of the reference.
+    Cli cli;
+    const auto doc = cli.json({"chart", "--out", cli.file("four.csv"), "--gpus", "4", "--metric", "fp16-training"});
+    EXPECT_NE(doc.at("title").get<std::string>().find("4 GPUs per setup"), std::string::npos) << doc.at("title");
+    const auto table = csv::read(cli.read("four.csv"), "four.csv");
+    const auto value = cli.json({"value", "--gpus", "4", "--metric", "fp16-training", "--all"});
+    std::map<std::string, double> byGpu;
+    for (const auto& r : value.at("rows")) {
+        byGpu[r.at("gpu").get<std::string>()] = r.at("relative_performance").get<double>();
+    }
+    ASSERT_FALSE(table.rows.empty());
+    for (const auto& row : table.rows) {
+        ASSERT_EQ(byGpu.count(row.fields[0]), 1u) << row.fields[0];
+        EXPECT_NEAR(text::parseNumber(row.fields[8]).value.value(), byGpu[row.fields[0]], 1e-12) << row.fields[0];
+    }
+    const auto nine = cli.run({"chart", "--out", cli.file("nine.csv"), "--gpus", "9"});
+    EXPECT_EQ(nine.exitCode, 2);
+    EXPECT_NE(nine.err.find("'--gpus' must be a whole number from 1 to 8, got '9'"), std::string::npos) << nine.err;
+    EXPECT_FALSE(std::filesystem::exists(cli.file("nine.csv")));
 }
 
 TEST(ChartCli, SparseWeightsAreOffByDefaultAndTheSameNumbersAsPerf) {

@@ -217,6 +217,59 @@ TEST(PerfPerDollarChart, ElectricityPriceReordersTheChart) {
     EXPECT_EQ(order(1.0), (std::vector<std::string>{"rtx-4090", "rtx-4070-ti", "rtx-3090"}));
 }
 
+TEST(RawChart, SeveralGpusPerSetupAgainstAsManyOfTheReference) {
+    // Four of each: every bar is four of a GPU on its own links against four RTX 4090s, so cards
+    // that scale apart by their links and speed move against each other; perf/$ counts four cards.
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::RawPerformance);
+    o.gpus = 4;
+    const auto d = buildChartData(fixture(), model, prices(), o);
+    const Gpu& ref = *fixture().findById("rtx-4090");
+    perf::PerfQuery q;
+    q.gpus = 4;
+    const size_t train = d.metricIndex(perf::Metric::Fp16Training);
+    for (const auto& r : d.rows) {
+        q.metric = perf::Metric::Fp16Training;
+        EXPECT_DOUBLE_EQ(*r.values[train], model.throughput(*r.gpu, q) / model.throughput(ref, q)) << r.gpu->name;
+    }
+    const auto one = buildChartData(fixture(), model, prices(), options(ChartKind::RawPerformance));
+    const auto h100 = [train](const ChartData& c) {
+        return *std::find_if(c.rows.begin(), c.rows.end(), [](const ChartRow& r) {
+                    return r.gpu->id == "h100-pcie";
+                })->values[train];
+    };
+    EXPECT_NE(h100(d), h100(one)); // the setups scale differently: not the single-GPU chart again
+    EXPECT_EQ(d.title, "Relative deep learning performance (transformer, 4 GPUs per setup)");
+    EXPECT_EQ(d.subtitle, "Modelled throughput per setup of 4 GPUs; sorted by 16-bit training");
+    EXPECT_EQ(d.valueAxisLabel, "Performance relative to 4 x RTX 4090 (1.0 = 4 x RTX 4090)");
+    auto ppd = options(ChartKind::PerfPerDollar);
+    ppd.gpus = 4;
+    const auto p = buildChartData(fixture(), model, prices(), ppd);
+    for (const auto& r : p.rows) {
+        value::TcoInput in;
+        in.gpuPriceUsd = r.price->usd;
+        in.gpuCount = 4;
+        in.gpuWatts = r.gpu->tdpW;
+        in.desktopBaseCostUsd = ppd.settings.desktopBaseCostUsd;
+        in.electricityUsdPerKwh = ppd.settings.electricityUsdPerKwh;
+        in.utilization = ppd.settings.utilization;
+        in.years = ppd.settings.years;
+        EXPECT_NEAR(*r.tcoUsd, value::totalCostOfOwnership(in).totalUsd, 1e-6) << r.gpu->name;
+    }
+    EXPECT_EQ(p.subtitle.rfind("Throughput / 5-year cost: 4 GPUs (cheaper of new and used price)", 0), 0u)
+        << p.subtitle;
+    for (const int bad : {0, 9}) {
+        o.gpus = bad;
+        try {
+            buildChartData(fixture(), model, prices(), o);
+            FAIL() << bad;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "chart: field 'gpus': must be 1 to 8 GPUs per setup, got " + std::to_string(bad));
+        }
+    }
+}
+
 TEST(Charts, RejectsOptionsItCannotDraw) {
     const perf::PerfModel model(fixture());
     auto o = options(ChartKind::RawPerformance);

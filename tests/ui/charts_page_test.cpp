@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -219,6 +220,26 @@ private slots:
         QVERIFY(box != nullptr && box->isChecked()); // remembered with the page's other choices
         box->setChecked(false);                      // later tests expect the defaults
         QCOMPARE(valueOf(again.data(), "rtx-2080-ti"), dense2080Ti);
+    }
+
+    void severalGpusPerSetupAreChartedAndRemembered() {
+        ui::Session session;
+        session.open(dbPath());
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("gpusPerSetup"));
+            QVERIFY(gpus != nullptr);
+            QCOMPARE(gpus->value(), 1);
+            gpus->setValue(4);
+            QCOMPARE(page.options().gpus, 4);
+            QVERIFY(page.data().title.find("4 GPUs per setup") != std::string::npos);
+            QCOMPARE(valueOf(page.data(), "rtx-4090"), 1.0); // against four RTX 4090s
+        }
+        ui::ChartsPage again(session);
+        auto* gpus = again.findChild<QSpinBox*>(QStringLiteral("gpusPerSetup"));
+        QCOMPARE(gpus->value(), 4);
+        gpus->setValue(1); // later tests expect the defaults
     }
 
     void languageModelsAreAWorkloadOfTheirOwn() {

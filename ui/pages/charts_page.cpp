@@ -88,6 +88,12 @@ void ChartsPage::buildControls() {
     minMemory_->setSuffix(tr(" GB"));
     minMemory_->setSingleStep(4);
     minMemory_->setToolTip(tr("Leave out GPUs with less memory (seed: 24 GB for transformers)"));
+    gpus_ = new QSpinBox;
+    gpus_->setObjectName(QStringLiteral("gpusPerSetup"));
+    gpus_->setRange(1, 8);
+    gpus_->setKeyboardTracking(false);
+    gpus_->setToolTip(tr("Every bar a setup of this many of the GPU on its own links (data-parallel training, "
+                         "models split over them), against as many of the reference GPU; perf/$ counts them all"));
     onlyPriced_ = new QCheckBox(tr("Only &GPUs with a price"));
     sparsity_ = new QCheckBox(tr("2:4 sp&arse weights"));
     sparsity_->setToolTip(tr("Assume 2 of every 4 weights are zero (structured sparsity). The tensor cores of Ampere "
@@ -127,6 +133,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("&Workload:"), workload_);
     form->addRow(tr("Ve&ndor:"), vendor_);
     form->addRow(tr("&Memory at least:"), minMemory_);
+    form->addRow(tr("GPUs per setup:"), gpus_); // no Alt key free on this screen, as for the system RAM
     form->addRow(QString(), onlyPriced_);
     form->addRow(QString(), sparsity_);
     form->addRow(tr("LLM mo&del:"), llmModel_);
@@ -203,6 +210,7 @@ void ChartsPage::buildControls() {
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
     connect(llmSequences_, &QSpinBox::valueChanged, this, changed);
+    connect(gpus_, &QSpinBox::valueChanged, this, changed);
     connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(fp32_, &QCheckBox::toggled, this, changed);
     connect(onlyPriced_, &QCheckBox::toggled, this, changed);
@@ -227,6 +235,7 @@ charts::ChartOptions ChartsPage::options() const {
                      .value_or(perf::WorkloadChoice{});
     o.vendor = vendor_->currentData().toString().toStdString();
     o.minMemoryGb = minMemory_->value();
+    o.gpus = gpus_->value();
     o.onlyPriced = onlyPriced_->isChecked();
     o.sparsity24 = sparsity_->isChecked();
     o.settings = session_.settings();
@@ -427,6 +436,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("workload"), workload_->currentData());
     s.setValue(QStringLiteral("vendor"), vendor_->currentData());
     s.setValue(QStringLiteral("minMemory"), minMemory_->value());
+    s.setValue(QStringLiteral("gpus"), gpus_->value());
     s.setValue(QStringLiteral("fp32"), fp32_->isChecked());
     s.setValue(QStringLiteral("onlyPriced"), onlyPriced_->isChecked());
     s.setValue(QStringLiteral("sparsity"), sparsity_->isChecked());
@@ -458,6 +468,7 @@ void ChartsPage::restoreViewState() {
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
+    gpus_->setValue(s.value(QStringLiteral("gpus"), 1).toInt());
     fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());
     onlyPriced_->setChecked(s.value(QStringLiteral("onlyPriced"), false).toBool());
     sparsity_->setChecked(s.value(QStringLiteral("sparsity"), false).toBool());

@@ -86,6 +86,7 @@ private:
     QComboBox* llmWeights_ = nullptr;
     QSpinBox* llmContext_ = nullptr;
     QSpinBox* llmSequences_ = nullptr;
+    QSpinBox* gpus_ = nullptr; ///< GPUs per setup: every bar that many cards, against as many of the reference
     QComboBox* llmSystemRam_ = nullptr;
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
