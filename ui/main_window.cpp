@@ -98,6 +98,12 @@ void MainWindow::buildMenus() {
         showPage(QStringLiteral("prices"));
         prices_->importWithDialog();
     });
+    QAction* shippedPrices = file->addAction(tr("Add &Shipped Prices"));
+    shippedPrices->setStatusTip(tr("Add the prices this version ships that your database lacks (undoable)"));
+    connect(shippedPrices, &QAction::triggered, this, [this] {
+        showPage(QStringLiteral("prices"));
+        prices_->addShippedPrices();
+    });
     QAction* exportPrices = file->addAction(tr("Export &Prices…"));
     exportPrices->setStatusTip(tr("Save all prices as CSV or JSON"));
     connect(exportPrices, &QAction::triggered, this, [this] {
@@ -111,7 +117,7 @@ void MainWindow::buildMenus() {
     QAction* restore = file->addAction(tr("&Restore Prices from Backup…"));
     restore->setStatusTip(tr("Replace the price database by one of its backups; the current one is kept"));
     connect(restore, &QAction::triggered, this, &MainWindow::restoreFromBackup);
-    for (QAction* a : {importPrices, exportPrices, backup, restore}) {
+    for (QAction* a : {importPrices, shippedPrices, exportPrices, backup, restore}) {
         a->setEnabled(false);
         connect(&session_, &Session::opened, a, [a] { a->setEnabled(true); });
     }

@@ -104,12 +104,17 @@ int remove(Context& ctx, const Args& args) {
 }
 
 int import(Context& ctx, const Args& args) {
-    args.expectPositionals(1, "the file to import (.csv or .json)");
-    const std::string file = args.positionals().front();
-    const auto rows = priceio::parseFile(file);
-    const ImportOutcome outcome = ctx.db().importPrices(rows);
+    // --shipped: the prices this version ships, for a database an older version made.
+    const bool shipped = args.has("shipped");
+    args.expectPositionals(shipped ? 0 : 1, shipped ? "" : "the file to import (.csv or .json), or --shipped");
+    const std::string file = shipped ? "the shipped prices" : args.positionals().front();
+    const auto rows = shipped ? std::vector<LocatedPriceInput>{} : priceio::parseFile(file);
+    const ImportOutcome outcome = shipped ? ctx.db().importShippedPrices() : ctx.db().importPrices(rows);
     if (ctx.json()) {
-        ctx.printJson({{"file", file}, {"rows", rows.size()}, {"added", outcome.added},
+        ctx.printJson({{"file", shipped ? nlohmann::json(nullptr) : nlohmann::json(file)},
+                       {"shipped", shipped},
+                       {"rows", shipped ? outcome.added + outcome.duplicates : rows.size()},
+                       {"added", outcome.added},
                        {"duplicates", outcome.duplicates}});
     } else {
         ctx.out() << "imported " << format::count(static_cast<long long>(outcome.added), "price") << " from " << file;
@@ -144,7 +149,7 @@ Command pricesCommand() {
             "       gpu-advisor prices add --gpu NAME --price AMOUNT [--currency CODE] [--condition new|used]\n"
             "                              [--source TEXT] [--source-url URL] [--date YYYY-MM-DD] [--note TEXT]\n"
             "       gpu-advisor prices remove ID [ID...]   (all or none)\n"
-            "       gpu-advisor prices import FILE.csv|FILE.json\n"
+            "       gpu-advisor prices import FILE.csv|FILE.json | --shipped\n"
             "       gpu-advisor prices export FILE.csv|FILE.json [--semicolons]\n\n"
             "--currency defaults to the 'currency' setting (USD unless changed); charts and perf/$\n"
             "use USD prices only, as no exchange rates are kept.\n"
@@ -171,7 +176,7 @@ Command pricesCommand() {
                     return remove(ctx, Args::parse(tail, {}));
                 }
                 if (sub == "import") {
-                    return import(ctx, Args::parse(tail, {}));
+                    return import(ctx, Args::parse(tail, {{"shipped", false}}));
                 }
                 if (sub == "export") {
                     return exportPrices(ctx, Args::parse(tail, {{"semicolons", false}}));

@@ -214,21 +214,33 @@ void PriceDb::syncCatalog() {
     });
 }
 
+namespace {
+constexpr const char* kShippedPricesFile = "resources/prices/default_prices.csv";
+
+std::vector<LocatedPriceInput> shippedPriceRows() {
+    const auto data = resources::find("prices/default_prices.csv");
+    return data ? priceio::parseCsv(*data, kShippedPricesFile) : std::vector<LocatedPriceInput>{};
+}
+} // namespace
+
+ImportOutcome PriceDb::importShippedPrices() {
+    return importPrices(shippedPriceRows());
+}
+
 void PriceDb::seedIfNew() {
     const bool seeded =
         db_->execAndGet("SELECT count(*) FROM meta WHERE key = 'seeded_prices'").getInt() > 0;
     if (seeded) {
         return;
     }
-    const auto data = resources::find("prices/default_prices.csv");
-    if (!data) {
+    const auto rows = shippedPriceRows();
+    if (rows.empty()) {
         return;
     }
-    const auto rows = priceio::parseCsv(*data, "resources/prices/default_prices.csv");
     importPrices(rows);
     withWriteTransaction([&] {
         SQLite::Statement q(*db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_prices', ?)");
-        q.bind(1, "resources/prices/default_prices.csv (" + std::to_string(rows.size()) + " rows)");
+        q.bind(1, std::string(kShippedPricesFile) + " (" + std::to_string(rows.size()) + " rows)");
         q.exec();
     });
 }

@@ -103,6 +103,10 @@ public:
     /// InputError listing every bad row and changes nothing.
     ImportOutcome importPrices(const std::vector<LocatedPriceInput>& rows,
                                const std::function<bool(size_t done, size_t total)>& progress = {});
+    /// The prices this version ships (resources/prices/default_prices.csv, which seeds a new
+    /// database), imported into this one: a database made by an older version gains the rows
+    /// added since, and rows it already holds are skipped (a price the user removed comes back).
+    ImportOutcome importShippedPrices();
 
     // --- cloud offers -----------------------------------------------------------------
     /// All offers (or those of one GPU id), by provider, newest first.

@@ -23,6 +23,29 @@ TEST(PricesCli, NewDatabaseIsSeeded) {
     EXPECT_NE(none.out.find("0 prices for RTX PRO 6000 Blackwell Server Edition in "), std::string::npos) << none.out;
 }
 
+TEST(PricesCli, ImportShippedAddsWhatAnOlderDatabaseLacks) {
+    Cli cli;
+    const auto none = cli.json({"prices", "import", "--shipped"}); // a new database holds them all
+    EXPECT_EQ(none.at("added"), 0);
+    EXPECT_EQ(none.at("duplicates"), testing::kShippedPrices);
+    // As a database an older version seeded: without the prices added with the RTX 3070 Ti.
+    const auto ti = cli.json({"prices", "list", "--gpu", "RTX 3070 Ti"});
+    ASSERT_EQ(ti.at("count"), 2);
+    for (const auto& p : ti.at("prices")) {
+        ASSERT_EQ(cli.run({"prices", "remove", std::to_string(p.at("id").get<int>())}).exitCode, 0);
+    }
+    const auto human = cli.run({"prices", "import", "--shipped"});
+    EXPECT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_EQ(human.out, "imported 2 prices from the shipped prices (" + std::to_string(testing::kShippedPrices - 2) +
+                             " already present, skipped)\n");
+    EXPECT_EQ(cli.json({"prices", "list"}).at("count"), testing::kShippedPrices);
+    const auto both = cli.run({"prices", "import", "--shipped", cli.file("x.csv")});
+    EXPECT_EQ(both.exitCode, 2);
+    const auto neither = cli.run({"prices", "import"});
+    EXPECT_EQ(neither.exitCode, 2);
+    EXPECT_NE(neither.err.find("or --shipped"), std::string::npos) << neither.err;
+}
+
 TEST(PricesCli, AddListRemove) {
     Cli cli;
     const auto added = cli.json({"prices", "add", "--gpu", "geforce rtx 5090", "--price", "2699", "--condition",

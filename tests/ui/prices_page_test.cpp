@@ -250,6 +250,34 @@ private slots:
         session_->undoStack()->undo();
     }
 
+    void theShippedPricesComeBackAsOneUndoableStep() {
+        // A database an older version seeded lacks the rows shipped since: here, two removed.
+        ui::PricesPage page(*session_);
+        const size_t count = session_->db().priceCount();
+        std::vector<std::int64_t> shipped;
+        for (const auto& p : session_->db().prices()) {
+            if (p.gpuId == "rtx-3070-ti") {
+                shipped.push_back(p.id);
+            }
+        }
+        QCOMPARE(shipped.size(), size_t{2}); // used and new, added with the card in this version
+        session_->db().removePrices(shipped);
+        page.addShippedPrices();
+        QCOMPARE(session_->db().priceCount(), count);
+        QVERIFY2(page.message().startsWith(QStringLiteral("Added 2 prices this version ships")),
+                 qPrintable(page.message()));
+        QCOMPARE(session_->undoStack()->undoText(), QStringLiteral("Import 2 prices from this version's prices"));
+        session_->undoStack()->undo();
+        QCOMPARE(session_->db().priceCount(), count - 2);
+        session_->undoStack()->redo();
+        QCOMPARE(session_->db().priceCount(), count);
+        page.addShippedPrices(); // nothing left to add: said, and no undo step
+        QCOMPARE(session_->db().priceCount(), count);
+        QVERIFY2(page.message().startsWith(QStringLiteral("Your database already holds every price")),
+                 qPrintable(page.message()));
+        QCOMPARE(session_->undoStack()->undoText(), QStringLiteral("Import 2 prices from this version's prices"));
+    }
+
     void cancelledImportChangesNothing() {
         ui::PricesPage page(*session_);
         const size_t count = session_->db().priceCount();

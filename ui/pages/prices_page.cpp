@@ -354,6 +354,27 @@ void PricesPage::exportWithDialog() {
     }
 }
 
+void PricesPage::addShippedPrices() {
+    if (importThread_ != nullptr || !session_.isOpen()) {
+        return; // not while a file import writes
+    }
+    try {
+        const ImportOutcome o = session_.db().importShippedPrices();
+        if (!o.addedIds.empty()) {
+            session_.undoStack()->push(new ImportPricesCommand(session_, o.addedIds, tr("this version's prices")));
+        }
+        const QString summary =
+            o.added == 0 ? tr("Your database already holds every price this version ships (%1)").arg(o.duplicates)
+                         : tr("Added %1 this version ships (%2 already known, skipped; Ctrl+Z to undo)")
+                               .arg(qs(format::count(static_cast<long long>(o.added), "price")))
+                               .arg(o.duplicates);
+        showMessage(summary, false);
+        emit statusMessage(summary);
+    } catch (const AdvisorError& e) {
+        showMessage(QString::fromUtf8(e.what()), true);
+    }
+}
+
 void PricesPage::importWithDialog() {
     if (!session_.isOpen()) {
         return;

@@ -60,6 +60,9 @@ public slots:
     void addPriceWithDialog();
     void addGpuWithDialog();
     void importWithDialog();
+    /// The prices this version ships, added to the database (rows it holds are skipped), as one
+    /// undoable step: a database an older version made gains the ones added since.
+    void addShippedPrices();
     void exportWithDialog();
 
 signals:
