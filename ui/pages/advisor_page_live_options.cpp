@@ -27,8 +27,9 @@ void AdvisorPage::createLiveOptionFields() {
     fillLlmWeightsChoice(liveWeights_);
     liveWeights_->setToolTip(tr("LLM inference: the precision of the model's weights (llama.cpp's quantizations); "
                                 "the chart's answer assumes 8-bit"));
-    liveWeights_->setCurrentIndex(std::max(
-        0, liveWeights_->findData(QSettings().value(QStringLiteral("advisor/llm_weights"), QStringLiteral("int8")))));
+    // A stored value this version does not know (another program's) reads as the chart's 8-bit.
+    const int stored = liveWeights_->findData(QSettings().value(QStringLiteral("advisor/llm_weights")));
+    liveWeights_->setCurrentIndex(stored >= 0 ? stored : liveWeights_->findData(QStringLiteral("int8")));
     connect(liveWeights_, &QComboBox::currentIndexChanged, this, [this] {
         QSettings().setValue(QStringLiteral("advisor/llm_weights"), liveWeights_->currentData());
         sizeLiveMemoryForModel();
