@@ -355,8 +355,12 @@ void PricesPage::exportWithDialog() {
 }
 
 void PricesPage::addShippedPrices() {
-    if (importThread_ != nullptr || !session_.isOpen()) {
-        return; // not while a file import writes
+    if (!session_.isOpen()) {
+        return;
+    }
+    if (importThread_ != nullptr) { // one import at a time: said, not ignored
+        showMessage(tr("An import is running; add the shipped prices when it has finished"), true);
+        return;
     }
     try {
         const ImportOutcome o = session_.db().importShippedPrices();
