@@ -124,7 +124,8 @@ int run(Context& ctx, const Args& args) {
               << " years at " << format::money(o.settings.electricityUsdPerKwh) << "/kWh and "
               << format::percent(o.settings.utilization, 0) << " utilization; desktop "
               << format::money(o.settings.desktopBaseCostUsd) << "; price rule " << toString(o.settings.priceRule)
-              << "; relative to " << table.reference->name << "\n";
+              << "; relative to " << (o.gpuCount > 1 ? std::to_string(o.gpuCount) + " x " : std::string())
+              << table.reference->name << "\n";
     if (!table.note.empty()) {
         ctx.out() << table.note << '\n';
     }

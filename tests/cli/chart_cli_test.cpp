@@ -114,6 +114,9 @@ TEST(ChartCli, SeveralGpusPerSetupAreValuesSetups) {
         ASSERT_EQ(byGpu.count(row.fields[0]), 1u) << row.fields[0];
         EXPECT_NEAR(text::parseNumber(row.fields[8]).value.value(), byGpu[row.fields[0]], 1e-12) << row.fields[0];
     }
+    // value's own header says so too (it read "4 GPUs; ... relative to RTX 4090").
+    const auto text = cli.run({"value", "--gpus", "4", "--metric", "fp16-training"});
+    EXPECT_NE(text.out.find("; relative to 4 x RTX 4090\n"), std::string::npos) << text.out;
     const auto nine = cli.run({"chart", "--out", cli.file("nine.csv"), "--gpus", "9"});
     EXPECT_EQ(nine.exitCode, 2);
     EXPECT_NE(nine.err.find("'--gpus' must be a whole number from 1 to 8, got '9'"), std::string::npos) << nine.err;
