@@ -35,7 +35,7 @@ struct ChartOptions {
     perf::PerfQuery llm;
     double minMemoryGb = 0;
     /// GPUs per setup (value --gpus): each bar is that many of a GPU on its own links, against as
-    /// many of the reference; the cost counts them all (and a desktop per 8). 1-8.
+    /// many of the reference; the cost counts them all in one desktop. 1-8.
     int gpus = 1;
     bool sparsity24 = false; ///< 2:4 structured-sparse weights (perf::PerfQuery::sparsity24); off by default
     std::string vendor;      ///< "" = every vendor; otherwise exact, case-insensitive ("NVIDIA", "AMD")
