@@ -4,10 +4,12 @@
 #include "catalog/catalog.h"
 #include "perf/model.h"
 #include "perf/specs.h"
+#include "perf/terms.h"
 #include "perf_test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -126,6 +128,49 @@ TEST(CatalogAdditions, Mi355xDoublesTheMatrixRatesButHasNoTf32) {
     for (const Metric m : {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training, Metric::LlmPrefill}) {
         EXPECT_LT(speed("MI350X", m), speed("MI355X", m)) << toString(m);
         EXPECT_GT(speed("MI350X", m), 0.85 * speed("MI355X", m)) << toString(m); // 2.2 / 2.4 = 0.92 of the clock
+    }
+}
+
+TEST(CatalogAdditions, TheH20IsAHopperWhoseTensorRateIsCappedNotItsMemory) {
+    // China's export Hopper (added 2026-11-27): GH100 with 78 SMs, 4.0 TB/s, and a tensor rate cut
+    // to 148 TFLOPS where the H100 SXM5 has 989.4. The names benchmark tables use reach it, and the
+    // H200's stay where they were.
+    const std::pair<const char*, const char*> names[] = {
+        {"NVIDIA H20", "h20"}, {"H20 96GB", "h20"}, {"H200", "h200-sxm"}, {"NVIDIA H200", "h200-sxm"}};
+    for (const auto& [name, id] : names) {
+        const Resolution r = cat().resolve(name);
+        ASSERT_EQ(r.status, ResolveStatus::Found) << name << ": " << r.message();
+        EXPECT_EQ(r.gpu->id, id) << name;
+    }
+    // 400 W for 78 SMs against the H100 SXM5's 700 W for 132: GH100's clock per SM (the FP32 rate
+    // per SM) times (5.13 / 5.30)^(1/3), 0.89 of the 2.2 GHz its published 44 TFLOPS imply.
+    const auto h20 = specs("H20");
+    EXPECT_EQ(h20.chipTopName, "H100 SXM5");
+    const double clockPerSm = (67.0 / 132.0) / (44.0 / 78.0);
+    EXPECT_NEAR(h20.sustainedClock, clockPerSm * std::cbrt((400.0 / 78.0) / (700.0 / 132.0)), 1e-9);
+    EXPECT_DOUBLE_EQ(specs("H100 SXM5").sustainedClock, 1.0); // it does not anchor GH100
+    // The capped tensor cores: fp16 training's roof is 148 / 989.4 of the H100 SXM5's.
+    EXPECT_NEAR(h20.fp16TrainTflops / specs("H100 SXM5").fp16TrainTflops, 148.0 / 989.4, 1e-9);
+    // Token generation: both cards draw what their SMs keep in flight, not what the memory streams,
+    // so the H20's 4.0 TB/s against 3.35 give it 44 / 67 of the H100 SXM5's rate (FP32 rate =
+    // SMs x clock), not 1.19x.
+    EXPECT_LT(decodeBandwidthGbs(h20, consts()), 0.5 * h20.bandwidthGbs);
+    EXPECT_NEAR(decodeBandwidthGbs(h20, consts()) / decodeBandwidthGbs(specs("H100 SXM5"), consts()), 44.0 / 67.0,
+                1e-9);
+    // Every other card's roofs are what they were without it.
+    Catalog without;
+    for (Gpu g : cat().gpus()) {
+        if (g.id != "h20") {
+            without.add(std::move(g));
+        }
+    }
+    EXPECT_EQ(without.gpus().size() + 1, cat().gpus().size());
+    for (const Gpu& g : without.gpus()) {
+        const auto before = deriveSpecs(g, consts(), &without);
+        const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
+        EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
     }
 }
 
