@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 136;
+inline constexpr int kShippedPrices = 138;
 
 } // namespace advisor::testing
