@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace advisor::charts {
 
@@ -221,11 +223,21 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
                                               : "as if it could"));
     }
     if (o.kind == ChartKind::PerfPerDollar) {
+        // One note for all the complete computers shown, so that it fits one line.
+        std::vector<std::string> systems;
         for (const auto& row : d.rows) {
             if (row.gpu->isCompleteSystem()) {
-                d.notes.push_back(row.gpu->name +
-                                  " is a complete computer: its cost is the whole machine's, no desktop added");
+                systems.push_back(row.gpu->name);
             }
+        }
+        if (systems.size() == 1) {
+            d.notes.push_back(systems.front() +
+                              " is a complete computer: its cost is the whole machine's, no desktop added");
+        } else if (systems.size() > 1) {
+            const std::string last = systems.back();
+            systems.pop_back();
+            d.notes.push_back(text::join(systems, ", ") + " and " + last +
+                              " are complete computers: their cost is the whole machine's, no desktop added");
         }
     }
     if (unpriced > 0) {

@@ -197,6 +197,21 @@ TEST(PerfPerDollarChart, ACompleteComputerIsCostedWithoutADesktopAndSaysSo) {
     EXPECT_NE(std::find(d.notes.begin(), d.notes.end(),
                         "DGX Spark is a complete computer: its cost is the whole machine's, no desktop added"),
               d.notes.end());
+
+    // Two complete computers share one note (a note each made the line under a 1,400 px chart wrap).
+    auto both = p;
+    both.push_back(price("ryzen-ai-max-395", 1999, Condition::New));
+    const auto d2 = buildChartData(cat, model, both, o);
+    const auto systemNotes = std::count_if(d2.notes.begin(), d2.notes.end(), [](const std::string& n) {
+        return n.find("complete computer") != std::string::npos;
+    });
+    EXPECT_EQ(systemNotes, 1);
+    const bool sparkFirst = std::find_if(d2.rows.begin(), d2.rows.end(), [](const ChartRow& r) {
+                                return r.gpu->isCompleteSystem();
+                            })->gpu->id == "dgx-spark";
+    const std::string expected = std::string(sparkFirst ? "DGX Spark and Ryzen AI Max+ 395" : "Ryzen AI Max+ 395 and DGX Spark") +
+                                 " are complete computers: their cost is the whole machine's, no desktop added";
+    EXPECT_NE(std::find(d2.notes.begin(), d2.notes.end(), expected), d2.notes.end());
 }
 
 TEST(PerfPerDollarChart, ElectricityPriceReordersTheChart) {
