@@ -139,7 +139,10 @@ bool offloads(const Gpu& g, const PerfQuery& q) {
     if (q.metric != Metric::LlmDecode) {
         return false;
     }
-    return q.llmGpuLayers.has_value() || q.llmCpuMoeLayers.has_value() || (q.systemRamGbs && !llmFits(g, q));
+    // A complete computer (DGX Spark, Strix Halo) has no RAM beside its unified memory for the rest
+    // of a model that does not fit: only layers the user puts on its CPU (-ngl) run outside the GPU.
+    const bool moreRamOutside = q.systemRamGbs && !g.isCompleteSystem();
+    return q.llmGpuLayers.has_value() || q.llmCpuMoeLayers.has_value() || (moreRamOutside && !llmFits(g, q));
 }
 
 OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
@@ -219,6 +222,10 @@ std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<doubl
                        " GB, " + (n > 1 ? std::to_string(n) + " x " : std::string()) + g.name +
                        (n > 1 ? " hold " : " holds ") + format::number(g.memoryGb * n, 0) +
                        " GB; the speed shown assumes they fit";
+    if (g.isCompleteSystem()) {
+        return text + ": a complete computer has no RAM beside its unified memory for the rest; more of them "
+                      "(llama.cpp's RPC backend over the network) or smaller weights would make it fit";
+    }
     if (!offloadedTokensPerSecond) {
         return text + " (layers left on the CPU run many times slower); more GPUs or smaller weights would make "
                       "it fit";

@@ -440,11 +440,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
         } else if (!llmFits(g, q)) {
             PerfQuery offloaded = q;
             offloaded.systemRamGbs = kDefaultSystemRamGbs;
+            const bool ramBeside = !g.isCompleteSystem(); // a complete computer's memory is all it has
             p.notes.push_back(doesNotFitNote(g, q,
-                                             q.metric == Metric::LlmDecode
+                                             q.metric == Metric::LlmDecode && ramBeside
                                                  ? std::optional(modelThroughput(s, g, offloaded, constants_))
                                                  : std::nullopt));
-            if (q.metric == Metric::LlmPrefill) {
+            if (q.metric == Metric::LlmPrefill && ramBeside) {
                 p.notes.push_back(prefillOffloadNote(g, q, p.throughput));
             }
         }

@@ -234,5 +234,30 @@ TEST(Offload, SeveralGpusPoolTheirMemoryBeforeAnythingGoesToRam) {
     EXPECT_GT(s.ramHeldBytes, 0);
 }
 
+TEST(Offload, ACompleteComputerHasNoRamBesideItsUnifiedMemory) {
+    // Qwen3 235B at 4 bits (142.6 GB) on a 128 GB Strix Halo or DGX Spark: with RAM given, a card
+    // would keep the rest there; a complete computer has nowhere else to put it, so nothing is
+    // offloaded and the note says what would make it fit.
+    for (const char* system : {"Ryzen AI Max+ 395", "DGX Spark"}) {
+        const Gpu& g = gpu(system);
+        ASSERT_TRUE(g.isCompleteSystem()) << system;
+        for (const Metric m : {Metric::LlmDecode, Metric::LlmPrefill}) {
+            PerfQuery q = publishedModel("qwen3-235b-a22b", 89.6);
+            q.metric = m;
+            EXPECT_FALSE(offloads(g, q)) << system;
+            const Prediction p = model().explain(g, q);
+            EXPECT_FALSE(p.offload) << system;
+            EXPECT_TRUE(hasNoteContaining(p, "a complete computer has no RAM beside its unified memory"));
+            EXPECT_FALSE(hasNoteContaining(p, "With the rest in")) << system;
+            EXPECT_FALSE(hasNoteContaining(p, "over PCIe")) << system;
+        }
+        // Layers the user puts on its CPU (-ngl) still run there.
+        PerfQuery placed = publishedModel("qwen3-235b-a22b");
+        placed.llmGpuLayers = 80;
+        EXPECT_TRUE(offloads(g, placed)) << system;
+    }
+    EXPECT_TRUE(offloads(gpu("RTX 4090"), publishedModel("qwen3-235b-a22b", 89.6))); // a card does
+}
+
 } // namespace
 } // namespace advisor::perf
