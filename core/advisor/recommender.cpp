@@ -123,12 +123,20 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
     } else if (count > 1 && in.memoryGb > g.memoryGb) {
         // Training must shard (the seed's model parallelism); inference splits by layers out of the
         // box, and the model counts the extra cards as memory, not speed (as it predicts decoding).
-        c.push_back("the " + format::gigabytes(in.memoryGb) + " are split over " + std::to_string(count) +
-                    (in.task == Task::Inference
-                         ? " cards (llama.cpp splits by layers out of the box): the extra cards count as memory, "
-                           "not speed"
-                         : " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe traffic costs "
-                           "speed"));
+        const std::string split = "the " + format::gigabytes(in.memoryGb) + " are split over " + std::to_string(count);
+        if (g.isCompleteSystem()) {
+            c.push_back(split + (in.task == Task::Inference
+                                     ? " computers joined by a network (llama.cpp's RPC backend splits by layers): the "
+                                       "extra computers count as memory, not speed"
+                                     : " computers joined by a network (FSDP/ZeRO-3 or pipeline stages across "
+                                       "machines): your code must support it, and the network costs speed"));
+        } else {
+            c.push_back(split + (in.task == Task::Inference
+                                     ? " cards (llama.cpp splits by layers out of the box): the extra cards count as "
+                                       "memory, not speed"
+                                     : " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe "
+                                       "traffic costs speed"));
+        }
     }
     if (g.vendor != "NVIDIA") {
         c.push_back(g.vendor + " GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something breaks "
@@ -250,7 +258,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         // or, with system RAM given for LLM inference, as many of the cards as the user runs and
         // the budget buys (llama.cpp fills each with whole layers) and the rest in RAM.
         int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
-        const bool partlyInRam = count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode;
+        // A complete computer's unified memory is all the RAM it has: nothing beside it to offload into.
+        const bool partlyInRam = count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode &&
+                                 !g.isCompleteSystem();
         if (partlyInRam) {
             const int affordable = static_cast<int>(std::floor(in.budgetUsd / offer->price.usd + 1e-9));
             count = std::clamp(affordable, 1, in.maxGpus);

@@ -103,7 +103,12 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     }
     s.chipPowerPerSmRatio = own->watts / best.watts;
     s.chipTopName = top->name;
-    s.chipTopScope = top->chip == g.chip ? "the same " + g.chip : "the same SMs (" + top->chip + ")";
+    // A configuration peer has the GPU's SMs on another chip: as many (the DGX Spark's GB10 and the
+    // RTX 5070) or the same design in another number (Strix Halo's 40 RDNA 3.5 CUs and the RX 7900 XTX's 96).
+    const std::string unit = g.computeUnitName.empty() ? "SM" : g.computeUnitName;
+    s.chipTopScope = top->chip == g.chip                        ? "the same " + g.chip
+                     : top->computeUnits == g.computeUnits ? "the same SMs (" + top->chip + ")"
+                                                           : "the same kind of " + unit + " (" + top->chip + ")";
     if (!g.notAClockAnchor.empty()) {
         s.notes.push_back("its board power per SM does not set " + g.chip + "'s sustained clock for the other cards " +
                           "(the catalog says why); its own clock is derived from the " + top->name + "'s");

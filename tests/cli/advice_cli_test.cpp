@@ -189,9 +189,17 @@ TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {
         a.insert(a.end(), {"--precision", precision});
         return cli.json(a);
     };
-    // 70B in fp16 needs some 140 GB: no 4 cards within $5,000 hold it. In 4-bit (4.85 bits per
-    // weight, llama.cpp Q4_K_M) the weights are 42.4 GB, plus KV cache and CUDA context.
-    EXPECT_TRUE(with("16bit").at("candidates").empty());
+    // 70B in fp16 needs some 140 GB: no 4 cards within $5,000 hold it, only two 128 GB computers
+    // (Strix Halo at $1,999) joined by a network. In 4-bit (4.85 bits per weight, llama.cpp Q4_K_M)
+    // the weights are 42.4 GB, plus KV cache and CUDA context.
+    const auto sixteen = with("16bit");
+    ASSERT_EQ(sixteen.at("candidates").size(), 1u);
+    const auto& twoComputers = sixteen.at("candidates").at(0);
+    EXPECT_EQ(twoComputers.at("gpu_id"), "ryzen-ai-max-395");
+    EXPECT_EQ(twoComputers.at("count"), 2);
+    EXPECT_NE(twoComputers.at("caveats").dump().find("computers joined by a network (llama.cpp's RPC backend"),
+              std::string::npos)
+        << twoComputers.at("caveats").dump();
     const auto four = with("4bit");
     EXPECT_GT(four.at("memory_gb").get<double>(), 70 * 4.85 / 8);
     EXPECT_LT(four.at("memory_gb").get<double>(), 50);

@@ -140,15 +140,29 @@ TEST(OffloadCli, RecommendRanksCardsTooSmallForTheModelWithTheRestInRam) {
     auto withRam = args;
     withRam.insert(withRam.end(), {"--system-ram", "ddr5-5600"});
     const auto doc = cli.json(withRam);
-    ASSERT_FALSE(doc.at("candidates").empty());
-    const auto& best = doc.at("candidates").at(0);
+    ASSERT_GE(doc.at("candidates").size(), 2u);
+    // Strix Halo's 128 GB at $1,999 holds all 66.5 GB; the cards after it keep the rest in RAM.
+    const auto& whole = doc.at("candidates").at(0);
+    EXPECT_EQ(whole.at("gpu_id"), "ryzen-ai-max-395");
+    EXPECT_FALSE(whole.at("partly_in_ram").get<bool>());
+    const auto& best = doc.at("candidates").at(1);
     EXPECT_TRUE(best.at("partly_in_ram").get<bool>());
     EXPECT_EQ(best.at("count"), 1);
     const auto text = cli.run(withRam);
     EXPECT_NE(text.out.find(" + system RAM ("), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("stay in system RAM: the routed experts of"), std::string::npos) << text.out;
     const auto without = cli.json(args);
-    EXPECT_TRUE(without.at("candidates").empty()); // no card under $2,000 holds 66.5 GB
+    ASSERT_EQ(without.at("candidates").size(), 1u); // no card under $2,000 holds 66.5 GB: only that computer
+    EXPECT_EQ(without.at("candidates").at(0).at("gpu_id"), "ryzen-ai-max-395");
+
+    // A complete computer has no RAM beside its unified memory: a model it cannot hold (Qwen3 235B
+    // at 4 bits, 144 GB) is not put partly "in system RAM" on it, as it is on a card.
+    const auto big = cli.json({"recommend", "--task", "inference", "--domain", "llm", "--model", "qwen3-235b-a22b",
+                               "--precision", "4bit", "--budget", "4000", "--system-ram", "ddr5-5600"});
+    for (const auto& c : big.at("candidates")) {
+        EXPECT_NE(c.at("gpu_id"), "ryzen-ai-max-395");
+        EXPECT_NE(c.at("gpu_id"), "dgx-spark");
+    }
 
     const auto training = cli.run({"recommend", "--memory-gb", "24", "--budget", "2000", "--system-ram", "ddr5-5600"});
     EXPECT_EQ(training.exitCode, 2);

@@ -157,21 +157,36 @@ TEST(CatalogAdditions, TheH20IsAHopperWhoseTensorRateIsCappedNotItsMemory) {
     EXPECT_LT(decodeBandwidthGbs(h20, consts()), 0.5 * h20.bandwidthGbs);
     EXPECT_NEAR(decodeBandwidthGbs(h20, consts()) / decodeBandwidthGbs(specs("H100 SXM5"), consts()), 44.0 / 67.0,
                 1e-9);
-    // Every other card's roofs are what they were without it.
+}
+
+TEST(CatalogAdditions, TheH20AndStrixHaloMoveNoOtherCard) {
+    // Neither anchors a chip's clock: the H20 has less power per SM than the H100 SXM5; Strix Halo
+    // compares itself with the RX 7900 XTX (its configuration peer), not the other way round.
     Catalog without;
     for (Gpu g : cat().gpus()) {
-        if (g.id != "h20") {
+        if (g.id != "h20" && g.id != "ryzen-ai-max-395") {
             without.add(std::move(g));
         }
     }
-    EXPECT_EQ(without.gpus().size() + 1, cat().gpus().size());
+    EXPECT_EQ(without.gpus().size() + 2, cat().gpus().size());
     for (const Gpu& g : without.gpus()) {
         const auto before = deriveSpecs(g, consts(), &without);
         const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
         EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
         EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
         EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
+        EXPECT_EQ(now.chipTopName, before.chipTopName) << g.name;
     }
+    // Strix Halo's clocks against the XTX by the seed's law: 120 W for 40 CUs against 355 W for
+    // 96, the XTX's 2.5 GHz (61.4 TFLOPS / 96 CUs) against its own 2.9 (29.7 / 40).
+    const auto strix = specs("Ryzen AI Max+ 395");
+    EXPECT_EQ(strix.chipTopName, "RX 7900 XTX");
+    EXPECT_EQ(strix.chipTopScope, "the same kind of CU (Navi 31)");
+    const double powerRatio = (120.0 / 40.0) / (355.0 / 96.0);
+    const double clockRatio = (61.4 / 96.0) / (29.7 / 40.0);
+    EXPECT_NEAR(strix.sustainedClock, clockRatio * std::cbrt(powerRatio), 1e-9);
+    EXPECT_NEAR(strix.denseMatmulClock, clockRatio * powerRatio, 1e-9);
+    EXPECT_EQ(specs("DGX Spark").chipTopScope, "the same SMs (GB205)"); // as many SMs as its peer
 }
 
 } // namespace

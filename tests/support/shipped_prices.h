@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 138;
+inline constexpr int kShippedPrices = 139;
 
 } // namespace advisor::testing
