@@ -117,6 +117,9 @@ int show(Context& ctx, const Args& args) {
     if (!g.notAClockAnchor.empty()) {
         line("Not a clock anchor", g.notAClockAnchor);
     }
+    for (const auto& [metric, said] : g.modelChecks) {
+        line("Measured (" + metric + ")", said);
+    }
     for (const auto& s : g.sources) {
         line("Source", s);
     }

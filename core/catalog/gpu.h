@@ -4,6 +4,7 @@
 /// Throughput figures are dense (no 2:4 sparsity); a missing figure is nullopt,
 /// never zero, so "not published" and "not supported" are not mistaken for "slow".
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,10 @@ struct Gpu {
     /// must not (most of the RTX 3070 Ti's extra power feeds GDDR6X, not SMs); empty for most
     /// GPUs. The card's own clock is still derived against the chip's other cards.
     std::string notAClockAnchor;
+    /// What measurements of this GPU, read after its entry was written and never fitted, said
+    /// about the model's figure for a metric, by metric name ("llm-prefill": "llama.cpp runs ...:
+    /// 27-70% below the model"); shown with every prediction of that metric. Empty for most GPUs.
+    std::map<std::string, std::string> modelChecks;
 
     std::optional<double> l2CacheMb;
     std::optional<double> sharedMemPerSmKb;

@@ -2,11 +2,42 @@
 
 #include "common/json_fields.h"
 #include "common/text.h"
+#include "perf/workload.h"
+
+#include <map>
+#include <string>
 
 namespace advisor {
 namespace {
 
 using nlohmann::json;
+
+// "model_checks": an object of chart metric names (as perf::toString writes them) to what
+// measurements of the GPU said about the model's figure for that metric.
+std::map<std::string, std::string> parseModelChecks(const JsonFields& f) {
+    std::map<std::string, std::string> checks;
+    const json* object = f.find("model_checks");
+    if (object == nullptr) {
+        return checks;
+    }
+    if (!object->is_object()) {
+        f.fail("model_checks", "must be an object of metric name to what measurements of the GPU said");
+    }
+    for (auto it = object->begin(); it != object->end(); ++it) {
+        const std::string path = "model_checks." + it.key();
+        const auto metric = perf::parseMetric(it.key());
+        if (!metric || it.key() != perf::toString(*metric)) {
+            f.fail(path, "is not a metric: use int8-inference, fp16-inference, fp16-training, fp32-training, "
+                         "llm-decode or llm-prefill");
+        }
+        const auto said = f.optionalString(path);
+        if (!said || text::trim(*said).empty()) {
+            f.fail(path, "must say what measurements of the GPU showed against the model");
+        }
+        checks[it.key()] = *said;
+    }
+    return checks;
+}
 
 Segment parseSegment(const JsonFields& f) {
     const auto s = f.requireString("segment");
@@ -158,6 +189,7 @@ Gpu gpuFromJson(const json& j, const InputLocation& where) {
     g.derivedFields = f.optionalString("derived_fields").value_or("");
     g.sources = f.optionalStringArray("sources");
     g.notes = f.optionalString("notes").value_or("");
+    g.modelChecks = parseModelChecks(f);
     return g;
 }
 
@@ -217,6 +249,9 @@ json gpuToJson(const Gpu& g) {
     j["derived_fields"] = optionalText(g.derivedFields);
     j["sources"] = g.sources;
     j["notes"] = optionalText(g.notes);
+    if (!g.modelChecks.empty()) {
+        j["model_checks"] = g.modelChecks;
+    }
     return j;
 }
 

@@ -153,6 +153,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.throughput = modelThroughput(s, g, q, constants_, &p);
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
+    if (const auto check = g.modelChecks.find(toString(q.metric)); check != g.modelChecks.end()) {
+        p.notes.push_back("measured on this GPU (never fitted): " + check->second);
+    }
     const Metric runs = metricRunOn(s, q.metric, constants_);
     p.computeRoofTflops = q.metric == Metric::LlmPrefill
                               ? prefillMatmulTflops(s, q.llmWeights, constants_) * s.denseMatmulClock

@@ -120,6 +120,15 @@ TEST(Cli, GpusShowResolvesAndExplainsAmbiguity) {
         << d.out;
     const std::string why = cli.json({"gpus", "show", "RTX 4090 D"}).at("compute").at("not_a_clock_anchor");
     EXPECT_EQ(why.rfind("Its 425 W", 0), 0u) << why;
+    // What measurements of the GPU said about the model, by metric; in --json as the catalog has it.
+    const auto strix = cli.run({"gpus", "show", "Strix Halo"});
+    EXPECT_NE(strix.out.find("Measured (llm-decode): llama.cpp runs (kyuz0/amd-strix-halo-toolboxes, 2025;"),
+              std::string::npos)
+        << strix.out;
+    EXPECT_NE(strix.out.find("Measured (llm-prefill): "), std::string::npos) << strix.out;
+    const auto checks = cli.json({"gpus", "show", "Strix Halo"}).at("model_checks");
+    EXPECT_EQ(checks.size(), 2u);
+    EXPECT_EQ(cli.json({"gpus", "show", "rtx 4090"}).count("model_checks"), 0u);
     const auto amb = cli.run({"gpus", "show", "A100"});
     EXPECT_EQ(amb.exitCode, 1);
     EXPECT_EQ(amb.err, "error: 'A100' is ambiguous; it matches A100 40GB PCIe, A100 40GB SXM4, A100 80GB PCIe, "

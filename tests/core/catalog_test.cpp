@@ -392,6 +392,29 @@ TEST(CatalogValidation, ACompleteSystemNeedsNoSlotsAndAPeerMustExist) {
               "not anchor its chip's clock");
 }
 
+TEST(CatalogValidation, ModelChecksNameAChartMetricAndSaySomething) {
+    // What measurements of a GPU said about the model, by metric: only the canonical metric names
+    // (a prediction looks the note up by them), each with something to say.
+    const auto with = [&](const std::string& value) {
+        return catalogError(withReplaced("\"power\": ", "\"model_checks\": " + value + ", \"power\": "));
+    };
+    EXPECT_EQ(with(R"({"llm-decode": "runs: the model 5% above"})"), "");
+    EXPECT_EQ(with(R"({"16bit-training": "x"})"),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'model_checks.16bit-training': is not a metric: use "
+              "int8-inference, fp16-inference, fp16-training, fp32-training, llm-decode or llm-prefill");
+    EXPECT_EQ(with(R"({"llm-prefill": "  "})"),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'model_checks.llm-prefill': must say what measurements of "
+              "the GPU showed against the model");
+    EXPECT_NE(with(R"({"llm-prefill": 3})").find("field 'model_checks.llm-prefill'"), std::string::npos);
+    EXPECT_EQ(with(R"(["llm-decode"])"),
+              "gpus.json:6: entry 2 ('Test GPU 2'): field 'model_checks': must be an object of metric name to what "
+              "measurements of the GPU said");
+    // Shipped entries carry them (the two complete computers), and they survive a JSON round trip.
+    const Gpu& strix = Catalog::builtin().require("Ryzen AI Max+ 395");
+    ASSERT_EQ(strix.modelChecks.size(), 2u);
+    EXPECT_EQ(gpuFromJson(gpuToJson(strix), {"roundtrip", 0, strix.name, ""}).modelChecks, strix.modelChecks);
+}
+
 TEST(CatalogValidation, EveryBadEntryIsReportedAtItsLine) {
     // Only the first bad entry was reported, without a line.
     const std::string text = "{\"gpus\": [\n" + withReplaced("\"launch_year\": 2023", "\"launch_year\": 1800") +

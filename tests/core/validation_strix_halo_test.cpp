@@ -91,5 +91,26 @@ TEST(Validation, LlamaCppOnStrixHaloPromptProcessingNeedsItsClockUnderLoad) {
     EXPECT_GT(predictedOverMeasured(Catalog::builtin(), rows.at("gpt-oss-120b-mxfp4-pp512-rocm")), 2.5);
 }
 
+TEST(Validation, WhatTheRunsSaidIsShownWithThePredictionsOfTheirMetric) {
+    // The catalog carries the gist of these runs (model_checks); every prediction of that metric
+    // shows it, in perf, its JSON and the chart's tooltips, and no other metric's does.
+    const perf::PerfModel model(Catalog::builtin());
+    const Gpu& strix = Catalog::builtin().require("Ryzen AI Max+ 395");
+    const auto hasRunsNote = [&](perf::Metric m) {
+        perf::PerfQuery q;
+        q.metric = m;
+        for (const auto& n : model.explain(strix, q).notes) {
+            if (n.rfind("measured on this GPU (never fitted): llama.cpp runs (kyuz0/amd-strix-halo-toolboxes", 0) == 0) {
+                return true;
+            }
+        }
+        return false;
+    };
+    EXPECT_TRUE(hasRunsNote(perf::Metric::LlmDecode));
+    EXPECT_TRUE(hasRunsNote(perf::Metric::LlmPrefill));
+    EXPECT_FALSE(hasRunsNote(perf::Metric::Fp16Training));
+    EXPECT_FALSE(hasRunsNote(perf::Metric::Int8Inference));
+}
+
 } // namespace
 } // namespace advisor::eval
