@@ -173,8 +173,12 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
 namespace {
 
 std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,
-                                    const RecommendInput& in, const Date& newestPriceDate) {
+                                    const RecommendInput& in, const Date& newestPriceDate, perf::Metric rankedBy) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
+    // What runs of this GPU said about the figure it is ranked by (catalog model_checks).
+    if (const auto check = g.modelChecks.find(perf::toString(rankedBy)); check != g.modelChecks.end()) {
+        c.push_back("measured on this GPU (never fitted): " + check->second);
+    }
     if (o.condition == Condition::Used) {
         c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");
     } else if (o.price.newestNew && isOverAYearBefore(o.price.newestNew->observed, newestPriceDate)) {
@@ -321,7 +325,7 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                 format::number(g.tdpW * count, 0) + " W of GPUs: a " +
                 (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") + " PSU");
         }
-        c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate);
+        c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate, base.metric);
         all.push_back(std::move(c));
     }
     std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
