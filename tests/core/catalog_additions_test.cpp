@@ -187,6 +187,10 @@ TEST(CatalogAdditions, TheH20AndStrixHaloMoveNoOtherCard) {
     EXPECT_NEAR(strix.sustainedClock, clockRatio * std::cbrt(powerRatio), 1e-9);
     EXPECT_NEAR(strix.denseMatmulClock, clockRatio * powerRatio, 1e-9);
     EXPECT_EQ(specs("DGX Spark").chipTopScope, "the same SMs (GB205)"); // as many SMs as its peer
+    // Two boxes train over their network (USB4's 40 Gb/s each way), not over a PCIe slot they lack.
+    const Link link = linkBandwidth(cat().require("Ryzen AI Max+ 395"), 2, Interconnect{});
+    EXPECT_EQ(link.kind, "network");
+    EXPECT_DOUBLE_EQ(link.gbPerSecond, 5.0);
 }
 
 } // namespace
