@@ -263,8 +263,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         // the budget buys (llama.cpp fills each with whole layers) and the rest in RAM.
         int count = static_cast<int>(std::ceil(in.memoryGb / g.memoryGb - 1e-9));
         // A complete computer's unified memory is all the RAM it has: nothing beside it to offload into.
-        const bool partlyInRam = count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode &&
-                                 !g.isCompleteSystem();
+        const bool partlyInRam =
+            count > in.maxGpus && base.systemRamGbs && base.metric == perf::Metric::LlmDecode && !g.isCompleteSystem();
         if (partlyInRam) {
             const int affordable = static_cast<int>(std::floor(in.budgetUsd / offer->price.usd + 1e-9));
             count = std::clamp(affordable, 1, in.maxGpus);

@@ -59,9 +59,10 @@ struct Gpu {
     std::string tensorCoreGeneration; ///< "none" for GPUs without matrix units
     std::optional<double> fp32Tflops;
     TensorThroughput tensor;
-    /// Id of a shipped GPU on another chip with the same SM count, architecture and clocks (the
-    /// DGX Spark's GB10 runs the RTX 5070's 48 SMs): its board power per SM anchors this GPU's
-    /// sustained clock as a card of the same chip would. Empty for most GPUs.
+    /// Id of a shipped GPU on another chip with the same kind of SM: its board power per SM
+    /// anchors this GPU's sustained clock as a card of the same chip would (the DGX Spark's GB10
+    /// runs the RTX 5070's 48 SMs; Strix Halo's 40 RDNA 3.5 CUs are compared with the RX 7900
+    /// XTX's 96 RDNA 3 CUs). Empty for most GPUs.
     std::string configurationPeer;
     /// Why this card's board power per SM must not anchor its chip's sustained clock, when it
     /// must not (most of the RTX 3070 Ti's extra power feeds GDDR6X, not SMs); empty for most
@@ -69,7 +70,7 @@ struct Gpu {
     std::string notAClockAnchor;
     /// What measurements of this GPU, read after its entry was written and never fitted, said
     /// about the model's figure for a metric, by metric name ("llm-prefill": "llama.cpp runs ...:
-    /// 27-70% below the model"); shown with every prediction of that metric. Empty for most GPUs.
+    /// the model is 27-70% above ..."); shown with every prediction of that metric. Empty for most GPUs.
     std::map<std::string, std::string> modelChecks;
 
     std::optional<double> l2CacheMb;

@@ -106,7 +106,7 @@ void deriveSustainedClock(const Gpu& g, const ModelConstants& c, const Catalog* 
     // A configuration peer has the GPU's SMs on another chip: as many (the DGX Spark's GB10 and the
     // RTX 5070) or the same design in another number (Strix Halo's 40 RDNA 3.5 CUs and the RX 7900 XTX's 96).
     const std::string unit = g.computeUnitName.empty() ? "SM" : g.computeUnitName;
-    s.chipTopScope = top->chip == g.chip                        ? "the same " + g.chip
+    s.chipTopScope = top->chip == g.chip                   ? "the same " + g.chip
                      : top->computeUnits == g.computeUnits ? "the same SMs (" + top->chip + ")"
                                                            : "the same kind of " + unit + " (" + top->chip + ")";
     if (!g.notAClockAnchor.empty()) {

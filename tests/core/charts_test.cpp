@@ -209,8 +209,9 @@ TEST(PerfPerDollarChart, ACompleteComputerIsCostedWithoutADesktopAndSaysSo) {
     const bool sparkFirst = std::find_if(d2.rows.begin(), d2.rows.end(), [](const ChartRow& r) {
                                 return r.gpu->isCompleteSystem();
                             })->gpu->id == "dgx-spark";
-    const std::string expected = std::string(sparkFirst ? "DGX Spark and Ryzen AI Max+ 395" : "Ryzen AI Max+ 395 and DGX Spark") +
-                                 " are complete computers: their cost is the whole machine's, no desktop added";
+    const std::string expected =
+        std::string(sparkFirst ? "DGX Spark and Ryzen AI Max+ 395" : "Ryzen AI Max+ 395 and DGX Spark") +
+        " are complete computers: their cost is the whole machine's, no desktop added";
     EXPECT_NE(std::find(d2.notes.begin(), d2.notes.end(), expected), d2.notes.end());
 }
 

@@ -153,15 +153,15 @@ TEST(RecommenderOffload, ACardThatHoldsTheModelKeepsItAllOnTheCard) {
     const auto rec = recommend(cat(), model, prices(), {}, in);
     bool sawPro = false;
     for (const auto& c : rec.shortlist) {
-        const bool measured =
-            std::any_of(c.caveats.begin(), c.caveats.end(), [](const std::string& s) {
-                return s.rfind("measured on this GPU (never fitted): MMBT's May 2026 run", 0) == 0;
-            });
+        const bool measured = std::any_of(c.caveats.begin(), c.caveats.end(), [](const std::string& s) {
+            return s.rfind("measured on this GPU (never fitted): MMBT's May 2026 run", 0) == 0;
+        });
         if (c.gpu->id == "rtx-pro-6000-blackwell") {
             sawPro = true;
             EXPECT_FALSE(c.partlyInRam);
             EXPECT_GT(c.memoryHeadroomGb, 20.0); // 96 GB for 66.5
-            EXPECT_TRUE(measured); // what a run of it said about token generation (catalog model_checks)
+            // What a run of it said about token generation (catalog model_checks).
+            EXPECT_TRUE(measured);
         } else {
             EXPECT_FALSE(measured) << c.gpu->id;
         }

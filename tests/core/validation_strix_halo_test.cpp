@@ -36,8 +36,8 @@ TEST(Validation, LlamaCppOnStrixHaloTokenGenerationIsFastAsItsMemoryIsSlowerThan
     // keeps some tensors wider) holds 15% more than 8.5 bits per weight, so it is further off.
     const auto rows = strixHaloRows();
     ASSERT_EQ(rows.size(), 18u);
-    for (const char* dense : {"llama-3.1-70b-q4km-tg128-vulkan", "llama-3.1-70b-q8_0-tg128-vulkan",
-                              "llama-3.1-70b-q8_0-tg128-rocm"}) {
+    for (const char* dense :
+         {"llama-3.1-70b-q4km-tg128-vulkan", "llama-3.1-70b-q8_0-tg128-vulkan", "llama-3.1-70b-q8_0-tg128-rocm"}) {
         const double r = predictedOverMeasured(Catalog::builtin(), rows.at(dense));
         EXPECT_GT(r, 1.08) << dense;
         EXPECT_LT(r, 1.20) << dense;
@@ -99,8 +99,9 @@ TEST(Validation, WhatTheRunsSaidIsShownWithThePredictionsOfTheirMetric) {
     const auto hasRunsNote = [&](perf::Metric m) {
         perf::PerfQuery q;
         q.metric = m;
+        const std::string runs = "measured on this GPU (never fitted): llama.cpp runs (kyuz0/amd-strix-halo-toolboxes";
         for (const auto& n : model.explain(strix, q).notes) {
-            if (n.rfind("measured on this GPU (never fitted): llama.cpp runs (kyuz0/amd-strix-halo-toolboxes", 0) == 0) {
+            if (n.rfind(runs, 0) == 0) {
                 return true;
             }
         }
