@@ -311,6 +311,31 @@ TEST(Charts, RejectsOptionsItCannotDraw) {
     EXPECT_THROW(buildChartData(fixture(), model, prices(), o), InputError);
 }
 
+TEST(LlmChart, ABarCarriesWhatMeasuredRunsOfItsGpuSaid) {
+    // A catalog entry's model_checks reach the tooltip of the bar of their metric, and only that one.
+    const Catalog& cat = Catalog::builtin();
+    const perf::PerfModel model(cat);
+    auto o = options(ChartKind::RawPerformance);
+    o.metrics = llmChartMetrics();
+    o.sortBy = perf::Metric::LlmDecode;
+    const auto d = buildChartData(cat, model, {}, o);
+    const auto strix = std::find_if(d.rows.begin(), d.rows.end(),
+                                    [](const ChartRow& r) { return r.gpu->id == "ryzen-ai-max-395"; });
+    ASSERT_NE(strix, d.rows.end());
+    for (size_t m = 0; m < d.metrics.size(); ++m) {
+        const std::string expected = "measured on this GPU (never fitted): " +
+                                     strix->gpu->modelChecks.at(perf::toString(d.metrics[m]));
+        EXPECT_NE(std::find(strix->caveats[m].begin(), strix->caveats[m].end(), expected), strix->caveats[m].end());
+    }
+    const auto card = std::find_if(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.gpu->id == "rtx-4090"; });
+    ASSERT_NE(card, d.rows.end());
+    for (const auto& notes : card->caveats) {
+        for (const auto& n : notes) {
+            EXPECT_EQ(n.find("measured on this GPU"), std::string::npos) << n;
+        }
+    }
+}
+
 TEST(LlmChart, TokensPerSecondRelativeToTheReferenceForTheGpusThatHoldTheModel) {
     // A 30B model in 4 bits (4.85 bits per weight: 18.2 GB) and its KV cache at 4,096 tokens: the
     // 12 GB RTX 4070 Ti cannot hold it and is left out, said in a note.
