@@ -39,6 +39,8 @@ TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {
         {"AMD Instinct MI350X", "mi350x"},
         {"RTX PRO 4500", "rtx-pro-4500-blackwell"},
         {"NVIDIA RTX PRO 4000 Blackwell", "rtx-pro-4000-blackwell"},
+        {"AMD Radeon RX 9060 XT", "rx-9060-xt-16gb"}, // the 8 GB card is not in the catalog
+        {"RX 9070 XT", "rx-9070-xt"},
     };
     for (const auto& [name, id] : cases) {
         const Resolution r = cat().resolve(name);
@@ -93,6 +95,22 @@ TEST(CatalogAdditions, SiblingsSitWhereTheirDatasheetsPutThem) {
             EXPECT_LT(speed(smaller, m), speed(larger, m)) << smaller << " vs " << larger << ", " << toString(m);
         }
     }
+}
+
+TEST(CatalogAdditions, TheRx9060XtIsHalfANavi48AtItsOwnClock) {
+    // Navi 44: 32 CUs at 3.13 GHz against the RX 9070 XT's 64 at 2.97, 320 GB/s against 640; the
+    // only Navi 44 card, so it keeps its boost clock.
+    const auto small = specs("RX 9060 XT 16GB");
+    const auto big = specs("RX 9070 XT");
+    EXPECT_DOUBLE_EQ(small.sustainedClock, 1.0);
+    EXPECT_NEAR(small.fp16TrainTflops / big.fp16TrainTflops, 32.0 * 3.13 / (64.0 * 2.97), 0.005);
+    EXPECT_NEAR(small.vectorTflops / big.vectorTflops, 32.0 * 3.13 / (64.0 * 2.97), 0.005);
+    // Token generation: less than the RTX 5060 Ti 16GB's 448 GB/s gives, at most 320/448 of it plus
+    // what its fixed time per token evens out; prompt processing above it (102.6 against 94.8 TFLOPS).
+    const double decode = speed("RX 9060 XT 16GB", Metric::LlmDecode) / speed("RTX 5060 Ti 16GB", Metric::LlmDecode);
+    EXPECT_LT(decode, 1.0);
+    EXPECT_GT(decode, 320.0 / 448.0 * 0.9);
+    EXPECT_GT(speed("RX 9060 XT 16GB", Metric::LlmPrefill), speed("RTX 5060 Ti 16GB", Metric::LlmPrefill));
 }
 
 TEST(CatalogAdditions, TheRtx5060GeneratesTokensAtTheRateAUserMeasured) {

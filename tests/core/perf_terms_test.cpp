@@ -246,15 +246,16 @@ TEST(LatencyBoundWork, RetiresAtSmCountTimesBoostClockDerivedFromTheFp32Rate) {
         EXPECT_NEAR(specs(card.gpu).smClockGhz / (card.sms * card.ghz), 1.0, 0.01) << card.gpu;
     }
     EXPECT_NEAR(specs("V100 SXM2 32GB").smClockGhz, consts().referenceSmClockGhz, 1e-9);
-    // Every catalog GPU with a published unit count comes out at a boost clock a chip can have:
-    // a wrong count of FP32 lanes per SM would put it at half or twice its clock.
+    // Every catalog GPU with a published unit count comes out at a boost clock a chip can have (the
+    // highest, the RX 9060 XT's 3.13 GHz): a wrong count of FP32 lanes per SM would put it at half
+    // or twice its clock.
     for (const auto& g : cat().gpus()) {
         if (!g.computeUnits) {
             continue;
         }
         const double perUnit = g.vendor == "AMD" ? 0.5 : 1.0;
         const double ghz = deriveSpecs(g, consts(), &cat()).smClockGhz / (*g.computeUnits * perUnit);
-        EXPECT_TRUE(ghz > 1.0 && ghz < 3.0) << g.name << ": " << ghz << " GHz";
+        EXPECT_TRUE(ghz > 1.0 && ghz < 3.3) << g.name << ": " << ghz << " GHz";
     }
 }
 

@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 139;
+inline constexpr int kShippedPrices = 140;
 
 } // namespace advisor::testing
