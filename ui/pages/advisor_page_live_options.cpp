@@ -19,6 +19,24 @@
 
 namespace advisor::ui {
 
+namespace {
+
+// A spin box that starts at its remembered value and remembers every change under `key`
+// (connected first, so the value is saved before the page reacts to it).
+QSpinBox* rememberedSpinBox(const QString& name, const QString& key, int min, int max, int fallback,
+                            const QString& toolTip) {
+    auto* box = new QSpinBox;
+    box->setObjectName(name);
+    box->setRange(min, max);
+    box->setKeyboardTracking(false);
+    box->setToolTip(toolTip);
+    box->setValue(QSettings().value(key, fallback).toInt());
+    QObject::connect(box, &QSpinBox::valueChanged, box, [key](int v) { QSettings().setValue(key, v); });
+    return box;
+}
+
+} // namespace
+
 void AdvisorPage::createLiveOptionFields() {
     // LLM inference: the weights' precision, which sizes a model and sets how many bytes each
     // token reads (`recommend --precision`); the chart's 8-bit unless the user says.
@@ -37,48 +55,33 @@ void AdvisorPage::createLiveOptionFields() {
     });
     // LLM inference: the context each reply reads sizes the KV cache, in the memory and the speed
     // (`recommend --context`); for a model given by size or name, on an LLM-inference leaf.
-    liveContext_ = new QSpinBox;
-    liveContext_->setObjectName(QStringLiteral("liveContext"));
-    liveContext_->setRange(0, 1048576);
+    liveContext_ =
+        rememberedSpinBox(QStringLiteral("liveContext"), QStringLiteral("advisor/context_tokens"), 0, 1048576, 0,
+                          tr("LLM inference: the tokens of context each reply reads, which the KV cache "
+                             "holds"));
     liveContext_->setSuffix(tr(" tokens"));
     liveContext_->setSpecialValueText(tr("default"));
-    liveContext_->setKeyboardTracking(false);
-    liveContext_->setToolTip(tr("LLM inference: the tokens of context each reply reads, which the KV cache holds"));
-    liveContext_->setValue(QSettings().value(QStringLiteral("advisor/context_tokens"), 0).toInt());
     connect(liveContext_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/context_tokens"), liveContext_->value());
         sizeLiveMemoryForModel();
         updateLive();
     });
     // Requests served at once: each keeps its own KV cache, and they generate together
     // (`recommend --sequences`).
-    liveRequests_ = new QSpinBox;
-    liveRequests_->setObjectName(QStringLiteral("liveRequests"));
-    liveRequests_->setRange(1, 4096);
-    liveRequests_->setKeyboardTracking(false);
-    liveRequests_->setToolTip(tr("LLM inference: the requests served at once. Each keeps its own KV cache in the "
-                                 "memory needed, and the speed ranked is their tokens/s together."));
-    liveRequests_->setValue(QSettings().value(QStringLiteral("advisor/sequences"), 1).toInt());
+    liveRequests_ = rememberedSpinBox(QStringLiteral("liveRequests"), QStringLiteral("advisor/sequences"), 1, 4096, 1,
+                                      tr("LLM inference: the requests served at once. Each keeps its own KV cache "
+                                         "in the memory needed, and the speed ranked is their tokens/s together."));
     connect(liveRequests_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/sequences"), liveRequests_->value());
         sizeLiveMemoryForModel();
         updateLive();
     });
     // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
     // eight for an organisation) unless the user says.
-    liveGpus_ = new QSpinBox;
-    liveGpus_->setObjectName(QStringLiteral("liveGpus"));
-    liveGpus_->setRange(0, 16);
+    liveGpus_ = rememberedSpinBox(QStringLiteral("liveGpus"), QStringLiteral("advisor/max_gpus"), 0, 16, 0,
+                                  tr("The most GPUs in one setup: memory you need beyond one card is split over up "
+                                     "to this many (with system RAM, as many as the budget buys and the rest in RAM)"));
     // Sized for the longest "N, the chart's" (updateResult writes the leaf's N in it).
     liveGpus_->setSpecialValueText(tr("%1, the chart's").arg(16));
-    liveGpus_->setKeyboardTracking(false);
-    liveGpus_->setToolTip(tr("The most GPUs in one setup: memory you need beyond one card is split over up to this "
-                             "many (with system RAM, as many as the budget buys and the rest in RAM)"));
-    liveGpus_->setValue(QSettings().value(QStringLiteral("advisor/max_gpus"), 0).toInt());
-    connect(liveGpus_, &QSpinBox::valueChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/max_gpus"), liveGpus_->value());
-        updateResult();
-    });
+    connect(liveGpus_, &QSpinBox::valueChanged, this, [this] { updateResult(); });
     // LLM inference: cards too small for the model ranked with the rest in this RAM
     // (`recommend --system-ram`).
     liveSystemRam_ = new QComboBox;
