@@ -180,6 +180,20 @@ TEST(RecommendCli, APublishedModelIsSizedWithItsOwnShape) {
     EXPECT_EQ(cli.run({"recommend", "--model", "nope", "--budget", "1000"}).exitCode, 2);
 }
 
+TEST(RecommendCli, ThirtyGigabytesNewUnderAThousandDollarsIsIntelsArcProB70) {
+    // The cheapest new 32 GB card ($949, March 2026): the RTX 5090 costs more, the Radeon AI PRO
+    // R9700 has no default price, the 24 GB cards hold too little. What its runs said comes with it.
+    Cli cli;
+    const auto doc = cli.json(
+        {"recommend", "--memory-gb", "30", "--budget", "1000", "--new-only", "--domain", "llm", "--task", "inference"});
+    ASSERT_EQ(doc.at("candidates").size(), 1u) << doc.dump();
+    const auto& b70 = doc.at("candidates").at(0);
+    EXPECT_EQ(b70.at("gpu_id"), "arc-pro-b70");
+    EXPECT_EQ(doc.at("metric"), "llm-decode");
+    EXPECT_NE(b70.at("caveats").dump().find("the model is 4.3-18.6% above its token generation"), std::string::npos)
+        << b70.at("caveats").dump();
+}
+
 TEST(RecommendCli, FourBitLlmInferenceSizesAndRanksForFourBitWeights) {
     Cli cli;
     const std::vector<std::string> llm70 = {"recommend", "--params-billion", "70", "--task", "inference", "--domain",

@@ -72,11 +72,18 @@ TEST(ComputeRoof, GpusWithoutTensorCoresGetAnHonestFigureNotAnError) {
     EXPECT_FALSE(pascal.tensorCores);
     EXPECT_NEAR(computeRoofTflops(pascal, Metric::Fp16Training), 11.3 * 235.0 / 504.0, 1e-9);
     EXPECT_FALSE(pascal.notes.empty());
-    // Matrix units without a published or measured rate (Intel's Xe2 XMX on the B580): packed
+    // Matrix units without a published or measured rate and no card of the same chip to borrow
+    // from (as the Arc B580 was modelled until Intel's 233 INT8 TOPS entered its entry): packed
     // FP16 at 2x FP32 with the no-tensor-core matmul penalty, marked as estimated.
-    const auto xmx = specs("Arc B580");
-    EXPECT_TRUE(xmx.estimated);
+    Gpu unrated = cat().require("Arc B580");
+    unrated.id = "unrated-xmx";
+    unrated.tensor = {};
+    unrated.chip.clear();
+    const auto xmx = deriveSpecs(unrated, consts(), &cat());
+    EXPECT_TRUE(xmx.tensorCores == false && xmx.estimated);
     EXPECT_NEAR(computeRoofTflops(xmx, Metric::Fp16Training), 2.0 * 13.7 * 235.0 / 504.0, 1e-9);
+    // With Intel's figure: 160 XMX engines x 256 FP16 operations x 2.85 GHz.
+    EXPECT_NEAR(computeRoofTflops(specs("Arc B580"), Metric::Fp16Training), 160 * 256 * 2.85e-3, 0.3);
 }
 
 TEST(ComputeRoof, PascalAndTuringWithoutTensorCoresRunEightBitOnDp4aDotProducts) {

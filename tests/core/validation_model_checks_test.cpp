@@ -89,6 +89,13 @@ TEST(ModelChecks, TheTeslaP40sChecksSayWhatItsRunShows) {
     expectTheCatalogSaysIt(found, 1);
 }
 
+TEST(ModelChecks, TheBattlemageCardsChecksSayWhatTheirRunsShow) {
+    // The Arc Pro B70's SYCL runs (one of them on two cards) and the Arc B580's IPEX-LLM run.
+    const auto found = ranges("llamacpp-intel-battlemage-2026.csv", [](const BenchmarkRow&) { return false; });
+    EXPECT_EQ(found.size(), 4u);
+    expectTheCatalogSaysIt(found, 2);
+}
+
 TEST(ModelChecks, PhrasesReadAsTheCatalogWritesThem) {
     EXPECT_EQ(howFar(-10.54, -8.6), "8.6-10.5% below");
     EXPECT_EQ(howFar(4.6, 19.6), "4.6-19.6% above");

@@ -5,6 +5,6 @@
 
 namespace advisor::testing {
 
-inline constexpr int kShippedPrices = 140;
+inline constexpr int kShippedPrices = 143;
 
 } // namespace advisor::testing
