@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -19,6 +21,26 @@ namespace {
 
 constexpr Metric kAllMetrics[] = {Metric::Int8Inference, Metric::Fp16Inference, Metric::Fp16Training,
                                   Metric::Fp32Training,  Metric::LlmDecode,     Metric::LlmPrefill};
+
+// Every other card's clocks, L2 and chip anchor are what they were before the cards of `added`
+// entered the catalog.
+void expectNoOtherCardMoves(const std::set<std::string>& added) {
+    Catalog without;
+    for (Gpu g : cat().gpus()) {
+        if (added.count(g.id) == 0) {
+            without.add(std::move(g));
+        }
+    }
+    EXPECT_EQ(without.gpus().size() + added.size(), cat().gpus().size());
+    for (const Gpu& g : without.gpus()) {
+        const auto before = deriveSpecs(g, consts(), &without);
+        const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
+        EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
+        EXPECT_EQ(now.chipTopName, before.chipTopName) << g.name;
+    }
+}
 
 TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {
     const std::pair<const char*, const char*> cases[] = {
@@ -181,21 +203,7 @@ TEST(CatalogAdditions, TheH20IsAHopperWhoseTensorRateIsCappedNotItsMemory) {
 TEST(CatalogAdditions, TheH20AndStrixHaloMoveNoOtherCard) {
     // Neither anchors a chip's clock: the H20 has less power per SM than the H100 SXM5; Strix Halo
     // compares itself with the RX 7900 XTX (its configuration peer), not the other way round.
-    Catalog without;
-    for (Gpu g : cat().gpus()) {
-        if (g.id != "h20" && g.id != "ryzen-ai-max-395") {
-            without.add(std::move(g));
-        }
-    }
-    EXPECT_EQ(without.gpus().size() + 2, cat().gpus().size());
-    for (const Gpu& g : without.gpus()) {
-        const auto before = deriveSpecs(g, consts(), &without);
-        const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
-        EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
-        EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
-        EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
-        EXPECT_EQ(now.chipTopName, before.chipTopName) << g.name;
-    }
+    expectNoOtherCardMoves({"h20", "ryzen-ai-max-395"});
     // Strix Halo's clocks against the XTX by the seed's law: 120 W for 40 CUs against 355 W for
     // 96, the XTX's 2.5 GHz (61.4 TFLOPS / 96 CUs) against its own 2.9 (29.7 / 40).
     const auto strix = specs("Ryzen AI Max+ 395");
@@ -210,6 +218,33 @@ TEST(CatalogAdditions, TheH20AndStrixHaloMoveNoOtherCard) {
     const Link link = linkBandwidth(cat().require("Ryzen AI Max+ 395"), 2, Interconnect{});
     EXPECT_EQ(link.kind, "network");
     EXPECT_DOUBLE_EQ(link.gbPerSecond, 5.0);
+}
+
+TEST(CatalogAdditions, TheArcProCardsMoveNoOtherCardAndTheB60DoesNotAnchorItsChip) {
+    expectNoOtherCardMoves({"arc-pro-b60", "arc-pro-b70"});
+    // The B60 has more board power per Xe core than the B580 (200 W against 190 for 20) at a lower
+    // clock (2.4 GHz against 2.67): its entry says why that power is no measure of its clock, so
+    // the B580 keeps its boost clock and the B60 its own. Were it the anchor, the B580 would run
+    // at the B60's clock per core lowered by the law, (12.29 / 13.7) x (190 / 200)^(1/3) = 88%.
+    EXPECT_DOUBLE_EQ(specs("Arc B580").sustainedClock, 1.0);
+    EXPECT_DOUBLE_EQ(specs("Arc Pro B60").sustainedClock, 1.0);
+    EXPECT_EQ(specs("Arc Pro B60").chipTopName, "Arc B580");
+    Catalog b60Anchors;
+    for (Gpu g : cat().gpus()) {
+        if (g.id == "arc-pro-b60") {
+            ASSERT_FALSE(g.notAClockAnchor.empty());
+            g.notAClockAnchor.clear();
+        }
+        b60Anchors.add(std::move(g));
+    }
+    const auto b580 = deriveSpecs(cat().require("Arc B580"), consts(), &b60Anchors);
+    EXPECT_EQ(b580.chipTopName, "Arc Pro B60");
+    EXPECT_NEAR(b580.sustainedClock, (12.29 / 13.7) * std::cbrt(190.0 / 200.0), 1e-3);
+    // The B70, alone on BMG-G31, keeps its boost clock; with no published L2 it gets no cache term.
+    const auto b70 = specs("Arc Pro B70");
+    EXPECT_DOUBLE_EQ(b70.sustainedClock, 1.0);
+    EXPECT_NE(std::find(b70.notes.begin(), b70.notes.end(), "L2 size not published; no cache benefit assumed"),
+              b70.notes.end());
 }
 
 } // namespace
