@@ -17,16 +17,8 @@ namespace advisor::eval {
 namespace {
 
 std::map<std::string, BenchmarkRow> battlemageRows() {
-    std::map<std::string, BenchmarkRow> rows;
-    for (const auto& r : validationRows("llamacpp-intel-battlemage-2026.csv")) {
-        rows[r.gpu + " " + r.workload] = r;
-    }
-    return rows;
-}
-
-double predictedOverMeasured(const Catalog& catalog, const BenchmarkRow& r) {
-    const perf::PerfModel model(catalog);
-    return model.throughput(catalog.require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput;
+    return validationRowsBy("llamacpp-intel-battlemage-2026.csv",
+                            [](const BenchmarkRow& r) { return r.gpu + " " + r.workload; });
 }
 
 TEST(Validation, LlamaCppOnBattlemageTokenGenerationFollowsTheBytesItsXeCoresKeepInFlight) {

@@ -16,16 +16,7 @@ namespace advisor::eval {
 namespace {
 
 std::map<std::string, BenchmarkRow> strixHaloRows() {
-    std::map<std::string, BenchmarkRow> rows;
-    for (const auto& r : validationRows("llamacpp-strix-halo-2025.csv")) {
-        rows[r.workload] = r;
-    }
-    return rows;
-}
-
-double predictedOverMeasured(const Catalog& catalog, const BenchmarkRow& r) {
-    const perf::PerfModel model(catalog);
-    return model.throughput(catalog.require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput;
+    return validationRowsBy("llamacpp-strix-halo-2025.csv", [](const BenchmarkRow& r) { return r.workload; });
 }
 
 TEST(Validation, LlamaCppOnStrixHaloTokenGenerationIsFastAsItsMemoryIsSlowerThanNominal) {

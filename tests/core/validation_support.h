@@ -5,7 +5,9 @@
 #include "catalog/catalog.h"
 #include "eval/benchmarks.h"
 #include "eval/evaluate.h"
+#include "perf/model.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,21 @@ inline Evaluation evaluateValidation(const std::string& file, const std::string&
     const auto rows = validationRows(file);
     const perf::PerfModel model(Catalog::builtin());
     return evaluate(rows, Catalog::builtin(), model, reference);
+}
+
+// The model's figure for a row (one GPU or several, as the row says) over the measured one.
+inline double predictedOverMeasured(const Catalog& catalog, const BenchmarkRow& r) {
+    const perf::PerfModel model(catalog);
+    return model.throughput(catalog.require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput;
+}
+
+// A file's rows by a key made of each row (its workload, or GPU and workload).
+template <typename Key> std::map<std::string, BenchmarkRow> validationRowsBy(const std::string& file, Key key) {
+    std::map<std::string, BenchmarkRow> rows;
+    for (const auto& r : validationRows(file)) {
+        rows[key(r)] = r;
+    }
+    return rows;
 }
 
 // The evaluated rows of one GPU (by the name the file gives it).
