@@ -139,9 +139,10 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
         }
     }
     if (g.vendor != "NVIDIA") {
-        c.push_back(g.vendor + " GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something breaks "
-                               "(seed: community); its speed here is modelled from specs, with no training run of its "
-                               "vendor in the calibration data");
+        const std::string stack = g.vendor == "AMD" ? "ROCm" : g.vendor == "Intel" ? "oneAPI/SYCL" : "its vendor's";
+        c.push_back(g.vendor + " GPU: frameworks run (" + stack +
+                    "), but fewer people can help when something breaks (seed: community); its speed here is "
+                    "modelled from specs, with no training run of its vendor in the calibration data");
     }
     if (g.tensorCoreGeneration == "none") {
         c.push_back("no tensor cores: the seed recommends against GPUs without them");

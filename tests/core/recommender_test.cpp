@@ -311,7 +311,7 @@ TEST(Recommender, AnAmdCardSaysItsSpeedHasNoMeasuredRunOfItsVendorBehindIt) {
     ASSERT_NE(xtx, nullptr);
     ASSERT_NE(rtx3090, nullptr);
     EXPECT_NEAR(xtx->relativePerformance / rtx3090->relativePerformance, 1.0, 0.1);
-    EXPECT_EQ(xtx->caveats.front(), "AMD GPU: frameworks run (ROCm/oneAPI), but fewer people can help when something "
+    EXPECT_EQ(xtx->caveats.front(), "AMD GPU: frameworks run (ROCm), but fewer people can help when something "
                                     "breaks (seed: community); its speed here is modelled from specs, with no training "
                                     "run of its vendor in the calibration data");
 }
