@@ -216,7 +216,7 @@ TEST(CatalogAdditions, TheH20AndStrixHaloMoveNoOtherCard) {
     EXPECT_EQ(specs("DGX Spark").chipTopScope, "the same SMs (GB205)"); // as many SMs as its peer
     // Two boxes train over their network (USB4's 40 Gb/s each way), not over a PCIe slot they lack.
     const Link link = linkBandwidth(cat().require("Ryzen AI Max+ 395"), 2, Interconnect{});
-    EXPECT_EQ(link.kind, "network");
+    EXPECT_STREQ(link.kind, "network");
     EXPECT_DOUBLE_EQ(link.gbPerSecond, 5.0);
 }
 
