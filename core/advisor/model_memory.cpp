@@ -41,6 +41,7 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     if (model != nullptr) {
         calc::applyModelShape(shaped, *model);
     }
+    in.llmRecurrentStateBytes = shaped.llmRecurrentStateBytes;
     in.llmLayers = shaped.llmLayers;
     in.llmOutputHeadParamsBillion = shaped.llmOutputHeadParamsBillion;
     in.llmWeightBits = shaped.llmWeightBits;

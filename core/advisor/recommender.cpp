@@ -88,6 +88,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
                 q.llmContextTokens = *in.llmContextTokens;
                 q.llmKvCacheValues = in.llmKvCacheValues;
             }
+            q.llmRecurrentStateBytes = in.llmRecurrentStateBytes;
             q.llmLayers = in.llmLayers;
             q.llmOutputHeadParamsBillion = in.llmOutputHeadParamsBillion;
             q.llmWeightBits = in.llmWeightBits;

@@ -57,6 +57,9 @@ struct RecommendInput {
     /// A published model's own K and V elements at llmContextTokens (calc::kvCacheValues);
     /// unset: the size law.
     std::optional<double> llmKvCacheValues;
+    /// A published model's recurrent state per sequence (linear-attention layers;
+    /// calc::recurrentStateBytes); 0: none.
+    double llmRecurrentStateBytes = 0;
     /// LLM inference: the requests served at once (token generation's sequences), each holding
     /// its own KV cache; ranked by their tokens/s together.
     int llmSequences = 1;

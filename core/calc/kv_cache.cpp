@@ -8,6 +8,14 @@ int windowedLayers(const AttentionShape& a) {
     return a.slidingWindow > 0 ? std::clamp(a.slidingLayers, 0, a.layers) : 0;
 }
 
+int fullAttentionLayers(const AttentionShape& a) {
+    return std::max(0, a.layers - windowedLayers(a) - std::max(0, a.linearLayers));
+}
+
+double recurrentStateBytes(const AttentionShape& a) {
+    return std::max(0, a.linearLayers) * std::max(0.0, a.linearStateValues) * kRecurrentStateBytesPerValue;
+}
+
 double kvValuesPerLayerToken(const AttentionShape& a) {
     return a.latentDim > 0 ? static_cast<double>(a.latentDim) : 2.0 * a.kvHeads * a.headDim;
 }
@@ -16,7 +24,7 @@ double kvCacheValues(const AttentionShape& a, double contextTokens) {
     const double tokens = std::max(0.0, contextTokens);
     const int sliding = windowedLayers(a);
     const double slidingTokens = std::min(tokens, static_cast<double>(a.slidingWindow));
-    return kvValuesPerLayerToken(a) * ((a.layers - sliding) * tokens + sliding * slidingTokens);
+    return kvValuesPerLayerToken(a) * (fullAttentionLayers(a) * tokens + sliding * slidingTokens);
 }
 
 namespace {
@@ -42,7 +50,7 @@ double meanAttendedPositions(const AttentionShape& a, double promptTokens, doubl
     const double n = std::max(1.0, promptTokens);
     const double depth = std::max(0.0, depthTokens);
     const int sliding = windowedLayers(a);
-    return (a.layers - sliding) * meanSeen(n, depth, depth + n) + sliding * meanSeen(n, depth, a.slidingWindow);
+    return fullAttentionLayers(a) * meanSeen(n, depth, depth + n) + sliding * meanSeen(n, depth, a.slidingWindow);
 }
 
 double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens, double depthTokens) {

@@ -21,24 +21,42 @@ struct AttentionShape {
     /// token instead of K and V per head: kv_lora_rank + qk_rope_head_dim elements (512 + 64).
     /// 0: ordinary K and V heads.
     int latentDim = 0;
+    /// Layers of linear attention (Gated DeltaNet: 3 of every 4 in Qwen3.5) keep no KV cache but
+    /// one recurrent state per sequence, the same size at any context. 0: none.
+    int linearLayers = 0;
+    /// Elements of one such layer's state: value heads x key width x value width, plus its short
+    /// convolution's last kernel - 1 inputs (Qwen3.5 27B: 48 x 128 x 128 + 3 x 10,240).
+    double linearStateValues = 0;
 };
+
+/// Bytes per element of a linear-attention layer's recurrent state: llama.cpp keeps it in f32,
+/// whatever the KV cache's type.
+inline constexpr double kRecurrentStateBytesPerValue = 4.0;
 
 /// How many layers attend through a sliding window: slidingLayers, at most every layer; 0
 /// without a window.
 int windowedLayers(const AttentionShape& a);
+
+/// How many layers attend to the whole context: those neither windowed nor linear.
+int fullAttentionLayers(const AttentionShape& a);
+
+/// Bytes of one sequence's recurrent state over the linear-attention layers (0 without them).
+double recurrentStateBytes(const AttentionShape& a);
 
 /// Elements one layer keeps per cached token: 2 (K, V) x KV heads x head width, or the latent
 /// vector's width.
 double kvValuesPerLayerToken(const AttentionShape& a);
 
 /// K and V elements (or latent elements) one sequence of `contextTokens` keeps: full layers
-/// hold every token, sliding-window layers at most their window.
+/// hold every token, sliding-window layers at most their window, linear layers none (their state
+/// is recurrentStateBytes).
 double kvCacheValues(const AttentionShape& a, double contextTokens);
 
 /// Positions a prompt token attends to, summed over the layers and averaged over a prompt of
 /// `promptTokens` read after `depthTokens` already cached (llama-bench's -d; a chat's later
 /// turn): token t of N sees depth + t positions, depth + (N + 1) / 2 on average; a
-/// sliding-window layer at most its window.
+/// sliding-window layer at most its window; a linear layer none (its recurrence, a few MFLOP per
+/// token, is left out).
 double meanAttendedPositions(const AttentionShape& a, double promptTokens, double depthTokens = 0);
 
 /// FLOPs of attention per prompt token: for every attended position and query head, a dot

@@ -34,7 +34,7 @@ std::string kvCacheDetail(const AttentionShape& a, double tokens, int batch, per
     const std::string perLayer = a.latentDim > 0 ? std::to_string(a.latentDim) + " latent values"
                                                  : std::to_string(a.kvHeads) + " KV heads x " +
                                                        std::to_string(a.headDim) + " x 2 (K, V)";
-    std::string text = std::to_string(a.layers - sliding) + " layers x " + format::number(tokens, 0) + " tokens";
+    std::string text = std::to_string(fullAttentionLayers(a)) + " layers x " + format::number(tokens, 0) + " tokens";
     if (sliding > 0) {
         text += " + " + std::to_string(sliding) + " sliding-window layers x " +
                 format::number(std::min(tokens, static_cast<double>(a.slidingWindow)), 0) + " tokens";
@@ -170,6 +170,12 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         }
         const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
         add("KV cache", kvCacheValues(att, s) * b * bytes / shards, kvCacheDetail(att, s, in.batch, in.kvCache));
+        if (att.linearLayers > 0) {
+            add("recurrent state", recurrentStateBytes(att) * b / shards,
+                std::to_string(att.linearLayers) + " linear-attention layers x " +
+                    format::number(att.linearStateValues, 0) + " values x batch " + std::to_string(in.batch) +
+                    " x 4 bytes (f32), the same at any context");
+        }
         // One layer's working set for the tokens read at once: the whole prompt, or a chunk of it.
         const double chunk = std::min(s, static_cast<double>(in.prefillChunkTokens.value_or(e.contextTokens)));
         const std::string atOnce = chunk < s ? " for " + format::number(chunk, 0) + " prompt tokens at a time" : "";

@@ -15,6 +15,7 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     }
     const AttentionShape attention = attentionShapeOf(m);
     q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
+    q.llmRecurrentStateBytes = recurrentStateBytes(attention);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);
     if (q.llmWeights == perf::Precision::Int4 && m.int4BitsPerWeight > 0) {
         q.llmWeightBits = m.int4BitsPerWeight;

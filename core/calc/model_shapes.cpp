@@ -60,6 +60,18 @@ std::vector<ModelShape> load() {
                    "give sliding_window and sliding_window_layers together");
         }
         m.kvLatentDim = f.optionalInt("kv_latent_dim", 1, 100000).value_or(0);
+        if (f.find("linear_attention_layers") != nullptr) {
+            // Gated DeltaNet as config.json gives it: each layer's state is value heads x key
+            // width x value width, and its convolution keeps the last kernel - 1 inputs of q, k, v.
+            m.linearLayers = f.requireInt("linear_attention_layers", 1, m.layers - m.slidingLayers);
+            const int keyHeads = f.requireInt("linear_key_heads", 1, 1024);
+            const int valueHeads = f.requireInt("linear_value_heads", 1, 1024);
+            const int keyDim = f.requireInt("linear_key_head_dim", 1, 1024);
+            const int valueDim = f.requireInt("linear_value_head_dim", 1, 1024);
+            const int kernel = f.requireInt("linear_conv_kernel", 1, 64);
+            m.linearStateValues = double(valueHeads) * keyDim * valueDim +
+                                  double(kernel - 1) * (2.0 * keyHeads * keyDim + double(valueHeads) * valueDim);
+        }
         m.contextTokens = f.requireInt("context_tokens", 1, perf::kMaxContextTokens);
         if (f.find("int4_bits_per_weight") != nullptr) {
             m.int4BitsPerWeight = f.requirePositive("int4_bits_per_weight");
@@ -78,7 +90,8 @@ std::vector<ModelShape> load() {
 } // namespace
 
 AttentionShape attentionShapeOf(const ModelShape& m) {
-    return {m.layers, m.heads, m.kvHeads, m.headDim, m.slidingWindow, m.slidingLayers, m.kvLatentDim};
+    return {m.layers,        m.heads,         m.kvHeads,     m.headDim,           m.slidingWindow,
+            m.slidingLayers, m.kvLatentDim,   m.linearLayers, m.linearStateValues};
 }
 
 const std::vector<ModelShape>& modelShapes() {

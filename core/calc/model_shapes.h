@@ -35,6 +35,10 @@ struct ModelShape {
     int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: every layer sees all)
     int slidingLayers = 0; ///< how many of the layers use the window
     int kvLatentDim = 0;   ///< multi-head latent attention: elements cached per layer and token
+    /// Linear-attention layers (Gated DeltaNet) and the elements of each one's recurrent state
+    /// (calc::AttentionShape); 0: none.
+    int linearLayers = 0;
+    double linearStateValues = 0;
     int contextTokens = 0; ///< the longest context the model was trained for
     /// A model released in its own 4-bit format: its bits per parameter as released, which 4-bit
     /// weights take instead of llama.cpp's Q4_K_M 4.85 (gpt-oss: MXFP4 experts, bf16 attention).

@@ -77,6 +77,10 @@ struct PerfQuery {
     /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
     /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).
     std::optional<double> llmKvCacheValues;
+    /// Bytes of one sequence's recurrent state in a model with linear-attention layers (Qwen3.5's
+    /// Gated DeltaNet; calc::recurrentStateBytes): held beside the KV cache and read every token,
+    /// the same at any context. 0: none.
+    double llmRecurrentStateBytes = 0;
     /// Prompt processing: FLOPs of attention per token of a prompt of llmContextTokens read after
     /// llmDepthTokens, from a published model's attention (calc::attentionFlopsPerPromptToken). Unset:
     /// Llama 3 8B's (4 x 32 layers x 4,096 per attended position), scaled by size^(2/3) (model.cpp).

@@ -75,6 +75,36 @@ TEST(KvCache, LatentAttentionCachesOneCompressedVectorPerLayer) {
     EXPECT_NEAR(kvCacheValues(expanded, 1) / kvCacheValues(mla, 1), 2.0 * 128 * 128 / 576.0, 1e-9);
 }
 
+TEST(KvCache, LinearAttentionLayersKeepAFixedStateInsteadOfACache) {
+    // Qwen3.5 27B (config.json): 64 layers, every fourth full attention with 4 KV heads of 256; the
+    // other 48 Gated DeltaNet, each keeping 48 value heads x 128 x 128 and its 4-tap convolution's
+    // last 3 inputs of q, k (16 heads of 128 each) and v (48 of 128), in f32 as llama.cpp does.
+    const AttentionShape qwen = attentionShapeOf(shape("qwen3.5-27b"));
+    EXPECT_EQ(qwen.linearLayers, 48);
+    EXPECT_EQ(fullAttentionLayers(qwen), 16);
+    const double stateValues = 48.0 * 128 * 128 + 3.0 * (2 * 16 * 128 + 48 * 128);
+    EXPECT_DOUBLE_EQ(qwen.linearStateValues, stateValues);
+    EXPECT_DOUBLE_EQ(recurrentStateBytes(qwen), 48 * stateValues * 4.0); // 157 MB per sequence
+    EXPECT_NEAR(recurrentStateBytes(qwen) / 1e6, 156.9, 0.05);
+    // The cache grows with the 16 full layers only: 32 KiB per token, 17.2 GB at the 262,144
+    // positions it was trained for, where 64 such layers would keep four times as much.
+    EXPECT_DOUBLE_EQ(kvCacheValues(qwen, 1000), 2.0 * 4 * 256 * 16 * 1000);
+    AttentionShape allFull = qwen;
+    allFull.linearLayers = 0;
+    EXPECT_DOUBLE_EQ(kvCacheValues(allFull, 1000) / kvCacheValues(qwen, 1000), 4.0);
+    EXPECT_NEAR(kvCacheValues(qwen, 262144) * 2 / 1e9, 17.18, 0.01);
+    // A prompt token attends through the 16 full layers only.
+    EXPECT_DOUBLE_EQ(meanAttendedPositions(qwen, 1000), 16 * 500.5);
+    // Windowed and linear layers together leave the rest full; none left is not negative.
+    AttentionShape mixed = qwen;
+    mixed.slidingWindow = 128;
+    mixed.slidingLayers = 8;
+    EXPECT_EQ(fullAttentionLayers(mixed), 8);
+    mixed.linearLayers = 64;
+    EXPECT_EQ(fullAttentionLayers(mixed), 0);
+    EXPECT_DOUBLE_EQ(recurrentStateBytes(attentionShapeOf(shape("llama-3.1-8b"))), 0.0);
+}
+
 TEST(PromptAttention, EachTokenAttendsToTheTokensBeforeItAndNoMoreThanItsWindow) {
     // Token t of an N-token prompt attends to t positions: (N + 1) / 2 on average, per layer.
     const AttentionShape llama = attentionShapeOf(shape("llama-3.1-8b"));
@@ -137,6 +167,17 @@ TEST(KvCache, MemoryCalculatorFollowsEachModelsAttention) {
     EXPECT_NEAR(kvGb(gemma), 2.0 * 8 * 256 * (8 * 131072.0 + 40 * 1024.0) * 2 / 1e9, 1e-9);
     EXPECT_NE(gemma.items[1].detail.find("+ 40 sliding-window layers x 1,024 tokens"), std::string::npos)
         << gemma.items[1].detail;
+    // Qwen3.5 27B: the 16 full layers' cache, and its linear layers' state as an item of its own,
+    // the same at any context.
+    in.model = findModelShape("qwen3.5-27b");
+    const auto qwen = estimateMemory(in);
+    EXPECT_NEAR(kvGb(qwen), 2.0 * 4 * 256 * 16 * 131072.0 * 2 / 1e9, 1e-9);
+    EXPECT_NE(qwen.items[1].detail.find("16 layers x 131,072 tokens"), std::string::npos) << qwen.items[1].detail;
+    ASSERT_EQ(qwen.items[2].name, "recurrent state");
+    EXPECT_NEAR(qwen.items[2].gb, 48 * 817152.0 * 4 / 1e9, 1e-9);
+    in.contextTokens = 1024;
+    EXPECT_DOUBLE_EQ(estimateMemory(in).items[2].gb, qwen.items[2].gb);
+    in.contextTokens = 131072;
     in.model = findModelShape("deepseek-v3");
     const auto deepseek = estimateMemory(in);
     EXPECT_NEAR(kvGb(deepseek), 35136.0 * 131072 * 2 / 1e9, 1e-9); // 9.2 GB for 128K tokens

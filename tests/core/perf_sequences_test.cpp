@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <string>
 
 namespace advisor::perf {
 namespace {
@@ -33,6 +34,25 @@ TEST(Sequences, OneStepReadsTheWeightsOnceAndEachSequencesCache) {
     EXPECT_NEAR(llmBytesPerStep(eight), weights + 8 * cache, 1.0);
     // Memory holds every sequence's cache.
     EXPECT_NEAR(llmBytesHeld(eight) - llmBytesHeld(one), 7 * cache, 1.0);
+}
+
+TEST(Sequences, EachSequenceOfAHybridModelKeepsAndReadsItsRecurrentState) {
+    // Qwen3.5 27B: besides the 16 full layers' cache, each sequence holds and every token reads
+    // the 48 linear layers' state (157 MB in f32), the same at 1K and 32K tokens of context.
+    const PerfQuery one = decodeOf("qwen3.5-27b", 1);
+    const double state = 48 * 817152.0 * 4;
+    EXPECT_DOUBLE_EQ(one.llmRecurrentStateBytes, state);
+    const double weights = 27e9 * 4.85 / 8.0;
+    const double cache = 2.0 * 4 * 256 * 16 * 1024 * 2; // f16 K and V of the full layers
+    EXPECT_NEAR(llmBytesPerToken(one), weights + cache + state, 1.0);
+    const PerfQuery four = decodeOf("qwen3.5-27b", 4);
+    EXPECT_NEAR(llmBytesPerStep(four), weights + 4 * (cache + state), 1.0);
+    EXPECT_NEAR(llmBytesHeld(four), weights + 4 * (cache + state), 1.0);
+    EXPECT_DOUBLE_EQ(decodeOf("qwen3.5-27b", 1, 32768).llmRecurrentStateBytes, state);
+    EXPECT_NE(decodeBytesNote(one).find("with 0.16 GB of linear-attention state, the same at any context"),
+              std::string::npos)
+        << decodeBytesNote(one);
+    EXPECT_EQ(decodeBytesNote(decodeOf("llama-3.1-8b", 1)).find("linear-attention"), std::string::npos);
 }
 
 TEST(Sequences, IndependentRequestsReadMoreOfAMixtureOfExperts) {
