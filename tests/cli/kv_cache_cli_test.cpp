@@ -71,6 +71,24 @@ TEST(KvCacheCli, MemoryFollowsHeadWidthAndSlidingWindows) {
     EXPECT_EQ(cli.run({"memory", "--params-billion", "8", "--head-dim", "4"}).exitCode, 2);
 }
 
+TEST(KvCacheCli, AHybridModelCachesItsFullLayersAndKeepsAFixedState) {
+    // Qwen3.5 27B: 16 of 64 layers attend (4 KV heads of 256), 48 keep a Gated DeltaNet state.
+    Cli cli;
+    const auto doc = cli.json({"memory", "--model", "qwen3.5-27b", "--context", "262144", "--precision", "int4"});
+    EXPECT_NEAR(kvCacheGb(doc), 17.18, 0.005);
+    double state = -1;
+    for (const auto& item : doc.at("breakdown")) {
+        state = item.at("item") == "recurrent state" ? item.at("gb").get<double>() : state;
+    }
+    EXPECT_NEAR(state, 0.157, 0.0005);
+    const auto sized = cli.json({"memory", "--params-billion", "27", "--context", "262144", "--precision", "int4"});
+    EXPECT_GT(kvCacheGb(sized), 3 * kvCacheGb(doc)); // the size law's 64 caching layers
+    const auto perf = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "qwen3.5-27b",
+                               "--weights", "int4", "--context", "4096"});
+    EXPECT_NE(perf.out.find("with 0.16 GB of linear-attention state, the same at any context"), std::string::npos)
+        << perf.out;
+}
+
 TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     Cli cli;
     const auto speed = [&](std::vector<std::string> extra) {
