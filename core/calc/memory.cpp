@@ -173,8 +173,8 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         if (att.linearLayers > 0) {
             add("recurrent state", recurrentStateBytes(att) * b / shards,
                 std::to_string(att.linearLayers) + " linear-attention layers x " +
-                    format::number(att.linearStateValues, 0) + " values x batch " + std::to_string(in.batch) +
-                    " x 4 bytes (f32), the same at any context");
+                    format::number(att.linearStateValues, 0) + " values x batch " + std::to_string(in.batch) + " x " +
+                    format::trimmed(kRecurrentStateBytesPerValue, 0) + " bytes (f32), the same at any context");
         }
         // One layer's working set for the tokens read at once: the whole prompt, or a chunk of it.
         const double chunk = std::min(s, static_cast<double>(in.prefillChunkTokens.value_or(e.contextTokens)));
