@@ -25,21 +25,9 @@ constexpr Metric kAllMetrics[] = {Metric::Int8Inference, Metric::Fp16Inference, 
 // Every other card's clocks, L2 and chip anchor are what they were before the cards of `added`
 // entered the catalog.
 void expectNoOtherCardMoves(const std::set<std::string>& added) {
-    Catalog without;
-    for (Gpu g : cat().gpus()) {
-        if (added.count(g.id) == 0) {
-            without.add(std::move(g));
-        }
-    }
+    const Catalog without = editedCatalog([&](const Gpu& g) { return added.count(g.id) == 0; });
     EXPECT_EQ(without.gpus().size() + added.size(), cat().gpus().size());
-    for (const Gpu& g : without.gpus()) {
-        const auto before = deriveSpecs(g, consts(), &without);
-        const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
-        EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
-        EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
-        EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
-        EXPECT_EQ(now.chipTopName, before.chipTopName) << g.name;
-    }
+    expectOtherCardsUnchanged(without);
 }
 
 TEST(CatalogAdditions, BenchmarkTableNamesReachTheNewCardsAndTheOldNamesStay) {

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace advisor::perf {
 
@@ -23,6 +24,30 @@ inline const ModelConstants& consts() {
 // The roofs the model derives for a catalog GPU.
 inline EffectiveSpecs specs(const char* gpu) {
     return deriveSpecs(cat().require(gpu), consts(), &cat());
+}
+
+// The shipped catalog with each GPU passed through `edit` (which may drop it by returning false).
+template <typename Edit> Catalog editedCatalog(Edit edit) {
+    Catalog c;
+    for (Gpu g : cat().gpus()) {
+        if (edit(g)) {
+            c.add(std::move(g));
+        }
+    }
+    return c;
+}
+
+// Every GPU of `without` (the shipped catalog less some cards) has in the shipped catalog the
+// clocks, L2 and chip anchor it has without them: what those cards must leave alone.
+inline void expectOtherCardsUnchanged(const Catalog& without) {
+    for (const Gpu& g : without.gpus()) {
+        const auto before = deriveSpecs(g, consts(), &without);
+        const auto now = deriveSpecs(cat().require(g.name), consts(), &cat());
+        EXPECT_DOUBLE_EQ(now.sustainedClock, before.sustainedClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.denseMatmulClock, before.denseMatmulClock) << g.name;
+        EXPECT_DOUBLE_EQ(now.l2Mb, before.l2Mb) << g.name;
+        EXPECT_EQ(now.chipTopName, before.chipTopName) << g.name;
+    }
 }
 
 inline const PerfModel& model() {
