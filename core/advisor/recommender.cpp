@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace advisor::advice {
 
@@ -178,8 +179,8 @@ std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s,
                                     const RecommendInput& in, const Date& newestPriceDate, perf::Metric rankedBy) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
     // What runs of this GPU said about the figure it is ranked by (catalog model_checks).
-    if (const auto check = g.modelChecks.find(perf::toString(rankedBy)); check != g.modelChecks.end()) {
-        c.push_back("measured on this GPU (never fitted): " + check->second);
+    if (auto check = perf::measuredCheckNote(g, rankedBy)) {
+        c.push_back(std::move(*check));
     }
     if (o.condition == Condition::Used) {
         c.push_back("used price observed " + o.price.newestUsed->observed.toString() + ": check today's market");

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace advisor::perf {
 namespace {
@@ -70,6 +71,13 @@ Times singleGpuTimes(const EffectiveSpecs& s, const PerfQuery& q, const ModelCon
 bool newerThanTheTrainingCalibration(const Gpu& g) {
     return g.vendor == "NVIDIA" &&
            (g.architecture == "Ada" || g.architecture == "Hopper" || g.architecture == "Blackwell");
+}
+
+std::optional<std::string> measuredCheckNote(const Gpu& g, Metric m) {
+    const auto check = g.modelChecks.find(toString(m));
+    return check == g.modelChecks.end()
+               ? std::nullopt
+               : std::optional<std::string>("measured on this GPU (never fitted): " + check->second);
 }
 
 std::string explanationSummary(const Prediction& p, size_t maxFactors) {
@@ -153,8 +161,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     p.throughput = modelThroughput(s, g, q, constants_, &p);
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.notes = s.notes;
-    if (const auto check = g.modelChecks.find(toString(q.metric)); check != g.modelChecks.end()) {
-        p.notes.push_back("measured on this GPU (never fitted): " + check->second);
+    if (auto check = measuredCheckNote(g, q.metric)) {
+        p.notes.push_back(std::move(*check));
     }
     const Metric runs = metricRunOn(s, q.metric, constants_);
     p.computeRoofTflops = q.metric == Metric::LlmPrefill

@@ -142,6 +142,10 @@ struct Prediction {
 /// model (docs/performance-model.md), so predictions of it are read as a floor.
 bool newerThanTheTrainingCalibration(const Gpu& g);
 
+/// What measured runs of `g` said about the model's figure for `m` (the catalog's model_checks),
+/// as a prediction's note or a recommendation's caveat says it; nullopt when the catalog has none.
+std::optional<std::string> measuredCheckNote(const Gpu& g, Metric m);
+
 /// One line for a tooltip: the bound with its share of the time, then the factors that moved
 /// the prediction most (largest first), e.g. "bound by memory bandwidth (61% of the time);
 /// L2 cache x1.31, board power x0.89".
