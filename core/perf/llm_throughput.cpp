@@ -54,15 +54,18 @@ double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
     return sequences / (stepSeconds + hopSeconds);
 }
 
+// Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's softmax):
+// the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
+double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c) {
+    return computeRoofTflops(s, Metric::Fp16Training) * s.denseMatmulClock *
+           c.prefillComputeEfficiency[isSixteenBit(weights) ? 0 : 1];
+}
+
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out) {
     const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
     const double weightSeconds = weightMatmulSecondsPerToken(s, q, c);
-    // Attention multiplies FP16 queries, keys and values with FP32 sums (flash attention's
-    // softmax): the FP16 tensor rate with FP32 accumulation, GeForce's half rate.
     const double attentionSeconds =
-        c.prefillAttention ? prefillAttentionFlops(q) / (computeRoofTflops(s, Metric::Fp16Training) *
-                                                         s.denseMatmulClock * 1e12 * c.prefillComputeEfficiency[k])
-                           : 0.0;
+        c.prefillAttention ? prefillAttentionFlops(q) / (prefillAttentionTflops(s, q.llmWeights, c) * 1e12) : 0.0;
     const double computeSeconds = weightSeconds + attentionSeconds;
     const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
     const double tokens = 1.0 / (computeSeconds + overheadSeconds);

@@ -13,6 +13,11 @@ namespace advisor::perf {
 double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                         Prediction* out);
 
+/// The rate prompt processing runs attention at, in TFLOPS: the FP16 tensor rate with FP32 sums
+/// (flash attention's softmax; GeForce's half rate) at the dense-matmul clock and the prompt's
+/// fitted efficiency for the weights' precision.
+double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c);
+
 /// Tokens/s of prompt processing; fills out's time shares and single-GPU speed.
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out);
 

@@ -1,6 +1,7 @@
 #include "perf/model.h"
 
 #include "common/format.h"
+#include "perf/attention_at_depth.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "perf/llm_throughput.h"
@@ -400,7 +401,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             }
         }
         if (q.metric == Metric::LlmPrefill) {
-            add("attention over the prompt", without([](ModelConstants& c) { c.prefillAttention = false; }, s),
+            const double withoutAttention = without([](ModelConstants& c) { c.prefillAttention = false; }, s);
+            add("attention over the prompt", withoutAttention,
                 format::number(prefillAttentionFlops(q) / 1e9, 2) + " GFLOP per token beside the weights' " +
                     format::number(2.0 * activeParamsBillion(q), 1) + " for a " +
                     format::number(q.llmContextTokens, 0) + "-token prompt" +
@@ -410,6 +412,11 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     (s.tensorCores ? std::string("on the FP16 tensor cores with FP32 sums") +
                                          (s.fp16AccumulateHalfRate ? ": this GeForce card's half rate" : "")
                                    : std::string("at this card's 16-bit training rate (no tensor cores)")));
+            // Attention's share of the prompt's time: the rest is what the prompt takes without it.
+            if (auto note = attentionAtDepthNote(1.0 - p.throughput / withoutAttention,
+                                                 prefillAttentionTflops(s, q.llmWeights, constants_))) {
+                p.notes.push_back(std::move(*note));
+            }
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// What llama.cpp's flash attention was measured at on a deep cache, against the rate the model
+/// runs a prompt's attention at (the FP16 tensor rate): the caveat a long prompt's prediction
+/// carries. Experiments, round 51.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::perf {
+
+/// One card's attention rate between two depths of llama-bench runs of one build:
+/// (extra attention FLOPs per prompt token) / (extra seconds per token), over the models it ran.
+struct MeasuredAttentionRate {
+    std::string gpu;        ///< the catalog's name
+    std::string label;      ///< as the note names it: "an RTX 4090"
+    std::string backend;    ///< "CUDA", "ROCm", "SYCL"
+    double lowTflops = 0;   ///< the slowest model's rate
+    double highTflops = 0;  ///< the fastest model's (= low for one model)
+    double modelTflops = 0; ///< the model's rate for the card (prefillAttentionTflops, 4-bit weights)
+    std::string runs;       ///< which runs (tests/fixtures/validation)
+};
+
+/// The measured rates the note quotes (tests recompute them from the fixtures and the model).
+const std::vector<MeasuredAttentionRate>& measuredAttentionRates();
+
+/// Attention's share of a prompt's time from which the note is shown.
+inline constexpr double kAttentionNoteShare = 0.10;
+
+/// "flash attention: 52% of this prompt's time, run here at 110.1 TFLOPS ..." when attention
+/// takes at least kAttentionNoteShare of the prompt's time, else nothing.
+std::optional<std::string> attentionAtDepthNote(double attentionShare, double attentionTflops);
+
+} // namespace advisor::perf
