@@ -4,6 +4,7 @@
 #include "common/errors.h"
 #include "common/format.h"
 #include "common/text.h"
+#include "perf/attention_at_depth.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "value/value_table.h"
@@ -160,6 +161,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         }
     }
     int filtered = 0, unpriced = 0, tooSmall = 0, partlyInRam = 0;
+    bool attentionHeavy = false;
     for (const auto& g : catalog.gpus()) {
         ChartRow& row = byId.at(g.id);
         if (!passesFilters(g, o)) {
@@ -180,6 +182,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             vo.metric = m;
             const perf::Prediction p = model.explain(g, value::valueQuery(vo));
             row.why.push_back(perf::explanationSummary(p));
+            attentionHeavy = attentionHeavy || perf::hasAttentionAtDepthNote(p.notes);
             row.caveats.push_back(p.notes);
         }
         d.rows.push_back(row);
@@ -203,6 +206,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         // What most newer runs of CNN training say (docs/performance-model.md).
         d.notes.push_back("CNN training on the Ada, Hopper and Blackwell cards: read as a floor (the model was slow "
                           "on most newer runs of them)");
+    }
+    if (attentionHeavy) {
+        d.notes.push_back(perf::attentionChartNote());
     }
     if (tooSmall > 0) {
         vo.metric = o.metrics.front();

@@ -2,7 +2,14 @@
 
 #include "common/format.h"
 
+#include <algorithm>
+
 namespace advisor::perf {
+namespace {
+
+constexpr const char* kNoteStart = "flash attention: ";
+
+} // namespace
 
 // Rates from the llama-bench runs in tests/fixtures/validation (validation_attention_depth_test
 // recomputes both columns): far below the model's on most discrete cards, and on one machine
@@ -37,11 +44,33 @@ std::optional<std::string> attentionAtDepthNote(double attentionShare, double at
                     (i == 0 ? "; this model: " : "; ") + tflops(r.modelTflops) + ")" +
                     (r.highTflops > r.lowTflops ? " as the model's attention heads varied" : "");
     }
-    return "flash attention: " + format::percent(attentionShare, 0) + " of this prompt's time, run here at " +
+    return kNoteStart + format::percent(attentionShare, 0) + " of this prompt's time, run here at " +
            format::number(attentionTflops, 1) +
            " TFLOPS (the FP16 matmul rate); llama.cpp builds of 2025-26 ran it on a deep cache at " + measured +
            ": read a long prompt's speed on most cards as an upper bound, and the expected error below as that of "
            "prompts on an empty cache";
+}
+
+bool hasAttentionAtDepthNote(const std::vector<std::string>& notes) {
+    return std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.rfind(kNoteStart, 0) == 0; });
+}
+
+std::string attentionChartNote() {
+    // The discrete cards: one rate each (the DGX Spark's spread is by model, around the model's).
+    double least = 0, most = 0;
+    int cards = 0;
+    for (const auto& r : measuredAttentionRates()) {
+        if (r.highTflops > r.lowTflops) {
+            continue;
+        }
+        const double below = r.modelTflops / r.lowTflops;
+        least = cards == 0 ? below : std::min(least, below);
+        most = std::max(most, below);
+        ++cards;
+    }
+    return "long prompts: llama.cpp's flash attention ran " + format::number(least, 1) + "-" + format::number(most, 0) +
+           "x below the model's rate on the " + std::to_string(cards) +
+           " discrete cards measured: read as upper bounds (each card's caveats)";
 }
 
 } // namespace advisor::perf

@@ -32,4 +32,12 @@ inline constexpr double kAttentionNoteShare = 0.10;
 /// takes at least kAttentionNoteShare of the prompt's time, else nothing.
 std::optional<std::string> attentionAtDepthNote(double attentionShare, double attentionTflops);
 
+/// Whether a prediction's notes hold attentionAtDepthNote's.
+bool hasAttentionAtDepthNote(const std::vector<std::string>& notes);
+
+/// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
+/// llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 discrete cards measured
+/// ...", the range from measuredAttentionRates.
+std::string attentionChartNote();
+
 } // namespace advisor::perf

@@ -336,6 +336,28 @@ TEST(LlmChart, ABarCarriesWhatMeasuredRunsOfItsGpuSaid) {
     }
 }
 
+TEST(LlmChart, LongPromptsSayOnceThatMeasuredAttentionRanFarBelowTheModel) {
+    // Said under the chart when some bar's prompt spends a tenth of its time or more on attention
+    // (perf/attention_at_depth.h), with the range of the discrete cards measured: the RX 7900 XTX's
+    // 36 TFLOPS against the model's 82 (2.3x) to the Arc Pro B70's 3.5 against 122 (35x).
+    const perf::PerfModel model(fixture());
+    auto o = options(ChartKind::RawPerformance);
+    o.metrics = llmChartMetrics();
+    o.sortBy = perf::Metric::LlmDecode;
+    const std::string note = "long prompts: llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 "
+                             "discrete cards measured: read as upper bounds (each card's caveats)";
+    const auto hasNote = [&](const ChartData& d) {
+        return std::find(d.notes.begin(), d.notes.end(), note) != d.notes.end();
+    };
+    EXPECT_FALSE(hasNote(buildChartData(fixture(), model, prices(), o))); // pp512: attention about 2%
+    o.llm.llmDepthTokens = 32768;
+    const auto deep = buildChartData(fixture(), model, prices(), o);
+    EXPECT_TRUE(hasNote(deep));
+    EXPECT_EQ(std::count(deep.notes.begin(), deep.notes.end(), note), 1);
+    o.metrics = {perf::Metric::LlmDecode}; // token generation alone: no prompt charted
+    EXPECT_FALSE(hasNote(buildChartData(fixture(), model, prices(), o)));
+}
+
 TEST(LlmChart, TokensPerSecondRelativeToTheReferenceForTheGpusThatHoldTheModel) {
     // A 30B model in 4 bits (4.85 bits per weight: 18.2 GB) and its KV cache at 4,096 tokens: the
     // 12 GB RTX 4070 Ti cannot hold it and is left out, said in a note.
