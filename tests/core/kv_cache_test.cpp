@@ -105,6 +105,24 @@ TEST(KvCache, LinearAttentionLayersKeepAFixedStateInsteadOfACache) {
     EXPECT_DOUBLE_EQ(recurrentStateBytes(attentionShapeOf(shape("llama-3.1-8b"))), 0.0);
 }
 
+TEST(KvCache, QwenThreePointFiveNineBHoldsAQuarterOfALlamaLikeCache) {
+    // Qwen3.5 9B (config.json's text_config): 32 layers, 8 of them full attention with 4 KV heads of
+    // 256; 24 Gated DeltaNet with 32 value heads x 128 x 128 and the convolution's last 3 inputs of
+    // q, k (16 heads of 128 each) and v (32 of 128), in f32: 2.2 MB each, 52.7 MB per sequence.
+    const ModelShape& m = shape("qwen3.5-9b");
+    EXPECT_DOUBLE_EQ(m.paramsBillion, 9.0);
+    const AttentionShape qwen = attentionShapeOf(m);
+    EXPECT_EQ(fullAttentionLayers(qwen), 8);
+    const double stateValues = 32.0 * 128 * 128 + 3.0 * (2 * 16 * 128 + 32 * 128);
+    EXPECT_DOUBLE_EQ(qwen.linearStateValues, stateValues);
+    EXPECT_NEAR(recurrentStateBytes(qwen) / 1e6, 24 * stateValues * 4.0 / 1e6, 1e-9);
+    EXPECT_NEAR(recurrentStateBytes(qwen) / 1e6, 52.7, 0.05);
+    // 16 KiB of f16 cache per token: 8.6 GB at 262,144 positions, where the size law's Llama-like
+    // 9B (64K values per token x sqrt(9/8)) would keep 36.4 GB.
+    EXPECT_DOUBLE_EQ(kvCacheValues(qwen, 1000), 2.0 * 4 * 256 * 8 * 1000);
+    EXPECT_NEAR(kvCacheValues(qwen, 262144) * 2 / 1e9, 8.59, 0.01);
+}
+
 TEST(PromptAttention, EachTokenAttendsToTheTokensBeforeItAndNoMoreThanItsWindow) {
     // Token t of an N-token prompt attends to t positions: (N + 1) / 2 on average, per layer.
     const AttentionShape llama = attentionShapeOf(shape("llama-3.1-8b"));
