@@ -35,6 +35,26 @@ std::optional<std::string> attentionAtDepthNote(double attentionShare, double at
 /// Whether a prediction's notes hold attentionAtDepthNote's.
 bool hasAttentionAtDepthNote(const std::vector<std::string>& notes);
 
+/// One same-build pair of token-generation runs, at depth 0 and after 32,768 cached tokens
+/// (tests/fixtures/validation): the model over the measured speed at each.
+struct MeasuredDecodeAtDepth {
+    std::string gpu;             ///< the catalog's name
+    std::string workload;        ///< the depth-0 row's workload; the deep row adds "@d32768"
+    std::string file;            ///< its file in tests/fixtures/validation
+    double modelOverMeasured0;   ///< at depth 0
+    double modelOverMeasured32K; ///< after 32,768 tokens
+};
+
+/// The runs deepCacheDecodeNote quotes (a test recomputes both ratios from the fixtures).
+const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth();
+
+/// Cached tokens from which a token-generation prediction carries deepCacheDecodeNote.
+inline constexpr double kDeepCacheNoteTokens = 16384;
+
+/// "a deep cache: after 32K tokens the model's token generation ran 5-11% further above ..." when
+/// the cache holds at least kDeepCacheNoteTokens, else nothing.
+std::optional<std::string> deepCacheDecodeNote(double cachedTokens);
+
 /// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
 /// llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 discrete cards measured
 /// ...", the range from measuredAttentionRates.

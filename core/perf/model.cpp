@@ -393,6 +393,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
             p.notes.push_back(decodeBytesNote(q));
+            if (auto note = deepCacheDecodeNote(cachedTokens(q))) {
+                p.notes.push_back(std::move(*note));
+            }
             if (q.llmSequences > 1) {
                 PerfQuery alone = q;
                 alone.llmSequences = 1;

@@ -168,5 +168,43 @@ TEST(Validation, TheAttentionNoteStartsAtATenthOfThePromptsTime) {
               std::string::npos);
 }
 
+TEST(Validation, TheDeepCacheDecodeNoteQuotesTheRunsAsTheyAre) {
+    // Token generation at depth 0 and after 32K tokens, one build each: the model's figure over
+    // the measured one at both, as the note's table has them (experiments, round 53).
+    ASSERT_EQ(perf::measuredDecodeAtDepth().size(), 6u);
+    for (const auto& run : perf::measuredDecodeAtDepth()) {
+        const auto rows = byWorkload(run.file);
+        const BenchmarkRow& zero = rows.at(run.gpu + " " + run.workload);
+        const BenchmarkRow& deep = rows.at(run.gpu + " " + run.workload + "@d32768");
+        EXPECT_NEAR(predictedOverMeasured(Catalog::builtin(), zero), run.modelOverMeasured0, 0.006) << run.workload;
+        EXPECT_NEAR(predictedOverMeasured(Catalog::builtin(), deep), run.modelOverMeasured32K, 0.006) << run.workload;
+        // Every one falls faster than the model: the model is further above it after 32K tokens.
+        EXPECT_GT(run.modelOverMeasured32K / run.modelOverMeasured0, 1.04) << run.workload;
+    }
+}
+
+TEST(Validation, ADeepCachesTokenGenerationCarriesTheNote) {
+    const perf::PerfModel model(Catalog::builtin());
+    const Gpu& rtx4090 = Catalog::builtin().require("RTX 4090");
+    perf::PerfQuery q;
+    q.metric = perf::Metric::LlmDecode;
+    q.llmWeights = perf::Precision::Int4;
+    q.llmParamsBillion = 8;
+    const auto note = [&]() -> std::string {
+        const auto notes = model.explain(rtx4090, q).notes;
+        const auto it = std::find_if(notes.begin(), notes.end(),
+                                     [](const std::string& n) { return n.rfind("a deep cache:", 0) == 0; });
+        return it == notes.end() ? std::string() : *it;
+    };
+    q.llmDepthTokens = 8192; // 8,704 tokens cached: no note
+    EXPECT_EQ(note(), "");
+    q.llmDepthTokens = 32768;
+    EXPECT_NE(note().find("after 32K cached tokens was 5-11% further above the measured speed than at depth 0"),
+              std::string::npos)
+        << note();
+    EXPECT_FALSE(perf::deepCacheDecodeNote(16383).has_value());
+    EXPECT_TRUE(perf::deepCacheDecodeNote(16384).has_value());
+}
+
 } // namespace
 } // namespace advisor::eval
