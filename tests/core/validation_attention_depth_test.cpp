@@ -65,6 +65,24 @@ std::map<std::string, std::vector<Rates>> ratesFromTheRuns() {
     return out;
 }
 
+// An 8B model at 4 bits on an RTX 4090, after `depth` cached tokens: the predictions the notes
+// are tested on.
+perf::Prediction rtx4090EightBillion(perf::Metric metric, int depth) {
+    perf::PerfQuery q;
+    q.metric = metric;
+    q.llmWeights = perf::Precision::Int4;
+    q.llmParamsBillion = 8;
+    q.llmDepthTokens = depth;
+    return perf::PerfModel(Catalog::builtin()).explain(Catalog::builtin().require("RTX 4090"), q);
+}
+
+// The prediction's note that starts with `start`, or "" when it has none.
+std::string noteStartingWith(const perf::Prediction& p, const std::string& start) {
+    const auto it =
+        std::find_if(p.notes.begin(), p.notes.end(), [&](const std::string& n) { return n.rfind(start, 0) == 0; });
+    return it == p.notes.end() ? std::string() : *it;
+}
+
 TEST(Validation, AttentionFlopsBetweenDepthsFollowEachModelsAttentionLayers) {
     // By hand: 4 FLOPs per attended position and width, over the layers that attend to the cache.
     const auto spark = byWorkload("llamacpp-dgx-spark-2025.csv");
@@ -134,28 +152,16 @@ TEST(Validation, TheRx9060XtPromptOnADeepCacheIsAnUpperBoundInTheModel) {
 }
 
 TEST(Validation, ALongPromptsPredictionCarriesTheAttentionNote) {
-    const perf::PerfModel model(Catalog::builtin());
-    const Gpu& rtx4090 = Catalog::builtin().require("RTX 4090");
-    perf::PerfQuery q;
-    q.metric = perf::Metric::LlmPrefill;
-    q.llmWeights = perf::Precision::Int4;
-    q.llmParamsBillion = 8;
-    const auto noteIn = [](const perf::Prediction& p) {
-        return std::find_if(p.notes.begin(), p.notes.end(),
-                            [](const std::string& n) { return n.rfind("flash attention:", 0) == 0; }) != p.notes.end();
-    };
     // pp512 on an empty cache: attention is 1% of the time, no note.
-    EXPECT_FALSE(noteIn(model.explain(rtx4090, q)));
-    q.llmDepthTokens = 32768;
-    const perf::Prediction deep = model.explain(rtx4090, q);
-    ASSERT_TRUE(noteIn(deep));
+    EXPECT_EQ(noteStartingWith(rtx4090EightBillion(perf::Metric::LlmPrefill, 0), "flash attention:"), "");
+    const perf::Prediction deep = rtx4090EightBillion(perf::Metric::LlmPrefill, 32768);
+    const std::string note = noteStartingWith(deep, "flash attention:");
+    ASSERT_FALSE(note.empty());
     // Its share is the attention factor's complement: 0.47 of the speed without it, 53% of the time.
     const auto factor = std::find_if(deep.factors.begin(), deep.factors.end(),
                                      [](const perf::Factor& f) { return f.name == "attention over the prompt"; });
     ASSERT_NE(factor, deep.factors.end());
     EXPECT_NEAR(factor->effect, 0.474, 0.003);
-    const std::string& note = *std::find_if(deep.notes.begin(), deep.notes.end(),
-                                            [](const std::string& n) { return n.rfind("flash attention:", 0) == 0; });
     EXPECT_NE(note.find("53% of this prompt's time, run here at 110.1 TFLOPS"), std::string::npos) << note;
     EXPECT_NE(note.find("37 TFLOPS on an RTX 4090 (CUDA; this model: 110)"), std::string::npos) << note;
     EXPECT_NE(note.find("14-56 on a DGX Spark"), std::string::npos) << note;
@@ -184,24 +190,12 @@ TEST(Validation, TheDeepCacheDecodeNoteQuotesTheRunsAsTheyAre) {
 }
 
 TEST(Validation, ADeepCachesTokenGenerationCarriesTheNote) {
-    const perf::PerfModel model(Catalog::builtin());
-    const Gpu& rtx4090 = Catalog::builtin().require("RTX 4090");
-    perf::PerfQuery q;
-    q.metric = perf::Metric::LlmDecode;
-    q.llmWeights = perf::Precision::Int4;
-    q.llmParamsBillion = 8;
-    const auto note = [&]() -> std::string {
-        const auto notes = model.explain(rtx4090, q).notes;
-        const auto it = std::find_if(notes.begin(), notes.end(),
-                                     [](const std::string& n) { return n.rfind("a deep cache:", 0) == 0; });
-        return it == notes.end() ? std::string() : *it;
-    };
-    q.llmDepthTokens = 8192; // 8,704 tokens cached: no note
-    EXPECT_EQ(note(), "");
-    q.llmDepthTokens = 32768;
-    EXPECT_NE(note().find("after 32K cached tokens was 5-11% further above the measured speed than at depth 0"),
+    // 8,704 tokens cached: no note; 33,280: the note, with the runs' range.
+    EXPECT_EQ(noteStartingWith(rtx4090EightBillion(perf::Metric::LlmDecode, 8192), "a deep cache:"), "");
+    const std::string note = noteStartingWith(rtx4090EightBillion(perf::Metric::LlmDecode, 32768), "a deep cache:");
+    EXPECT_NE(note.find("after 32K cached tokens was 5-11% further above the measured speed than at depth 0"),
               std::string::npos)
-        << note();
+        << note;
     EXPECT_FALSE(perf::deepCacheDecodeNote(16383).has_value());
     EXPECT_TRUE(perf::deepCacheDecodeNote(16384).has_value());
 }
