@@ -75,7 +75,7 @@ std::string attentionChartNote() {
 
 // Token generation on a deep cache falls faster than the cache's bytes explain (experiments,
 // round 53: the flash-decode kernel's work per cached token); the model reads the cache at the
-// weights' rate. A candidate factor was written down, not fitted on these rows.
+// weights' rate. A candidate factor read off these rows is written down there, not shipped.
 const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth() {
     static const std::vector<MeasuredDecodeAtDepth> runs{
         {"DGX Spark", "qwen2.5-7b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.021, 1.084},

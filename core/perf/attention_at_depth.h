@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// What llama.cpp's flash attention was measured at on a deep cache, against the rate the model
-/// runs a prompt's attention at (the FP16 tensor rate): the caveat a long prompt's prediction
-/// carries. Experiments, round 51.
+/// What llama.cpp was measured at on a deep cache, against the model: its flash attention in a
+/// prompt (far below the FP16 tensor rate the model uses; experiments, round 51) and its token
+/// generation (falling faster than the cache's bytes; round 53). The caveats a long prompt's and
+/// a deep cache's predictions carry.
 
 #include <optional>
 #include <string>
