@@ -3,11 +3,18 @@
 #include "common/format.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace advisor::perf {
 namespace {
 
 constexpr const char* kNoteStart = "flash attention: ";
+
+// The least and the most of some measured ratios, as a note quotes their range.
+std::pair<double, double> rangeOf(const std::vector<double>& values) {
+    const auto [least, most] = std::minmax_element(values.begin(), values.end());
+    return {*least, *most};
+}
 
 } // namespace
 
@@ -57,19 +64,15 @@ bool hasAttentionAtDepthNote(const std::vector<std::string>& notes) {
 
 std::string attentionChartNote() {
     // The discrete cards: one rate each (the DGX Spark's spread is by model, around the model's).
-    double least = 0, most = 0;
-    int cards = 0;
+    std::vector<double> below;
     for (const auto& r : measuredAttentionRates()) {
-        if (r.highTflops > r.lowTflops) {
-            continue;
+        if (r.highTflops == r.lowTflops) {
+            below.push_back(r.modelTflops / r.lowTflops);
         }
-        const double below = r.modelTflops / r.lowTflops;
-        least = cards == 0 ? below : std::min(least, below);
-        most = std::max(most, below);
-        ++cards;
     }
+    const auto [least, most] = rangeOf(below);
     return "long prompts: llama.cpp's flash attention ran " + format::number(least, 1) + "-" + format::number(most, 0) +
-           "x below the model's rate on the " + std::to_string(cards) +
+           "x below the model's rate on the " + std::to_string(below.size()) +
            " discrete cards measured: read as upper bounds (each card's caveats)";
 }
 
@@ -92,13 +95,12 @@ std::optional<std::string> deepCacheDecodeNote(double cachedTokens) {
     if (cachedTokens < kDeepCacheNoteTokens) {
         return std::nullopt;
     }
-    double least = 0, most = 0;
     const auto& runs = measuredDecodeAtDepth();
-    for (size_t i = 0; i < runs.size(); ++i) {
-        const double further = runs[i].modelOverMeasured32K / runs[i].modelOverMeasured0 - 1.0;
-        least = i == 0 ? further : std::min(least, further);
-        most = std::max(most, further);
+    std::vector<double> further;
+    for (const auto& run : runs) {
+        further.push_back(run.modelOverMeasured32K / run.modelOverMeasured0 - 1.0);
     }
+    const auto [least, most] = rangeOf(further);
     return "a deep cache: on " + std::to_string(runs.size()) +
            " same-build llama.cpp runs (a DGX Spark, five models; an RTX 4090) this model's token generation after "
            "32K cached tokens was " +
