@@ -3,6 +3,7 @@
 #include "common/format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace advisor::perf {
@@ -76,37 +77,41 @@ std::string attentionChartNote() {
            " discrete cards measured: read as upper bounds (each card's caveats)";
 }
 
-// Token generation on a deep cache falls faster than the cache's bytes explain (experiments,
-// round 53: the flash-decode kernel's work per cached token); the model reads the cache at the
-// weights' rate. A candidate factor read off these rows is written down there, not shipped.
+// Token generation on a deep cache: the model reads the cache at decodeCacheReadShare of the
+// weights' rate, the share these six same-build pairs fell by (experiments, rounds 53 and 54).
 const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth() {
     static const std::vector<MeasuredDecodeAtDepth> runs{
-        {"DGX Spark", "qwen2.5-7b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.021, 1.084},
-        {"DGX Spark", "qwen3-30b-a3b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.039, 1.149},
-        {"DGX Spark", "gpt-oss-20b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.043, 1.150},
-        {"DGX Spark", "gpt-oss-120b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.278, 1.348},
-        {"DGX Spark", "gemma3-4b-q4_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.115, 1.190},
-        {"RTX 4090", "qwen3.5-27b-q4kxl-tg64", "llamacpp-qwen35-27b-2026.csv", 1.148, 1.227},
+        {"DGX Spark", "qwen2.5-7b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.022, 0.989},
+        {"DGX Spark", "qwen3-30b-a3b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.041, 0.931},
+        {"DGX Spark", "gpt-oss-20b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.045, 1.033},
+        {"DGX Spark", "gpt-oss-120b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.280, 1.184},
+        {"DGX Spark", "gemma3-4b-q4_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.118, 1.069},
+        {"RTX 4090", "qwen3.5-27b-q4kxl-tg64", "llamacpp-qwen35-27b-2026.csv", 1.150, 1.164},
     };
     return runs;
 }
 
-std::optional<std::string> deepCacheDecodeNote(double cachedTokens) {
+std::optional<std::string> deepCacheDecodeNote(double cachedTokens, double cacheReadShare) {
     if (cachedTokens < kDeepCacheNoteTokens) {
         return std::nullopt;
     }
     const auto& runs = measuredDecodeAtDepth();
-    std::vector<double> further;
+    // Each run's change from depth 0 to 32K, the model's against the measured: below 0 the model
+    // fell further than the run.
+    std::vector<double> change;
     for (const auto& run : runs) {
-        further.push_back(run.modelOverMeasured32K / run.modelOverMeasured0 - 1.0);
+        change.push_back(run.modelOverMeasured32K / run.modelOverMeasured0 - 1.0);
     }
-    const auto [least, most] = rangeOf(further);
-    return "a deep cache: on " + std::to_string(runs.size()) +
-           " same-build llama.cpp runs (a DGX Spark, five models; an RTX 4090) this model's token generation after "
-           "32K cached tokens was " +
-           format::number(least * 100, 0) + "-" + format::percent(most, 0) +
-           " further above the measured speed than at depth 0 (the decode kernel's work per cached token takes time "
-           "beyond the cache's bytes): read it as an upper bound";
+    const auto [least, most] = rangeOf(change);
+    const auto side = [](double x) { return format::percent(std::fabs(x), 0) + (x < 0 ? " below" : " above"); };
+    return "a deep cache: this model reads it at " + format::percent(cacheReadShare, 0) +
+           " of the rate the weights stream at (the decode kernel's work per cached position), the share " +
+           std::to_string(runs.size()) +
+           " same-build llama.cpp runs (a DGX Spark, five models; an RTX 4090) fell by from depth 0 to 32K cached "
+           "tokens; against its speed at depth 0 it ends from " +
+           side(least) + " to " + side(most) +
+           " them there. A 12 GB card's q8_0 cache read to 241K tokens fell further still: read a deeper or "
+           "quantized cache's figure as an upper bound";
 }
 
 } // namespace advisor::perf

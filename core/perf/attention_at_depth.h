@@ -2,8 +2,8 @@
 /// \file
 /// What llama.cpp was measured at on a deep cache, against the model: its flash attention in a
 /// prompt (far below the FP16 tensor rate the model uses; experiments, round 51) and its token
-/// generation (falling faster than the cache's bytes; round 53). The caveats a long prompt's and
-/// a deep cache's predictions carry.
+/// generation (falling faster than the cache's bytes, which the model's decodeCacheReadShare was
+/// set on; rounds 53-54). The caveats a long prompt's and a deep cache's predictions carry.
 
 #include <optional>
 #include <string>
@@ -46,15 +46,18 @@ struct MeasuredDecodeAtDepth {
     double modelOverMeasured32K; ///< after 32,768 tokens
 };
 
-/// The runs deepCacheDecodeNote quotes (a test recomputes both ratios from the fixtures).
+/// The runs deepCacheDecodeNote quotes, with the model as shipped (a test recomputes both ratios
+/// from the fixtures).
 const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth();
 
 /// Cached tokens from which a token-generation prediction carries deepCacheDecodeNote.
 inline constexpr double kDeepCacheNoteTokens = 16384;
 
-/// "a deep cache: after 32K tokens the model's token generation ran 5-11% further above ..." when
-/// the cache holds at least kDeepCacheNoteTokens, else nothing.
-std::optional<std::string> deepCacheDecodeNote(double cachedTokens);
+/// "a deep cache: this model reads it at 65% of the rate the weights stream at ..., the share 6
+/// same-build llama.cpp runs fell by ...; against its speed at depth 0 it ends from 11% below to 1%
+/// above them there ..." when the cache holds at least kDeepCacheNoteTokens, else nothing.
+/// `cacheReadShare` is the model's ModelConstants::decodeCacheReadShare.
+std::optional<std::string> deepCacheDecodeNote(double cachedTokens, double cacheReadShare);
 
 /// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
 /// llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 discrete cards measured

@@ -164,6 +164,7 @@ nlohmann::json ModelConstants::toJson() const {
               {"decode_overhead_ms", decodeOverheadMs},
               {"decode_bytes_per_sm_clock", decodeBytesPerSmClock},
               {"decode_hop_ms", decodeHopMs},
+              {"decode_cache_read_share", decodeCacheReadShare},
               {"prefill_compute_efficiency_16bit", prefillComputeEfficiency[0]},
               {"prefill_overhead_us_per_billion_params_16bit", prefillOverheadUsPerBillionParams[0]},
               {"prefill_compute_efficiency_quantized", prefillComputeEfficiency[1]},
@@ -235,6 +236,11 @@ ModelConstants ModelConstants::fromJson(const nlohmann::json& j, const std::stri
     c.decodeBytesPerSmClock = f.optionalNonNegative("llm.decode_bytes_per_sm_clock").value_or(0);
     // Absent in files written before the term: extra GPUs of a layer split cost no time.
     c.decodeHopMs = f.optionalNonNegative("llm.decode_hop_ms").value_or(0);
+    // Absent in files written before the term: the cache read at the weights' rate.
+    c.decodeCacheReadShare = f.optionalPositive("llm.decode_cache_read_share").value_or(1.0);
+    if (c.decodeCacheReadShare > 1.0) {
+        f.fail("llm.decode_cache_read_share", "must be a share above 0 and at most 1");
+    }
     c.prefillComputeEfficiency[0] = f.requirePositive("llm.prefill_compute_efficiency_16bit");
     c.prefillComputeEfficiency[1] = f.requirePositive("llm.prefill_compute_efficiency_quantized");
     // Files written before the overhead grew with the model hold a fixed time per token, fitted

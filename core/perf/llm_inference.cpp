@@ -29,9 +29,13 @@ double activeParamsBillion(const PerfQuery& q) {
 // (Mixtral 8x7B's KV cache is an 8B's). A linear-attention layer's recurrent state is held and
 // read with it (its write-back, as large, is left out: 1% of what a 27B model at 4 bits reads).
 double kvCacheBytes(const PerfQuery& q) {
+    return attentionCacheBytes(q) + std::max(0.0, q.llmRecurrentStateBytes);
+}
+
+double attentionCacheBytes(const PerfQuery& q) {
     const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
                                              : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
-    return values * kvCacheBytesPerValue(q.llmKvCache) + std::max(0.0, q.llmRecurrentStateBytes);
+    return values * kvCacheBytesPerValue(q.llmKvCache);
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {

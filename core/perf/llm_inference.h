@@ -25,6 +25,10 @@ double llmWeightBytes(const PerfQuery& q, double paramsBillion);
 /// sqrt(active size), at the cache's bytes per element (PerfQuery::llmKvCache).
 double kvCacheBytes(const PerfQuery& q);
 
+/// Of kvCacheBytes, the attention layers' keys and values (not a linear-attention layer's state,
+/// which another kernel reads): what the decode kernel reads at decodeCacheReadShare.
+double attentionCacheBytes(const PerfQuery& q);
+
 /// What token generation reads per token: the active weights and the KV cache.
 double llmBytesPerToken(const PerfQuery& q);
 

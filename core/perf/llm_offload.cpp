@@ -39,7 +39,7 @@ OffloadSplit splitByLayers(const PerfQuery& q, OffloadSplit s) {
                           : static_cast<int>(std::floor(s.layers * s.gpuCapacityBytes / bodyHeld));
     }
     s.headInRam = s.gpuLayers <= s.layers;
-    const double onGpu = std::min(s.gpuLayers, s.layers) / static_cast<double>(s.layers);
+    const double onGpu = gpuLayerShare(s);
     const double headInRam = s.headInRam ? head : 0.0;
     s.ramHeldBytes = (1.0 - onGpu) * bodyHeld + headInRam;
     s.ramBytesPerStep = (1.0 - onGpu) * bodyRead + headInRam;
@@ -70,6 +70,10 @@ OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHel
 }
 
 } // namespace
+
+double gpuLayerShare(const OffloadSplit& split) {
+    return split.expertsInRam ? 1.0 : std::min(split.gpuLayers, split.layers) / static_cast<double>(split.layers);
+}
 
 int llmLayersOf(const PerfQuery& q) {
     return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(activeParamsBillion(q));

@@ -64,6 +64,10 @@ bool offloads(const Gpu& g, const PerfQuery& q);
 /// q.llmCpuMoeLayers, when set, say where instead.
 OffloadSplit planOffload(const Gpu& g, const PerfQuery& q);
 
+/// The share of the layers, and so of their KV cache, on the GPUs: all of them when only a
+/// mixture of experts' routed experts stay in RAM.
+double gpuLayerShare(const OffloadSplit& split);
+
 /// The CPU's time per step for a split at `ramGbs`: its reads at kRamReadEfficiency of the RAM's
 /// bandwidth and kCpuLayerMs for each layer it runs.
 double cpuSecondsPerStep(const OffloadSplit& split, double ramGbs);

@@ -392,8 +392,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(constants_.decodeBytesPerSmClock * s.smClockGhz, 0) + " GB/s here, against " +
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
+            add("reading the KV cache", without([](ModelConstants& c) { c.decodeCacheReadShare = 1.0; }, s),
+                "the decode kernel reads the cache at " + format::percent(constants_.decodeCacheReadShare, 0) +
+                    " of the rate the weights stream at (measured on llama.cpp runs at depth 0 and 32K, not "
+                    "fitted): its tiles, softmax and reductions per position take time beyond the bytes");
             p.notes.push_back(decodeBytesNote(q));
-            if (auto note = deepCacheDecodeNote(cachedTokens(q))) {
+            if (auto note = deepCacheDecodeNote(cachedTokens(q), constants_.decodeCacheReadShare)) {
                 p.notes.push_back(std::move(*note));
             }
             if (q.llmSequences > 1) {

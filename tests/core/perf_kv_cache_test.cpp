@@ -51,10 +51,43 @@ TEST(KvCache, TokenGenerationSlowsWithTheContextByTheCachesBytes) {
     EXPECT_NEAR(added(KvCacheType::Q4_0) / f16, 18.0 / 64.0, 1e-9);
     EXPECT_NEAR(added(KvCacheType::Fp8) / f16, 0.5, 1e-9);
     // At 32K tokens an 8B model's f16 cache (4.3 GB) is about as large as its 4-bit weights
-    // (4.9 GB) and a fixed time per token is paid at both lengths: generation loses about 40%.
+    // (4.9 GB), read at 65% of their rate, and a fixed time per token is paid at both lengths:
+    // generation loses about half its speed.
     const double slowdown = secondsPerToken("RTX 4090", decode(8.0, 32768)) / secondsPerToken("RTX 4090", decode(8.0, 512));
+    EXPECT_GT(slowdown, 1.8);
+    EXPECT_LT(slowdown, 2.05);
+}
+
+TEST(KvCache, TheCacheIsReadAtItsShareOfTheWeightsRate) {
+    // Round 53's six same-build pairs fell as if the cache streamed at 0.52-0.77 of the weights'
+    // rate; 0.65 ships. The time a longer context adds is the added cache at that share of the
+    // bandwidth: 1 / 0.65 of what the cache's bytes alone take.
+    EXPECT_DOUBLE_EQ(consts().decodeCacheReadShare, 0.65);
+    ModelConstants atWeightsRate = consts();
+    atWeightsRate.decodeCacheReadShare = 1.0;
+    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const Gpu& g = cat().require("RTX 4090");
+    const auto added = [&](const PerfModel& m) {
+        return 1.0 / m.throughput(g, decode(8.0, 32768)) - 1.0 / m.throughput(g, decode(8.0, 512));
+    };
+    EXPECT_NEAR(added(model()) / added(bytesOnly), 1.0 / 0.65, 1e-9);
+    // Without the term the slowdown is the bytes' alone (about 40%).
+    const double slowdown = bytesOnly.throughput(g, decode(8.0, 512)) / bytesOnly.throughput(g, decode(8.0, 32768));
     EXPECT_GT(slowdown, 1.5);
     EXPECT_LT(slowdown, 1.8);
+    // A linear-attention layer's state is read by another kernel at the weights' rate: the term
+    // leaves a model whose cache is all state as it was.
+    PerfQuery stateOnly = decode(8.0, 512);
+    stateOnly.llmKvCacheValues = 0.0;
+    stateOnly.llmRecurrentStateBytes = 50e6;
+    EXPECT_DOUBLE_EQ(model().throughput(g, stateOnly), bytesOnly.throughput(g, stateOnly));
+    // The explanation names the term and what it cost.
+    const Prediction p = model().explain(g, decode(8.0, 32768));
+    const Factor* f = factorNamed(p, "reading the KV cache");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->effect, p.throughput / bytesOnly.throughput(g, decode(8.0, 32768)), 1e-12);
+    EXPECT_LT(f->effect, 0.85);
+    EXPECT_NE(f->detail.find("65% of the rate the weights stream at"), std::string::npos) << f->detail;
 }
 
 TEST(KvCache, FewerKvHeadsDecodeFasterAtLongContexts) {

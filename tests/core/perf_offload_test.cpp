@@ -6,10 +6,10 @@
 #include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
+#include "perf/terms.h"
 #include "perf_test_support.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace advisor::perf {
@@ -175,6 +175,29 @@ TEST(Offload, GpuLayersPlaceTheModelAsLlamaCppsNgl) {
     q.llmGpuLayers = 33; // llama.cpp's -ngl above the layers moves the head too
     EXPECT_FALSE(planOffload(g, q).headInRam);
     EXPECT_NEAR(model().throughput(g, q), allOnGpu, 1e-9 * allOnGpu);
+}
+
+TEST(Offload, OnlyTheCacheOfTheGpusLayersIsReadAtTheDecodeKernelsShare) {
+    // decodeCacheReadShare slows the reads of the cache the GPUs hold: with -ngl 16 of 32 layers,
+    // half of it. The GPU's time grows by that half at 1 / 0.65 - 1 of its bytes; the CPU's reads
+    // of the rest are its fitted RAM efficiency's and unchanged.
+    const Gpu& g = gpu("RTX 4090");
+    PerfQuery q = publishedModel("llama-3.1-8b", 89.6);
+    q.llmContextTokens = 32768;
+    q.llmGpuLayers = 16;
+    const OffloadSplit split = planOffload(g, q);
+    EXPECT_DOUBLE_EQ(gpuLayerShare(split), 0.5);
+    ModelConstants atWeightsRate = consts();
+    atWeightsRate.decodeCacheReadShare = 1.0;
+    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const double added = 1.0 / model().throughput(g, q) - 1.0 / bytesOnly.throughput(g, q);
+    const double expected = 0.5 * attentionCacheBytes(q) * (1.0 / consts().decodeCacheReadShare - 1.0) /
+                            (decodeBandwidthGbs(specs("RTX 4090"), consts()) * 1e9);
+    EXPECT_NEAR(added, expected, 1e-6 * expected);
+    // A mixture of experts keeps every layer, and so all of the cache, on the GPUs.
+    PerfQuery moe = publishedModel("qwen3-30b-a3b", 89.6);
+    moe.llmCpuMoeLayers = 10;
+    EXPECT_DOUBLE_EQ(gpuLayerShare(planOffload(g, moe)), 1.0);
 }
 
 TEST(Offload, APlacementThatOverfillsTheGpusIsSaidToFail) {

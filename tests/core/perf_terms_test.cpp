@@ -62,6 +62,21 @@ TEST(DecodeHandOver, ConstantsFileKeepsItOlderFilesReadWithoutItAndNegativeIsRef
     expectOptionalNonNegativeField("llm", "decode_hop_ms", &ModelConstants::decodeHopMs, 0.3, 0.0);
 }
 
+TEST(DecodeCacheRead, ConstantsFileKeepsItOlderFilesReadAtTheWeightsRateAndOnlyAShareIsAccepted) {
+    // Files written before the term: the cache read at the weights' rate.
+    expectOptionalNonNegativeField("llm", "decode_cache_read_share", &ModelConstants::decodeCacheReadShare, 0.5, 1.0);
+    for (const double bad : {0.0, 1.2}) {
+        auto j = consts().toJson();
+        j["llm"]["decode_cache_read_share"] = bad;
+        try {
+            ModelConstants::fromJson(j, "c.json");
+            ADD_FAILURE() << "decode_cache_read_share " << bad << " was accepted";
+        } catch (const advisor::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("llm.decode_cache_read_share"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(PromptProcessingConstants, RoundTripAndOlderFilesReadAsTheyWereFitted) {
     ModelConstants c = consts();
     c.prefillPowerClockExponent = 2.0;

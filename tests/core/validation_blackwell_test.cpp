@@ -54,7 +54,7 @@ TEST(Validation, LlamaCppOnThe300WattBlackwellAgainstAdaInOneBuild) {
     // on llama.cpp's May 2024 runs, so small models generate 25-30% faster than predicted there.
     const perf::PerfModel model(Catalog::builtin());
     const double fittedMs = perf::ModelConstants::builtin().decodeOverheadMs;
-    EXPECT_NEAR(fittedMs, 2.27, 0.01);
+    EXPECT_NEAR(fittedMs, 2.24, 0.01);
     for (const auto& r : validationRows("llamacpp-ada-vs-blackwell-maxq-2026.csv")) {
         if (r.gpu != "RTX 6000 Ada" || r.workloadClass != "llm-decode" || r.workload.rfind("llama", 0) != 0) {
             continue;
@@ -71,8 +71,9 @@ TEST(Validation, LlamaCppOnThe300WattBlackwellAgainstAdaInOneBuild) {
 TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     // tests/fixtures/validation/llamacpp-dgx-spark-2025.csv: llama.cpp's own DGX Spark page (build
     // 6918, November 2025), five models at depths 0 to 32K; the catalog entry was written before
-    // the rows were read. docs/performance-model.md: the dense model's token generation 2-8% fast,
-    // its prompt 7.5% fast at depth 0 with the GB10's power against the RTX 5070's SMs, and 71%
+    // the rows were read. docs/performance-model.md: the dense model's token generation 2% fast at
+    // depth 0 and within 1% after 8-32K tokens (the cache read at 65% of the weights' rate; 2-8%
+    // fast without it), its prompt 7.5% fast at depth 0 with the GB10's power against the RTX 5070's SMs, and 71%
     // fast without it.
     const perf::PerfModel model(Catalog::builtin());
     std::map<std::string, BenchmarkRow> rows;
@@ -86,8 +87,8 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     };
     for (const char* depth : {"", "@d4096", "@d8192", "@d16384", "@d32768"}) {
         const std::string tg = std::string("qwen2.5-7b-q8_0-tg32") + depth;
-        EXPECT_GT(ratio(model, tg), 1.0) << tg; // 273 GB/s read in full, the fixed time per token of 2024
-        EXPECT_LT(ratio(model, tg), 1.10) << tg;
+        EXPECT_GT(ratio(model, tg), 0.98) << tg; // 273 GB/s read in full, the fixed time per token of 2024
+        EXPECT_LT(ratio(model, tg), 1.05) << tg;
     }
     EXPECT_NEAR(ratio(model, "qwen2.5-7b-q8_0-pp2048"), 1.0, 0.10);
     EXPECT_NEAR(ratio(model, "qwen3-30b-a3b-q8_0-tg32"), 1.0, 0.05);
@@ -138,16 +139,15 @@ TEST(Validation, GemmaThreeOnADgxSparkWithItsSlidingWindows) {
     unshaped.workload = "a-3.88b-q4_0-pp2048@d32768";
     EXPECT_LT(predicted(unshaped) / deepPrompt.throughput, 0.5);
 
-    // Known misses, pinned. Tokens come out 12-19% fast: the model reads 2.35 GB of weights, the
+    // Known misses, pinned. Tokens come out 7-16% fast: the model reads 2.35 GB of weights, the
     // file holds 2.35 GiB (2.52 GB; its embeddings kept wider than 4 bits), and the first 4K of
-    // depth cost this build twice the bytes they add. The prompt at depth 0 is 16% slow: the
-    // model multiplies all 3.88B weights per prompt token, llama.cpp the tied 262K x 2,560
-    // embedding (17% of them) only for the last token's logits. Attention at depth runs the other
-    // way from the Qwen2.5 7B above: the 32K prompt keeps 0.64 of the speed, the model 0.78
-    // (head width 256 against 128).
+    // depth cost this build twice the bytes they add (at 65% of the weights' rate, 1.3 times). The prompt at depth 0 is
+    // 16% slow: the model multiplies all 3.88B weights per prompt token, llama.cpp the tied 262K x 2,560 embedding (17%
+    // of them) only for the last token's logits. Attention at depth runs the other way from the Qwen2.5 7B above: the
+    // 32K prompt keeps 0.64 of the speed, the model 0.78 (head width 256 against 128).
     for (const char* depth : {"", "@d4096", "@d8192", "@d16384", "@d32768"}) {
         const BenchmarkRow& tg = rows.at(std::string("gemma3-4b-q4_0-tg32") + depth);
-        EXPECT_GT(predicted(tg) / tg.throughput, 1.08) << tg.workload;
+        EXPECT_GT(predicted(tg) / tg.throughput, 1.05) << tg.workload;
         EXPECT_LT(predicted(tg) / tg.throughput, 1.25) << tg.workload;
     }
     const BenchmarkRow& prompt = rows.at("gemma3-4b-q4_0-pp2048");
@@ -178,28 +178,29 @@ TEST(Validation, SequencesGeneratedTogetherOnADgxSpark) {
         return model.throughput(spark, q) / r.throughput;
     };
     // The dense Qwen2.5 7B Q8_0: the weights read once for all, each sequence's KV cache and
-    // multiplies added: 2-21% fast at every depth and batch.
+    // multiplies added: from 10% slow (32 sequences after 8K tokens) to 16% fast at every depth and
+    // batch (2-21% fast with the cache read at the weights' rate).
     for (const char* depth : {"@d512", "@d4096", "@d8192"}) {
         const std::string w = std::string("qwen2.5-7b-q8_0-tg32") + depth;
         for (int b : {1, 2, 4, 8, 16, 32}) {
-            EXPECT_GT(ratio(w, b), 1.0) << w << " x" << b;
-            EXPECT_LT(ratio(w, b), 1.25) << w << " x" << b;
+            EXPECT_GT(ratio(w, b), 0.88) << w << " x" << b;
+            EXPECT_LT(ratio(w, b), 1.18) << w << " x" << b;
         }
     }
-    // 32 sequences at 512 tokens: 20.3x one sequence's tokens measured, 22.7x in the model.
+    // 32 sequences at 512 tokens: 20.3x one sequence's tokens measured, 21.8x in the model.
     const double measuredGain =
         rows.at({"qwen2.5-7b-q8_0-tg32@d512", 32}).throughput / rows.at({"qwen2.5-7b-q8_0-tg32@d512", 1}).throughput;
     EXPECT_NEAR(measuredGain, 20.3, 0.05);
-    EXPECT_NEAR(ratio("qwen2.5-7b-q8_0-tg32@d512", 32) / ratio("qwen2.5-7b-q8_0-tg32@d512", 1) * measuredGain, 22.7,
+    EXPECT_NEAR(ratio("qwen2.5-7b-q8_0-tg32@d512", 32) / ratio("qwen2.5-7b-q8_0-tg32@d512", 1) * measuredGain, 21.8,
                 0.1);
 
     // Known misses, pinned. Gemma 3 4B's KV cache reads (head width 256) ran at about a third of
     // the bandwidth in this build (its tokens at depth above), so 2 to 32 sequences come out
-    // 31-88% fast. The mixtures of experts: the tool feeds every sequence the same token, so the
-    // sequences route alike, where the model takes independent requests (gpt-oss 120B: 32
-    // sequences read 64% of the experts): 15-41% slow at 16 and 32 sequences.
+    // 16-41% fast (31-88% with the cache read at the weights' rate). The mixtures of experts: the tool feeds every
+    // sequence the same token, so the sequences route alike, where the model takes independent requests (gpt-oss 120B:
+    // 32 sequences read 64% of the experts): 15-41% slow at 16 and 32 sequences.
     for (int b : {2, 4, 8, 16, 32}) {
-        EXPECT_GT(ratio("gemma3-4b-q4_0-tg32@d512", b), 1.3) << b;
+        EXPECT_GT(ratio("gemma3-4b-q4_0-tg32@d512", b), 1.25) << b;
     }
     EXPECT_LT(ratio("gpt-oss-120b-mxfp4-tg32@d512", 32), 0.7);
     EXPECT_LT(ratio("qwen3-30b-a3b-q8_0-tg32@d512", 32), 0.8);
@@ -209,15 +210,16 @@ TEST(Validation, TokensOfAMicrobatchOnAnRtx4090) {
     // tests/fixtures/validation/llamacpp-rtx4090-microbatch-2025.csv: a prompt read N tokens at a
     // time (llama.cpp's microbatch) reads the weights once for N tokens, as N sequences do; its
     // cache is one sequence's, small at 512 tokens. A second card and build for the term of
-    // several sequences, read after it was written: 2-8% slow (Q4_0's 4.5 bits read as Q4_K_M's
-    // 4.85 account for about 6%).
+    // several sequences, read after it was written: 4-11% slow (Q4_0's 4.5 bits read as Q4_K_M's
+    // 4.85 account for about 6%; the model reads the one cache once per token of the microbatch,
+    // at 65% of the weights' rate, which takes 2-3 points more than at the weights' rate).
     const perf::PerfModel model(Catalog::builtin());
     const auto rows = validationRows("llamacpp-rtx4090-microbatch-2025.csv");
     ASSERT_EQ(rows.size(), 7u);
     for (const auto& r : rows) {
         const double ratio =
             model.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput;
-        EXPECT_GT(ratio, 0.90) << *r.batchSize;
+        EXPECT_GT(ratio, 0.88) << *r.batchSize;
         EXPECT_LT(ratio, 1.0) << *r.batchSize;
     }
 }
