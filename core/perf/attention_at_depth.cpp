@@ -1,6 +1,7 @@
 #include "perf/attention_at_depth.h"
 
 #include "common/format.h"
+#include "perf/terms.h"
 
 #include <algorithm>
 #include <cmath>
@@ -91,7 +92,7 @@ const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth() {
     return runs;
 }
 
-std::optional<std::string> deepCacheDecodeNote(double cachedTokens, double cacheReadShare) {
+std::optional<std::string> deepCacheDecodeNote(double cachedTokens, KvCacheType type, const ModelConstants& c) {
     if (cachedTokens < kDeepCacheNoteTokens) {
         return std::nullopt;
     }
@@ -104,14 +105,17 @@ std::optional<std::string> deepCacheDecodeNote(double cachedTokens, double cache
     }
     const auto [least, most] = rangeOf(change);
     const auto side = [](double x) { return format::percent(std::fabs(x), 0) + (x < 0 ? " below" : " above"); };
-    return "a deep cache: this model reads it at " + format::percent(cacheReadShare, 0) +
-           " of the rate the weights stream at (the decode kernel's work per cached position), the share " +
-           std::to_string(runs.size()) +
+    const auto share = [&](KvCacheType t) { return format::percent(cacheReadShare(t, c), 0); };
+    return "a deep cache: this model reads this " + std::string(toString(type)) + " cache at " + share(type) +
+           " of the rate the weights stream at (the decode kernel's work on each cached value beside its bytes). "
+           "An f16 cache's " +
+           share(KvCacheType::F16) + " is the share " + std::to_string(runs.size()) +
            " same-build llama.cpp runs (a DGX Spark, five models; an RTX 4090) fell by from depth 0 to 32K cached "
-           "tokens; against its speed at depth 0 it ends from " +
-           side(least) + " to " + side(most) +
-           " them there. A 12 GB card's q8_0 cache read to 241K tokens fell further still: read a deeper or "
-           "quantized cache's figure as an upper bound";
+           "tokens; against its speed at depth 0 the model ends from " +
+           side(least) + " to " + side(most) + " them there. The same work per value gives q8_0 " +
+           share(KvCacheType::Q8_0) + " and q4_0 " + share(KvCacheType::Q4_0) +
+           ", as two llama.cpp servers' runs fell to 241K and 64K tokens: deeper caches are checked on those two "
+           "alone";
 }
 
 } // namespace advisor::perf

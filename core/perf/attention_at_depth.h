@@ -5,6 +5,9 @@
 /// generation (falling faster than the cache's bytes, which the model's decodeCacheReadShare was
 /// set on; rounds 53-54). The caveats a long prompt's and a deep cache's predictions carry.
 
+#include "perf/constants.h"
+#include "perf/workload.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,11 +56,11 @@ const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth();
 /// Cached tokens from which a token-generation prediction carries deepCacheDecodeNote.
 inline constexpr double kDeepCacheNoteTokens = 16384;
 
-/// "a deep cache: this model reads it at 65% of the rate the weights stream at ..., the share 6
-/// same-build llama.cpp runs fell by ...; against its speed at depth 0 it ends from 11% below to 1%
-/// above them there ..." when the cache holds at least kDeepCacheNoteTokens, else nothing.
-/// `cacheReadShare` is the model's ModelConstants::decodeCacheReadShare.
-std::optional<std::string> deepCacheDecodeNote(double cachedTokens, double cacheReadShare);
+/// "a deep cache: this model reads this f16 cache at 65% of the rate the weights stream at ..., the
+/// share 6 same-build llama.cpp runs fell by ...; against its speed at depth 0 it ends from 11%
+/// below to 1% above them there ..." when the cache holds at least kDeepCacheNoteTokens, else
+/// nothing. The shares are the constants' (perf::cacheReadShare).
+std::optional<std::string> deepCacheDecodeNote(double cachedTokens, KvCacheType type, const ModelConstants& c);
 
 /// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
 /// llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 discrete cards measured

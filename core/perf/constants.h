@@ -153,15 +153,17 @@ struct ModelConstants {
     /// RTX 4090s, lost 0.05-0.41 ms per token for each card added, 0.18 ms in the median (RTX
     /// 3090, Q4_K_M: 115.4 tokens/s on one card, 104.2 on six). Files written before the term: 0.
     double decodeHopMs = 0.18;
-    /// The rate a generated token's attention reads the KV cache at, as a share of the rate the
-    /// weights stream at: the flash-decode kernel works through the cache in small tiles with a
-    /// softmax and reductions per position, where the weights' matrix-vector products stream
-    /// large rows. Measured, not fitted by `calibrate` (its tg rows hold a few hundred cached
-    /// tokens): six same-build llama.cpp pairs at depth 0 and 32K (a DGX Spark on five models, an
-    /// RTX 4090 on Qwen3.5 27B) fell as if the cache streamed at 0.52-0.77 of the weights' rate
-    /// (performance-model-experiments.md, round 53, where 0.65 was written down with its
-    /// predictions); a run held out from that choice, a 12 GB card's q8_0 cache from 34K to 241K
-    /// tokens, gave 0.49 (round 54). Files written before the term: 1 (the weights' rate).
+    /// The rate a generated token's attention reads an f16 KV cache at, as a share of the rate the
+    /// weights stream at: the flash-decode kernel works through the cache in small tiles with dot
+    /// products, a softmax and reductions per position, where the weights' matrix-vector products
+    /// stream large rows. Measured, not fitted by `calibrate` (its tg rows hold a few hundred
+    /// cached tokens): six same-build llama.cpp pairs at depth 0 and 32K (a DGX Spark on five
+    /// models, an RTX 4090 on Qwen3.5 27B) fell as if the cache streamed at 0.52-0.77 of the
+    /// weights' rate (performance-model-experiments.md, round 53, where 0.65 was written down with
+    /// its predictions). The work beyond the bytes is taken to be the same per cached value for
+    /// every cache type (decodeCacheWorkBytes), which gives a q8_0 cache 0.50 and a q4_0 cache 0.34:
+    /// two server runs of those types, not used to set it, fell so (rounds 54 and 56). Files
+    /// written before the term: 1 (the weights' rate).
     double decodeCacheReadShare = 0.65;
     /// Prompt processing: [0] 16-bit weights, [1] quantized weights (dequantised on the fly).
     std::array<double, 2> prefillComputeEfficiency{0.6, 0.55}; ///< achieved / peak FP16 tensor (fitted)

@@ -32,10 +32,12 @@ double kvCacheBytes(const PerfQuery& q) {
     return attentionCacheBytes(q) + std::max(0.0, q.llmRecurrentStateBytes);
 }
 
+double attentionCacheValues(const PerfQuery& q) {
+    return q.llmKvCacheValues ? *q.llmKvCacheValues : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
+}
+
 double attentionCacheBytes(const PerfQuery& q) {
-    const double values = q.llmKvCacheValues ? *q.llmKvCacheValues
-                                             : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
-    return values * kvCacheBytesPerValue(q.llmKvCache);
+    return attentionCacheValues(q) * kvCacheBytesPerValue(q.llmKvCache);
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {

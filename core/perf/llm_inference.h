@@ -25,8 +25,10 @@ double llmWeightBytes(const PerfQuery& q, double paramsBillion);
 /// sqrt(active size), at the cache's bytes per element (PerfQuery::llmKvCache).
 double kvCacheBytes(const PerfQuery& q);
 
-/// Of kvCacheBytes, the attention layers' keys and values (not a linear-attention layer's state,
-/// which another kernel reads): what the decode kernel reads at decodeCacheReadShare.
+/// The attention layers' cached keys' and values' elements (a published model's own shape, else
+/// the size law's), and their bytes at the cache's type: kvCacheBytes less a linear-attention
+/// layer's state, which another kernel reads.
+double attentionCacheValues(const PerfQuery& q);
 double attentionCacheBytes(const PerfQuery& q);
 
 /// What token generation reads per token: the active weights and the KV cache.

@@ -31,11 +31,12 @@ double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
         gpuBytes = split->gpuBytesPerStep;
         ramSeconds = cpuSecondsPerStep(*split, q.systemRamGbs.value_or(kDefaultSystemRamGbs));
     }
-    // The cache each sequence's attention reads on the GPUs (a layer split's on its layers) takes
-    // longer than its bytes at the weights' rate (decodeCacheReadShare).
-    const double gpuCacheBytes = sequences * attentionCacheBytes(q) * (split ? gpuLayerShare(*split) : 1.0);
-    const double slowerCacheBytes = gpuCacheBytes * (1.0 / c.decodeCacheReadShare - 1.0);
-    const double memorySeconds = (gpuBytes + slowerCacheBytes) / (decodeBandwidthGbs(s, c) * 1e9);
+    // Beside its bytes, each cached value the sequences' attention reads on the GPUs (a layer
+    // split's on its layers) costs the decode kernel's work on it, the same whatever the cache's
+    // type (decodeCacheWorkBytes).
+    const double gpuCacheValues = sequences * attentionCacheValues(q) * (split ? gpuLayerShare(*split) : 1.0);
+    const double memorySeconds =
+        (gpuBytes + gpuCacheValues * decodeCacheWorkBytes(c)) / (decodeBandwidthGbs(s, c) * 1e9);
     // One sequence's multiplies hide under its reads (what the calibrated decode is); each
     // further sequence generating with it adds its 2 x active parameters FLOPs at the prompt's
     // matmul rate: a small batch's matmuls do not overlap with their reads.

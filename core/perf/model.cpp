@@ -393,11 +393,16 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                     format::number(s.bandwidthGbs * constants_.decodeBandwidthEfficiency, 0) +
                     " GB/s the memory streams (Little's law)");
             add("reading the KV cache", without([](ModelConstants& c) { c.decodeCacheReadShare = 1.0; }, s),
-                "the decode kernel reads the cache at " + format::percent(constants_.decodeCacheReadShare, 0) +
-                    " of the rate the weights stream at (measured on llama.cpp runs at depth 0 and 32K, not "
-                    "fitted): its tiles, softmax and reductions per position take time beyond the bytes");
+                "the decode kernel reads this " + std::string(toString(q.llmKvCache)) + " cache at " +
+                    format::percent(cacheReadShare(q.llmKvCache, constants_), 0) +
+                    " of the rate the weights stream at: its work on each cached value (dot products, softmax, "
+                    "dequantisation) takes as long as reading " +
+                    format::number(decodeCacheWorkBytes(constants_), 2) +
+                    " bytes more, whatever the cache's type (an f16 cache at " +
+                    format::percent(constants_.decodeCacheReadShare, 0) +
+                    ", measured on llama.cpp runs at depth 0 and 32K, not fitted)");
             p.notes.push_back(decodeBytesNote(q));
-            if (auto note = deepCacheDecodeNote(cachedTokens(q), constants_.decodeCacheReadShare)) {
+            if (auto note = deepCacheDecodeNote(cachedTokens(q), q.llmKvCache, constants_)) {
                 p.notes.push_back(std::move(*note));
             }
             if (q.llmSequences > 1) {

@@ -163,6 +163,14 @@ double mixedPacing(const double* singleSpeeds, int count) {
     return slowest * count;
 }
 
+double decodeCacheWorkBytes(const ModelConstants& c) {
+    return kvCacheBytesPerValue(KvCacheType::F16) * (1.0 / c.decodeCacheReadShare - 1.0);
+}
+
+double cacheReadShare(KvCacheType t, const ModelConstants& c) {
+    return kvCacheBytesPerValue(t) / (kvCacheBytesPerValue(t) + decodeCacheWorkBytes(c));
+}
+
 double decodeBandwidthGbs(const EffectiveSpecs& s, const ModelConstants& c) {
     const double streamed = s.bandwidthGbs * c.decodeBandwidthEfficiency;
     if (c.decodeBytesPerSmClock <= 0 || s.smClockGhz <= 0) {

@@ -69,6 +69,17 @@ double effectiveBandwidthGbs(const EffectiveSpecs& s, Metric m, const ModelConst
 /// yet ran llama.cpp f16 decode at about 880 GB/s, where an RTX 4090 reaches 90% of its peak.
 double decodeBandwidthGbs(const EffectiveSpecs& s, const ModelConstants& c);
 
+/// The decode kernel's work on one cached key or value beyond reading it, as the bytes the weights
+/// would stream in that time: an f16 value's 2 bytes x (1 / decodeCacheReadShare - 1), 1.08 at
+/// 0.65. The same for any cache type (the dot products and softmax do not shrink with the bytes,
+/// and a quantized value adds its dequantisation), so a q8_0 cache reads at 0.50 of the weights'
+/// rate and a q4_0 one at 0.34 (experiments, round 56).
+double decodeCacheWorkBytes(const ModelConstants& c);
+
+/// The share of the weights' rate a cache of type `t` is read at: its bytes per value over those
+/// bytes and decodeCacheWorkBytes (f16: decodeCacheReadShare itself).
+double cacheReadShare(KvCacheType t, const ModelConstants& c);
+
 /// Bytes moved per sample relative to 16-bit training: fp32 x fp32BytesMultiplier, 8-bit x 0.5.
 double bytesMultiplier(Metric m, const ModelConstants& c);
 

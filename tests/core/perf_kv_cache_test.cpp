@@ -3,10 +3,10 @@
 // element) sets token generation's speed; every prompt token attends to those before it, so
 // prompt processing's FLOPs grow with the prompt.
 #include "perf/model.h"
+#include "perf/terms.h"
 #include "perf_test_support.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace advisor::perf {
@@ -35,21 +35,37 @@ TEST(KvCache, WithoutAShapeTheCacheIsSizedFromTheParametersAsLlama3_8B) {
                      model().throughput(cat().require("RTX 4090"), shaped));
 }
 
-TEST(KvCache, TokenGenerationSlowsWithTheContextByTheCachesBytes) {
+TEST(KvCache, TokenGenerationSlowsWithTheContextByTheCachesBytesAndTheKernelsWorkPerValue) {
     // From 512 to 32,768 tokens the time per token grows by the added cache over the bandwidth:
-    // a q8_0 cache (34 bytes per 32 values) adds 34/64 of what an f16 one does, q4_0 18/64.
-    const auto added = [](KvCacheType type) {
+    // its bytes (a q8_0 cache keeps 34 bytes per 32 values, q4_0 18) and the decode kernel's work
+    // on each value, as long as reading 2 x (1 / 0.65 - 1) = 1.08 bytes whatever the type.
+    const auto added = [](const PerfModel& m, KvCacheType type) {
         PerfQuery shortContext = decode(8.0, 512);
         shortContext.llmKvCache = type;
         PerfQuery longContext = shortContext;
         longContext.llmContextTokens = 32768;
-        return secondsPerToken("RTX 4090", longContext) - secondsPerToken("RTX 4090", shortContext);
+        const Gpu& g = cat().require("RTX 4090");
+        return 1.0 / m.throughput(g, longContext) - 1.0 / m.throughput(g, shortContext);
     };
-    const double f16 = added(KvCacheType::F16);
+    const double work = 2.0 * (1.0 / 0.65 - 1.0);
+    EXPECT_NEAR(decodeCacheWorkBytes(consts()), work, 1e-12);
+    const double f16 = added(model(), KvCacheType::F16);
     EXPECT_GT(f16, 0.0);
-    EXPECT_NEAR(added(KvCacheType::Q8_0) / f16, 34.0 / 64.0, 1e-9);
-    EXPECT_NEAR(added(KvCacheType::Q4_0) / f16, 18.0 / 64.0, 1e-9);
-    EXPECT_NEAR(added(KvCacheType::Fp8) / f16, 0.5, 1e-9);
+    EXPECT_NEAR(added(model(), KvCacheType::Q8_0) / f16, (34.0 / 32.0 + work) / (2.0 + work), 1e-9);
+    EXPECT_NEAR(added(model(), KvCacheType::Q4_0) / f16, (18.0 / 32.0 + work) / (2.0 + work), 1e-9);
+    EXPECT_NEAR(added(model(), KvCacheType::Fp8) / f16, (1.0 + work) / (2.0 + work), 1e-9);
+    // So a cache of each type is read at its bytes' share of that time: f16 65%, q8_0 50%, q4_0 34%.
+    EXPECT_NEAR(cacheReadShare(KvCacheType::F16, consts()), 0.65, 1e-12);
+    EXPECT_NEAR(cacheReadShare(KvCacheType::Q8_0, consts()), 0.497, 0.001);
+    EXPECT_NEAR(cacheReadShare(KvCacheType::Q4_0, consts()), 0.343, 0.001);
+    // Read at the weights' rate (no work beyond the bytes), the added time is the bytes' alone.
+    ModelConstants atWeightsRate = consts();
+    atWeightsRate.decodeCacheReadShare = 1.0;
+    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const double f16Bytes = added(bytesOnly, KvCacheType::F16);
+    EXPECT_NEAR(added(bytesOnly, KvCacheType::Q8_0) / f16Bytes, 34.0 / 64.0, 1e-9);
+    EXPECT_NEAR(added(bytesOnly, KvCacheType::Q4_0) / f16Bytes, 18.0 / 64.0, 1e-9);
+    EXPECT_NEAR(added(bytesOnly, KvCacheType::Fp8) / f16Bytes, 0.5, 1e-9);
     // At 32K tokens an 8B model's f16 cache (4.3 GB) is about as large as its 4-bit weights
     // (4.9 GB), read at 65% of their rate, and a fixed time per token is paid at both lengths:
     // generation loses about half its speed.

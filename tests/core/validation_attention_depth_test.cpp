@@ -202,11 +202,12 @@ TEST(Validation, ADeepCachesTokenGenerationCarriesTheNote) {
     // 8,704 tokens cached: no note; 33,280: the note, with the runs' range.
     EXPECT_EQ(noteStartingWith(rtx4090EightBillion(perf::Metric::LlmDecode, 8192), "a deep cache:"), "");
     const std::string note = noteStartingWith(rtx4090EightBillion(perf::Metric::LlmDecode, 32768), "a deep cache:");
-    EXPECT_NE(note.find("reads it at 65% of the rate the weights stream at"), std::string::npos) << note;
-    EXPECT_NE(note.find("it ends from 11% below to 1% above them there"), std::string::npos) << note;
-    EXPECT_NE(note.find("read a deeper or quantized cache's figure as an upper bound"), std::string::npos) << note;
-    EXPECT_FALSE(perf::deepCacheDecodeNote(16383, 0.65).has_value());
-    EXPECT_TRUE(perf::deepCacheDecodeNote(16384, 0.65).has_value());
+    EXPECT_NE(note.find("reads this f16 cache at 65% of the rate the weights stream at"), std::string::npos) << note;
+    EXPECT_NE(note.find("the model ends from 11% below to 1% above them there"), std::string::npos) << note;
+    EXPECT_NE(note.find("gives q8_0 50% and q4_0 34%"), std::string::npos) << note;
+    EXPECT_NE(note.find("deeper caches are checked on those two alone"), std::string::npos) << note;
+    EXPECT_FALSE(perf::deepCacheDecodeNote(16383, perf::KvCacheType::F16, perf::ModelConstants::builtin()).has_value());
+    EXPECT_TRUE(perf::deepCacheDecodeNote(16384, perf::KvCacheType::F16, perf::ModelConstants::builtin()).has_value());
 }
 
 } // namespace
