@@ -56,10 +56,11 @@ const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth();
 /// Cached tokens from which a token-generation prediction carries deepCacheDecodeNote.
 inline constexpr double kDeepCacheNoteTokens = 16384;
 
-/// "a deep cache: this model reads this f16 cache at 65% of the rate the weights stream at ..., the
-/// share 6 same-build llama.cpp runs fell by ...; against its speed at depth 0 it ends from 11%
-/// below to 1% above them there ..." when the cache holds at least kDeepCacheNoteTokens, else
-/// nothing. The shares are the constants' (perf::cacheReadShare).
+/// "a deep cache: this model reads this f16 cache at 65% of the rate the weights stream at ... An
+/// f16 cache's 65% is the share 6 same-build llama.cpp runs ... fell by ...; against its speed at
+/// depth 0 the model ends from 11% below to 1% above them there. The same work per value gives
+/// q8_0 50% and q4_0 34% ..." when the cache holds at least kDeepCacheNoteTokens, else nothing.
+/// The shares are the constants' (perf::cacheReadShare).
 std::optional<std::string> deepCacheDecodeNote(double cachedTokens, KvCacheType type, const ModelConstants& c);
 
 /// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
