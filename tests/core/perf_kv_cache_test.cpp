@@ -7,6 +7,7 @@
 #include "perf_test_support.h"
 
 #include <gtest/gtest.h>
+
 #include <string>
 
 namespace advisor::perf {
@@ -59,9 +60,7 @@ TEST(KvCache, TokenGenerationSlowsWithTheContextByTheCachesBytesAndTheKernelsWor
     EXPECT_NEAR(cacheReadShare(KvCacheType::Q8_0, consts()), 0.497, 0.001);
     EXPECT_NEAR(cacheReadShare(KvCacheType::Q4_0, consts()), 0.343, 0.001);
     // Read at the weights' rate (no work beyond the bytes), the added time is the bytes' alone.
-    ModelConstants atWeightsRate = consts();
-    atWeightsRate.decodeCacheReadShare = 1.0;
-    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const PerfModel& bytesOnly = modelWithCacheAtWeightsRate();
     const double f16Bytes = added(bytesOnly, KvCacheType::F16);
     EXPECT_NEAR(added(bytesOnly, KvCacheType::Q8_0) / f16Bytes, 34.0 / 64.0, 1e-9);
     EXPECT_NEAR(added(bytesOnly, KvCacheType::Q4_0) / f16Bytes, 18.0 / 64.0, 1e-9);
@@ -79,9 +78,7 @@ TEST(KvCache, TheCacheIsReadAtItsShareOfTheWeightsRate) {
     // rate; 0.65 ships. The time a longer context adds is the added cache at that share of the
     // bandwidth: 1 / 0.65 of what the cache's bytes alone take.
     EXPECT_DOUBLE_EQ(consts().decodeCacheReadShare, 0.65);
-    ModelConstants atWeightsRate = consts();
-    atWeightsRate.decodeCacheReadShare = 1.0;
-    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const PerfModel& bytesOnly = modelWithCacheAtWeightsRate();
     const Gpu& g = cat().require("RTX 4090");
     const auto added = [&](const PerfModel& m) {
         return 1.0 / m.throughput(g, decode(8.0, 32768)) - 1.0 / m.throughput(g, decode(8.0, 512));

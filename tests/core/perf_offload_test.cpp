@@ -10,6 +10,7 @@
 #include "perf_test_support.h"
 
 #include <gtest/gtest.h>
+
 #include <string>
 
 namespace advisor::perf {
@@ -187,9 +188,7 @@ TEST(Offload, OnlyTheCacheOfTheGpusLayersIsReadAtTheDecodeKernelsShare) {
     q.llmGpuLayers = 16;
     const OffloadSplit split = planOffload(g, q);
     EXPECT_DOUBLE_EQ(gpuLayerShare(split), 0.5);
-    ModelConstants atWeightsRate = consts();
-    atWeightsRate.decodeCacheReadShare = 1.0;
-    const PerfModel bytesOnly(cat(), atWeightsRate);
+    const PerfModel& bytesOnly = modelWithCacheAtWeightsRate();
     const double added = 1.0 / model().throughput(g, q) - 1.0 / bytesOnly.throughput(g, q);
     const double expected = 0.5 * attentionCacheBytes(q) * (1.0 / consts().decodeCacheReadShare - 1.0) /
                             (decodeBandwidthGbs(specs("RTX 4090"), consts()) * 1e9);

@@ -55,6 +55,17 @@ inline const PerfModel& model() {
     return m;
 }
 
+/// The shipped model with the KV cache read at the weights' rate (no decode-kernel work beyond
+/// its bytes, as before round 55): what the cache term's tests compare against.
+inline const PerfModel& modelWithCacheAtWeightsRate() {
+    static const PerfModel m = [] {
+        ModelConstants c = consts();
+        c.decodeCacheReadShare = 1.0;
+        return PerfModel(cat(), c);
+    }();
+    return m;
+}
+
 inline double speed(const char* gpu, Metric m, WorkloadClass w = WorkloadClass::Transformer, int gpus = 1) {
     PerfQuery q;
     q.metric = m;

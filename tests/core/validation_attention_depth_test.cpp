@@ -11,9 +11,10 @@
 #include "perf/llm_inference.h"
 #include "validation_support.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
-#include <gtest/gtest.h>
 #include <map>
 #include <optional>
 #include <string>
@@ -187,11 +188,9 @@ TEST(Validation, TheDeepCacheDecodeNoteQuotesTheRunsAsTheyAre) {
         // With the cache read at 65% of the weights' rate the model's decline is each run's within
         // 11%; at the weights' rate every one fell further than the model by more than 4%.
         EXPECT_LT(std::fabs(run.modelOverMeasured32K / run.modelOverMeasured0 - 1.0), 0.11) << run.workload;
-        perf::ModelConstants atWeightsRate = perf::ModelConstants::builtin();
-        atWeightsRate.decodeCacheReadShare = 1.0;
-        const perf::PerfModel bytesOnly(Catalog::builtin(), atWeightsRate);
         const auto ratio = [&](const BenchmarkRow& r) {
-            return bytesOnly.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false)) /
+            return modelWithCacheAtWeightsRate().throughput(Catalog::builtin().require(r.gpu),
+                                                            queryFor(r, std::nullopt, false)) /
                    r.throughput;
         };
         EXPECT_GT(ratio(deep) / ratio(zero), 1.04) << run.workload;

@@ -8,8 +8,10 @@
 #include "catalog/catalog.h"
 #include "perf/model.h"
 #include "perf/terms.h"
+#include "validation_support.h"
 
 #include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -27,12 +29,6 @@ perf::PerfQuery decodeAfter(const char* model, perf::KvCacheType cache, int dept
     return q;
 }
 
-perf::PerfModel bytesOnlyModel() {
-    perf::ModelConstants c = perf::ModelConstants::builtin();
-    c.decodeCacheReadShare = 1.0;
-    return perf::PerfModel(Catalog::builtin(), c);
-}
-
 TEST(Validation, AQ4CacheOnAnRtx4090FallsAsTheWorkPerValueGives) {
     // tianchengwu.com, "Running Qwen-3.5-27B on RTX 4090" (April 2026): llama-server, Qwen3.5 27B
     // Q4_K_M, a q4_0 cache; each test fills half its context, then generates 200 tokens: 39.3
@@ -48,7 +44,7 @@ TEST(Validation, AQ4CacheOnAnRtx4090FallsAsTheWorkPerValueGives) {
     EXPECT_NEAR(measuredDecline, 0.850, 0.001);
     EXPECT_NEAR(decline(model), measuredDecline, 0.02); // 0.844
     // The cache's bytes alone, read at the weights' rate, keep 0.94; at an f16 cache's 65% 0.91.
-    EXPECT_GT(decline(bytesOnlyModel()), 0.93);
+    EXPECT_GT(decline(modelWithCacheAtWeightsRate()), 0.93);
 }
 
 TEST(Validation, AQ8CacheToTwoHundredFortyThousandTokensFallsAsTheWorkPerValueGives) {
@@ -83,7 +79,7 @@ TEST(Validation, AQ8CacheToTwoHundredFortyThousandTokensFallsAsTheWorkPerValueGi
     // (whose 360 GB/s the run's weights reached 74% of) the model keeps 0.78, 0.56 and 0.50 where
     // the run kept 0.73, 0.51 and 0.46; read at the weights' rate it would keep 0.87, 0.70, 0.65.
     const perf::PerfModel model(Catalog::builtin());
-    const perf::PerfModel bytesOnly = bytesOnlyModel();
+    const perf::PerfModel& bytesOnly = modelWithCacheAtWeightsRate();
     const Gpu& g = Catalog::builtin().require("RTX 3060 12GB");
     const auto kept = [&](const perf::PerfModel& m, size_t i) {
         return m.throughput(g, decodeAfter("qwen3.5-9b", perf::KvCacheType::Q8_0, static_cast<int>(depth[i]), 512)) /

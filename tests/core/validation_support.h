@@ -30,6 +30,17 @@ inline double predictedOverMeasured(const Catalog& catalog, const BenchmarkRow& 
     return model.throughput(catalog.require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput;
 }
 
+// The shipped model with the KV cache read at the weights' rate (no decode-kernel work beyond its
+// bytes, as before experiments round 55): what the cache term's checks compare against.
+inline const perf::PerfModel& modelWithCacheAtWeightsRate() {
+    static const perf::PerfModel m = [] {
+        perf::ModelConstants c = perf::ModelConstants::builtin();
+        c.decodeCacheReadShare = 1.0;
+        return perf::PerfModel(Catalog::builtin(), c);
+    }();
+    return m;
+}
+
 // A file's rows by a key made of each row (its workload, or GPU and workload).
 template <typename Key> std::map<std::string, BenchmarkRow> validationRowsBy(const std::string& file, Key key) {
     std::map<std::string, BenchmarkRow> rows;
