@@ -45,6 +45,7 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmLayers = shaped.llmLayers;
     in.llmOutputHeadParamsBillion = shaped.llmOutputHeadParamsBillion;
     in.llmWeightBits = shaped.llmWeightBits;
+    in.llmSharedWeightBits = shaped.llmSharedWeightBits;
     if (model != nullptr && model->activeParamsBillion > 0) {
         in.llmActiveParamsBillion = model->activeParamsBillion; // a mixture of experts reads only these
         in.llmExperts = model->experts;

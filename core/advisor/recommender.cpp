@@ -93,6 +93,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmLayers = in.llmLayers;
             q.llmOutputHeadParamsBillion = in.llmOutputHeadParamsBillion;
             q.llmWeightBits = in.llmWeightBits;
+            q.llmSharedWeightBits = in.llmSharedWeightBits;
             q.systemRamGbs = in.systemRamGbs;
         } else {
             q.metric = in.eightBit ? perf::Metric::Int8Inference : perf::Metric::Fp16Inference;

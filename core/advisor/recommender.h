@@ -67,11 +67,13 @@ struct RecommendInput {
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;
     int llmExpertsPerToken = 0;
-    /// A published model's layers, output head (vocabulary x width) and its own 4-bit release's
-    /// bits per weight (perf::PerfQuery's fields of those names); 0 / unset: from the size.
+    /// A published model's layers, output head (vocabulary x width) and its own 4-bit file's bits
+    /// per weight, with those of the weights every token reads where the file keeps them apart
+    /// (perf::PerfQuery's fields of those names); 0 / unset: from the size.
     int llmLayers = 0;
     std::optional<double> llmOutputHeadParamsBillion;
     std::optional<double> llmWeightBits;
+    std::optional<double> llmSharedWeightBits;
     /// LLM inference: system RAM (nominal GB/s) a card too small for the model may leave the rest
     /// in, as llama.cpp does (perf/llm_offload.h): such a card is a candidate on its own, at its
     /// speed with the rest in RAM. Unset: every card must hold the memory.

@@ -154,7 +154,7 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam / shards,
             format::number(perParam, 3) + " bytes per parameter (" +
                 (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
-                 : ownFormat                  ? model->int4Format + ", as released"
+                 : ownFormat                  ? model->int4Format + " file"
                                               : std::string(perf::toString(base))) +
                 ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
     }

@@ -19,6 +19,9 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);
     if (q.llmWeights == perf::Precision::Int4 && m.int4BitsPerWeight > 0) {
         q.llmWeightBits = m.int4BitsPerWeight;
+        if (m.int4SharedBitsPerWeight > 0) {
+            q.llmSharedWeightBits = m.int4SharedBitsPerWeight;
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 #include "calc/model_shapes.h"
 
+#include "calc/model_query.h"
 #include "common/embedded_resources.h"
 #include "common/json_fields.h"
 #include "common/text.h"
+#include "perf/llm_inference.h"
 #include "perf/workload.h"
 
 #include <nlohmann/json.hpp>
@@ -14,12 +16,14 @@ namespace {
 
 constexpr const char* kPath = "presets/model_shapes.json";
 
-std::vector<ModelShape> load() {
-    const auto doc = nlohmann::json::parse(resources::require(kPath));
+} // namespace
+
+std::vector<ModelShape> parseModelShapes(const std::string& text, const std::string& fileLabel) {
+    const auto doc = nlohmann::json::parse(text);
     std::vector<ModelShape> out;
     const auto& list = doc.at("models");
     for (size_t i = 0; i < list.size(); ++i) {
-        const JsonFields f(list[i], {std::string("resources/") + kPath, 0, "model " + std::to_string(i + 1), ""});
+        const JsonFields f(list[i], {fileLabel, 0, "model " + std::to_string(i + 1), ""});
         ModelShape m;
         m.id = f.requireString("id");
         m.label = f.requireString("label");
@@ -80,11 +84,34 @@ std::vector<ModelShape> load() {
             }
             m.int4Format = f.requireString("int4_format");
         }
+        if (f.find("int4_shared_bits_per_weight") != nullptr) {
+            m.int4SharedBitsPerWeight = f.requirePositive("int4_shared_bits_per_weight");
+            if (m.int4BitsPerWeight == 0 || m.experts == 0) {
+                f.fail("int4_shared_bits_per_weight",
+                       "only a mixture of experts with its own 4-bit file (experts, int4_bits_per_weight) keeps its "
+                       "shared weights apart");
+            }
+            if (m.int4SharedBitsPerWeight < m.int4BitsPerWeight || m.int4SharedBitsPerWeight > 16.5) {
+                f.fail("int4_shared_bits_per_weight", "must be from int4_bits_per_weight to 16.5 bits per weight");
+            }
+            perf::PerfQuery q;
+            applyModelShape(q, m);
+            if (perf::weightParts(q).routedBits < 2.0) {
+                f.fail("int4_shared_bits_per_weight", "leaves the routed experts less than 2 bits per weight of the "
+                                                      "file's int4_bits_per_weight");
+            }
+        }
         m.note = f.optionalString("note").value_or("");
         m.source = f.requireString("source");
         out.push_back(std::move(m));
     }
     return out;
+}
+
+namespace {
+
+std::vector<ModelShape> load() {
+    return parseModelShapes(std::string(resources::require(kPath)), std::string("resources/") + kPath);
 }
 
 } // namespace

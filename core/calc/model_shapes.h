@@ -40,10 +40,14 @@ struct ModelShape {
     int linearLayers = 0;
     double linearStateValues = 0;
     int contextTokens = 0; ///< the longest context the model was trained for
-    /// A model released in its own 4-bit format: its bits per parameter as released, which 4-bit
-    /// weights take instead of llama.cpp's Q4_K_M 4.85 (gpt-oss: MXFP4 experts, bf16 attention).
-    /// 0: none.
+    /// A model with a 4-bit file of its own: its bits per parameter in that file, which 4-bit
+    /// weights take instead of llama.cpp's Q4_K_M 4.85 (gpt-oss in llama.cpp's file: MXFP4 experts,
+    /// Q8_0 attention and output head, 4.63 bits for the 20B). 0: none.
     double int4BitsPerWeight = 0;
+    /// A mixture of experts whose 4-bit file keeps the weights every token reads (attention, router,
+    /// output head) at other bits than its experts: those bits (gpt-oss: Q8_0's 8.5), which token
+    /// generation reads them at (perf::PerfQuery::llmSharedWeightBits). 0: all at int4BitsPerWeight.
+    double int4SharedBitsPerWeight = 0;
     std::string int4Format; ///< "MXFP4", said with the weights
     std::string note;      ///< e.g. what a mixture of experts holds; may be empty
     std::string source;
@@ -51,6 +55,11 @@ struct ModelShape {
 
 /// What sizes the model's KV cache and a prompt's attention FLOPs (calc/kv_cache.h).
 AttentionShape attentionShapeOf(const ModelShape& m);
+
+/// The models of a model-shapes JSON document ({"models": [...]}, as resources/presets/
+/// model_shapes.json), in file order. Throws AdvisorError naming `fileLabel`, the entry and the
+/// field of the first bad value.
+std::vector<ModelShape> parseModelShapes(const std::string& text, const std::string& fileLabel);
 
 /// The shipped models, in file order. Throws AdvisorError naming the file and entry if the
 /// built-in resource is malformed.

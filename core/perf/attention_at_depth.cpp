@@ -84,8 +84,8 @@ const std::vector<MeasuredDecodeAtDepth>& measuredDecodeAtDepth() {
     static const std::vector<MeasuredDecodeAtDepth> runs{
         {"DGX Spark", "qwen2.5-7b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.022, 0.989},
         {"DGX Spark", "qwen3-30b-a3b-q8_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.041, 0.931},
-        {"DGX Spark", "gpt-oss-20b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.045, 1.033},
-        {"DGX Spark", "gpt-oss-120b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.280, 1.184},
+        {"DGX Spark", "gpt-oss-20b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 0.981, 0.988},
+        {"DGX Spark", "gpt-oss-120b-mxfp4-tg32", "llamacpp-dgx-spark-2025.csv", 1.071, 1.051},
         {"DGX Spark", "gemma3-4b-q4_0-tg32", "llamacpp-dgx-spark-2025.csv", 1.118, 1.069},
         {"RTX 4090", "qwen3.5-27b-q4kxl-tg64", "llamacpp-qwen35-27b-2026.csv", 1.150, 1.164},
     };

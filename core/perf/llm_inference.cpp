@@ -15,6 +15,10 @@ double kvValuesPerContextToken(double paramsBillion) {
     return 65536.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
 }
 
+double bytesOf(double billion, double bitsPerWeight) {
+    return billion * 1e9 * bitsPerWeight / 8.0;
+}
+
 } // namespace
 
 double cachedTokens(const PerfQuery& q) {
@@ -41,21 +45,7 @@ double attentionCacheBytes(const PerfQuery& q) {
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0;
-}
-
-namespace {
-
-// The bytes of `paramsBillion` weights and of the context's KV cache.
-double llmBytes(const PerfQuery& q, double paramsBillion) {
-    return llmWeightBytes(q, paramsBillion) + kvCacheBytes(q);
-}
-
-} // namespace
-
-// A mixture of experts reads only the experts its router picks.
-double llmBytesPerToken(const PerfQuery& q) {
-    return llmBytes(q, activeParamsBillion(q));
+    return bytesOf(paramsBillion, q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)));
 }
 
 bool expertRoutingKnown(const PerfQuery& q) {
@@ -64,45 +54,73 @@ bool expertRoutingKnown(const PerfQuery& q) {
            active * q.llmExperts >= q.llmExpertsPerToken * q.llmParamsBillion;
 }
 
-double routedShareRead(const PerfQuery& q) {
+WeightParts weightParts(const PerfQuery& q) {
+    const double bits = q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights));
+    WeightParts w{q.llmParamsBillion, 0.0, bits, bits};
+    if (!expertRoutingKnown(q)) {
+        return w;
+    }
+    const double expert = (q.llmParamsBillion - activeParamsBillion(q)) / (q.llmExperts - q.llmExpertsPerToken);
+    w.routedBillion = q.llmExperts * expert;
+    w.sharedBillion = q.llmParamsBillion - w.routedBillion;
+    if (q.llmSharedWeightBits) {
+        // The file's total is fixed (it sizes the memory): what the shared part takes beyond the
+        // experts' bits comes out of theirs. gpt-oss-20b's llama.cpp file: 20.9B at 4.63 bits with
+        // 1.13B at 8.5 leaves the experts (and the embedding, held but never read whole) 4.41.
+        w.sharedBits = *q.llmSharedWeightBits;
+        w.routedBits = std::max(0.0, (q.llmParamsBillion * bits - w.sharedBillion * w.sharedBits) / w.routedBillion);
+    }
+    return w;
+}
+
+namespace {
+
+// The share of the routed experts `sequences` sequences' routers pick in one step.
+double routedShareFor(const PerfQuery& q, int sequences) {
     const double active = activeParamsBillion(q);
     if (active >= q.llmParamsBillion) {
         return 1.0;
     }
-    const double sequences = std::max(1, q.llmSequences);
     if (expertRoutingKnown(q)) {
         // Each sequence's router picks k of E experts in every layer; taken as independent and
         // uniform, an expert goes unread only if every sequence passes it by.
         const double picked = double(q.llmExpertsPerToken) / q.llmExperts;
-        return 1.0 - std::pow(1.0 - picked, sequences);
+        return 1.0 - std::pow(1.0 - picked, std::max(1, sequences));
     }
     // Without the counts, the sequences are taken to share no expert: an upper bound.
-    return std::min(1.0, sequences * active / q.llmParamsBillion);
+    return std::min(1.0, std::max(1, sequences) * active / q.llmParamsBillion);
+}
+
+} // namespace
+
+// A mixture of experts' shared part and the routed experts its routers pick, each at its own bits.
+double llmWeightBytesRead(const PerfQuery& q, int sequences) {
+    const double active = activeParamsBillion(q);
+    if (expertRoutingKnown(q)) {
+        const WeightParts w = weightParts(q);
+        return bytesOf(w.sharedBillion, w.sharedBits) +
+               bytesOf(w.routedBillion * routedShareFor(q, sequences), w.routedBits);
+    }
+    return llmWeightBytes(q, sequences <= 1 ? active : q.llmParamsBillion * routedShareFor(q, sequences));
+}
+
+// A mixture of experts reads only the experts its router picks.
+double llmBytesPerToken(const PerfQuery& q) {
+    return llmWeightBytesRead(q, 1) + kvCacheBytes(q);
+}
+
+double routedShareRead(const PerfQuery& q) {
+    return routedShareFor(q, q.llmSequences);
 }
 
 double llmBytesPerStep(const PerfQuery& q) {
     const int sequences = std::max(1, q.llmSequences);
-    if (sequences == 1) {
-        return llmBytesPerToken(q);
-    }
-    double params = q.llmParamsBillion;
-    const double active = activeParamsBillion(q);
-    if (active < params) {
-        if (expertRoutingKnown(q)) {
-            // Total = shared + E x expert, active = shared + k x expert (a shared expert, attention
-            // and embeddings are in both).
-            const double expert = (params - active) / (q.llmExperts - q.llmExpertsPerToken);
-            const double shared = active - q.llmExpertsPerToken * expert;
-            params = shared + q.llmExperts * expert * routedShareRead(q);
-        } else {
-            params *= routedShareRead(q);
-        }
-    }
-    return llmBytes(q, params) + (sequences - 1) * kvCacheBytes(q);
+    return llmWeightBytesRead(q, sequences) + kvCacheBytes(q) + (sequences - 1) * kvCacheBytes(q);
 }
 
 double llmBytesHeld(const PerfQuery& q) {
-    return llmBytes(q, q.llmParamsBillion) + (std::max(1, q.llmSequences) - 1) * kvCacheBytes(q);
+    return llmWeightBytes(q, q.llmParamsBillion) + kvCacheBytes(q) +
+           (std::max(1, q.llmSequences) - 1) * kvCacheBytes(q);
 }
 
 bool llmFits(const Gpu& g, const PerfQuery& q) {

@@ -39,6 +39,24 @@ double llmBytesPerToken(const PerfQuery& q);
 /// (active x E >= k x total), so what every token uses besides its experts is not negative.
 bool expertRoutingKnown(const PerfQuery& q);
 
+/// A model's weights in two parts, in billions of parameters, each at its bits per weight: those
+/// every token reads (a dense model's all; a mixture of experts' attention, router, output head
+/// and shared expert, from total = shared + E x expert and active = shared + k x expert) and a
+/// mixture of experts' routed experts, all E of them. With PerfQuery::llmSharedWeightBits the
+/// routed bits are what the shared part leaves of the file's total, so both parts together still
+/// take llmWeightBytes of every parameter; without it both take the query's bits.
+struct WeightParts {
+    double sharedBillion = 0;
+    double routedBillion = 0;
+    double sharedBits = 0;
+    double routedBits = 0;
+};
+WeightParts weightParts(const PerfQuery& q);
+
+/// The weights one step of `sequences` sequences generating together reads: a dense model's all, a
+/// mixture of experts' shared part and the routed experts their routers pick (weightParts).
+double llmWeightBytesRead(const PerfQuery& q, int sequences);
+
 /// The share of a mixture of experts' routed weights that llmSequences sequences generating
 /// together read in one step (1 for a dense model; experts per token / experts for one sequence).
 double routedShareRead(const PerfQuery& q);

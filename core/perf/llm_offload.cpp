@@ -14,11 +14,12 @@ namespace {
 constexpr double kDefaultVocabulary = 128256.0;
 
 // The output head's bytes: at most half the weights a token reads (every token reads the head,
-// so it is among a mixture of experts' active parameters; a tiny model's head is not all of it).
+// so it is among a mixture of experts' shared weights, at their bits; a tiny model's head is not
+// all of it).
 double headBytes(const PerfQuery& q) {
     const double params =
         q.llmOutputHeadParamsBillion.value_or(kDefaultVocabulary * llamaLikeHidden(activeParamsBillion(q)) / 1e9);
-    return std::min(llmWeightBytes(q, params), 0.5 * llmWeightBytes(q, activeParamsBillion(q)));
+    return std::min(params * 1e9 * weightParts(q).sharedBits / 8.0, 0.5 * llmWeightBytesRead(q, 1));
 }
 
 double gpuCapacityBytes(const Gpu& g, const PerfQuery& q) {
@@ -155,10 +156,9 @@ OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
     s.heldBytes = llmBytesHeld(q);
     s.layers = llmLayersOf(q);
     if (expertRoutingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
-        // Total = shared + E x expert; active = shared + k x expert (attention, embeddings and a
-        // shared expert are in both).
-        const double expert = (q.llmParamsBillion - activeParamsBillion(q)) / (q.llmExperts - q.llmExpertsPerToken);
-        const double routedHeld = llmWeightBytes(q, q.llmExperts * expert);
+        // The shared part (attention, embeddings, a shared expert) stays on the GPUs first.
+        const WeightParts w = weightParts(q);
+        const double routedHeld = w.routedBillion * 1e9 * w.routedBits / 8.0;
         const double sharedHeld = s.heldBytes - routedHeld;
         if (q.llmCpuMoeLayers || sharedHeld <= s.gpuCapacityBytes) {
             s = splitByExperts(q, s, sharedHeld, routedHeld);

@@ -443,12 +443,19 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                               "7,139 for Q4_K_M in the May 2024 runs the model was calibrated on)");
         }
         if (activeParamsBillion(q) < q.llmParamsBillion) {
+            const WeightParts w = weightParts(q);
+            const std::string parts =
+                w.sharedBits != w.routedBits
+                    ? "; its file keeps the " + format::number(w.sharedBillion, 2) +
+                          "B every token uses (attention, router, output head) at " + format::trimmed(w.sharedBits, 2) +
+                          " bits per weight and the experts at " + format::trimmed(w.routedBits, 2)
+                    : std::string();
             p.notes.push_back("mixture of experts: " + format::number(activeParamsBillion(q), 1) + "B of the " +
                               format::number(q.llmParamsBillion, 1) +
-                              "B parameters work on each token, predicted as a dense model of that size; routed "
-                              "expert kernels run slower (an RTX 4090 with llama.cpp in October 2025, PR #16834: "
-                              "gpt-oss-20b at 186 tokens/s, 0.88x that figure, Qwen3-30B-A3B at 162, 0.71x); every "
-                              "expert is held in memory");
+                              "B parameters work on each token, predicted as a dense model of that size" + parts +
+                              "; routed expert kernels can run slower (an RTX 4090 with llama.cpp in October 2025, "
+                              "PR #16834: gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B "
+                              "Q4_0 at 162, 0.71x); every expert is held in memory");
         }
         if (q.gpus > 1) {
             if (q.metric == Metric::LlmDecode) {

@@ -59,6 +59,11 @@ struct PerfQuery {
     /// Bits per weight read, where a model's own release sets it (calc::ModelShape::
     /// int4BitsPerWeight); unset: llmBitsPerWeight(llmWeights).
     std::optional<double> llmWeightBits;
+    /// A mixture of experts whose file keeps the weights every token reads (attention, router,
+    /// output head) apart from its routed experts: their bits per weight (gpt-oss in llama.cpp's
+    /// file: Q8_0's 8.5 beside MXFP4 experts). The experts take what that leaves of llmWeightBits'
+    /// total (weightParts). Unset, or the routing not known: every weight at llmWeightBits.
+    std::optional<double> llmSharedWeightBits;
     /// Token generation: the tokens of context each generated token reads (a chat's length so far);
     /// prompt processing: the prompt's length.
     int llmContextTokens = 512;

@@ -112,8 +112,15 @@ TEST(Offload, AMixtureOfExpertsLeavesOnlyRoutedExpertsInRamAndRunsFasterThanSpli
     EXPECT_EQ(s.gpuLayers, 36);
     ASSERT_GT(s.cpuMoeLayers, 0);
     ASSERT_LT(s.cpuMoeLayers, 36);
-    // Routed experts: (116.8 - 5.1) / (128 - 4) B parameters each, 128 of them; a token reads 4.
-    const double expertBytes = (116.8 - 5.1) / 124 * 1e9 * 4.47 / 8; // gpt-oss's own MXFP4 release
+    // Routed experts: (116.8 - 5.1) / (128 - 4) B parameters each, 128 of them; a token reads 4. In
+    // llama.cpp's file (4.34 bits per parameter in all) the 1.50B every token uses are Q8_0's 8.5
+    // bits, which leaves the experts 4.29.
+    const double expert = (116.8 - 5.1) / 124;
+    const double shared = 116.8 - 128 * expert;
+    const double expertBits = (116.8 * 4.34 - shared * 8.5) / (128 * expert);
+    EXPECT_NEAR(shared, 1.50, 0.005);
+    EXPECT_NEAR(expertBits, 4.29, 0.005);
+    const double expertBytes = expert * 1e9 * expertBits / 8;
     EXPECT_NEAR(s.ramHeldBytes, s.cpuMoeLayers / 36.0 * 128 * expertBytes, 1e6);
     EXPECT_NEAR(s.ramBytesPerStep, s.cpuMoeLayers / 36.0 * 4 * expertBytes, 1e6);
     // The fewest such layers: one fewer would not fit.

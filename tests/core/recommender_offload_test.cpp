@@ -30,7 +30,7 @@ const std::vector<Price>& prices() {
     return p;
 }
 
-// gpt-oss-120b at 4 bits for one request: 66.5 GB to hold, sized as the recommend command sizes it.
+// gpt-oss-120b at 4 bits for one request: 64.6 GB to hold, sized as the recommend command sizes it.
 RecommendInput gptOss120b(double budget) {
     RecommendInput in;
     in.task = Task::Inference;
@@ -96,7 +96,7 @@ TEST(RecommenderOffload, WithRamTheSmallCardsAreRankedAloneAtTheirOffloadedSpeed
 }
 
 TEST(RecommenderOffload, WithSeveralCardsAllowedAsManyAsTheBudgetBuysShareTheModelWithRam) {
-    // Two RTX 3090s (48 GB) still do not hold gpt-oss-120b's 66.5 GB: with --gpus 2 both are bought
+    // Two RTX 3090s (48 GB) still do not hold gpt-oss-120b's 64.6 GB: with --gpus 2 both are bought
     // ($1,500 of $2,000) and fewer experts stay in RAM than with one; the RTX 4090 ($1,600) is one.
     const perf::PerfModel model(cat());
     RecommendInput in = gptOss120b(2000);
@@ -128,12 +128,12 @@ TEST(RecommenderOffload, WithSeveralCardsAllowedAsManyAsTheBudgetBuysShareTheMod
     q.gpus = 2;
     EXPECT_NEAR(pair->throughput, model.throughput(cat().require("RTX 3090"), q), 0.005 * pair->throughput);
     EXPECT_GT(pair->throughput, 1.5 * single->throughput); // 11 of 36 layers' experts in RAM, not 24
-    EXPECT_NE(pair->reasons.front().find("24 GB x 2 of the 66.5 GB you need"), std::string::npos)
+    EXPECT_NE(pair->reasons.front().find("24 GB x 2 of the 64.6 GB you need"), std::string::npos)
         << pair->reasons.front();
     bool saysWhyTwo = false;
     for (const auto& cv : pair->caveats) {
         EXPECT_EQ(cv.find("count as memory, not speed"), std::string::npos) << cv; // here they give speed
-        saysWhyTwo |= cv.find("the cards hold 48 GB of the 66.5 GB between them") != std::string::npos;
+        saysWhyTwo |= cv.find("the cards hold 48 GB of the 64.6 GB between them") != std::string::npos;
     }
     EXPECT_TRUE(saysWhyTwo);
     const Candidate* rtx4090 = find(two, "rtx-4090");
@@ -159,7 +159,7 @@ TEST(RecommenderOffload, ACardThatHoldsTheModelKeepsItAllOnTheCard) {
         if (c.gpu->id == "rtx-pro-6000-blackwell") {
             sawPro = true;
             EXPECT_FALSE(c.partlyInRam);
-            EXPECT_GT(c.memoryHeadroomGb, 20.0); // 96 GB for 66.5
+            EXPECT_GT(c.memoryHeadroomGb, 20.0); // 96 GB for 64.6
             // What a run of it said about token generation (catalog model_checks).
             EXPECT_TRUE(measured);
         } else {

@@ -110,14 +110,18 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
 
     // Known misses, pinned: attention at depth costs this build less than the model's FP32-sum
     // half rate (the 32K prompt keeps 0.56 of its speed, the model 0.42; the RX 7900 XTX of round
-    // 30 was slower than the model), and mixtures of experts run slower than their active weights
-    // say (gpt-oss 120B's tokens +28%, its prompt +86%).
+    // 30 was slower than the model), and a mixture of experts' prompt runs slower than its active
+    // weights say (gpt-oss 120B +86%). Its tokens were +28% too while the model read the file's
+    // Q8_0 attention and output head at the experts' bits; read at their own (round 57), +7%, and
+    // the 20B within 2%.
     const double kept = rows.at("qwen2.5-7b-q8_0-pp2048@d32768").throughput / prompt.throughput;
     const double keptModel =
         ratio(model, "qwen2.5-7b-q8_0-pp2048@d32768") / ratio(model, "qwen2.5-7b-q8_0-pp2048") * kept;
     EXPECT_NEAR(kept, 0.564, 0.001);
     EXPECT_LT(keptModel, kept - 0.1);
-    EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.2);
+    EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.04);
+    EXPECT_LT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.10);
+    EXPECT_NEAR(ratio(model, "gpt-oss-20b-mxfp4-tg32"), 1.0, 0.02);
     EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-pp2048"), 1.5);
 }
 

@@ -38,13 +38,13 @@ TEST(Validation, LlamaCppOnStrixHaloTokenGenerationIsFastAsItsMemoryIsSlowerThan
         EXPECT_GT(r, 1.20) << gemma;
         EXPECT_LT(r, 1.35) << gemma;
     }
-    // Mixtures of experts, a known miss on every machine (the DGX Spark's gpt-oss 120B +28%):
-    // 11-50% fast here.
+    // gpt-oss, with its Q8_0 attention and output head read at their bits (round 57): 4-25% fast,
+    // as the dense models are here (11-50% when they were read at the experts' bits).
     for (const char* moe : {"gpt-oss-20b-mxfp4-tg128-vulkan", "gpt-oss-120b-mxfp4-tg128-vulkan",
                             "gpt-oss-20b-mxfp4-tg128-rocm", "gpt-oss-120b-mxfp4-tg128-rocm"}) {
         const double r = predictedOverMeasured(Catalog::builtin(), rows.at(moe));
-        EXPECT_GT(r, 1.05) << moe;
-        EXPECT_LT(r, 1.55) << moe;
+        EXPECT_GT(r, 1.02) << moe;
+        EXPECT_LT(r, 1.28) << moe;
     }
 }
 
