@@ -15,10 +15,6 @@ double kvValuesPerContextToken(double paramsBillion) {
     return 65536.0 * std::sqrt(std::max(paramsBillion, 0.1) / 8.0);
 }
 
-double bytesOf(double billion, double bitsPerWeight) {
-    return billion * 1e9 * bitsPerWeight / 8.0;
-}
-
 } // namespace
 
 double cachedTokens(const PerfQuery& q) {
@@ -45,7 +41,7 @@ double attentionCacheBytes(const PerfQuery& q) {
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
-    return bytesOf(paramsBillion, q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)));
+    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0;
 }
 
 bool expertRoutingKnown(const PerfQuery& q) {
@@ -98,8 +94,7 @@ double llmWeightBytesRead(const PerfQuery& q, int sequences) {
     const double active = activeParamsBillion(q);
     if (expertRoutingKnown(q)) {
         const WeightParts w = weightParts(q);
-        return bytesOf(w.sharedBillion, w.sharedBits) +
-               bytesOf(w.routedBillion * routedShareFor(q, sequences), w.routedBits);
+        return w.sharedBytes(w.sharedBillion) + w.routedBytes(w.routedBillion * routedShareFor(q, sequences));
     }
     return llmWeightBytes(q, sequences <= 1 ? active : q.llmParamsBillion * routedShareFor(q, sequences));
 }

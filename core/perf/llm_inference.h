@@ -50,6 +50,9 @@ struct WeightParts {
     double routedBillion = 0;
     double sharedBits = 0;
     double routedBits = 0;
+
+    double sharedBytes(double billion) const { return billion * 1e9 * sharedBits / 8.0; }
+    double routedBytes(double billion) const { return billion * 1e9 * routedBits / 8.0; }
 };
 WeightParts weightParts(const PerfQuery& q);
 

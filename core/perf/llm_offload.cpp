@@ -19,7 +19,7 @@ constexpr double kDefaultVocabulary = 128256.0;
 double headBytes(const PerfQuery& q) {
     const double params =
         q.llmOutputHeadParamsBillion.value_or(kDefaultVocabulary * llamaLikeHidden(activeParamsBillion(q)) / 1e9);
-    return std::min(params * 1e9 * weightParts(q).sharedBits / 8.0, 0.5 * llmWeightBytesRead(q, 1));
+    return std::min(weightParts(q).sharedBytes(params), 0.5 * llmWeightBytesRead(q, 1));
 }
 
 double gpuCapacityBytes(const Gpu& g, const PerfQuery& q) {
@@ -158,7 +158,7 @@ OffloadSplit planOffload(const Gpu& g, const PerfQuery& q) {
     if (expertRoutingKnown(q) && !(q.llmGpuLayers && !q.llmCpuMoeLayers)) {
         // The shared part (attention, embeddings, a shared expert) stays on the GPUs first.
         const WeightParts w = weightParts(q);
-        const double routedHeld = w.routedBillion * 1e9 * w.routedBits / 8.0;
+        const double routedHeld = w.routedBytes(w.routedBillion);
         const double sharedHeld = s.heldBytes - routedHeld;
         if (q.llmCpuMoeLayers || sharedHeld <= s.gpuCapacityBytes) {
             s = splitByExperts(q, s, sharedHeld, routedHeld);
