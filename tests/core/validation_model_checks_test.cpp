@@ -103,5 +103,112 @@ TEST(ModelChecks, PhrasesReadAsTheCatalogWritesThem) {
     EXPECT_EQ(howFar(0.4, 0.4), "0.4% above");
 }
 
+// Whole percents, as the newer entries write them: "4-25% above", "from 1% below to 2% above",
+// "7% above".
+std::string wholePercent(double v) {
+    return std::to_string(std::lround(std::fabs(v))) + "%";
+}
+
+std::string howFarWhole(double lowest, double highest) {
+    if (wholePercent(lowest) == wholePercent(highest) && (lowest < 0) == (highest < 0)) {
+        return wholePercent(lowest) + (lowest < 0 ? " below" : " above");
+    }
+    const auto bare = [](double v) { return std::to_string(std::lround(std::fabs(v))); };
+    if (highest < 0) {
+        return bare(highest) + "-" + wholePercent(lowest) + " below";
+    }
+    if (lowest > 0) {
+        return bare(lowest) + "-" + wholePercent(highest) + " above";
+    }
+    return "from " + wholePercent(lowest) + " below to " + wholePercent(highest) + " above";
+}
+
+// Model over measured - 1, in percent: the least and the most over a file's single-sequence rows
+// of one GPU and metric that `take` keeps.
+template <typename Take>
+std::pair<double, double> rangeOf(const std::string& file, const std::string& gpu, const std::string& metric,
+                                  Take take) {
+    const perf::PerfModel model(Catalog::builtin());
+    double lowest = 1e9;
+    double highest = -1e9;
+    for (const auto& r : validationRows(file)) {
+        if (r.gpu != gpu || r.workloadClass != metric || (metric == "llm-decode" && r.batchSize && *r.batchSize > 1) ||
+            !take(r.workload)) {
+            continue;
+        }
+        const double e =
+            (model.throughput(Catalog::builtin().require(r.gpu), queryFor(r, std::nullopt, false)) / r.throughput - 1) *
+            100.0;
+        lowest = std::min(lowest, e);
+        highest = std::max(highest, e);
+    }
+    EXPECT_LT(lowest, 1e9) << file << " " << gpu << " " << metric;
+    return {lowest, highest};
+}
+
+bool has(const std::string& workload, const char* part) {
+    return workload.find(part) != std::string::npos;
+}
+
+void expectSaid(const std::string& gpu, const std::string& metric, const std::string& words) {
+    const auto& checks = Catalog::builtin().require(gpu).modelChecks;
+    const auto said = checks.find(metric);
+    ASSERT_NE(said, checks.end()) << gpu << " " << metric;
+    EXPECT_NE(said->second.find(words), std::string::npos)
+        << gpu << " " << metric << ": expected '" << words << "' in '" << said->second << "'";
+}
+
+TEST(ModelChecks, TheLlmChecksInWholePercentsSayWhatTheirRunsShow) {
+    // The DGX Spark's page, depths 0-32K: the dense model and the mixtures of experts apart.
+    const std::string spark = "llamacpp-dgx-spark-2025.csv";
+    const auto dense =
+        rangeOf(spark, "DGX Spark", "llm-decode", [](const std::string& w) { return has(w, "qwen2.5"); });
+    const auto moe = rangeOf(spark, "DGX Spark", "llm-decode",
+                             [](const std::string& w) { return has(w, "gpt-oss") || has(w, "a3b"); });
+    expectSaid("DGX Spark", "llm-decode",
+               "the model is " + howFarWhole(dense.first, dense.second) + " Qwen2.5 7B Q8_0's token generation");
+    expectSaid("DGX Spark", "llm-decode", "and " + howFarWhole(moe.first, moe.second) + " the mixtures of experts'");
+    // Strix Halo: the dense models and gpt-oss apart, both backends.
+    const std::string strix = "llamacpp-strix-halo-2025.csv";
+    const std::string halo = "Ryzen AI Max+ 395";
+    const auto haloDense = rangeOf(strix, halo, "llm-decode", [](const std::string& w) { return !has(w, "gpt-oss"); });
+    const auto haloMoe = rangeOf(strix, halo, "llm-decode", [](const std::string& w) { return has(w, "gpt-oss"); });
+    expectSaid(halo, "llm-decode",
+               "the model is " + howFarWhole(haloDense.first, haloDense.second) +
+                   " the dense models' token generation");
+    expectSaid(halo, "llm-decode", "and " + howFarWhole(haloMoe.first, haloMoe.second) + " gpt-oss's");
+    // The RX 7900 XTX at depth 0 and after 4,096 tokens.
+    const std::string xtxFile = "llamacpp-depth-rx7900xtx.csv";
+    const auto empty =
+        rangeOf(xtxFile, "RX 7900 XTX", "llm-decode", [](const std::string& w) { return !has(w, "@d"); });
+    const auto deep =
+        rangeOf(xtxFile, "RX 7900 XTX", "llm-decode", [](const std::string& w) { return has(w, "@d4096"); });
+    expectSaid("RX 7900 XTX", "llm-decode",
+               "the model is " + howFarWhole(empty.first, empty.second) + " its token generation at depth 0 and " +
+                   wholePercent(deep.first) + (deep.first < 0 ? " below" : " above") + " it after 4,096 tokens");
+    // The 70 W Blackwell's page.
+    const std::string sff = "llamacpp-rtx-pro-4000-sff-2026.csv";
+    const std::string card = "RTX PRO 4000 Blackwell SFF";
+    const auto ossTokens = rangeOf(sff, card, "llm-decode", [](const std::string& w) { return has(w, "gpt-oss"); });
+    const auto qwenTokens = rangeOf(sff, card, "llm-decode", [](const std::string& w) { return has(w, "qwen3.5"); });
+    expectSaid(card, "llm-decode",
+               "the model is " + howFarWhole(ossTokens.first, ossTokens.second) +
+                   " gpt-oss-20b's token generation and " + howFarWhole(qwenTokens.first, qwenTokens.second) +
+                   " Qwen3.5 27B's");
+    const auto qwenPrompts = rangeOf(sff, card, "llm-prefill", [](const std::string& w) { return has(w, "qwen3.5"); });
+    const auto ossPrompts = rangeOf(sff, card, "llm-prefill", [](const std::string& w) { return has(w, "gpt-oss"); });
+    expectSaid(card, "llm-prefill",
+               "the model is " + howFarWhole(qwenPrompts.first, qwenPrompts.second) +
+                   " Qwen3.5 27B's prompt processing");
+    expectSaid(card, "llm-prefill", "and " + howFarWhole(ossPrompts.first, ossPrompts.second) + " gpt-oss-20b's");
+}
+
+TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
+    EXPECT_EQ(howFarWhole(3.6, 24.7), "4-25% above");
+    EXPECT_EQ(howFarWhole(-1.1, 2.2), "from 1% below to 2% above");
+    EXPECT_EQ(howFarWhole(-43.0, -37.8), "38-43% below");
+    EXPECT_EQ(howFarWhole(7.3, 7.3), "7% above");
+}
+
 } // namespace
 } // namespace advisor::eval
