@@ -201,6 +201,16 @@ TEST(ModelChecks, TheLlmChecksInWholePercentsSayWhatTheirRunsShow) {
                "the model is " + howFarWhole(qwenPrompts.first, qwenPrompts.second) +
                    " Qwen3.5 27B's prompt processing");
     expectSaid(card, "llm-prefill", "and " + howFarWhole(ossPrompts.first, ossPrompts.second) + " gpt-oss-20b's");
+    // MMBT's run of the RTX PRO 6000.
+    const std::string mmbt = "llamacpp-blackwell-pro6000-2026.csv";
+    const std::string pro = "RTX PRO 6000 Blackwell";
+    const auto all = [](const std::string&) { return true; };
+    const auto proTokens = rangeOf(mmbt, pro, "llm-decode", all);
+    const auto proPrompt = rangeOf(mmbt, pro, "llm-prefill", all);
+    expectSaid(pro, "llm-decode",
+               "the model is " + howFarWhole(proTokens.first, proTokens.second) + " its token generation");
+    expectSaid(pro, "llm-prefill",
+               "the model is " + howFarWhole(proPrompt.first, proPrompt.second) + " its 1,024-token prompt");
 }
 
 TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
