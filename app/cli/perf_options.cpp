@@ -130,7 +130,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     q.llmSequences = args.integer("sequences", 1, perf::kMaxLlmSequences).value_or(1);
     if (model != nullptr) {
         // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
-        // windows, latent attention), and its own 4-bit release (gpt-oss: MXFP4).
+        // windows, latent attention), and its own 4-bit file (gpt-oss: MXFP4 experts, Q8_0 beside them).
         calc::applyModelShape(q, *model);
     }
 }

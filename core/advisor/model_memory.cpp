@@ -35,7 +35,7 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmExperts = 0;
     in.llmExpertsPerToken = 0;
     // Its layers and output head (where a card too small for it splits it) and its own 4-bit
-    // release's size, as perf --model takes them (calc::applyModelShape).
+    // file's bits, as perf --model takes them (calc::applyModelShape).
     perf::PerfQuery shaped;
     shaped.llmWeights = mem.weights;
     if (model != nullptr) {
