@@ -123,17 +123,32 @@ std::string howFarWhole(double lowest, double highest) {
     return "from " + wholePercent(lowest) + " below to " + wholePercent(highest) + " above";
 }
 
-// Model over measured - 1, in percent: the least and the most over a file's single-sequence rows
-// of one GPU and metric that `take` keeps.
-template <typename Take>
-std::pair<double, double> rangeOf(const std::string& file, const std::string& gpu, const std::string& metric,
-                                  Take take) {
+// Whether a workload is one `pattern` picks: "" all, "a|b" either part in its name, "!a" not a.
+bool picks(const std::string& pattern, const std::string& workload) {
+    if (!pattern.empty() && pattern.front() == '!') {
+        return !picks(pattern.substr(1), workload);
+    }
+    size_t from = 0;
+    while (from <= pattern.size()) {
+        const size_t bar = std::min(pattern.find('|', from), pattern.size());
+        if (workload.find(pattern.substr(from, bar - from)) != std::string::npos) {
+            return true;
+        }
+        from = bar + 1;
+    }
+    return false;
+}
+
+// How far the model is from a file's single-sequence rows of one GPU and metric that `pattern`
+// picks, in the catalog's whole percents.
+std::string howFarOn(const std::string& file, const std::string& gpu, const std::string& metric,
+                     const std::string& pattern) {
     const perf::PerfModel model(Catalog::builtin());
     double lowest = 1e9;
     double highest = -1e9;
     for (const auto& r : validationRows(file)) {
         if (r.gpu != gpu || r.workloadClass != metric || (metric == "llm-decode" && r.batchSize && *r.batchSize > 1) ||
-            !take(r.workload)) {
+            !picks(pattern, r.workload)) {
             continue;
         }
         const double e =
@@ -142,12 +157,8 @@ std::pair<double, double> rangeOf(const std::string& file, const std::string& gp
         lowest = std::min(lowest, e);
         highest = std::max(highest, e);
     }
-    EXPECT_LT(lowest, 1e9) << file << " " << gpu << " " << metric;
-    return {lowest, highest};
-}
-
-bool has(const std::string& workload, const char* part) {
-    return workload.find(part) != std::string::npos;
+    EXPECT_LT(lowest, 1e9) << file << " " << gpu << " " << metric << " " << pattern;
+    return howFarWhole(lowest, highest);
 }
 
 void expectSaid(const std::string& gpu, const std::string& metric, const std::string& words) {
@@ -161,56 +172,40 @@ void expectSaid(const std::string& gpu, const std::string& metric, const std::st
 TEST(ModelChecks, TheLlmChecksInWholePercentsSayWhatTheirRunsShow) {
     // The DGX Spark's page, depths 0-32K: the dense model and the mixtures of experts apart.
     const std::string spark = "llamacpp-dgx-spark-2025.csv";
-    const auto dense =
-        rangeOf(spark, "DGX Spark", "llm-decode", [](const std::string& w) { return has(w, "qwen2.5"); });
-    const auto moe = rangeOf(spark, "DGX Spark", "llm-decode",
-                             [](const std::string& w) { return has(w, "gpt-oss") || has(w, "a3b"); });
-    expectSaid("DGX Spark", "llm-decode",
-               "the model is " + howFarWhole(dense.first, dense.second) + " Qwen2.5 7B Q8_0's token generation");
-    expectSaid("DGX Spark", "llm-decode", "and " + howFarWhole(moe.first, moe.second) + " the mixtures of experts'");
+    const std::string gb10 = "DGX Spark";
+    expectSaid(gb10, "llm-decode",
+               "the model is " + howFarOn(spark, gb10, "llm-decode", "qwen2.5") +
+                   " Qwen2.5 7B Q8_0's token generation");
+    expectSaid(gb10, "llm-decode",
+               "and " + howFarOn(spark, gb10, "llm-decode", "gpt-oss|a3b") + " the mixtures of experts'");
     // Strix Halo: the dense models and gpt-oss apart, both backends.
     const std::string strix = "llamacpp-strix-halo-2025.csv";
     const std::string halo = "Ryzen AI Max+ 395";
-    const auto haloDense = rangeOf(strix, halo, "llm-decode", [](const std::string& w) { return !has(w, "gpt-oss"); });
-    const auto haloMoe = rangeOf(strix, halo, "llm-decode", [](const std::string& w) { return has(w, "gpt-oss"); });
     expectSaid(halo, "llm-decode",
-               "the model is " + howFarWhole(haloDense.first, haloDense.second) +
+               "the model is " + howFarOn(strix, halo, "llm-decode", "!gpt-oss") +
                    " the dense models' token generation");
-    expectSaid(halo, "llm-decode", "and " + howFarWhole(haloMoe.first, haloMoe.second) + " gpt-oss's");
+    expectSaid(halo, "llm-decode", "and " + howFarOn(strix, halo, "llm-decode", "gpt-oss") + " gpt-oss's");
     // The RX 7900 XTX at depth 0 and after 4,096 tokens.
-    const std::string xtxFile = "llamacpp-depth-rx7900xtx.csv";
-    const auto empty =
-        rangeOf(xtxFile, "RX 7900 XTX", "llm-decode", [](const std::string& w) { return !has(w, "@d"); });
-    const auto deep =
-        rangeOf(xtxFile, "RX 7900 XTX", "llm-decode", [](const std::string& w) { return has(w, "@d4096"); });
+    const std::string xtx = "llamacpp-depth-rx7900xtx.csv";
     expectSaid("RX 7900 XTX", "llm-decode",
-               "the model is " + howFarWhole(empty.first, empty.second) + " its token generation at depth 0 and " +
-                   wholePercent(deep.first) + (deep.first < 0 ? " below" : " above") + " it after 4,096 tokens");
+               "the model is " + howFarOn(xtx, "RX 7900 XTX", "llm-decode", "!@d") +
+                   " its token generation at depth 0 and " + howFarOn(xtx, "RX 7900 XTX", "llm-decode", "@d4096") +
+                   " it after 4,096 tokens");
     // The 70 W Blackwell's page.
     const std::string sff = "llamacpp-rtx-pro-4000-sff-2026.csv";
     const std::string card = "RTX PRO 4000 Blackwell SFF";
-    const auto ossTokens = rangeOf(sff, card, "llm-decode", [](const std::string& w) { return has(w, "gpt-oss"); });
-    const auto qwenTokens = rangeOf(sff, card, "llm-decode", [](const std::string& w) { return has(w, "qwen3.5"); });
     expectSaid(card, "llm-decode",
-               "the model is " + howFarWhole(ossTokens.first, ossTokens.second) +
-                   " gpt-oss-20b's token generation and " + howFarWhole(qwenTokens.first, qwenTokens.second) +
-                   " Qwen3.5 27B's");
-    const auto qwenPrompts = rangeOf(sff, card, "llm-prefill", [](const std::string& w) { return has(w, "qwen3.5"); });
-    const auto ossPrompts = rangeOf(sff, card, "llm-prefill", [](const std::string& w) { return has(w, "gpt-oss"); });
+               "the model is " + howFarOn(sff, card, "llm-decode", "gpt-oss") + " gpt-oss-20b's token generation and " +
+                   howFarOn(sff, card, "llm-decode", "qwen3.5") + " Qwen3.5 27B's");
     expectSaid(card, "llm-prefill",
-               "the model is " + howFarWhole(qwenPrompts.first, qwenPrompts.second) +
-                   " Qwen3.5 27B's prompt processing");
-    expectSaid(card, "llm-prefill", "and " + howFarWhole(ossPrompts.first, ossPrompts.second) + " gpt-oss-20b's");
+               "the model is " + howFarOn(sff, card, "llm-prefill", "qwen3.5") + " Qwen3.5 27B's prompt processing");
+    expectSaid(card, "llm-prefill", "and " + howFarOn(sff, card, "llm-prefill", "gpt-oss") + " gpt-oss-20b's");
     // MMBT's run of the RTX PRO 6000.
     const std::string mmbt = "llamacpp-blackwell-pro6000-2026.csv";
     const std::string pro = "RTX PRO 6000 Blackwell";
-    const auto all = [](const std::string&) { return true; };
-    const auto proTokens = rangeOf(mmbt, pro, "llm-decode", all);
-    const auto proPrompt = rangeOf(mmbt, pro, "llm-prefill", all);
-    expectSaid(pro, "llm-decode",
-               "the model is " + howFarWhole(proTokens.first, proTokens.second) + " its token generation");
+    expectSaid(pro, "llm-decode", "the model is " + howFarOn(mmbt, pro, "llm-decode", "") + " its token generation");
     expectSaid(pro, "llm-prefill",
-               "the model is " + howFarWhole(proPrompt.first, proPrompt.second) + " its 1,024-token prompt");
+               "the model is " + howFarOn(mmbt, pro, "llm-prefill", "") + " its 1,024-token prompt");
 }
 
 TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
