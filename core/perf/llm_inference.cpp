@@ -110,12 +110,13 @@ double routedShareRead(const PerfQuery& q) {
 
 double llmBytesPerStep(const PerfQuery& q) {
     const int sequences = std::max(1, q.llmSequences);
-    return llmWeightBytesRead(q, sequences) + kvCacheBytes(q) + (sequences - 1) * kvCacheBytes(q);
+    const double cache = kvCacheBytes(q);
+    return llmWeightBytesRead(q, sequences) + cache + (sequences - 1) * cache;
 }
 
 double llmBytesHeld(const PerfQuery& q) {
-    return llmWeightBytes(q, q.llmParamsBillion) + kvCacheBytes(q) +
-           (std::max(1, q.llmSequences) - 1) * kvCacheBytes(q);
+    const double cache = kvCacheBytes(q);
+    return llmWeightBytes(q, q.llmParamsBillion) + cache + (std::max(1, q.llmSequences) - 1) * cache;
 }
 
 bool llmFits(const Gpu& g, const PerfQuery& q) {
