@@ -47,7 +47,7 @@ int chart(Context& ctx, const Args& args) {
             if (args.has("with-fp32") || args.has("workload") || args.has("sparsity")) {
                 throw UsageError("--with-fp32, --workload and --sparsity describe training and inference charts; "
                                  "an LLM chart takes --params-billion (or --model), --weights, --context, --depth, "
-                                 "--kv-cache and --sequences");
+                                 "--kv-cache, --sequences and --ubatch");
             }
             o.metrics = charts::llmChartMetrics();
             readLlmOptions(args, o.llm);
@@ -146,7 +146,7 @@ Command chartCommand() {
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB] [--gpus N]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
-            "                         [--sequences N] [--system-ram RAM]\n"
+            "                         [--sequences N] [--ubatch N] [--system-ram RAM]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"
@@ -157,8 +157,9 @@ Command chartCommand() {
             "llm (a language model of 8B parameters). --metric llm-decode or llm-prefill charts LLM inference\n"
             "instead: token generation and prompt processing in tokens/s for --params-billion (default 8) or\n"
             "--model, --weights (default int4) and --context (default 512), and --sequences generating\n"
-            "together (default 1), leaving out the GPUs too small to hold the weights and every sequence's\n"
-            "KV cache (with --system-ram, those generate tokens with the rest in RAM and are marked +RAM).\n"
+            "together (default 1) and --ubatch (a prompt's tokens per step, default 512), leaving out the\n"
+            "GPUs too small to hold the weights and every sequence's KV cache (with --system-ram, those\n"
+            "generate tokens with the rest in RAM and are marked +RAM).\n"
             "--gpus N (1-8) makes every bar a setup of N of the GPU on its own links, relative to N of the\n"
             "reference, as value --gpus does. perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"

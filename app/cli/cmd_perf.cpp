@@ -93,6 +93,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"depth_tokens", q.llmDepthTokens},
                     {"kv_cache", perf::toString(q.llmKvCache)},
                     {"sequences", q.metric == perf::Metric::LlmDecode ? q.llmSequences : 1}};
+        if (q.metric == perf::Metric::LlmPrefill) {
+            j["llm"]["micro_batch_tokens"] = q.llmMicroBatchTokens;
+        }
         if (q.metric == perf::Metric::LlmDecode) {
             j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, q.llmSequences);
         }
@@ -260,7 +263,7 @@ Command perfCommand() {
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
-            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N] [--sparsity]\n"
+            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N] [--ubatch TOKENS] [--sparsity]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
             "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
@@ -277,7 +280,9 @@ Command perfCommand() {
             "sequences generate together (a server's concurrent requests, llama-batched-bench's B;\n"
             "default 1): each step reads the weights once for all and each one's KV cache, and\n"
             "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
-            "expert some sequence's router picks).\n" +
+            "expert some sequence's router picks). --ubatch is the prompt tokens each step multiplies\n"
+            "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, which a\n"
+            "mixture of experts' prompt can wait on (every expert read for a few tokens each).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"

@@ -172,8 +172,8 @@ Command valueCommand() {
             "--workload: transformer (default), cnn, rnn, recsys, or llm (a language model of\n"
             "--params-billion, default 8, or --model). --metric llm-decode or llm-prefill compares LLM\n"
             "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache,\n"
-            "--sequences generating together), leaving out the GPUs too small to hold the weights and KV\n"
-            "caches (unless --system-ram holds the rest).\n" +
+            "--sequences generating together, --ubatch a prompt's tokens per step), leaving out the GPUs\n"
+            "too small to hold the weights and KV caches (unless --system-ram holds the rest).\n" +
                 std::string(kSystemRamHelp) + std::string(kSparsityHelp),
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, perfOptionSpecs({{"min-memory"},

@@ -16,7 +16,7 @@ OptionSpec sparsityOption() {
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
            args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache") ||
-           args.has("sequences");
+           args.has("sequences") || args.has("ubatch");
 }
 
 namespace {
@@ -30,7 +30,7 @@ bool isLanguageModelWorkload(const std::string& name) {
 // The LLM options that only size a model, which --workload llm takes for any metric.
 bool onlySizesTheModel(const Args& args) {
     return !args.has("weights") && !args.has("context") && !args.has("depth") && !args.has("kv-cache") &&
-           !args.has("sequences");
+           !args.has("sequences") && !args.has("ubatch");
 }
 
 } // namespace
@@ -79,7 +79,7 @@ void readSystemRam(const Args& args, bool tokenGeneration, perf::PerfQuery& q) {
 
 std::vector<OptionSpec> llmOptionSpecs() {
     return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
-            {"sequences"}};
+            {"sequences"}, {"ubatch"}};
 }
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
@@ -128,6 +128,8 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     q.llmDepthTokens = args.integer("depth", 0, perf::kMaxContextTokens).value_or(0);
     q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
     q.llmSequences = args.integer("sequences", 1, perf::kMaxLlmSequences).value_or(1);
+    q.llmMicroBatchTokens =
+        args.integer("ubatch", 1, perf::kMaxContextTokens).value_or(perf::kDefaultMicroBatchTokens);
     if (model != nullptr) {
         // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
         // windows, latent attention), and its own 4-bit file (gpt-oss: MXFP4 experts, Q8_0 beside them).
@@ -193,6 +195,10 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
         throw UsageError("--sequences is for token generation (--metric llm-decode): the sequences generating "
                          "together; prompt processing is predicted per prompt token whatever the prompts");
     }
+    if (o.metric == perf::Metric::LlmDecode && args.has("ubatch")) {
+        throw UsageError("--ubatch is for prompt processing (--metric llm-prefill): the prompt tokens each step "
+                         "multiplies; token generation's step is one token per sequence (--sequences)");
+    }
     const bool llmMetric = o.metric && perf::isLlm(*o.metric);
     if (languageModel && !llmMetric && !onlySizesTheModel(args)) {
         throw UsageError("--weights, --context, --depth and --kv-cache describe LLM inference (--metric llm-decode or "
@@ -236,6 +242,9 @@ std::string describeLlm(const perf::PerfQuery& q) {
     }
     if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
         out += ", " + std::to_string(q.llmSequences) + " sequences at once";
+    }
+    if (q.metric == perf::Metric::LlmPrefill && q.llmMicroBatchTokens != perf::kDefaultMicroBatchTokens) {
+        out += ", micro-batches of " + format::number(q.llmMicroBatchTokens, 0) + " tokens";
     }
     return out + ")";
 }

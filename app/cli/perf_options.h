@@ -38,11 +38,11 @@ inline constexpr const char* kSystemRamHelp =
 void readSystemRam(const Args& args, bool tokenGeneration, perf::PerfQuery& q);
 
 /// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
-/// --weights, --context, --depth, --kv-cache, --sequences) is given, and those options' names for
+/// --weights, --context, --depth, --kv-cache, --sequences, --ubatch) is given, and those options' names for
 /// a message.
 bool hasLlmOptions(const Args& args);
 inline constexpr const char* kLlmOptionNames = "--params-billion, --active-params-billion, --model, --weights, "
-                                               "--context, --depth, --kv-cache and --sequences";
+                                               "--context, --depth, --kv-cache, --sequences and --ubatch";
 
 /// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
 /// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
@@ -56,7 +56,7 @@ std::vector<OptionSpec> llmOptionSpecs();
 
 /// The LLM inference options into q: --model (a published model's size, attention and 4-bit
 /// release) or --params-billion [--active-params-billion], --weights, --context (default 512),
-/// --depth, --kv-cache and --sequences (default 1). Throws UsageError naming a bad option.
+/// --depth, --kv-cache, --sequences (default 1) and --ubatch (default 512). Throws UsageError naming a bad option.
 void readLlmOptions(const Args& args, perf::PerfQuery& q);
 
 /// The LLM a query describes, in words: "(8.0B parameters, int4 weights, 512 tokens of context)"

@@ -72,6 +72,13 @@ perf::PerfQuery queryFor(const BenchmarkRow& row, std::optional<double> rowBatch
         q.llmContextTokens = prompt ? test.promptTokens.value_or(512)
                                     : std::max(1, test.generatedTokens.value_or(1024) / 2);
         q.llmDepthTokens = test.depthTokens;
+        if (prompt) {
+            // A prompt row's batch: the tokens each step multiplies (llama-bench's n_ubatch); none given,
+            // llama.cpp's default.
+            q.llmMicroBatchTokens = row.batchSize ? static_cast<int>(std::clamp(*row.batchSize, 1.0,
+                                                                               double(perf::kMaxContextTokens)))
+                                                  : perf::kDefaultMicroBatchTokens;
+        }
         if (!prompt && row.batchSize) {
             // A token-generation row's batch: the sequences generated together (llama-batched-bench's B).
             q.llmSequences = static_cast<int>(std::min(*row.batchSize, double(perf::kMaxLlmSequences)));

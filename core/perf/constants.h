@@ -185,6 +185,10 @@ struct ModelConstants {
     /// Prompt processing counts attention's FLOPs (PerfQuery::llmPrefillAttentionFlops); false
     /// leaves them out (for the explanation's factor only, not stored).
     bool prefillAttention = true;
+    /// Prompt processing waits for each micro-batch's weight reads where they take longer than
+    /// its multiplies (prefillWeightSecondsPerToken); false: multiplies only (for the
+    /// explanation's factor only, not stored).
+    bool prefillWeightReads = true;
 
     // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)

@@ -104,6 +104,10 @@ double llmBytesPerToken(const PerfQuery& q) {
     return llmWeightBytesRead(q, 1) + kvCacheBytes(q);
 }
 
+double routedShareRead(const PerfQuery& q, int tokens) {
+    return routedShareFor(q, tokens);
+}
+
 double routedShareRead(const PerfQuery& q) {
     return routedShareFor(q, q.llmSequences);
 }
@@ -167,10 +171,50 @@ std::string llmQueryDescription(const PerfQuery& q) {
     if (q.llmSequences > 1) {
         s += ", " + std::to_string(q.llmSequences) + " sequences generating together";
     }
+    if (q.llmMicroBatchTokens != kDefaultMicroBatchTokens) {
+        s += ", prompts in micro-batches of " + format::number(q.llmMicroBatchTokens, 0);
+    }
     if (q.systemRamGbs) {
         s += ", system RAM of " + format::trimmed(*q.systemRamGbs, 1) + " GB/s for what does not fit";
     }
     return s;
+}
+
+int prefillTokensPerStep(const PerfQuery& q) {
+    return std::clamp(q.llmMicroBatchTokens, 1, std::max(1, q.llmContextTokens));
+}
+
+std::string prefillReadsDetail(const PerfQuery& q) {
+    const int perStep = prefillTokensPerStep(q);
+    const double bytes = llmWeightBytesRead(q, perStep);
+    const std::string experts =
+        expertRoutingKnown(q) ? " (" + format::percent(routedShareRead(q, perStep), 0) + " of the routed experts, " +
+                                    format::number(double(perStep) * q.llmExpertsPerToken / q.llmExperts, 1) +
+                                    " tokens for each)"
+                              : std::string();
+    return "each step of " + format::number(perStep, 0) + " prompt tokens (llama.cpp's micro-batch, -ub) reads the " +
+           format::number(bytes / 1e9, 2) + " GB of weights its tokens use" + experts + " once, " +
+           format::number(bytes / perStep / 1e6, 1) +
+           " MB per token, which takes longer than their multiplies; a larger micro-batch shares the reads among more "
+           "tokens";
+}
+
+std::string mixtureOfExpertsNote(const PerfQuery& q) {
+    const WeightParts w = weightParts(q);
+    const std::string parts =
+        w.sharedBits != w.routedBits
+            ? "; its file keeps the " + format::number(w.sharedBillion, 2) +
+                  "B every token uses (attention, router, output head) at " + format::trimmed(w.sharedBits, 2) +
+                  " bits per weight and the experts at " + format::trimmed(w.routedBits, 2)
+            : std::string();
+    return "mixture of experts: " + format::number(activeParamsBillion(q), 1) + "B of the " +
+           format::number(q.llmParamsBillion, 1) +
+           "B parameters work on each token, predicted as a dense model of that size (whose prompt steps read every "
+           "expert their tokens pick)" +
+           parts +
+           "; routed expert kernels can run slower (an RTX 4090 with llama.cpp in October 2025, PR #16834: "
+           "gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B Q4_0 at 162, 0.71x); every "
+           "expert is held in memory";
 }
 
 std::string sequencesDetail(const PerfQuery& q) {

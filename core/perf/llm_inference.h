@@ -60,8 +60,10 @@ WeightParts weightParts(const PerfQuery& q);
 /// mixture of experts' shared part and the routed experts their routers pick (weightParts).
 double llmWeightBytesRead(const PerfQuery& q, int sequences);
 
-/// The share of a mixture of experts' routed weights that llmSequences sequences generating
-/// together read in one step (1 for a dense model; experts per token / experts for one sequence).
+/// The share of a mixture of experts' routed weights that `tokens` tokens stepping together read
+/// (several sequences' generated tokens, or a prompt's micro-batch): 1 for a dense model; experts
+/// per token / experts for one token. Without the argument, llmSequences tokens.
+double routedShareRead(const PerfQuery& q, int tokens);
 double routedShareRead(const PerfQuery& q);
 
 /// What one step of token generation reads for llmSequences sequences: the weights they use,
@@ -88,6 +90,17 @@ std::string decodeBytesNote(const PerfQuery& q);
 /// RAM for what does not fit when set):
 /// a chart's or a table's title.
 std::string llmQueryDescription(const PerfQuery& q);
+
+/// The tokens of a prompt each step multiplies together: the micro-batch (llmMicroBatchTokens),
+/// or the whole prompt when it is shorter.
+int prefillTokensPerStep(const PerfQuery& q);
+
+/// Why prompt processing waits on the weights' reads: each micro-batch reads what its tokens use.
+std::string prefillReadsDetail(const PerfQuery& q);
+
+/// "mixture of experts: 5.1B of the 116.8B parameters work on each token, ...": the active and
+/// total parameters, the file's bits for its shared and routed parts, and how routed kernels fare.
+std::string mixtureOfExpertsNote(const PerfQuery& q);
 
 /// Why several sequences generated together (llmSequences) gain what they gain.
 std::string sequencesDetail(const PerfQuery& q);

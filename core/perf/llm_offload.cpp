@@ -242,19 +242,25 @@ std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<doubl
            ". More GPUs or smaller weights would make it fit";
 }
 
-std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits) {
+PrefillOffload prefillOffload(const Gpu& g, const PerfQuery& q, double tokensIfFits) {
     PerfQuery decode = q;
     decode.metric = Metric::LlmDecode;
-    const OffloadSplit split = planOffload(g, decode);
+    PrefillOffload o;
+    o.ramHeldBytes = planOffload(g, decode).ramHeldBytes;
     // PCIe 3.0 moves 0.985 GB/s per lane each way; each generation doubles it.
-    const double pcieGbs = 0.985 * std::pow(2.0, std::max(0, g.pcieGen - 3)) * g.pcieLanes;
-    const double batch = std::min(512, std::max(1, q.llmContextTokens));
-    const double most = batch / (batch / tokensIfFits + split.ramHeldBytes / (pcieGbs * 1e9));
-    return "with the rest in system RAM, llama.cpp copies the " + format::number(split.ramHeldBytes / 1e9, 1) +
-           " GB there to the GPU for each batch of up to 512 prompt tokens (it runs batches of 32 or more on the "
-           "GPU, PR #6083) over PCIe " +
-           std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes) + " (" + format::number(pcieGbs, 1) +
-           " GB/s at most): at most about " + format::number(most, 0) + " tokens/s";
+    o.pcieGbs = 0.985 * std::pow(2.0, std::max(0, g.pcieGen - 3)) * g.pcieLanes;
+    const double batch = prefillTokensPerStep(q);
+    o.tokensPerSecond = batch / (batch / tokensIfFits + o.ramHeldBytes / (o.pcieGbs * 1e9));
+    return o;
+}
+
+std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits) {
+    const PrefillOffload o = prefillOffload(g, q, tokensIfFits);
+    return "with the rest in system RAM, llama.cpp copies the " + format::number(o.ramHeldBytes / 1e9, 1) +
+           " GB there to the GPU for each step of up to " + format::number(q.llmMicroBatchTokens, 0) +
+           " prompt tokens (the micro-batch, -ub; it runs steps of 32 or more on the GPU, PR #6083) over PCIe " +
+           std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes) + " (" + format::number(o.pcieGbs, 1) +
+           " GB/s at most): at most about " + format::number(o.tokensPerSecond, 0) + " tokens/s";
 }
 
 } // namespace advisor::perf

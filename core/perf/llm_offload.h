@@ -93,10 +93,19 @@ std::string overCapacityNote(const OffloadSplit& split);
 /// kDefaultSystemRamLabel RAM (`offloadedTokensPerSecond`) and how to give one's own.
 std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<double> offloadedTokensPerSecond);
 
-/// Prompt processing of a model that does not fit g: llama.cpp runs a batch of 32 tokens or more
-/// on the GPU, copying the layers in RAM over PCIe for each one (PR #6083), so a 512-token batch
-/// (or the prompt, if shorter) waits for them: the most tokens/s that allows at the link's
-/// nominal speed, beside `tokensIfFits`.
+/// Prompt processing of a model that does not fit g: llama.cpp runs a step of 32 tokens or more
+/// on the GPU, copying the weights left in RAM (planOffload's, as token generation would leave
+/// them) over PCIe for each one (PR #6083), so each micro-batch (llmMicroBatchTokens, or the
+/// prompt if shorter) waits for them: the most tokens/s that allows at the link's nominal speed,
+/// beside `tokensIfFits`.
+struct PrefillOffload {
+    double ramHeldBytes = 0;
+    double pcieGbs = 0;
+    double tokensPerSecond = 0;
+};
+PrefillOffload prefillOffload(const Gpu& g, const PerfQuery& q, double tokensIfFits);
+
+/// prefillOffload in words.
 std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits);
 
 } // namespace advisor::perf

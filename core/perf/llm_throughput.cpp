@@ -4,19 +4,49 @@
 #include "perf/llm_offload.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace advisor::perf {
 namespace {
 
-// One token multiplied by the active weights at the prompt's matmul rate (its clock and fitted
+// One token multiplied by `billion` parameters at the prompt's matmul rate (its clock and fitted
 // efficiency): prompt processing's weight time, and each further sequence's in token generation.
-double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    return 2.0 * activeParamsBillion(q) * 1e9 /
+double matmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, double billion) {
+    return 2.0 * billion * 1e9 /
            (prefillMatmulTflops(s, q.llmWeights, c) * s.denseMatmulClock * 1e12 *
             c.prefillComputeEfficiency[isSixteenBit(q.llmWeights) ? 0 : 1]);
 }
 
+double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    return matmulSecondsPerToken(s, q, c, activeParamsBillion(q));
+}
+
 } // namespace
+
+double prefillWeightSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    if (!c.prefillWeightReads) {
+        return weightMatmulSecondsPerToken(s, q, c);
+    }
+    // A prompt of N tokens runs in steps of U (llama.cpp's micro-batch); each step reads every
+    // weight its tokens use once, so a token's share of the reads is steps x bytes / N.
+    const int tokens = std::max(1, q.llmContextTokens);
+    const int perStep = prefillTokensPerStep(q);
+    const double steps = std::ceil(double(tokens) / perStep);
+    const double secondsPerByte = steps / tokens / (s.bandwidthGbs * c.decodeBandwidthEfficiency * 1e9);
+    // Each part waits for the longer of its multiplies and its reads: a dense model's matmuls do
+    // hundreds of FLOPs per byte read, but a mixture of experts' routed experts each multiply only
+    // U x k / E of the step's tokens (gpt-oss-120b at U = 512: 16) while all E are read.
+    const auto part = [&](double multipliedBillion, double bytesRead) {
+        return std::max(matmulSecondsPerToken(s, q, c, multipliedBillion), bytesRead * secondsPerByte);
+    };
+    if (!expertRoutingKnown(q)) {
+        return part(activeParamsBillion(q), llmWeightBytesRead(q, perStep));
+    }
+    const WeightParts w = weightParts(q);
+    return part(w.sharedBillion, w.sharedBytes(w.sharedBillion)) +
+           part(activeParamsBillion(q) - w.sharedBillion,
+                w.routedBytes(w.routedBillion * routedShareRead(q, perStep)));
+}
 
 double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                         Prediction* out) {
@@ -68,15 +98,19 @@ double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const 
 
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out) {
     const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
-    const double weightSeconds = weightMatmulSecondsPerToken(s, q, c);
+    const double multiplySeconds = weightMatmulSecondsPerToken(s, q, c);
+    // what the weights' reads add where a part waits on them longer than on its multiplies
+    const double readWaitSeconds = prefillWeightSecondsPerToken(s, q, c) - multiplySeconds;
     const double attentionSeconds =
         c.prefillAttention ? prefillAttentionFlops(q) / (prefillAttentionTflops(s, q.llmWeights, c) * 1e12) : 0.0;
-    const double computeSeconds = weightSeconds + attentionSeconds;
+    const double computeSeconds = multiplySeconds + attentionSeconds;
     const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
-    const double tokens = 1.0 / (computeSeconds + overheadSeconds);
+    const double totalSeconds = computeSeconds + readWaitSeconds + overheadSeconds;
+    const double tokens = 1.0 / totalSeconds;
     if (out != nullptr) {
-        out->computeShare = computeSeconds / (computeSeconds + overheadSeconds);
-        out->overheadShare = 1.0 - out->computeShare;
+        out->computeShare = computeSeconds / totalSeconds;
+        out->memoryShare = readWaitSeconds / totalSeconds;
+        out->overheadShare = overheadSeconds / totalSeconds;
         out->clockBoundShare = out->computeShare;
         out->singleGpu = tokens;
     }

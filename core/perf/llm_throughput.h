@@ -18,6 +18,11 @@ double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
 /// fitted efficiency for the weights' precision.
 double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const ModelConstants& c);
 
+/// A prompt token's share of the weights' time: for each part of the model (a mixture of
+/// experts' shared weights and routed experts; a dense model's all), the longer of its multiplies
+/// and its share of each micro-batch's reads of it (PerfQuery::llmMicroBatchTokens).
+double prefillWeightSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
+
 /// Tokens/s of prompt processing; fills out's time shares and single-GPU speed.
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out);
 

@@ -430,6 +430,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                 p.notes.push_back(std::move(*note));
             }
         }
+        if (q.metric == Metric::LlmPrefill && p.memoryShare > 0) {
+            add("weights read per micro-batch", without([](ModelConstants& c) { c.prefillWeightReads = false; }, s),
+                prefillReadsDetail(q));
+        }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;
             full.denseMatmulClock = 1.0;
@@ -443,19 +447,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                               "7,139 for Q4_K_M in the May 2024 runs the model was calibrated on)");
         }
         if (activeParamsBillion(q) < q.llmParamsBillion) {
-            const WeightParts w = weightParts(q);
-            const std::string parts =
-                w.sharedBits != w.routedBits
-                    ? "; its file keeps the " + format::number(w.sharedBillion, 2) +
-                          "B every token uses (attention, router, output head) at " + format::trimmed(w.sharedBits, 2) +
-                          " bits per weight and the experts at " + format::trimmed(w.routedBits, 2)
-                    : std::string();
-            p.notes.push_back("mixture of experts: " + format::number(activeParamsBillion(q), 1) + "B of the " +
-                              format::number(q.llmParamsBillion, 1) +
-                              "B parameters work on each token, predicted as a dense model of that size" + parts +
-                              "; routed expert kernels can run slower (an RTX 4090 with llama.cpp in October 2025, "
-                              "PR #16834: gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B "
-                              "Q4_0 at 162, 0.71x); every expert is held in memory");
+            p.notes.push_back(mixtureOfExpertsNote(q));
         }
         if (q.gpus > 1) {
             if (q.metric == Metric::LlmDecode) {

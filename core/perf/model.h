@@ -74,6 +74,10 @@ struct PerfQuery {
     /// Token generation: sequences generated together, each with its own context (a server's
     /// concurrent requests, llama-batched-bench's B). Throughput is their tokens together.
     int llmSequences = 1;
+    /// Prompt processing: the tokens one step multiplies together (llama.cpp's micro-batch, -ub;
+    /// llama-bench's n_ubatch, default 512). Each step reads the weights its tokens use once: a
+    /// mixture of experts' routed experts, all read for a few tokens each, can wait on memory.
+    int llmMicroBatchTokens = kDefaultMicroBatchTokens;
     /// A mixture of experts' routed experts per layer and how many each token uses
     /// (calc::ModelShape::experts); 0: not known.
     int llmExperts = 0;

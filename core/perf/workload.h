@@ -49,6 +49,10 @@ constexpr int kMaxContextTokens = 10000000;
 /// what a server batches on one node (vLLM's default cap is 256 to 1,024).
 constexpr int kMaxLlmSequences = 65536;
 
+/// The tokens of a prompt one step multiplies together unless told (PerfQuery::
+/// llmMicroBatchTokens): llama.cpp's default micro-batch (-ub), llama-bench's n_ubatch 512.
+constexpr int kDefaultMicroBatchTokens = 512;
+
 /// A workload as the charts, the value table and the command line take it: a class, or a
 /// transformer language model of a size (perf/llm_training.h).
 struct WorkloadChoice {

@@ -116,7 +116,7 @@ TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     // A KV cache belongs to LLM inference; a bad format is named.
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--kv-cache", "q8_0"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--kv-cache and --sequences describe an LLM"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("--kv-cache, --sequences and --ubatch describe an LLM"), std::string::npos) << training.err;
     const auto bad = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "int2"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int2'"), std::string::npos) << bad.err;
@@ -181,7 +181,7 @@ TEST(KvCacheCli, DepthIsWhatTheCacheHoldsBeforeThePromptOrTheReply) {
         << human.out;
     const auto training = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training", "--depth", "4096"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--depth, --kv-cache and --sequences describe an LLM"), std::string::npos)
+    EXPECT_NE(training.err.find("--depth, --kv-cache, --sequences and --ubatch describe an LLM"), std::string::npos)
         << training.err;
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "-5"}).exitCode, 2);
 }
@@ -235,6 +235,35 @@ TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
     EXPECT_EQ(none.exitCode, 2);
     EXPECT_NE(none.err.find("option '--sequences' must be a whole number from 1 to 65536, got '0'"), std::string::npos)
         << none.err;
+}
+
+TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
+    // gpt-oss-120b on Strix Halo: at llama.cpp's default 512 a step reads every expert for 16
+    // tokens each, and waits on it; at 2,048 the multiplies cover the reads (--ubatch).
+    Cli cli;
+    const std::vector<std::string> base = {"perf", "--gpu", "Ryzen AI Max+ 395", "--metric", "llm-prefill",
+                                           "--model", "gpt-oss-120b", "--context", "4096", "--json"};
+    const auto at512 = cli.json(base).at("predictions").at(0);
+    auto with2048 = base;
+    with2048.insert(with2048.end(), {"--ubatch", "2048"});
+    const auto at2048 = cli.json(with2048).at("predictions").at(0);
+    EXPECT_EQ(at512.at("llm").at("micro_batch_tokens"), 512);
+    EXPECT_EQ(at2048.at("llm").at("micro_batch_tokens"), 2048);
+    EXPECT_GT(at2048.at("throughput").get<double>() / at512.at("throughput").get<double>(), 1.4);
+    EXPECT_GT(at512.at("time_shares").at("memory").get<double>(), 0.3);
+    EXPECT_EQ(at2048.at("time_shares").at("memory").get<double>(), 0.0);
+    const auto text = cli.run({"perf", "--gpu", "Ryzen AI Max+ 395", "--metric", "llm-prefill", "--model",
+                               "gpt-oss-120b"});
+    EXPECT_NE(text.out.find("weights read per micro-batch: x0.6"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("16.0 tokens for each"), std::string::npos) << text.out;
+    // Token generation has no micro-batch; a step of no tokens is no step.
+    const auto decode = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--ubatch", "1024"});
+    EXPECT_EQ(decode.exitCode, 2);
+    EXPECT_NE(decode.err.find("--ubatch is for prompt processing (--metric llm-prefill)"), std::string::npos)
+        << decode.err;
+    const auto zero = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--ubatch", "0"});
+    EXPECT_EQ(zero.exitCode, 2);
+    EXPECT_NE(zero.err.find("'--ubatch' must be a whole number from 1"), std::string::npos) << zero.err;
 }
 
 } // namespace

@@ -117,6 +117,13 @@ void ChartsPage::buildControls() {
                                  "requests): each step reads the weights once for all and each one's KV cache; "
                                  "the chart shows their tokens together. Prompt processing is per token either way."));
 
+    llmMicroBatch_ = new QSpinBox;
+    llmMicroBatch_->setRange(1, 1048576);
+    llmMicroBatch_->setValue(perf::kDefaultMicroBatchTokens);
+    llmMicroBatch_->setToolTip(tr("Prompt processing: the prompt tokens each step multiplies together (llama.cpp's "
+                                  "micro-batch, -ub; default 512). Each step reads the weights its tokens use once, "
+                                  "which a mixture of experts' prompt can wait on. Token generation is unaffected."));
+
     llmSystemRam_ = new QComboBox;
     fillSystemRamChoice(llmSystemRam_);
 
@@ -140,6 +147,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM we&ights:"), llmWeights_);
     form->addRow(tr("LLM conte&xt:"), llmContext_);
     form->addRow(tr("LLM se&quences:"), llmSequences_);
+    form->addRow(tr("LLM micro-batch:"), llmMicroBatch_); // no Alt key free, as for the system RAM
     // No Alt key: every letter of its label is taken on this screen (everyAltKeyOnAScreenIsUnique).
     form->addRow(tr("LLM system RAM:"), llmSystemRam_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
@@ -210,6 +218,7 @@ void ChartsPage::buildControls() {
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
     connect(llmSequences_, &QSpinBox::valueChanged, this, changed);
+    connect(llmMicroBatch_, &QSpinBox::valueChanged, this, changed);
     connect(gpus_, &QSpinBox::valueChanged, this, changed);
     connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(fp32_, &QCheckBox::toggled, this, changed);
@@ -229,6 +238,7 @@ charts::ChartOptions ChartsPage::options() const {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
         o.llm.llmSequences = llmSequences_->value();
+        o.llm.llmMicroBatchTokens = llmMicroBatch_->value();
         o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
@@ -253,7 +263,8 @@ void ChartsPage::refresh() {
         w->setEnabled(!llm);
     }
     for (QWidget* w :
-         std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_, llmSystemRam_}) {
+         std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_, llmMicroBatch_,
+                                         llmSystemRam_}) {
         w->setEnabled(llm);
     }
     if (!session_.isOpen()) {
@@ -444,6 +455,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("llmWeights"), llmWeights_->currentData());
     s.setValue(QStringLiteral("llmContext"), llmContext_->value());
     s.setValue(QStringLiteral("llmSequences"), llmSequences_->value());
+    s.setValue(QStringLiteral("llmMicroBatch"), llmMicroBatch_->value());
     s.setValue(QStringLiteral("llmSystemRam"), llmSystemRam_->currentData());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
@@ -467,6 +479,7 @@ void ChartsPage::restoreViewState() {
     pick(llmSystemRam_, "llmSystemRam");
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
+    llmMicroBatch_->setValue(s.value(QStringLiteral("llmMicroBatch"), perf::kDefaultMicroBatchTokens).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
     gpus_->setValue(s.value(QStringLiteral("gpus"), 1).toInt());
     fp32_->setChecked(s.value(QStringLiteral("fp32"), false).toBool());

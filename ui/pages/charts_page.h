@@ -52,7 +52,10 @@ public:
     /// LLM inference: the published model (empty id: an 8B model), and its weights (fp16, int8, int4).
     QComboBox* llmModelField() const { return llmModel_; }
     QComboBox* llmWeightsField() const { return llmWeights_; }
+    QSpinBox* llmContextField() const { return llmContext_; }
     QSpinBox* llmSequencesField() const { return llmSequences_; }
+    /// Prompt processing's micro-batch (llama.cpp's -ub): the tokens each step multiplies.
+    QSpinBox* llmMicroBatchField() const { return llmMicroBatch_; }
     QComboBox* llmSystemRamField() const { return llmSystemRam_; }
     void setMinimumMemory(double gb);
 
@@ -86,6 +89,7 @@ private:
     QComboBox* llmWeights_ = nullptr;
     QSpinBox* llmContext_ = nullptr;
     QSpinBox* llmSequences_ = nullptr;
+    QSpinBox* llmMicroBatch_ = nullptr;
     QSpinBox* gpus_ = nullptr; ///< GPUs per setup: every bar that many cards, against as many of the reference
     QComboBox* llmSystemRam_ = nullptr;
     QLabel* empty_ = nullptr;

@@ -1,0 +1,144 @@
+// A prompt's micro-batch reads the weights its tokens use once (perf::prefillWeightSecondsPerToken).
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
+#include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
+#include "perf/llm_throughput.h"
+#include "perf_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace advisor::perf {
+namespace {
+
+PerfQuery prompt(const char* modelId, int tokens, int microBatch) {
+    PerfQuery q;
+    q.metric = Metric::LlmPrefill;
+    q.llmWeights = Precision::Int4;
+    if (modelId != nullptr) {
+        calc::applyModelShape(q, *calc::findModelShape(modelId));
+    }
+    q.llmContextTokens = tokens;
+    q.llmMicroBatchTokens = microBatch;
+    return q;
+}
+
+ModelConstants withoutReads() {
+    ModelConstants c = consts();
+    c.prefillWeightReads = false;
+    return c;
+}
+
+// The weights' time per prompt token with the reads and with the multiplies alone.
+double weightSeconds(const char* gpu, const PerfQuery& q, const ModelConstants& c = consts()) {
+    return prefillWeightSecondsPerToken(deriveSpecs(cat().require(gpu), c, &cat()), q, c);
+}
+
+TEST(MicroBatch, ADenseModelsPromptNeverWaitsOnItsReadsAtLlamaCppsDefault) {
+    // An 8B model's 512-token step multiplies each weight 512 times (1,024 FLOPs per weight, 2,000
+    // per byte of 4-bit weights, 512 of fp16): no card's matmuls outrun its memory by that much.
+    for (const Gpu& g : cat().gpus()) {
+        for (Precision w : {Precision::Int4, Precision::Fp16}) {
+            PerfQuery q = prompt(nullptr, 512, kDefaultMicroBatchTokens);
+            q.llmWeights = w;
+            const EffectiveSpecs s = deriveSpecs(g, consts(), &cat());
+            EXPECT_DOUBLE_EQ(prefillWeightSecondsPerToken(s, q, consts()),
+                             prefillWeightSecondsPerToken(s, q, withoutReads()))
+                << g.name << " " << toString(w);
+        }
+    }
+}
+
+TEST(MicroBatch, ATinyMicroBatchWaitsOnTheWeightsBytesAtTheMemorysRate) {
+    // Four tokens a step of an 8B fp16 model on an RTX 4090: each step reads the 16 GB once, so a
+    // token waits a quarter of 16 GB at the rate the memory streams (1,008 GB/s x the calibrated
+    // efficiency), 40x its multiplies.
+    PerfQuery q = prompt(nullptr, 8, 4);
+    q.llmWeights = Precision::Fp16;
+    const EffectiveSpecs s = specs("RTX 4090");
+    const double streamed = s.bandwidthGbs * consts().decodeBandwidthEfficiency * 1e9;
+    EXPECT_DOUBLE_EQ(s.bandwidthGbs, 1008.0);
+    expectNear(weightSeconds("RTX 4090", q), 8.0e9 * 2 / 4 / streamed, 1e-9, "8B fp16, 4 tokens a step");
+    EXPECT_GT(weightSeconds("RTX 4090", q) / weightSeconds("RTX 4090", q, withoutReads()), 10.0);
+    // A 6-token prompt runs in two steps, as an 8-token one does: 8/6 the reads per token.
+    PerfQuery six = q;
+    six.llmContextTokens = 6;
+    EXPECT_NEAR(weightSeconds("RTX 4090", six) / weightSeconds("RTX 4090", q), 8.0 / 6.0, 1e-12);
+    // A prompt shorter than the micro-batch is one step of its own length.
+    PerfQuery three = q;
+    three.llmContextTokens = 3;
+    EXPECT_EQ(prefillTokensPerStep(three), 3);
+    EXPECT_NEAR(weightSeconds("RTX 4090", three) / weightSeconds("RTX 4090", q), 4.0 / 3.0, 1e-12);
+}
+
+TEST(MicroBatch, AMixtureOfExpertsReadsEveryExpertForAFewTokensEach) {
+    // gpt-oss-120b on Strix Halo (256 GB/s): a 512-token step gives each of the 128 experts
+    // 512 x 4 / 128 = 16 tokens and reads all of them, the whole 59.02 GiB file (63.37 GB): 123.8 MB
+    // per token, which the experts' multiplies (16 per weight) do not cover.
+    const PerfQuery q = prompt("gpt-oss-120b", 2048, 512);
+    EXPECT_NEAR(llmWeightBytesRead(q, 512) / (59.02 * 1073741824.0), 1.0, 3e-4); // 4.34 bits: two decimals
+    const std::string detail = prefillReadsDetail(q);
+    EXPECT_NE(detail.find("512 prompt tokens"), std::string::npos) << detail;
+    EXPECT_NE(detail.find("(100% of the routed experts, 16.0 tokens for each)"), std::string::npos) << detail;
+    EXPECT_NE(detail.find("123.8 MB per token"), std::string::npos) << detail;
+    const double reads = weightSeconds("Ryzen AI Max+ 395", q);
+    const double multiplies = weightSeconds("Ryzen AI Max+ 395", q, withoutReads());
+    EXPECT_GT(reads / multiplies, 1.5);
+    // The shared weights (attention, router, output head) are multiplied 512 times each and wait
+    // on nothing; the experts take their reads' time (multiplies take time in proportion to the
+    // parameters multiplied: 1.50B shared of the 5.1B active).
+    const EffectiveSpecs s = specs("Ryzen AI Max+ 395");
+    const WeightParts w = weightParts(q);
+    const double expertReads =
+        w.routedBytes(w.routedBillion) / 512 / (s.bandwidthGbs * consts().decodeBandwidthEfficiency * 1e9);
+    EXPECT_NEAR(w.sharedBillion, 1.50, 0.005);
+    // (all but 1 in 10 million of the experts: (31/32)^512 go unpicked)
+    expectNear(reads, multiplies * w.sharedBillion / q.llmActiveParamsBillion + expertReads, 1e-6,
+               "shared multiplies + experts' reads");
+    // At 2,048 tokens a step each expert multiplies 64: the multiplies cover the reads again.
+    EXPECT_DOUBLE_EQ(weightSeconds("Ryzen AI Max+ 395", prompt("gpt-oss-120b", 2048, 2048)), multiplies);
+    // Larger steps never slow a prompt.
+    double last = 0;
+    for (int ub : {32, 64, 128, 256, 512, 1024, 2048}) {
+        const double tokens = model().throughput(cat().require("Ryzen AI Max+ 395"), prompt("gpt-oss-120b", 2048, ub));
+        EXPECT_GE(tokens, last) << ub;
+        last = tokens;
+    }
+}
+
+TEST(MicroBatch, TheExplanationNamesTheReadsWhereTheyCount) {
+    const Gpu& strix = cat().require("Ryzen AI Max+ 395");
+    const Prediction p = model().explain(strix, prompt("gpt-oss-120b", 512, 512));
+    const Factor* f = factorNamed(p, "weights read per micro-batch");
+    ASSERT_NE(f, nullptr);
+    const PerfModel noReads(cat(), withoutReads());
+    EXPECT_NEAR(f->effect, p.throughput / noReads.throughput(strix, prompt("gpt-oss-120b", 512, 512)), 1e-9);
+    EXPECT_LT(f->effect, 0.7);
+    EXPECT_GT(p.memoryShare, 0.3); // the reads' wait, beside the multiplies' compute share
+    EXPECT_NEAR(p.computeShare + p.memoryShare + p.overheadShare, 1.0, 1e-12);
+    // Not for a dense model, nor for the same model in steps of 2,048.
+    for (const PerfQuery& q : {prompt("llama-3.1-8b", 512, 512), prompt("gpt-oss-120b", 2048, 2048)}) {
+        const Prediction other = model().explain(strix, q);
+        EXPECT_EQ(factorNamed(other, "weights read per micro-batch"), nullptr) << q.llmParamsBillion;
+        EXPECT_EQ(other.memoryShare, 0.0);
+    }
+}
+
+TEST(MicroBatch, AnOffloadedPromptCopiesTheRestOverPcieOncePerMicroBatch) {
+    // An RTX 3090 with gpt-oss-120b's experts of 26 layers in RAM (44.6 GB): each step copies them
+    // over PCIe 4.0 x16 (31.5 GB/s), so four times the micro-batch copies a quarter as often.
+    const Gpu& rtx3090 = cat().require("RTX 3090");
+    PerfQuery q = prompt("gpt-oss-120b", 4096, 512);
+    q.llmCpuMoeLayers = 26;
+    const PrefillOffload at512 = prefillOffload(rtx3090, q, 1e12); // the GPU's own time left out
+    EXPECT_NEAR(at512.pcieGbs, 31.52, 0.01);
+    EXPECT_NEAR(at512.ramHeldBytes / 1e9, 44.6, 0.05);
+    EXPECT_NEAR(at512.tokensPerSecond, 512 / (at512.ramHeldBytes / (31.52e9)), 0.5);
+    q.llmMicroBatchTokens = 2048;
+    EXPECT_NEAR(prefillOffload(rtx3090, q, 1e12).tokensPerSecond / at512.tokensPerSecond, 4.0, 1e-6);
+}
+
+} // namespace
+} // namespace advisor::perf
