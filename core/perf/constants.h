@@ -186,7 +186,7 @@ struct ModelConstants {
     /// leaves them out (for the explanation's factor only, not stored).
     bool prefillAttention = true;
     /// Prompt processing waits for each micro-batch's weight reads where they take longer than
-    /// its multiplies (prefillWeightSecondsPerToken); false: multiplies only (for the
+    /// its multiplies (prefillWeightTime); false: multiplies only (for the
     /// explanation's factor only, not stored).
     bool prefillWeightReads = true;
 

@@ -23,29 +23,47 @@ double weightMatmulSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, 
 
 } // namespace
 
-double prefillWeightSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
-    if (!c.prefillWeightReads) {
-        return weightMatmulSecondsPerToken(s, q, c);
-    }
+PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
     // A prompt of N tokens runs in steps of U (llama.cpp's micro-batch); each step reads every
     // weight its tokens use once, so a token's share of the reads is steps x bytes / N.
     const int tokens = std::max(1, q.llmContextTokens);
-    const int perStep = prefillTokensPerStep(q);
-    const double steps = std::ceil(double(tokens) / perStep);
+    const double steps = std::ceil(double(tokens) / prefillTokensPerStep(q));
     const double secondsPerByte = steps / tokens / (s.bandwidthGbs * c.decodeBandwidthEfficiency * 1e9);
     // Each part waits for the longer of its multiplies and its reads: a dense model's matmuls do
     // hundreds of FLOPs per byte read, but a mixture of experts' routed experts each multiply only
     // U x k / E of the step's tokens (gpt-oss-120b at U = 512: 16) while all E are read.
+    PrefillWeightTime t;
     const auto part = [&](double multipliedBillion, double bytesRead) {
-        return std::max(matmulSecondsPerToken(s, q, c, multipliedBillion), bytesRead * secondsPerByte);
+        const double multiplies = matmulSecondsPerToken(s, q, c, multipliedBillion);
+        t.multiplySeconds += multiplies;
+        if (c.prefillWeightReads) {
+            t.readWaitSeconds += std::max(0.0, bytesRead * secondsPerByte - multiplies);
+        }
     };
+    const int perStep = prefillTokensPerStep(q);
     if (!expertRoutingKnown(q)) {
-        return part(activeParamsBillion(q), llmWeightBytesRead(q, perStep));
+        part(activeParamsBillion(q), llmWeightBytesRead(q, perStep));
+        return t;
     }
     const WeightParts w = weightParts(q);
-    return part(w.sharedBillion, w.sharedBytes(w.sharedBillion)) +
-           part(activeParamsBillion(q) - w.sharedBillion,
-                w.routedBytes(w.routedBillion * routedShareRead(q, perStep)));
+    part(w.sharedBillion, w.sharedBytes(w.sharedBillion));
+    part(activeParamsBillion(q) - w.sharedBillion, w.routedBytes(w.routedBillion * routedShareRead(q, perStep)));
+    return t;
+}
+
+std::optional<int> microBatchCoveringReads(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    if (prefillWeightTime(s, q, c).readWaitSeconds <= 0) {
+        return std::nullopt;
+    }
+    PerfQuery larger = q;
+    for (int ub = 2 * prefillTokensPerStep(q); ub <= 65536; ub *= 2) {
+        larger.llmMicroBatchTokens = ub;
+        larger.llmContextTokens = std::max(q.llmContextTokens, ub);
+        if (prefillWeightTime(s, larger, c).readWaitSeconds <= 0) {
+            return ub;
+        }
+    }
+    return std::nullopt;
 }
 
 double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
@@ -98,12 +116,11 @@ double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const 
 
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out) {
     const size_t k = isSixteenBit(q.llmWeights) ? 0 : 1;
-    const double multiplySeconds = weightMatmulSecondsPerToken(s, q, c);
-    // what the weights' reads add where a part waits on them longer than on its multiplies
-    const double readWaitSeconds = prefillWeightSecondsPerToken(s, q, c) - multiplySeconds;
+    const PrefillWeightTime weights = prefillWeightTime(s, q, c);
+    const double readWaitSeconds = weights.readWaitSeconds;
     const double attentionSeconds =
         c.prefillAttention ? prefillAttentionFlops(q) / (prefillAttentionTflops(s, q.llmWeights, c) * 1e12) : 0.0;
-    const double computeSeconds = multiplySeconds + attentionSeconds;
+    const double computeSeconds = weights.multiplySeconds + attentionSeconds;
     const double overheadSeconds = c.prefillOverheadUsPerBillionParams[k] * activeParamsBillion(q) / 1e6;
     const double totalSeconds = computeSeconds + readWaitSeconds + overheadSeconds;
     const double tokens = 1.0 / totalSeconds;

@@ -6,6 +6,8 @@
 
 #include "perf/model.h"
 
+#include <optional>
+
 namespace advisor::perf {
 
 /// Tokens/s of token generation on q.gpus of g; fills out's time shares, single-GPU speed and,
@@ -20,8 +22,18 @@ double prefillAttentionTflops(const EffectiveSpecs& s, Precision weights, const 
 
 /// A prompt token's share of the weights' time: for each part of the model (a mixture of
 /// experts' shared weights and routed experts; a dense model's all), the longer of its multiplies
-/// and its share of each micro-batch's reads of it (PerfQuery::llmMicroBatchTokens).
-double prefillWeightSecondsPerToken(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
+/// and its share of each micro-batch's reads of it (PerfQuery::llmMicroBatchTokens), as the
+/// multiplies and what the reads add beyond them (none with ModelConstants::prefillWeightReads off).
+struct PrefillWeightTime {
+    double multiplySeconds = 0;
+    double readWaitSeconds = 0;
+    double total() const { return multiplySeconds + readWaitSeconds; }
+};
+PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
+
+/// The smallest micro-batch, doubling from q's up to 65,536 tokens, at which no part of the model
+/// waits on its reads any more (a prompt at least that long), if q's waits; else nothing.
+std::optional<int> microBatchCoveringReads(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
 
 /// Tokens/s of prompt processing; fills out's time shares and single-GPU speed.
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out);

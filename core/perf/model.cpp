@@ -431,8 +431,17 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             }
         }
         if (q.metric == Metric::LlmPrefill && p.memoryShare > 0) {
+            std::string detail = prefillReadsDetail(q);
+            if (const auto ub = microBatchCoveringReads(s, q, constants_)) {
+                PerfQuery larger = q;
+                larger.llmMicroBatchTokens = *ub;
+                larger.llmContextTokens = std::max(q.llmContextTokens, *ub);
+                detail += " (a micro-batch of " + format::number(*ub, 0) + " covers them: " +
+                          format::number(modelThroughput(s, g, larger, constants_), 0) + " tokens/s for a " +
+                          format::number(larger.llmContextTokens, 0) + "-token prompt)";
+            }
             add("weights read per micro-batch", without([](ModelConstants& c) { c.prefillWeightReads = false; }, s),
-                prefillReadsDetail(q));
+                detail);
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

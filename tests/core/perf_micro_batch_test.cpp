@@ -1,6 +1,7 @@
-// A prompt's micro-batch reads the weights its tokens use once (perf::prefillWeightSecondsPerToken).
+// A prompt's micro-batch reads the weights its tokens use once (perf::prefillWeightTime).
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
+#include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "perf/llm_throughput.h"
@@ -33,7 +34,7 @@ ModelConstants withoutReads() {
 
 // The weights' time per prompt token with the reads and with the multiplies alone.
 double weightSeconds(const char* gpu, const PerfQuery& q, const ModelConstants& c = consts()) {
-    return prefillWeightSecondsPerToken(deriveSpecs(cat().require(gpu), c, &cat()), q, c);
+    return prefillWeightTime(deriveSpecs(cat().require(gpu), c, &cat()), q, c).total();
 }
 
 TEST(MicroBatch, ADenseModelsPromptNeverWaitsOnItsReadsAtLlamaCppsDefault) {
@@ -44,9 +45,7 @@ TEST(MicroBatch, ADenseModelsPromptNeverWaitsOnItsReadsAtLlamaCppsDefault) {
             PerfQuery q = prompt(nullptr, 512, kDefaultMicroBatchTokens);
             q.llmWeights = w;
             const EffectiveSpecs s = deriveSpecs(g, consts(), &cat());
-            EXPECT_DOUBLE_EQ(prefillWeightSecondsPerToken(s, q, consts()),
-                             prefillWeightSecondsPerToken(s, q, withoutReads()))
-                << g.name << " " << toString(w);
+            EXPECT_EQ(prefillWeightTime(s, q, consts()).readWaitSeconds, 0.0) << g.name << " " << toString(w);
         }
     }
 }
@@ -116,6 +115,12 @@ TEST(MicroBatch, TheExplanationNamesTheReadsWhereTheyCount) {
     const PerfModel noReads(cat(), withoutReads());
     EXPECT_NEAR(f->effect, p.throughput / noReads.throughput(strix, prompt("gpt-oss-120b", 512, 512)), 1e-9);
     EXPECT_LT(f->effect, 0.7);
+    // It says which micro-batch would cover the reads and how fast a prompt that long then runs.
+    EXPECT_NE(f->detail.find("(a micro-batch of 1,024 covers them: "), std::string::npos) << f->detail;
+    const double at1024 = model().throughput(strix, prompt("gpt-oss-120b", 1024, 1024));
+    EXPECT_NE(f->detail.find(format::number(at1024, 0) + " tokens/s for a 1,024-token prompt)"), std::string::npos)
+        << f->detail;
+    EXPECT_GT(at1024, 1.4 * p.throughput);
     EXPECT_GT(p.memoryShare, 0.3); // the reads' wait, beside the multiplies' compute share
     EXPECT_NEAR(p.computeShare + p.memoryShare + p.overheadShare, 1.0, 1e-12);
     // Not for a dense model, nor for the same model in steps of 2,048.
