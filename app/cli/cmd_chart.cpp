@@ -55,7 +55,7 @@ int chart(Context& ctx, const Args& args) {
             o.metrics.push_back(*metric);
         }
     }
-    readSystemRam(args, perf::isLlm(o.sortBy), o.llm); // refuses it for a chart without token generation
+    readSystemRam(args, perf::isLlm(o.sortBy), o.llm); // refuses it for a chart without LLM inference
     if (hasLlmOptions(args) && !perf::isLlm(o.sortBy)) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill");
     }
@@ -159,7 +159,7 @@ Command chartCommand() {
             "--model, --weights (default int4) and --context (default 512), and --sequences generating\n"
             "together (default 1) and --ubatch (a prompt's tokens per step, default 512), leaving out the\n"
             "GPUs too small to hold the weights and every sequence's KV cache (with --system-ram, those\n"
-            "generate tokens with the rest in RAM and are marked +RAM).\n"
+            "run it with the rest in RAM and are marked +RAM).\n"
             "--gpus N (1-8) makes every bar a setup of N of the GPU on its own links, relative to N of the\n"
             "reference, as value --gpus does. perf-per-dollar divides by the total cost of ownership\n"
             "from your prices and settings; GPUs without a price are left out and counted in a note.\n"

@@ -60,6 +60,19 @@ nlohmann::json offloadJson(const perf::OffloadSplit& s, double ramGbs, double to
             {"over_capacity", s.overCapacity}};
 }
 
+// A prompt's copy of what is in system RAM to the GPU for each micro-batch (perf::prefillOffload).
+void addPromptCopy(nlohmann::json& offload, const Gpu& g, const perf::PerfQuery& q, const perf::PerfModel& model) {
+    if (q.metric != perf::Metric::LlmPrefill) {
+        return;
+    }
+    const perf::PrefillOffload o = perf::prefillOffload(g, q, model.throughput(g, perf::allOnGpus(q)));
+    offload["copied_gb_per_step"] = o.copiedBytesPerStep / 1e9;
+    offload["experts_picked_share"] = o.expertsPickedShare;
+    offload["pcie_gbs"] = o.pcieGbs;
+    offload["copy_gbs"] = o.copyGbs;
+    offload["ram_binds_copy"] = o.ramBindsCopy;
+}
+
 nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& q, double relative,
                               const Gpu& reference) {
     nlohmann::json factors = nlohmann::json::array();
@@ -137,7 +150,10 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     o << "  bound by " << p.bound << " (time: compute " << format::percent(p.computeShare, 0) << ", memory "
       << format::percent(p.memoryShare, 0) << ", CUDA cores " << format::percent(p.vectorShare, 0) << ", latency-bound "
       << format::percent(p.latencyShare, 0) << ", overhead " << format::percent(p.overheadShare, 0)
-      << (p.offload ? ", CPU and system RAM " + format::percent(p.systemRamShare, 0) : std::string()) << ")\n";
+      << (p.offload ? (q.metric == perf::Metric::LlmPrefill ? ", copies from system RAM " : ", CPU and system RAM ") +
+                            format::percent(p.systemRamShare, 0)
+                      : std::string())
+      << ")\n";
     o << "  compute roof " << format::number(p.computeRoofTflops, 1) << " TFLOPS, effective bandwidth "
       << format::number(p.effectiveBandwidthGbs, 0) << " GB/s\n";
     if (typicalBatch) {
@@ -153,16 +169,16 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     }
 }
 
-// --system-ram, --gpu-layers and --cpu-moe-layers into q: token generation with part of the
-// model in system RAM. UsageError naming the option when one is bad.
+// --system-ram, --gpu-layers and --cpu-moe-layers into q: LLM inference with part of the model
+// in system RAM. UsageError naming the option when one is bad.
 void readOffloadOptions(const Args& args, const PerfOptions& opts, perf::PerfQuery& q) {
     const bool any = args.has("system-ram") || args.has("gpu-layers") || args.has("cpu-moe-layers");
     if (!any) {
         return;
     }
-    if (opts.metric && *opts.metric != perf::Metric::LlmDecode) {
-        throw UsageError("--system-ram, --gpu-layers and --cpu-moe-layers describe token generation with part of the "
-                         "model in system RAM; give --metric llm-decode (or no --metric)");
+    if (opts.metric && !perf::isLlm(*opts.metric)) {
+        throw UsageError("--system-ram, --gpu-layers and --cpu-moe-layers describe LLM inference with part of the "
+                         "model in system RAM; give --metric llm-decode or llm-prefill (or no --metric)");
     }
     args.refuseTogether({"gpu-layers"}, {"cpu-moe-layers"});
     readSystemRam(args, true, q);
@@ -210,12 +226,15 @@ int run(Context& ctx, const Args& args) {
                 const auto typical = model.constants().typicalPerGpuBatch(q.workloadName, m);
                 j["typical_per_gpu_batch"] = typical ? nlohmann::json(*typical) : nlohmann::json();
             }
-            if (m == perf::Metric::LlmDecode && !p.offload && !perf::llmFits(g, q)) {
+            if (perf::isLlm(m) && !p.offload && !perf::llmFits(g, q) && !g.isCompleteSystem()) {
                 // What the note says: the speed with the rest in an assumed desktop's RAM.
                 perf::PerfQuery offloaded = q;
                 offloaded.systemRamGbs = perf::kDefaultSystemRamGbs;
                 const perf::Prediction o = model.explain(g, offloaded);
                 j["if_offloaded"] = offloadJson(*o.offload, perf::kDefaultSystemRamGbs, o.throughput);
+                addPromptCopy(j["if_offloaded"], g, offloaded, model);
+            } else if (p.offload) {
+                addPromptCopy(j["offload"], g, q, model);
             }
             j["expected_error"] = accuracyJson(accuracy.forQuery(q));
             if (q.gpus > 1 && !perf::isLlm(m)) {
@@ -246,13 +265,16 @@ std::string offloadHelp() {
            "--system-ram gives the RAM: a DDR kind and speed (ddr5-5600: two channels, 89.6 GB/s;\n"
            "ddr4-3200x4: four) or GB/s. As many whole layers as fit go on the GPUs and the CPU runs the\n"
            "rest and the output head; a mixture of experts keeps all but the routed experts of some\n"
-           "layers on the GPUs (--n-cpu-moe). The CPU reads its part at " +
+           "layers on the GPUs (--n-cpu-moe). Generating tokens, the CPU reads its part at " +
            format::percent(perf::kRamReadEfficiency, 0) + " of the RAM's bandwidth\nand spends " +
            format::trimmed(perf::kCpuLayerMs, 2) +
-           " ms per layer per token (fitted on llama.cpp runs: gpu-advisor eval-offload).\n--gpu-layers "
-           "(llama.cpp's -ngl) and --cpu-moe-layers (--n-cpu-moe) place it yourself. Without\n"
-           "--system-ram such a model's speed is shown as if it fitted, and a note gives it with the\n"
-           "rest in dual-channel DDR5-5600.\n";
+           " ms per layer per token (fitted on llama.cpp runs: gpu-advisor eval-offload).\nA prompt "
+           "(llm-prefill) runs on the GPU, which copies what is in RAM there for each\nmicro-batch (of a "
+           "mixture of experts, the experts its tokens pick) over PCIe at " +
+           format::percent(perf::kPcieCopyEfficiency, 0) + " of\nthe link's rate (fitted on an RTX 3090's "
+           "runs). --gpu-layers (llama.cpp's -ngl) and\n--cpu-moe-layers (--n-cpu-moe) place it yourself. "
+           "Without --system-ram such a model's\nspeed is shown as if it fitted, and a note gives it with "
+           "the rest in dual-channel DDR5-5600.\n";
 }
 
 } // namespace

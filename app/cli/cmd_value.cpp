@@ -24,7 +24,7 @@ int run(Context& ctx, const Args& args) {
     const PerfOptions perf = perfOptions(args);
     o.metric = perf.metric.value_or(perf::Metric::Int8Inference);
     o.llm = perf.query; // llm-decode, llm-prefill: the model, weights, context and KV cache
-    readSystemRam(args, o.metric == perf::Metric::LlmDecode, o.llm);
+    readSystemRam(args, perf::isLlm(o.metric), o.llm);
     if (!perf::isLlm(o.metric) && hasLlmOptions(args) && perf.query.llmTrainingParamsBillion <= 0) {
         throw UsageError(std::string(kLlmOptionNames) + " describe an LLM; give --metric llm-decode or llm-prefill "
                          "(--workload llm takes a language model's size for the other metrics)");
@@ -149,8 +149,9 @@ int run(Context& ctx, const Args& args) {
     }
     if (partlyInRam > 0) {
         ctx.out() << format::count(static_cast<long long>(partlyInRam), "GPU")
-                  << " marked (+RAM) generate tokens with part of the model in system RAM of "
-                  << format::trimmed(*o.llm.systemRamGbs, 1) << " GB/s\n";
+                  << " marked (+RAM) " << (o.metric == perf::Metric::LlmPrefill ? "process prompts" : "generate tokens")
+                  << " with part of the model in system RAM of " << format::trimmed(*o.llm.systemRamGbs, 1)
+                  << " GB/s\n";
     }
     if (unpriced > 0 && !showUnpriced) {
         ctx.out() << format::count(static_cast<long long>(unpriced), "GPU") << (unpriced == 1 ? " has" : " have") << " no price (add one with 'gpu-advisor prices add'; --all lists them)\n";

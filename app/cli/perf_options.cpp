@@ -60,14 +60,14 @@ OptionSpec systemRamOption() {
     return {"system-ram"};
 }
 
-void readSystemRam(const Args& args, bool tokenGeneration, perf::PerfQuery& q) {
+void readSystemRam(const Args& args, bool llmInference, perf::PerfQuery& q) {
     const auto ram = args.value("system-ram");
     if (!ram) {
         return;
     }
-    if (!tokenGeneration) {
-        throw UsageError("--system-ram describes token generation with part of the model in system RAM; give "
-                         "--metric llm-decode");
+    if (!llmInference) {
+        throw UsageError("--system-ram describes LLM inference with part of the model in system RAM; give "
+                         "--metric llm-decode or llm-prefill");
     }
     std::string problem;
     const auto parsed = perf::parseSystemRam(*ram, &problem);

@@ -26,16 +26,16 @@ OptionSpec sparsityOption();
 inline constexpr const char* kSparsityHelp =
     "--sparsity assumes 2:4 structured-sparse weights (up to 2x on the matmuls, Ampere and later).\n";
 
-/// --system-ram, for the commands that predict LLM token generation (perf, value, chart), and the
-/// help's line for value and chart.
+/// --system-ram, for the commands that predict LLM inference (perf, value, chart), and the help's
+/// line for value and chart.
 OptionSpec systemRamOption();
 inline constexpr const char* kSystemRamHelp =
-    "--system-ram (ddr5-5600, ddr4-3200x4 or GB/s) runs token generation of a model that does not\n"
-    "fit a GPU as llama.cpp does, with the rest in system RAM (gpu-advisor perf --help says how).\n";
+    "--system-ram (ddr5-5600, ddr4-3200x4 or GB/s) runs an LLM that does not fit a GPU as\n"
+    "llama.cpp does, with the rest in system RAM (gpu-advisor perf --help says how).\n";
 
 /// --system-ram into q.systemRamGbs when given. UsageError naming the option when it is bad, or
-/// when the command predicts no token generation (`tokenGeneration` false).
-void readSystemRam(const Args& args, bool tokenGeneration, perf::PerfQuery& q);
+/// when the command predicts no LLM inference (`llmInference` false).
+void readSystemRam(const Args& args, bool llmInference, perf::PerfQuery& q);
 
 /// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
 /// --weights, --context, --depth, --kv-cache, --sequences, --ubatch) is given, and those options' names for

@@ -219,14 +219,13 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     }
     if (partlyInRam > 0) {
         d.notes.push_back(format::count(static_cast<long long>(partlyInRam), "GPU") +
-                          " generate tokens with part of the model in system RAM of " +
-                          format::trimmed(*o.llm.systemRamGbs, 1) +
-                          " GB/s, marked (+RAM): their prompt processing is not charted");
+                          " run the model with part of it in system RAM of " + format::trimmed(*o.llm.systemRamGbs, 1) +
+                          " GB/s, marked (+RAM): the CPU generates tokens from it, and prompts copy it to the GPU "
+                          "over PCIe");
     }
     if (llm && d.reference != nullptr && !perf::llmFits(*d.reference, value::valueQuery(vo))) {
         d.notes.push_back(d.reference->name + ", the reference, cannot hold the model either: 1.0 is its speed " +
-                          (o.llm.systemRamGbs ? "with the rest in system RAM (prompt processing: as if it could)"
-                                              : "as if it could"));
+                          (o.llm.systemRamGbs ? "with the rest in system RAM" : "as if it could"));
     }
     if (o.kind == ChartKind::PerfPerDollar) {
         // One note for all the complete computers shown, so that it fits one line.

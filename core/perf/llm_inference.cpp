@@ -112,6 +112,22 @@ double routedShareRead(const PerfQuery& q) {
     return routedShareFor(q, q.llmSequences);
 }
 
+double promptExpertsPickedShare(const PerfQuery& q, int tokens) {
+    if (!expertRoutingKnown(q)) {
+        return routedShareRead(q, tokens);
+    }
+    const double picked = double(q.llmExpertsPerToken) / q.llmExperts;
+    return 1.0 - std::pow(1.0 - picked, std::pow(std::max(1, tokens), kPromptPicksExponent));
+}
+
+double promptWeightBytesRead(const PerfQuery& q, int tokens) {
+    if (!expertRoutingKnown(q)) {
+        return llmWeightBytesRead(q, tokens);
+    }
+    const WeightParts w = weightParts(q);
+    return w.sharedBytes(w.sharedBillion) + w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, tokens));
+}
+
 double llmBytesPerStep(const PerfQuery& q) {
     const int sequences = std::max(1, q.llmSequences);
     const double cache = kvCacheBytes(q);
@@ -186,10 +202,11 @@ int prefillTokensPerStep(const PerfQuery& q) {
 
 std::string prefillReadsDetail(const PerfQuery& q) {
     const int perStep = prefillTokensPerStep(q);
-    const double bytes = llmWeightBytesRead(q, perStep);
+    const double bytes = promptWeightBytesRead(q, perStep);
+    const double picked = promptExpertsPickedShare(q, perStep);
     const std::string experts =
-        expertRoutingKnown(q) ? " (" + format::percent(routedShareRead(q, perStep), 0) + " of the routed experts, " +
-                                    format::number(double(perStep) * q.llmExpertsPerToken / q.llmExperts, 1) +
+        expertRoutingKnown(q) ? " (" + format::percent(picked, 0) + " of the routed experts, " +
+                                    format::number(double(perStep) * q.llmExpertsPerToken / (q.llmExperts * picked), 1) +
                                     " tokens for each)"
                               : std::string();
     return "each step of " + format::number(perStep, 0) + " prompt tokens (llama.cpp's micro-batch, -ub) reads the " +

@@ -60,11 +60,27 @@ WeightParts weightParts(const PerfQuery& q);
 /// mixture of experts' shared part and the routed experts their routers pick (weightParts).
 double llmWeightBytesRead(const PerfQuery& q, int sequences);
 
-/// The share of a mixture of experts' routed weights that `tokens` tokens stepping together read
-/// (several sequences' generated tokens, or a prompt's micro-batch): 1 for a dense model; experts
-/// per token / experts for one token. Without the argument, llmSequences tokens.
+/// The share of a mixture of experts' routed weights that `tokens` tokens stepping together read,
+/// each picking independently (several sequences' generated tokens; a prompt's tokens pick fewer,
+/// promptExpertsPickedShare): 1 for a dense model; experts per token / experts for one token.
+/// Without the argument, llmSequences tokens.
 double routedShareRead(const PerfQuery& q, int tokens);
 double routedShareRead(const PerfQuery& q);
+
+/// A prompt's tokens pick their experts alike: the experts a 512-token step of code used in
+/// gpt-oss-120b, counted by llama.cpp's author (PR #15346, August 2025: 72 to 95 of 128 in each of
+/// the first eight layers, 83 on average), are what 33 tokens picking independently would use,
+/// and 33 = 512^0.56. (512 independent tokens would leave none of the 128 unused.)
+inline constexpr double kPromptPicksExponent = 0.56;
+
+/// The share of a mixture of experts' routed experts that a step of `tokens` prompt tokens picks
+/// at least once: as tokens^kPromptPicksExponent tokens picking k of E independently would. 1 for
+/// a dense model; without the expert counts, routedShareRead's upper bound.
+double promptExpertsPickedShare(const PerfQuery& q, int tokens);
+
+/// The weights a step of `tokens` prompt tokens reads: the shared part and the routed experts
+/// they pick (promptExpertsPickedShare); a dense model's all.
+double promptWeightBytesRead(const PerfQuery& q, int tokens);
 
 /// What one step of token generation reads for llmSequences sequences: the weights they use,
 /// once, and each sequence's KV cache. One sequence: llmBytesPerToken.

@@ -141,7 +141,7 @@ std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* prob
 }
 
 bool offloads(const Gpu& g, const PerfQuery& q) {
-    if (q.metric != Metric::LlmDecode) {
+    if (q.metric != Metric::LlmDecode && !(q.metric == Metric::LlmPrefill && !g.isCompleteSystem())) {
         return false;
     }
     // A complete computer (DGX Spark, Strix Halo) has no RAM beside its unified memory for the rest
@@ -246,21 +246,60 @@ PrefillOffload prefillOffload(const Gpu& g, const PerfQuery& q, double tokensIfF
     PerfQuery decode = q;
     decode.metric = Metric::LlmDecode;
     PrefillOffload o;
-    o.ramHeldBytes = planOffload(g, decode).ramHeldBytes;
+    o.split = planOffload(g, decode);
+    const int perStep = prefillTokensPerStep(q);
+    // Of what stays in RAM, the routed experts a step's tokens do not pick are not copied.
+    double routedInRam = 0;
+    if (expertRoutingKnown(q)) {
+        const WeightParts w = weightParts(q);
+        routedInRam = o.split.expertsInRam ? o.split.ramHeldBytes
+                                           : (1.0 - gpuLayerShare(o.split)) * w.routedBytes(w.routedBillion);
+        o.expertsPickedShare = promptExpertsPickedShare(q, perStep);
+    }
+    o.copiedBytesPerStep = o.split.ramHeldBytes - (1.0 - o.expertsPickedShare) * routedInRam;
     // PCIe 3.0 moves 0.985 GB/s per lane each way; each generation doubles it.
     o.pcieGbs = 0.985 * std::pow(2.0, std::max(0, g.pcieGen - 3)) * g.pcieLanes;
-    const double batch = prefillTokensPerStep(q);
-    o.tokensPerSecond = batch / (batch / tokensIfFits + o.ramHeldBytes / (o.pcieGbs * 1e9));
+    const double ramGbs = q.systemRamGbs.value_or(kDefaultSystemRamGbs) * kRamReadEfficiency;
+    o.copyGbs = std::min(o.pcieGbs * kPcieCopyEfficiency, ramGbs);
+    o.ramBindsCopy = ramGbs < o.pcieGbs * kPcieCopyEfficiency;
+    const int tokens = std::max(1, q.llmContextTokens);
+    const double steps = std::ceil(double(tokens) / perStep);
+    o.copySecondsPerToken = o.copiedBytesPerStep * steps / tokens / (o.copyGbs * 1e9);
+    o.tokensPerSecond = 1.0 / (1.0 / tokensIfFits + o.copySecondsPerToken);
     return o;
 }
 
-std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits) {
-    const PrefillOffload o = prefillOffload(g, q, tokensIfFits);
-    return "with the rest in system RAM, llama.cpp copies the " + format::number(o.ramHeldBytes / 1e9, 1) +
-           " GB there to the GPU for each step of up to " + format::number(q.llmMicroBatchTokens, 0) +
-           " prompt tokens (the micro-batch, -ub; it runs steps of 32 or more on the GPU, PR #6083) over PCIe " +
-           std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes) + " (" + format::number(o.pcieGbs, 1) +
-           " GB/s at most): at most about " + format::number(o.tokensPerSecond, 0) + " tokens/s";
+std::string prefillCopyDetail(const Gpu& g, const PerfQuery& q, const PrefillOffload& o) {
+    const bool someExperts = expertRoutingKnown(q) && o.expertsPickedShare < 1.0 - 1e-9;
+    const std::string ram =
+        q.systemRamGbs ? format::trimmed(*q.systemRamGbs, 1) + " GB/s" : std::string(kDefaultSystemRamLabel);
+    std::string text = "each step of up to " + format::number(q.llmMicroBatchTokens, 0) +
+                       " prompt tokens (the micro-batch, -ub) runs on the GPU (steps of 32 or more do, PR #6083), "
+                       "which first copies there the " +
+                       format::number(o.copiedBytesPerStep / 1e9, 1) + " of the " +
+                       format::number(o.split.ramHeldBytes / 1e9, 1) + " GB in RAM that the step uses";
+    if (someExperts) {
+        text += " (" + format::percent(o.expertsPickedShare, 0) +
+                " of the routed experts: a prompt's tokens pick alike, as " +
+                format::number(std::pow(prefillTokensPerStep(q), kPromptPicksExponent), 0) +
+                " independent tokens would; PR #15346)";
+    }
+    text += " over PCIe " + std::to_string(g.pcieGen) + ".0 x" +
+            std::to_string(g.pcieLanes) + " at about " + format::number(o.copyGbs, 1) + " GB/s (";
+    if (o.ramBindsCopy) {
+        return text + "what the " + ram + " RAM gives at " + format::percent(kRamReadEfficiency, 0) +
+               " of its rate, below the link's " + format::number(o.pcieGbs, 1) + ")";
+    }
+    return text + format::percent(kPcieCopyEfficiency, 0) + " of its " + format::number(o.pcieGbs, 1) +
+           ", fitted on an RTX 3090's prompts)";
+}
+
+std::string prefillOffloadDetail(const Gpu& g, const PerfQuery& q, const PrefillOffload& o) {
+    return offloadPlacement(o.split) + "; " + prefillCopyDetail(g, q, o);
+}
+
+std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, const PrefillOffload& o) {
+    return "a prompt with the rest in RAM: " + prefillCopyDetail(g, q, o);
 }
 
 } // namespace advisor::perf

@@ -4,7 +4,8 @@
 /// than its GPUs: the layers that do not fit (-ngl), or a mixture of experts' routed experts
 /// (--n-cpu-moe), stay in RAM and the CPU runs them. Each token then reads the GPUs' share at
 /// their speed and the rest at the RAM's, which is many times slower: a 70B model at 4 bits on
-/// one 24 GB card reads about half of its 42 GB from RAM.
+/// one 24 GB card reads about half of its 42 GB from RAM. A prompt instead runs on the GPU, the
+/// weights in RAM copied there for each step (prefillOffload).
 
 #include "catalog/gpu.h"
 #include "perf/model.h"
@@ -56,6 +57,8 @@ int llmLayersOf(const PerfQuery& q);
 
 /// Whether q leaves part of the model in system RAM on q.gpus of g: RAM is given
 /// (PerfQuery::systemRamGbs) and the model does not fit, or a placement (-ngl, --n-cpu-moe) is.
+/// Token generation and prompt processing; a complete computer's prompt never (its GPU reads the
+/// same memory, so no copy).
 bool offloads(const Gpu& g, const PerfQuery& q);
 
 /// Where llama.cpp would put the model: a mixture of experts whose routing is known keeps
@@ -93,19 +96,40 @@ std::string overCapacityNote(const OffloadSplit& split);
 /// kDefaultSystemRamLabel RAM (`offloadedTokensPerSecond`) and how to give one's own.
 std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<double> offloadedTokensPerSecond);
 
-/// Prompt processing of a model that does not fit g: llama.cpp runs a step of 32 tokens or more
-/// on the GPU, copying the weights left in RAM (planOffload's, as token generation would leave
-/// them) over PCIe for each one (PR #6083), so each micro-batch (llmMicroBatchTokens, or the
-/// prompt if shorter) waits for them: the most tokens/s that allows at the link's nominal speed,
-/// beside `tokensIfFits`.
+/// The share of PCIe's nominal rate that llama.cpp's copies of weights from system RAM to the GPU
+/// get: fitted (the median) on an RTX 3090's prompts with gpt-oss-120b's experts of 25-28 layers in
+/// RAM at micro-batches of 256 to 8,192 (0.60-0.82 each; docs/performance-model.md).
+inline constexpr double kPcieCopyEfficiency = 0.73;
+
+/// Prompt processing with part of the model in system RAM: llama.cpp runs every step of 32 tokens
+/// or more on the GPU (PR #6083), copying there the weights left in RAM (planOffload's, as token
+/// generation leaves them) that the step uses: all of a layer's, and of a mixture of experts'
+/// routed experts those its tokens pick (PR #15346, promptExpertsPickedShare). The copy runs over
+/// PCIe at kPcieCopyEfficiency of the link's nominal rate, or the RAM's read rate if lower, and
+/// adds to the GPU's own time (`tokensIfFits`).
 struct PrefillOffload {
-    double ramHeldBytes = 0;
-    double pcieGbs = 0;
+    OffloadSplit split;
+    double expertsPickedShare = 1;  ///< of the routed experts in RAM, the share a step copies
+    double copiedBytesPerStep = 0;  ///< what each micro-batch copies to the GPU
+    double pcieGbs = 0;             ///< the link's nominal rate, one way
+    double copyGbs = 0;             ///< the copy's rate: the link's at kPcieCopyEfficiency, or the RAM's
+    bool ramBindsCopy = false;      ///< the RAM, not the link, sets copyGbs
+    double copySecondsPerToken = 0; ///< the copies' time, shared by the prompt's tokens
     double tokensPerSecond = 0;
 };
 PrefillOffload prefillOffload(const Gpu& g, const PerfQuery& q, double tokensIfFits);
 
-/// prefillOffload in words.
-std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, double tokensIfFits);
+/// What a PrefillOffload copies, in words: "each step of up to 512 prompt tokens, llama.cpp copies
+/// the 28.9 GB of them its tokens use (65% of the routed experts: ...) to the GPU over PCIe 4.0 x16
+/// at about 23.3 GB/s (...)".
+std::string prefillCopyDetail(const Gpu& g, const PerfQuery& q, const PrefillOffload& o);
+
+/// The explanation of an offloaded prompt: where the model sits (offloadPlacement) and
+/// prefillCopyDetail.
+std::string prefillOffloadDetail(const Gpu& g, const PerfQuery& q, const PrefillOffload& o);
+
+/// For a prompt of a model that does not fit g, when no RAM was given: how llama.cpp copies the
+/// rest per step (prefillCopyDetail, with kDefaultSystemRamLabel RAM) and how to give one's own.
+std::string prefillOffloadNote(const Gpu& g, const PerfQuery& q, const PrefillOffload& o);
 
 } // namespace advisor::perf

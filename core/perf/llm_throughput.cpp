@@ -47,7 +47,7 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
     }
     const WeightParts w = weightParts(q);
     part(w.sharedBillion, w.sharedBytes(w.sharedBillion));
-    part(activeParamsBillion(q) - w.sharedBillion, w.routedBytes(w.routedBillion * routedShareRead(q, perStep)));
+    part(activeParamsBillion(q) - w.sharedBillion, w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, perStep)));
     return t;
 }
 
@@ -132,6 +132,27 @@ double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const Mode
         out->singleGpu = tokens;
     }
     return tokens;
+}
+
+double prefillThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                         Prediction* out) {
+    if (!offloads(g, q)) {
+        return prefillThroughput(s, q, c, out);
+    }
+    // The GPU runs the prompt as if the model fitted, waiting for each step's copy of what is in
+    // system RAM.
+    const PrefillOffload o = prefillOffload(g, q, prefillThroughput(s, allOnGpus(q), c, out));
+    if (out != nullptr) {
+        const double gpuShare = 1.0 - o.copySecondsPerToken * o.tokensPerSecond;
+        out->computeShare *= gpuShare;
+        out->memoryShare *= gpuShare;
+        out->overheadShare *= gpuShare;
+        out->clockBoundShare *= gpuShare;
+        out->systemRamShare = 1.0 - gpuShare;
+        out->singleGpu = o.tokensPerSecond;
+        out->offload = o.split;
+    }
+    return o.tokensPerSecond;
 }
 
 } // namespace advisor::perf

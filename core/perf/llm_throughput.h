@@ -35,7 +35,12 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
 /// waits on its reads any more (a prompt at least that long), if q's waits; else nothing.
 std::optional<int> microBatchCoveringReads(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
 
-/// Tokens/s of prompt processing; fills out's time shares and single-GPU speed.
+/// Tokens/s of prompt processing with the whole model on the GPUs; fills out's time shares and
+/// single-GPU speed.
 double prefillThroughput(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c, Prediction* out);
+/// The same on g, with what q leaves in system RAM (offloads) copied to it for each step
+/// (prefillOffload): the copy's share of the time is out's systemRamShare.
+double prefillThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                         Prediction* out);
 
 } // namespace advisor::perf

@@ -120,7 +120,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
         return decodeThroughput(s, g, q, c, out);
     }
     if (q.metric == Metric::LlmPrefill) {
-        return prefillThroughput(s, q, c, out);
+        return prefillThroughput(s, g, q, c, out);
     }
     const Times t = singleGpuTimes(s, q, c);
     const double single = 1.0 / t.total();
@@ -176,7 +176,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     const double top =
         std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare, p.systemRamShare});
     if (p.systemRamShare == top) {
-        p.bound = "the CPU's reads from system RAM";
+        p.bound = q.metric == Metric::LlmPrefill ? "copying from system RAM to the GPU" : "the CPU's reads from system RAM";
     } else if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
                decodeBandwidth < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
         p.bound = "memory traffic the SMs can keep in flight";
@@ -470,8 +470,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
         }
         if (offloads(g, q)) {
-            add(p.offload->expertsInRam ? "routed experts in system RAM" : "layers in system RAM",
-                modelThroughput(s, g, allOnGpus(q), constants_), offloadDetail(*p.offload, q));
+            const double ifFits = modelThroughput(s, g, allOnGpus(q), constants_);
+            add(p.offload->expertsInRam ? "routed experts in system RAM" : "layers in system RAM", ifFits,
+                q.metric == Metric::LlmPrefill ? prefillOffloadDetail(g, q, prefillOffload(g, q, ifFits))
+                                               : offloadDetail(*p.offload, q));
             if (p.offload->overCapacity) {
                 p.notes.push_back(overCapacityNote(*p.offload));
             }
@@ -479,12 +481,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             PerfQuery offloaded = q;
             offloaded.systemRamGbs = kDefaultSystemRamGbs;
             const bool ramBeside = !g.isCompleteSystem(); // a complete computer's memory is all it has
-            p.notes.push_back(doesNotFitNote(g, q,
-                                             q.metric == Metric::LlmDecode && ramBeside
-                                                 ? std::optional(modelThroughput(s, g, offloaded, constants_))
-                                                 : std::nullopt));
+            p.notes.push_back(doesNotFitNote(
+                g, q, ramBeside ? std::optional(modelThroughput(s, g, offloaded, constants_)) : std::nullopt));
             if (q.metric == Metric::LlmPrefill && ramBeside) {
-                p.notes.push_back(prefillOffloadNote(g, q, p.throughput));
+                p.notes.push_back(prefillOffloadNote(g, q, prefillOffload(g, q, p.throughput)));
             }
         }
     }

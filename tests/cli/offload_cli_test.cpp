@@ -51,6 +51,48 @@ TEST(OffloadCli, WithoutSystemRamTheJsonCarriesTheNotesEstimateBesideTheAsIfItFi
                      estimate.at("tokens_per_s").get<double>());
 }
 
+TEST(OffloadCli, APromptWithTheRestInRamCopiesTheExpertsEachStepPicksOverPcie) {
+    // gpt-oss-120b on an RTX 3090 (PCIe 4.0 x16): with RAM given, its prompt is predicted with each
+    // micro-batch's copy; without, the JSON carries the same figure as the notes' estimate.
+    Cli cli;
+    const std::vector<std::string> base = {"perf",         "--gpu",     "RTX 3090", "--metric", "llm-prefill",
+                                           "--model",      "gpt-oss-120b", "--context", "4096"};
+    auto withRam = base;
+    withRam.insert(withRam.end(), {"--system-ram", "ddr5-5600"});
+    const auto p = cli.json(withRam).at("predictions").at(0);
+    EXPECT_EQ(p.at("bound"), "copying from system RAM to the GPU");
+    const auto& o = p.at("offload");
+    EXPECT_TRUE(o.at("experts_in_ram").get<bool>());
+    EXPECT_NEAR(o.at("experts_picked_share").get<double>(), 0.648, 0.001); // 83 of 128 at 512 a step
+    EXPECT_NEAR(o.at("copied_gb_per_step").get<double>(), 0.648 * o.at("ram_held_gb").get<double>(), 0.05);
+    EXPECT_DOUBLE_EQ(o.at("pcie_gbs").get<double>(), 31.52);
+    EXPECT_NEAR(o.at("copy_gbs").get<double>(), 31.52 * 0.73, 1e-9);
+    EXPECT_FALSE(o.at("ram_binds_copy").get<bool>());
+    // 4,096 tokens in 8 steps, each copying 26.7 GB at 23 GB/s: a bit over 400 tokens/s.
+    const double tokens = p.at("throughput");
+    EXPECT_GT(tokens, 380);
+    EXPECT_LT(tokens, 440);
+    const auto asIfFits = cli.json(base).at("predictions").at(0);
+    EXPECT_FALSE(asIfFits.contains("offload"));
+    EXPECT_DOUBLE_EQ(asIfFits.at("if_offloaded").at("tokens_per_s").get<double>(), tokens);
+    EXPECT_DOUBLE_EQ(asIfFits.at("if_offloaded").at("copied_gb_per_step").get<double>(),
+                     o.at("copied_gb_per_step").get<double>());
+    EXPECT_GT(asIfFits.at("throughput").get<double>(), 5 * tokens);
+    // Slow RAM binds the copy, and the explanation says so.
+    auto slow = base;
+    slow.insert(slow.end(), {"--system-ram", "ddr4-2133"});
+    EXPECT_TRUE(cli.json(slow).at("predictions").at(0).at("offload").at("ram_binds_copy").get<bool>());
+    const auto human = cli.run(slow);
+    EXPECT_NE(human.out.find("what the 34.1 GB/s RAM gives at 53% of its rate"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("copies from system RAM 9"), std::string::npos) << human.out;
+    const auto value = cli.run({"value", "--metric", "llm-prefill", "--model", "llama-3.1-70b", "--system-ram",
+                                "ddr5-5600"});
+    EXPECT_EQ(value.exitCode, 0) << value.err;
+    EXPECT_NE(value.out.find("marked (+RAM) process prompts with part of the model in system RAM of 89.6 GB/s"),
+              std::string::npos)
+        << value.out;
+}
+
 TEST(OffloadCli, PlacementsAreLlamaCppsAndBadOnesAreRefusedByName) {
     Cli cli;
     const auto moe = cli.json({"perf", "--gpu", "RTX 2080", "--metric", "llm-decode", "--model", "qwen3-30b-a3b",
@@ -83,7 +125,8 @@ TEST(OffloadCli, PlacementsAreLlamaCppsAndBadOnesAreRefusedByName) {
     }
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--system-ram", "89.6"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("give --metric llm-decode (or no --metric)"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("give --metric llm-decode or llm-prefill (or no --metric)"), std::string::npos)
+        << training.err;
 }
 
 TEST(OffloadCli, ValueAndChartTakeTheSystemRamAndMarkTheCardsThatUseIt) {
@@ -114,23 +157,29 @@ TEST(OffloadCli, ValueAndChartTakeTheSystemRamAndMarkTheCardsThatUseIt) {
     const auto column = [&](const char* name) {
         return size_t(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
     };
-    bool sawRtx4090 = false;
+    bool sawRtx4090 = false, sawRtx6000Ada = false;
     for (const auto& row : table.rows) {
         if (row.fields[column("gpu")] == "RTX 4090") {
             sawRtx4090 = true;
             EXPECT_EQ(row.fields[column("partly_in_ram")], "yes");
             EXPECT_EQ(row.fields[column("relative_llm-decode")], "1");
-            EXPECT_EQ(row.fields[column("relative_llm-prefill")], ""); // not charted
+            EXPECT_EQ(row.fields[column("relative_llm-prefill")], "1"); // charted, with its copies over PCIe
+        }
+        if (row.fields[column("gpu")] == "RTX 6000 Ada") { // 48 GB: it holds the model, copies nothing
+            sawRtx6000Ada = true;
+            EXPECT_EQ(row.fields[column("partly_in_ram")], "no");
+            EXPECT_GT(std::stod(row.fields[column("relative_llm-prefill")]), 1.5);
         }
     }
     EXPECT_TRUE(sawRtx4090);
+    EXPECT_TRUE(sawRtx6000Ada);
 
     const auto training = cli.run({"value", "--metric", "fp16-training", "--system-ram", "ddr5-5600"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--system-ram describes token generation"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("--system-ram describes LLM inference"), std::string::npos) << training.err;
     const auto badChart = cli.run({"chart", "--out", cli.file("x.csv"), "--system-ram", "ddr5-5600"});
     EXPECT_EQ(badChart.exitCode, 2);
-    EXPECT_NE(badChart.err.find("--system-ram describes token generation"), std::string::npos) << badChart.err;
+    EXPECT_NE(badChart.err.find("--system-ram describes LLM inference"), std::string::npos) << badChart.err;
 }
 
 TEST(OffloadCli, RecommendRanksCardsTooSmallForTheModelWithTheRestInRam) {

@@ -30,9 +30,11 @@ void fillSystemRamChoice(QComboBox* box) {
                      QString::fromLatin1(kind));
         box->setItemData(box->count() - 1, QString::fromStdString(ram->label), Qt::ToolTipRole);
     }
-    box->setToolTip(tr("LLM token generation on a card too small for the model, as llama.cpp runs it with the rest in "
-                       "this system RAM: whole layers on the card and the others on the CPU, or a mixture of "
-                       "experts' routed experts in RAM; such cards are marked +RAM. GPU memory only leaves them out."));
+    box->setToolTip(tr("LLM inference on a card too small for the model, as llama.cpp runs it with the rest in this "
+                       "system RAM: whole layers on the card and the others on the CPU, or a mixture of experts' "
+                       "routed experts in RAM. Tokens are generated with the CPU reading that part; prompts copy it "
+                       "to the card over PCIe for each micro-batch. Such cards are marked +RAM. GPU memory only "
+                       "leaves them out."));
 }
 
 std::optional<double> chosenSystemRamGbs(const QComboBox* box) {
