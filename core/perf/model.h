@@ -130,8 +130,9 @@ struct Prediction {
     /// count x clock); the overhead is all GPU-independent time (fixed per sample, and the host's
     /// time per step of recurrent networks).
     double computeShare = 0, memoryShare = 0, vectorShare = 0, latencyShare = 0, overheadShare = 0;
-    /// LLM token generation with part of the model in system RAM: the CPU's share of the time
-    /// (its reads and the layers it runs); with it the shares add up to 1.
+    /// LLM inference with part of the model in system RAM: in token generation the CPU's share of
+    /// the time (its reads and the layers it runs), in prompt processing the share spent copying
+    /// it to the GPU; with it the shares add up to 1.
     double systemRamShare = 0;
     /// Where the model sits when part of it is read from system RAM (PerfQuery::systemRamGbs).
     std::optional<OffloadSplit> offload;

@@ -260,6 +260,7 @@ TEST(Offload, PromptProcessingOfAModelThatDoesNotFitIsBoundByCopyingItOverPcie) 
     EXPECT_GT(p.offload->ramHeldBytes, 15e9);
     EXPECT_NEAR(p.throughput, 512 / (512 / fits + copySeconds), 0.01 * p.throughput);
     EXPECT_NEAR(p.systemRamShare, copySeconds / (512 / fits + copySeconds), 1e-3);
+    EXPECT_NEAR(p.computeShare + p.memoryShare + p.overheadShare + p.systemRamShare, 1.0, 1e-12);
     EXPECT_EQ(p.bound, "copying from system RAM to the GPU");
     const Factor* f = factorNamed(p, "layers in system RAM");
     ASSERT_NE(f, nullptr);
