@@ -436,7 +436,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                 PerfQuery larger = q;
                 larger.llmMicroBatchTokens = *ub;
                 larger.llmContextTokens = std::max(q.llmContextTokens, *ub);
-                detail += " (a micro-batch of " + format::number(*ub, 0) + " covers them: " +
+                if (q.llmPrefillAttentionFlops) { // a longer prompt attends to more (full attention's share)
+                    larger.llmPrefillAttentionFlops = *q.llmPrefillAttentionFlops *
+                                                      (q.llmDepthTokens + (larger.llmContextTokens + 1.0) / 2.0) /
+                                                      (q.llmDepthTokens + (std::max(1, q.llmContextTokens) + 1.0) / 2.0);
+                }
+                detail += " (a micro-batch of " + format::number(*ub, 0) + " covers them: about " +
                           format::number(modelThroughput(s, g, larger, constants_), 0) + " tokens/s for a " +
                           format::number(larger.llmContextTokens, 0) + "-token prompt)";
             }
