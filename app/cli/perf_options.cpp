@@ -232,7 +232,7 @@ std::string describeLlm(const perf::PerfQuery& q) {
     if (q.llmActiveParamsBillion > 0) {
         out += ", " + format::number(q.llmActiveParamsBillion, 1) + "B active";
     }
-    out += ", " + std::string(perf::toString(q.llmWeights)) + " weights, " + std::to_string(q.llmContextTokens) +
+    out += ", " + std::string(perf::toString(q.llmWeights)) + " weights, " + format::number(q.llmContextTokens, 0) +
            " tokens of context";
     if (q.llmDepthTokens > 0) {
         out += " after " + format::number(q.llmDepthTokens, 0) + " in the cache";

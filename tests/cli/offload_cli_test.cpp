@@ -85,6 +85,7 @@ TEST(OffloadCli, APromptWithTheRestInRamCopiesTheExpertsEachStepPicksOverPcie) {
     const auto human = cli.run(slow);
     EXPECT_NE(human.out.find("what the 34.1 GB/s RAM gives at 53% of its rate"), std::string::npos) << human.out;
     EXPECT_NE(human.out.find("copies from system RAM 9"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("int4 weights, 4,096 tokens of context"), std::string::npos) << human.out;
     const auto value = cli.run({"value", "--metric", "llm-prefill", "--model", "llama-3.1-70b", "--system-ram",
                                 "ddr5-5600"});
     EXPECT_EQ(value.exitCode, 0) << value.err;
