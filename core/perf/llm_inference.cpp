@@ -204,11 +204,10 @@ std::string prefillReadsDetail(const PerfQuery& q) {
     const int perStep = prefillTokensPerStep(q);
     const double bytes = promptWeightBytesRead(q, perStep);
     const double picked = promptExpertsPickedShare(q, perStep);
-    const std::string experts =
-        expertRoutingKnown(q) ? " (" + format::percent(picked, 0) + " of the routed experts, " +
-                                    format::number(double(perStep) * q.llmExpertsPerToken / (q.llmExperts * picked), 1) +
-                                    " tokens for each)"
-                              : std::string();
+    const double tokensEach = double(perStep) * q.llmExpertsPerToken / (q.llmExperts * picked);
+    const std::string experts = expertRoutingKnown(q) ? " (" + format::percent(picked, 0) + " of the routed experts, " +
+                                                            format::number(tokensEach, 1) + " tokens for each)"
+                                                      : std::string();
     return "each step of " + format::number(perStep, 0) + " prompt tokens (llama.cpp's micro-batch, -ub) reads the " +
            format::number(bytes / 1e9, 2) + " GB of weights its tokens use" + experts + " once, " +
            format::number(bytes / perStep / 1e6, 1) +

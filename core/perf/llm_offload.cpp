@@ -284,8 +284,8 @@ std::string prefillCopyDetail(const Gpu& g, const PerfQuery& q, const PrefillOff
                 format::number(std::pow(prefillTokensPerStep(q), kPromptPicksExponent), 0) +
                 " independent tokens would; PR #15346)";
     }
-    text += " over PCIe " + std::to_string(g.pcieGen) + ".0 x" +
-            std::to_string(g.pcieLanes) + " at about " + format::number(o.copyGbs, 1) + " GB/s (";
+    text += " over PCIe " + std::to_string(g.pcieGen) + ".0 x" + std::to_string(g.pcieLanes) + " at about " +
+            format::number(o.copyGbs, 1) + " GB/s (";
     if (o.ramBindsCopy) {
         return text + "what the " + ram + " RAM gives at " + format::percent(kRamReadEfficiency, 0) +
                " of its rate, below the link's " + format::number(o.pcieGbs, 1) + ")";

@@ -47,7 +47,8 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
     }
     const WeightParts w = weightParts(q);
     part(w.sharedBillion, w.sharedBytes(w.sharedBillion));
-    part(activeParamsBillion(q) - w.sharedBillion, w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, perStep)));
+    part(activeParamsBillion(q) - w.sharedBillion,
+         w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, perStep)));
     return t;
 }
 

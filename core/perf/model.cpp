@@ -176,7 +176,8 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
     const double top =
         std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare, p.systemRamShare});
     if (p.systemRamShare == top) {
-        p.bound = q.metric == Metric::LlmPrefill ? "copying from system RAM to the GPU" : "the CPU's reads from system RAM";
+        p.bound = q.metric == Metric::LlmPrefill ? "copying from system RAM to the GPU"
+                                                 : "the CPU's reads from system RAM";
     } else if (p.memoryShare == top && q.metric == Metric::LlmDecode &&
                decodeBandwidth < s.bandwidthGbs * constants_.decodeBandwidthEfficiency) {
         p.bound = "memory traffic the SMs can keep in flight";
@@ -437,9 +438,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                 larger.llmMicroBatchTokens = *ub;
                 larger.llmContextTokens = std::max(q.llmContextTokens, *ub);
                 if (q.llmPrefillAttentionFlops) { // a longer prompt attends to more (full attention's share)
-                    larger.llmPrefillAttentionFlops = *q.llmPrefillAttentionFlops *
-                                                      (q.llmDepthTokens + (larger.llmContextTokens + 1.0) / 2.0) /
-                                                      (q.llmDepthTokens + (std::max(1, q.llmContextTokens) + 1.0) / 2.0);
+                    const auto attended = [&](int n) { return q.llmDepthTokens + (std::max(1, n) + 1.0) / 2.0; };
+                    larger.llmPrefillAttentionFlops =
+                        *q.llmPrefillAttentionFlops * attended(larger.llmContextTokens) / attended(q.llmContextTokens);
                 }
                 detail += " (a micro-batch of " + format::number(*ub, 0) + " covers them: about " +
                           format::number(modelThroughput(s, g, larger, constants_), 0) + " tokens/s for a " +

@@ -32,10 +32,10 @@ struct OffloadedRun {
 // n-cpu-moe partially offloaded models", 2026; its file is the F16 one, with the same MXFP4 experts).
 const std::vector<OffloadedRun>& rtx3090Sweep() {
     static const std::vector<OffloadedRun> runs = {{"RTX 3090", "gpt-oss-120b", 256, 25, 4096, 240.03},
-                                          {"RTX 3090", "gpt-oss-120b", 512, 26, 4096, 380.27},
-                                          {"RTX 3090", "gpt-oss-120b", 2048, 25, 4096, 1112.54},
-                                          {"RTX 3090", "gpt-oss-120b", 4096, 26, 4096, 1682.47},
-                                          {"RTX 3090", "gpt-oss-120b", 8192, 28, 8192, 2090.68}};
+                                                   {"RTX 3090", "gpt-oss-120b", 512, 26, 4096, 380.27},
+                                                   {"RTX 3090", "gpt-oss-120b", 2048, 25, 4096, 1112.54},
+                                                   {"RTX 3090", "gpt-oss-120b", 4096, 26, 4096, 1682.47},
+                                                   {"RTX 3090", "gpt-oss-120b", 8192, 28, 8192, 2090.68}};
     return runs;
 }
 
