@@ -3,6 +3,7 @@
 #include "common/format.h"
 #include "common/text.h"
 #include "perf/llm_inference.h"
+#include "perf/terms.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,7 +142,9 @@ std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* prob
 }
 
 bool offloads(const Gpu& g, const PerfQuery& q) {
-    if (q.metric != Metric::LlmDecode && !(q.metric == Metric::LlmPrefill && !g.isCompleteSystem())) {
+    // A prompt copies what is in RAM to the GPU; a complete computer's GPU reads that memory itself.
+    const bool promptCopied = q.metric == Metric::LlmPrefill && !g.isCompleteSystem();
+    if (q.metric != Metric::LlmDecode && !promptCopied) {
         return false;
     }
     // A complete computer (DGX Spark, Strix Halo) has no RAM beside its unified memory for the rest
@@ -257,8 +260,7 @@ PrefillOffload prefillOffload(const Gpu& g, const PerfQuery& q, double tokensIfF
         o.expertsPickedShare = promptExpertsPickedShare(q, perStep);
     }
     o.copiedBytesPerStep = o.split.ramHeldBytes - (1.0 - o.expertsPickedShare) * routedInRam;
-    // PCIe 3.0 moves 0.985 GB/s per lane each way; each generation doubles it.
-    o.pcieGbs = 0.985 * std::pow(2.0, std::max(0, g.pcieGen - 3)) * g.pcieLanes;
+    o.pcieGbs = pcieGbsPerDirection(g.pcieGen, g.pcieLanes);
     const double ramGbs = q.systemRamGbs.value_or(kDefaultSystemRamGbs) * kRamReadEfficiency;
     o.copyGbs = std::min(o.pcieGbs * kPcieCopyEfficiency, ramGbs);
     o.ramBindsCopy = ramGbs < o.pcieGbs * kPcieCopyEfficiency;

@@ -99,11 +99,15 @@ double batchScaling(double batchMultiplier, double gainPerDoubling) {
     return std::pow(1.0 + gainPerDoubling, std::log2(m));
 }
 
+double pcieGbsPerDirection(int pcieGen, int lanes) {
+    return 0.985 * lanes * std::pow(2.0, pcieGen - 3);
+}
+
 Link linkBandwidth(const Gpu& g, int gpus, const Interconnect& ic) {
     Link l;
     l.pcieGen = ic.pcieGen > 0 ? std::min(ic.pcieGen, g.pcieGen) : g.pcieGen;
     l.lanes = ic.pcieLanes > 0 ? std::min(ic.pcieLanes, g.pcieLanes) : std::min(gpus <= 2 ? 16 : 8, g.pcieLanes);
-    const double pcie = 0.985 * l.lanes * std::pow(2.0, l.pcieGen - 3);
+    const double pcie = pcieGbsPerDirection(l.pcieGen, l.lanes);
     if (g.form == FormFactor::Sxm || g.form == FormFactor::Oam || g.form == FormFactor::Superchip) {
         if (g.interconnectGbs) {
             l.gbPerSecond = *g.interconnectGbs / 2.0;

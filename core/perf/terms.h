@@ -125,6 +125,10 @@ struct Link {
     bool cubeMesh = false;  ///< NVLink 2 hybrid cube-mesh (V100 SXM2) beyond 4 GPUs: no NVSwitch
 };
 
+/// PCIe's nominal rate each way, GB/s: 0.985 per lane on 3.0 (8 GT/s, 128b/130b), doubling with
+/// each later generation and halving with each earlier one.
+double pcieGbsPerDirection(int pcieGen, int lanes);
+
 /// Per-GPU all-reduce bandwidth. SXM: NVLink (per direction = half the published total);
 /// bridged PCIe cards: the bridge for 2 GPUs only; otherwise PCIe at 0.985 GB/s per lane (gen 3),
 /// doubling per generation.

@@ -282,6 +282,20 @@ TEST(Offload, PromptProcessingOfAModelThatDoesNotFitIsBoundByCopyingItOverPcie) 
                 0.01 * slow.throughput);
 }
 
+TEST(Offload, APromptsCopyRunsAtTheLinksOwnGeneration) {
+    // The same rate as the multi-GPU links' (pcieGbsPerDirection): an older slot halves it per
+    // generation (a card of one's own on PCIe 2.0 x16: 7.88 GB/s, where 3.0 gives 15.76).
+    PerfQuery q = publishedModel("llama-3.1-70b", 89.6);
+    q.metric = Metric::LlmPrefill;
+    Gpu old = gpu("RTX 3090");
+    for (const int gen : {2, 3, 4, 5}) {
+        old.pcieGen = gen;
+        EXPECT_DOUBLE_EQ(prefillOffload(old, q, 1e12).pcieGbs, pcieGbsPerDirection(gen, 16)) << gen;
+    }
+    EXPECT_DOUBLE_EQ(pcieGbsPerDirection(2, 16), 7.88);
+    EXPECT_DOUBLE_EQ(pcieGbsPerDirection(4, 16), 31.52);
+}
+
 TEST(Offload, AMixtureOfExpertsPromptCopiesOnlyTheExpertsItsStepsPick) {
     // gpt-oss-120b on an RTX 4090 with 89.6 GB/s RAM: the routed experts of some layers stay in RAM;
     // a 512-token step copies the 65% of them its tokens pick, a 4,096-token step 96%.
