@@ -118,6 +118,10 @@ std::string prefillReadsDetail(const PerfQuery& q);
 /// total parameters, the file's bits for its shared and routed parts, and how routed kernels fare.
 std::string mixtureOfExpertsNote(const PerfQuery& q);
 
+/// For quantized prompts on NVIDIA's INT8 tensor cores: llama.cpp's newer builds multiply them there,
+/// where the calibration's May 2024 runs dequantised the weights for FP16 matmuls.
+std::string int8PromptSoftwareNote();
+
 /// Why several sequences generated together (llmSequences) gain what they gain.
 std::string sequencesDetail(const PerfQuery& q);
 

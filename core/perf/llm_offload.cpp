@@ -223,6 +223,18 @@ std::string overCapacityNote(const OffloadSplit& s) {
            " GB each goes to the runtime); llama.cpp would fail to load it";
 }
 
+std::optional<std::string> promptPlacementNote(const Gpu& g, const PerfQuery& q) {
+    if (q.metric != Metric::LlmPrefill || !g.isCompleteSystem() || !(q.llmGpuLayers || q.llmCpuMoeLayers)) {
+        return std::nullopt;
+    }
+    const std::string placement = q.llmCpuMoeLayers ? "--n-cpu-moe " + std::to_string(*q.llmCpuMoeLayers)
+                                                    : "-ngl " + std::to_string(*q.llmGpuLayers);
+    return "llama.cpp " + placement + " is not applied to this prompt, shown with every layer on the GPU: llama.cpp "
+           "multiplies a prompt's large batches on the GPU even for the layers it keeps on the CPU, and here the GPU "
+           "shares the CPU's memory, so no copy over a link is counted; what that path costs is not modelled (token "
+           "generation, which runs those layers on the CPU, is)";
+}
+
 std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<double> offloadedTokensPerSecond) {
     const int n = std::max(1, q.gpus);
     std::string text = "does not fit: the weights and KV cache alone take " + format::number(llmBytesHeld(q) / 1e9, 1) +

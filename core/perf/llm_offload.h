@@ -47,7 +47,8 @@ struct SystemRam {
 std::optional<SystemRam> parseSystemRam(std::string_view text, std::string* problem);
 
 /// A Llama-like model's width and layers for its size: P ~ 12 x layers x hidden^2 with
-/// layers = hidden / 128 (7B: 4096 wide, 32 layers; 70B: 8192 and 80), width rounded to 128.
+/// layers = hidden / 128, width rounded to 128 (7B: 4,224 wide, 33 layers; 8B: 4,352 and 34; 70B:
+/// 9,088 and 71, where Llama 2 7B has 4,096 and 32 and 70B, with its wider MLP, 8,192 and 80).
 double llamaLikeHidden(double paramsBillion);
 int llamaLikeLayers(double paramsBillion);
 
@@ -90,6 +91,10 @@ std::string offloadDetail(const OffloadSplit& split, const PerfQuery& q);
 
 /// A placement puts more on the GPUs than they hold: llama.cpp would fail to load it.
 std::string overCapacityNote(const OffloadSplit& split);
+
+/// A prompt on a complete computer (DGX Spark, Strix Halo) given a placement (-ngl, --n-cpu-moe): its
+/// figure keeps every layer on the GPU (offloads() is false) and this says so; nullopt otherwise.
+std::optional<std::string> promptPlacementNote(const Gpu& g, const PerfQuery& q);
 
 /// The model does not fit q.gpus of g: how much it needs against what they hold, that the speed
 /// shown assumes it fits, and, for token generation, the speed with the rest in

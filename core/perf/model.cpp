@@ -455,11 +455,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             add("board power", without([](ModelConstants&) {}, full), s.denseMatmulClockDetail);
         }
         if (quantizedPrefill && s.tensorCores && g.vendor == "NVIDIA" && g.tensor.int8) {
-            // The calibration's llama.cpp runs (May 2024) dequantised the weights for FP16 matmuls.
-            p.notes.push_back("software: llama.cpp builds from June 2024 on multiply quantized weights on the INT8 "
-                              "tensor cores (pull request #7676), so expect up to about 1.7x this figure from them "
-                              "(an RTX 4090 in 2026: LLaMA 3 8B Q4_K_S pp512 at 12,394 tokens/s, PR #24127, against "
-                              "7,139 for Q4_K_M in the May 2024 runs the model was calibrated on)");
+            p.notes.push_back(int8PromptSoftwareNote());
         }
         if (activeParamsBillion(q) < q.llmParamsBillion) {
             p.notes.push_back(mixtureOfExpertsNote(q));
@@ -492,6 +488,9 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             if (q.metric == Metric::LlmPrefill && ramBeside) {
                 p.notes.push_back(prefillOffloadNote(g, q, prefillOffload(g, q, p.throughput)));
             }
+        }
+        if (auto note = promptPlacementNote(g, q)) {
+            p.notes.push_back(*note);
         }
     }
     return p;

@@ -347,5 +347,41 @@ TEST(Offload, ACompleteComputerHasNoRamBesideItsUnifiedMemory) {
     EXPECT_TRUE(offloads(gpu("RTX 4090"), publishedModel("qwen3-235b-a22b", 89.6))); // a card does
 }
 
+TEST(Offload, APlacementOnACompleteComputerLeavesItsPromptOnTheGpuAndSaysSo) {
+    // -ngl or --n-cpu-moe on a DGX Spark or Strix Halo: token generation runs those layers on the CPU,
+    // but a prompt's large batches run on the GPU from the memory both share, so the prompt's figure is
+    // the unplaced one, and a note names the placement that was not applied.
+    for (const char* system : {"Ryzen AI Max+ 395", "DGX Spark"}) {
+        const Gpu& g = gpu(system);
+        PerfQuery prompt = publishedModel("gpt-oss-120b");
+        prompt.metric = Metric::LlmPrefill;
+        const double unplaced = model().throughput(g, prompt);
+        EXPECT_FALSE(hasNoteContaining(model().explain(g, prompt), "is not applied to this prompt")) << system;
+        PerfQuery layers = prompt;
+        layers.llmGpuLayers = 10;
+        PerfQuery experts = prompt;
+        experts.llmCpuMoeLayers = 12;
+        for (const auto& [placed, named] : {std::pair{layers, "llama.cpp -ngl 10 is not applied to this prompt"},
+                                            std::pair{experts, "llama.cpp --n-cpu-moe 12 is not applied"}}) {
+            EXPECT_FALSE(offloads(g, placed)) << system;
+            const Prediction p = model().explain(g, placed);
+            EXPECT_DOUBLE_EQ(p.throughput, unplaced) << system;
+            EXPECT_TRUE(hasNoteContaining(p, named)) << system;
+        }
+        // Token generation does run the CPU's layers there, so it is slower and has no such note.
+        layers.metric = Metric::LlmDecode;
+        PerfQuery decode = prompt;
+        decode.metric = Metric::LlmDecode;
+        EXPECT_LT(model().throughput(g, layers), 0.5 * model().throughput(g, decode)) << system;
+        EXPECT_FALSE(hasNoteContaining(model().explain(g, layers), "is not applied")) << system;
+    }
+    // A card copies the CPU's layers over PCIe for each step: offloaded, no such note.
+    PerfQuery card = publishedModel("gpt-oss-120b");
+    card.metric = Metric::LlmPrefill;
+    card.llmGpuLayers = 10;
+    EXPECT_TRUE(offloads(gpu("RTX 4090"), card));
+    EXPECT_FALSE(hasNoteContaining(model().explain(gpu("RTX 4090"), card), "is not applied"));
+}
+
 } // namespace
 } // namespace advisor::perf
