@@ -189,6 +189,9 @@ struct ModelConstants {
     /// its multiplies (prefillWeightTime); false: multiplies only (for the
     /// explanation's factor only, not stored).
     bool prefillWeightReads = true;
+    /// Prompt processing pads each routed expert's tokens to whole matmul tiles (routedTilePadding);
+    /// false: no padding (for the explanation's factor only, not stored).
+    bool prefillExpertTiles = true;
 
     // --- reference GPU the time shares are normalised to (V100 SXM2, fp16 training) ----
     double referenceComputeTflops = 125.0;  ///< its FP16 tensor rate (FP32 accumulate)

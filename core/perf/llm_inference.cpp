@@ -200,11 +200,37 @@ int prefillTokensPerStep(const PerfQuery& q) {
     return std::clamp(q.llmMicroBatchTokens, 1, std::max(1, q.llmContextTokens));
 }
 
+double promptTokensPerPickedExpert(const PerfQuery& q, int tokens) {
+    if (!expertRoutingKnown(q)) {
+        return 0;
+    }
+    return double(std::max(1, tokens)) * q.llmExpertsPerToken / (q.llmExperts * promptExpertsPickedShare(q, tokens));
+}
+
+double routedTilePadding(const PerfQuery& q, int tokens) {
+    const double t = promptTokensPerPickedExpert(q, tokens);
+    if (t <= 0 || isSixteenBit(q.llmWeights)) {
+        return 1.0;
+    }
+    return std::max(kQuantizedTileTokens, t + kQuantizedTileTokens / 2) / t;
+}
+
+std::string routedTilesDetail(const PerfQuery& q) {
+    const int perStep = prefillTokensPerStep(q);
+    const double t = promptTokensPerPickedExpert(q, perStep);
+    const double padding = routedTilePadding(q, perStep);
+    return "each step of " + format::number(perStep, 0) + " prompt tokens gives each routed expert it picks about " +
+           format::number(t, 1) + " of them, and llama.cpp multiplies quantized weights in tiles of " +
+           format::number(kQuantizedTileTokens, 0) + " tokens, each expert's its own: padded to whole tiles, they " +
+           "take as long as " + format::number(t * padding, 0) + " tokens' (x" + format::number(padding, 2) +
+           " on the routed experts' multiplies; a larger micro-batch fills the tiles)";
+}
+
 std::string prefillReadsDetail(const PerfQuery& q) {
     const int perStep = prefillTokensPerStep(q);
     const double bytes = promptWeightBytesRead(q, perStep);
     const double picked = promptExpertsPickedShare(q, perStep);
-    const double tokensEach = double(perStep) * q.llmExpertsPerToken / (q.llmExperts * picked);
+    const double tokensEach = promptTokensPerPickedExpert(q, perStep);
     const std::string experts = expertRoutingKnown(q) ? " (" + format::percent(picked, 0) + " of the routed experts, " +
                                                             format::number(tokensEach, 1) + " tokens for each)"
                                                       : std::string();

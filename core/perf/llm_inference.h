@@ -78,6 +78,24 @@ inline constexpr double kPromptPicksExponent = 0.56;
 /// a dense model; without the expert counts, routedShareRead's upper bound.
 double promptExpertsPickedShare(const PerfQuery& q, int tokens);
 
+/// The tokens each routed expert a step of `tokens` prompt tokens picks multiplies on average:
+/// tokens x k / (E x promptExpertsPickedShare). 0 without the expert counts.
+double promptTokensPerPickedExpert(const PerfQuery& q, int tokens);
+
+/// llama.cpp multiplies quantized weights (its MMQ kernels, ggml-cuda/mmq.cuh) in tiles of up to
+/// 128 tokens on GPUs with matrix units (NVIDIA since Turing, AMD with MFMA or WMMA), the tile chosen
+/// for the whole step; a mixture of experts' routed matmul gives each expert its own tiles, so an
+/// expert's few tokens are padded to a whole tile (round 61).
+inline constexpr double kQuantizedTileTokens = 128;
+
+/// How much longer a prompt step's routed-expert multiplies take for that padding: an expert's t
+/// tokens take max(T, t + T/2) tokens' time (one tile below half a tile; above, half a tile more on
+/// average), over t. 1 for a dense model and for 16-bit weights (not multiplied in those tiles).
+double routedTilePadding(const PerfQuery& q, int tokens);
+
+/// The explanation of routedTilePadding: the tokens each picked expert gets, the tile, the factor.
+std::string routedTilesDetail(const PerfQuery& q);
+
 /// The weights a step of `tokens` prompt tokens reads: the shared part and the routed experts
 /// they pick (promptExpertsPickedShare); a dense model's all.
 double promptWeightBytesRead(const PerfQuery& q, int tokens);

@@ -103,8 +103,9 @@ std::string doesNotFitNote(const Gpu& g, const PerfQuery& q, std::optional<doubl
 
 /// The share of PCIe's nominal rate that llama.cpp's copies of weights from system RAM to the GPU
 /// get: fitted (the median) on an RTX 3090's prompts with gpt-oss-120b's experts of 25-28 layers in
-/// RAM at micro-batches of 256 to 8,192 (0.60-0.82 each; docs/performance-model.md).
-inline constexpr double kPcieCopyEfficiency = 0.73;
+/// RAM at micro-batches of 256 to 8,192 (0.71-0.93 each beside the GPU's own time with its experts'
+/// tiles, round 61; 0.73 before them; docs/performance-model.md).
+inline constexpr double kPcieCopyEfficiency = 0.86;
 
 /// Prompt processing with part of the model in system RAM: llama.cpp runs every step of 32 tokens
 /// or more on the GPU (PR #6083), copying there the weights left in RAM (planOffload's, as token

@@ -1,5 +1,6 @@
 #include "perf/llm_throughput.h"
 
+#include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 
@@ -47,7 +48,9 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
     }
     const WeightParts w = weightParts(q);
     part(w.sharedBillion, w.sharedBytes(w.sharedBillion));
-    part(activeParamsBillion(q) - w.sharedBillion,
+    // Each routed expert's few tokens are padded to whole matmul tiles (routedTilePadding).
+    const double padding = c.prefillExpertTiles ? routedTilePadding(q, perStep) : 1.0;
+    part((activeParamsBillion(q) - w.sharedBillion) * padding,
          w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, perStep)));
     return t;
 }
@@ -65,6 +68,26 @@ std::optional<int> microBatchCoveringReads(const EffectiveSpecs& s, const PerfQu
         }
     }
     return std::nullopt;
+}
+
+std::string prefillReadsFactorDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q,
+                                     const ModelConstants& c) {
+    std::string detail = prefillReadsDetail(q);
+    const auto ub = microBatchCoveringReads(s, q, c);
+    if (!ub) {
+        return detail;
+    }
+    PerfQuery larger = q;
+    larger.llmMicroBatchTokens = *ub;
+    larger.llmContextTokens = std::max(q.llmContextTokens, *ub);
+    if (q.llmPrefillAttentionFlops) { // a longer prompt attends to more (full attention's share)
+        const auto attended = [&](int n) { return q.llmDepthTokens + (std::max(1, n) + 1.0) / 2.0; };
+        larger.llmPrefillAttentionFlops =
+            *q.llmPrefillAttentionFlops * attended(larger.llmContextTokens) / attended(q.llmContextTokens);
+    }
+    return detail + " (a micro-batch of " + format::number(*ub, 0) + " covers them: about " +
+           format::number(modelThroughput(s, g, larger, c), 0) + " tokens/s for a " +
+           format::number(larger.llmContextTokens, 0) + "-token prompt)";
 }
 
 double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,

@@ -7,6 +7,7 @@
 #include "perf/model.h"
 
 #include <optional>
+#include <string>
 
 namespace advisor::perf {
 
@@ -34,6 +35,12 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
 /// The smallest micro-batch, doubling from q's up to 65,536 tokens, at which no part of the model
 /// waits on its reads any more (a prompt at least that long), if q's waits; else nothing.
 std::optional<int> microBatchCoveringReads(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c);
+
+/// The explanation of the reads' wait (prefillReadsDetail) and, when a larger micro-batch covers
+/// them, "(a micro-batch of 2,048 covers them: about 3,558 tokens/s for a 2,048-token prompt)", the
+/// longer prompt's attention scaled to its length.
+std::string prefillReadsFactorDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q,
+                                     const ModelConstants& c);
 
 /// Tokens/s of prompt processing with the whole model on the GPUs; fills out's time shares and
 /// single-GPU speed.

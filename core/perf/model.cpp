@@ -432,22 +432,12 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             }
         }
         if (q.metric == Metric::LlmPrefill && p.memoryShare > 0) {
-            std::string detail = prefillReadsDetail(q);
-            if (const auto ub = microBatchCoveringReads(s, q, constants_)) {
-                PerfQuery larger = q;
-                larger.llmMicroBatchTokens = *ub;
-                larger.llmContextTokens = std::max(q.llmContextTokens, *ub);
-                if (q.llmPrefillAttentionFlops) { // a longer prompt attends to more (full attention's share)
-                    const auto attended = [&](int n) { return q.llmDepthTokens + (std::max(1, n) + 1.0) / 2.0; };
-                    larger.llmPrefillAttentionFlops =
-                        *q.llmPrefillAttentionFlops * attended(larger.llmContextTokens) / attended(q.llmContextTokens);
-                }
-                detail += " (a micro-batch of " + format::number(*ub, 0) + " covers them: about " +
-                          format::number(modelThroughput(s, g, larger, constants_), 0) + " tokens/s for a " +
-                          format::number(larger.llmContextTokens, 0) + "-token prompt)";
-            }
             add("weights read per micro-batch", without([](ModelConstants& c) { c.prefillWeightReads = false; }, s),
-                detail);
+                prefillReadsFactorDetail(s, g, q, constants_));
+        }
+        if (q.metric == Metric::LlmPrefill && routedTilePadding(q, prefillTokensPerStep(q)) > 1.0) {
+            add("routed experts' matmul tiles", without([](ModelConstants& c) { c.prefillExpertTiles = false; }, s),
+                routedTilesDetail(q));
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

@@ -238,9 +238,9 @@ TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
 }
 
 TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
-    // gpt-oss-120b on Strix Halo: at llama.cpp's default 512 a step reads the 65% of the experts
-    // its tokens pick for 24.7 tokens each, and waits on it; at 2,048 the multiplies cover the
-    // reads (--ubatch).
+    // gpt-oss-120b on Strix Halo: at llama.cpp's default 512 a step gives the 65% of the experts
+    // its tokens pick 24.7 tokens each, which llama.cpp's quantized matmul pads to a tile of 128;
+    // at 2,048 each gets 66 (--ubatch).
     Cli cli;
     const std::vector<std::string> base = {"perf", "--gpu", "Ryzen AI Max+ 395", "--metric", "llm-prefill",
                                            "--model", "gpt-oss-120b", "--context", "4096", "--json"};
@@ -250,13 +250,11 @@ TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
     const auto at2048 = cli.json(with2048).at("predictions").at(0);
     EXPECT_EQ(at512.at("llm").at("micro_batch_tokens"), 512);
     EXPECT_EQ(at2048.at("llm").at("micro_batch_tokens"), 2048);
-    EXPECT_GT(at2048.at("throughput").get<double>() / at512.at("throughput").get<double>(), 1.1);
-    EXPECT_GT(at512.at("time_shares").at("memory").get<double>(), 0.1);
-    EXPECT_EQ(at2048.at("time_shares").at("memory").get<double>(), 0.0);
+    EXPECT_GT(at2048.at("throughput").get<double>() / at512.at("throughput").get<double>(), 2.0);
     const auto text = cli.run({"perf", "--gpu", "Ryzen AI Max+ 395", "--metric", "llm-prefill", "--model",
                                "gpt-oss-120b"});
-    EXPECT_NE(text.out.find("weights read per micro-batch: x0.8"), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("24.7 tokens for each"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("routed experts' matmul tiles: x0.3"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("about 24.7 of them"), std::string::npos) << text.out;
     // Token generation has no micro-batch; a step of no tokens is no step.
     const auto decode = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--ubatch", "1024"});
     EXPECT_EQ(decode.exitCode, 2);

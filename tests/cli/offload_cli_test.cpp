@@ -66,9 +66,10 @@ TEST(OffloadCli, APromptWithTheRestInRamCopiesTheExpertsEachStepPicksOverPcie) {
     EXPECT_NEAR(o.at("experts_picked_share").get<double>(), 0.648, 0.001); // 83 of 128 at 512 a step
     EXPECT_NEAR(o.at("copied_gb_per_step").get<double>(), 0.648 * o.at("ram_held_gb").get<double>(), 0.05);
     EXPECT_DOUBLE_EQ(o.at("pcie_gbs").get<double>(), 31.52);
-    EXPECT_NEAR(o.at("copy_gbs").get<double>(), 31.52 * 0.73, 1e-9);
+    EXPECT_NEAR(o.at("copy_gbs").get<double>(), 31.52 * 0.86, 1e-9);
     EXPECT_FALSE(o.at("ram_binds_copy").get<bool>());
-    // 4,096 tokens in 8 steps, each copying 26.7 GB at 23 GB/s: a bit over 400 tokens/s.
+    // 4,096 tokens in 8 steps, each copying 26.7 GB at 27 GB/s beside the GPU's 0.28 s: about 400
+    // tokens/s.
     const double tokens = p.at("throughput");
     EXPECT_GT(tokens, 380);
     EXPECT_LT(tokens, 440);
@@ -77,14 +78,14 @@ TEST(OffloadCli, APromptWithTheRestInRamCopiesTheExpertsEachStepPicksOverPcie) {
     EXPECT_DOUBLE_EQ(asIfFits.at("if_offloaded").at("tokens_per_s").get<double>(), tokens);
     EXPECT_DOUBLE_EQ(asIfFits.at("if_offloaded").at("copied_gb_per_step").get<double>(),
                      o.at("copied_gb_per_step").get<double>());
-    EXPECT_GT(asIfFits.at("throughput").get<double>(), 5 * tokens);
+    EXPECT_GT(asIfFits.at("throughput").get<double>(), 4 * tokens);
     // Slow RAM binds the copy, and the explanation says so.
     auto slow = base;
     slow.insert(slow.end(), {"--system-ram", "ddr4-2133"});
     EXPECT_TRUE(cli.json(slow).at("predictions").at(0).at("offload").at("ram_binds_copy").get<bool>());
     const auto human = cli.run(slow);
     EXPECT_NE(human.out.find("what the 34.1 GB/s RAM gives at 53% of its rate"), std::string::npos) << human.out;
-    EXPECT_NE(human.out.find("copies from system RAM 9"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("copies from system RAM 8"), std::string::npos) << human.out;
     EXPECT_NE(human.out.find("int4 weights, 4,096 tokens of context"), std::string::npos) << human.out;
     const auto value = cli.run({"value", "--metric", "llm-prefill", "--model", "llama-3.1-70b", "--system-ram",
                                 "ddr5-5600"});

@@ -15,10 +15,10 @@
 namespace advisor::perf {
 namespace {
 
-PerfQuery prompt(const char* modelId, int tokens, int microBatch) {
+PerfQuery prompt(const char* modelId, int tokens, int microBatch, Precision weights = Precision::Int4) {
     PerfQuery q;
     q.metric = Metric::LlmPrefill;
-    q.llmWeights = Precision::Int4;
+    q.llmWeights = weights; // before the shape too: a published file's bits are its 4-bit file's
     q.llmContextTokens = tokens; // before the shape: its attention and KV cache are the prompt's
     if (modelId != nullptr) {
         calc::applyModelShape(q, *calc::findModelShape(modelId));
@@ -30,6 +30,19 @@ PerfQuery prompt(const char* modelId, int tokens, int microBatch) {
 ModelConstants withoutReads() {
     ModelConstants c = consts();
     c.prefillWeightReads = false;
+    return c;
+}
+
+// Round 58's reads alone, each routed expert's tokens not padded to whole matmul tiles (round 61).
+ModelConstants withoutTiles() {
+    ModelConstants c = consts();
+    c.prefillExpertTiles = false;
+    return c;
+}
+
+ModelConstants withoutReadsOrTiles() {
+    ModelConstants c = withoutReads();
+    c.prefillExpertTiles = false;
     return c;
 }
 
@@ -86,8 +99,9 @@ TEST(MicroBatch, AMixtureOfExpertsReadsTheExpertsAStepPicksForAFewTokensEach) {
     EXPECT_NE(detail.find("512 prompt tokens"), std::string::npos) << detail;
     EXPECT_NE(detail.find("(65% of the routed experts, 24.7 tokens for each)"), std::string::npos) << detail;
     EXPECT_NE(detail.find("81.3 MB per token"), std::string::npos) << detail;
-    const double reads = weightSeconds("Ryzen AI Max+ 395", q);
-    const double multiplies = weightSeconds("Ryzen AI Max+ 395", q, withoutReads());
+    // Its experts' multiplies as if each multiplied only its own 24.7 tokens (the tiles, below, aside).
+    const double reads = weightSeconds("Ryzen AI Max+ 395", q, withoutTiles());
+    const double multiplies = weightSeconds("Ryzen AI Max+ 395", q, withoutReadsOrTiles());
     EXPECT_GT(reads / multiplies, 1.1);
     // The shared weights (attention, router, output head) are multiplied 512 times each and wait
     // on nothing; the experts take their reads' time (multiplies take time in proportion to the
@@ -100,7 +114,12 @@ TEST(MicroBatch, AMixtureOfExpertsReadsTheExpertsAStepPicksForAFewTokensEach) {
     expectNear(reads, multiplies * w.sharedBillion / q.llmActiveParamsBillion + expertReads, 1e-6,
                "shared multiplies + experts' reads");
     // At 2,048 tokens a step each expert multiplies 64: the multiplies cover the reads again.
-    EXPECT_DOUBLE_EQ(weightSeconds("Ryzen AI Max+ 395", prompt("gpt-oss-120b", 2048, 2048)), multiplies);
+    EXPECT_DOUBLE_EQ(weightSeconds("Ryzen AI Max+ 395", prompt("gpt-oss-120b", 2048, 2048), withoutTiles()),
+                     multiplies);
+    // Padded to a whole tile of 128 tokens, each expert's 24.7 multiply as long as 128 would: they
+    // outlast the reads, which then add nothing.
+    EXPECT_DOUBLE_EQ(weightSeconds("Ryzen AI Max+ 395", q), weightSeconds("Ryzen AI Max+ 395", q, withoutReads()));
+    EXPECT_GT(weightSeconds("Ryzen AI Max+ 395", q), reads);
     // Larger steps never slow a prompt.
     double last = 0;
     for (int ub : {32, 64, 128, 256, 512, 1024, 2048}) {
@@ -110,13 +129,55 @@ TEST(MicroBatch, AMixtureOfExpertsReadsTheExpertsAStepPicksForAFewTokensEach) {
     }
 }
 
+// gpt-oss-20b with 16-bit weights (not multiplied in llama.cpp's quantized tiles): its steps of 512
+// read 41.3 GB for 64.8 tokens per expert.
+PerfQuery prompt16(int tokens, int microBatch) {
+    return prompt("gpt-oss-20b", tokens, microBatch, Precision::Fp16);
+}
+
+TEST(MicroBatch, EachRoutedExpertsTokensArePaddedToWholeQuantizedTiles) {
+    // llama.cpp multiplies quantized weights in tiles of 128 tokens, each routed expert its own
+    // (round 61). gpt-oss-120b's 512-token step gives each of the 83 experts it picks 512 x 4 / 83 =
+    // 24.7 tokens: one tile, 128 tokens' time, x5.18. gpt-oss-20b's gives each of its 32 (98.8%
+    // picked) 64.8, over half a tile: on average half a tile more, (64.8 + 64) / 64.8 = x1.99. Steps
+    // of 4,096 give each about 512: x1.125.
+    const PerfQuery big = prompt("gpt-oss-120b", 512, 512);
+    EXPECT_NEAR(promptTokensPerPickedExpert(big, 512), 512.0 * 4 / (128 * 0.6484), 0.05);
+    EXPECT_NEAR(routedTilePadding(big, 512), 128.0 / 24.67, 0.01);
+    const PerfQuery small = prompt("gpt-oss-20b", 512, 512);
+    const double smallEach = 512.0 * 4 / (32 * 0.9876);
+    EXPECT_NEAR(routedTilePadding(small, 512), (smallEach + 64) / smallEach, 0.002);
+    EXPECT_NEAR(routedTilePadding(prompt("gpt-oss-20b", 4096, 4096), 4096), (512.0 + 64) / 512, 0.002);
+    // No padding for a dense model, nor for 16-bit weights (not multiplied in those tiles).
+    EXPECT_EQ(routedTilePadding(prompt("llama-3.1-8b", 512, 512), 512), 1.0);
+    EXPECT_EQ(routedTilePadding(prompt16(512, 512), 512), 1.0);
+    // The padded multiplies of the routed experts, the shared weights' as they were.
+    const EffectiveSpecs s = specs("RTX 4090");
+    const WeightParts w = weightParts(big);
+    const double routedShare = (big.llmActiveParamsBillion - w.sharedBillion) / big.llmActiveParamsBillion;
+    const double unpadded = prefillWeightTime(s, big, withoutReadsOrTiles()).multiplySeconds;
+    EXPECT_NEAR(prefillWeightTime(s, big, withoutReads()).multiplySeconds,
+                unpadded * (1 - routedShare + routedShare * routedTilePadding(big, 512)), 1e-12);
+    // The explanation names it, with the tokens each expert gets, the tile and the factor.
+    const Gpu& card = cat().require("RTX 4090");
+    const Prediction p = model().explain(card, big);
+    const Factor* f = factorNamed(p, "routed experts' matmul tiles");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->effect, p.throughput / PerfModel(cat(), withoutTiles()).throughput(card, big), 1e-9);
+    for (const char* said : {"about 24.7 of them", "tiles of 128 tokens", "(x5.19 on the routed experts'"}) {
+        EXPECT_NE(f->detail.find(said), std::string::npos) << said << ": " << f->detail;
+    }
+    const Prediction dense = model().explain(card, prompt("llama-3.1-8b", 512, 512));
+    EXPECT_EQ(factorNamed(dense, "routed experts' matmul tiles"), nullptr);
+}
+
 TEST(MicroBatch, TheExplanationNamesTheReadsWhereTheyCount) {
     const Gpu& strix = cat().require("Ryzen AI Max+ 395");
-    const Prediction p = model().explain(strix, prompt("gpt-oss-120b", 512, 512));
+    const Prediction p = model().explain(strix, prompt16(512, 512));
     const Factor* f = factorNamed(p, "weights read per micro-batch");
     ASSERT_NE(f, nullptr);
     const PerfModel noReads(cat(), withoutReads());
-    EXPECT_NEAR(f->effect, p.throughput / noReads.throughput(strix, prompt("gpt-oss-120b", 512, 512)), 1e-9);
+    EXPECT_NEAR(f->effect, p.throughput / noReads.throughput(strix, prompt16(512, 512)), 1e-9);
     EXPECT_LT(f->effect, 0.9);
     // It says which micro-batch would cover the reads and how fast a prompt that long then runs.
     const std::string covers = "(a micro-batch of 1,024 covers them: about ";
@@ -127,13 +188,13 @@ TEST(MicroBatch, TheExplanationNamesTheReadsWhereTheyCount) {
     std::string said = f->detail.substr(at + covers.size(), end - at - covers.size());
     said.erase(std::remove(said.begin(), said.end(), ','), said.end());
     // Within 1% of the prompt asked for itself (its attention scaled as full attention's).
-    const double at1024 = model().throughput(strix, prompt("gpt-oss-120b", 1024, 1024));
+    const double at1024 = model().throughput(strix, prompt16(1024, 1024));
     EXPECT_NEAR(std::stod(said), at1024, 0.01 * at1024) << f->detail;
     EXPECT_GT(at1024, 1.1 * p.throughput);
     EXPECT_GT(p.memoryShare, 0.1); // the reads' wait, beside the multiplies' compute share
     EXPECT_NEAR(p.computeShare + p.memoryShare + p.overheadShare, 1.0, 1e-12);
     // Not for a dense model, nor for the same model in steps of 2,048.
-    for (const PerfQuery& q : {prompt("llama-3.1-8b", 512, 512), prompt("gpt-oss-120b", 2048, 2048)}) {
+    for (const PerfQuery& q : {prompt("llama-3.1-8b", 512, 512), prompt16(2048, 2048)}) {
         const Prediction other = model().explain(strix, q);
         EXPECT_EQ(factorNamed(other, "weights read per micro-batch"), nullptr) << q.llmParamsBillion;
         EXPECT_EQ(other.memoryShare, 0.0);
@@ -142,19 +203,19 @@ TEST(MicroBatch, TheExplanationNamesTheReadsWhereTheyCount) {
 
 TEST(MicroBatch, AnOffloadedPromptCopiesTheExpertsEachMicroBatchPicksOverPcie) {
     // An RTX 3090 with gpt-oss-120b's experts of 26 layers in RAM (44.6 GB): each step copies the
-    // experts its tokens pick over PCIe 4.0 x16 (31.5 GB/s nominal, 73% of it in a copy).
+    // experts its tokens pick over PCIe 4.0 x16 (31.5 GB/s nominal, 86% of it in a copy).
     const Gpu& rtx3090 = cat().require("RTX 3090");
     PerfQuery q = prompt("gpt-oss-120b", 4096, 512);
     q.llmCpuMoeLayers = 26;
     const PrefillOffload at512 = prefillOffload(rtx3090, q, 1e12); // the GPU's own time left out
     EXPECT_NEAR(at512.pcieGbs, 31.52, 0.01);
-    EXPECT_NEAR(at512.copyGbs, 31.52 * 0.73, 0.01);
+    EXPECT_NEAR(at512.copyGbs, 31.52 * 0.86, 0.01);
     EXPECT_FALSE(at512.ramBindsCopy); // dual-channel DDR5-5600 reads 89.6 x 0.53 = 47.5 GB/s
     EXPECT_NEAR(at512.split.ramHeldBytes / 1e9, 44.6, 0.05);
     // The oracle: 83 of gpt-oss-120b's 128 experts in a 512-token step of code (PR #15346).
     EXPECT_NEAR(at512.expertsPickedShare, 83.1 / 128, 0.005);
     EXPECT_NEAR(at512.copiedBytesPerStep, at512.expertsPickedShare * at512.split.ramHeldBytes, 1.0);
-    EXPECT_NEAR(at512.tokensPerSecond, 512 / (at512.copiedBytesPerStep / (31.52e9 * 0.73)), 0.5);
+    EXPECT_NEAR(at512.tokensPerSecond, 512 / (at512.copiedBytesPerStep / (31.52e9 * 0.86)), 0.5);
     // Four times the micro-batch copies a quarter as often, but more of the experts each time.
     q.llmMicroBatchTokens = 2048;
     const PrefillOffload at2048 = prefillOffload(rtx3090, q, 1e12);

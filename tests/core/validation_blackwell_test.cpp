@@ -129,7 +129,8 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     // Known misses, pinned: attention at depth costs this build less than the model's FP32-sum
     // half rate (the 32K prompt keeps 0.56 of its speed, the model 0.42; the RX 7900 XTX of round
     // 30 was slower than the model), and a mixture of experts' prompt runs slower than its active
-    // weights say (gpt-oss 120B +86%). Its tokens were +28% too while the model read the file's
+    // weights say (gpt-oss 120B +24%; +86% before each expert's tokens were padded to whole matmul
+    // tiles, round 61). Its tokens were +28% too while the model read the file's
     // Q8_0 attention and output head at the experts' bits; read at their own (round 57), +7%, and
     // the 20B within 2%.
     const double kept = rows.at("qwen2.5-7b-q8_0-pp2048@d32768").throughput / prompt.throughput;
@@ -140,7 +141,8 @@ TEST(Validation, LlamaCppOnADgxSparkInTokensPerSecond) {
     EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.04);
     EXPECT_LT(ratio(model, "gpt-oss-120b-mxfp4-tg32"), 1.10);
     EXPECT_NEAR(ratio(model, "gpt-oss-20b-mxfp4-tg32"), 1.0, 0.02);
-    EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-pp2048"), 1.5);
+    EXPECT_GT(ratio(model, "gpt-oss-120b-mxfp4-pp2048"), 1.2);
+    EXPECT_LT(ratio(model, "gpt-oss-120b-mxfp4-pp2048"), 1.3);
 }
 
 TEST(Validation, GemmaThreeOnADgxSparkWithItsSlidingWindows) {

@@ -72,15 +72,16 @@ TEST(Validation, LlamaCppOnStrixHaloPromptProcessingNeedsItsClockUnderLoad) {
     EXPECT_NEAR(predictedOverMeasured(atBoost, gemmaPrompt) / withPeer, 1.0 / 0.730, 0.02);
 
     // Known misses, pinned: the large dense model's prompt (70B Q8_0, ROCm) 70% fast; the older
-    // Vulkan build's prompts about twice as fast as run; the mixtures of experts' prompts 2-4.4x
-    // (gpt-oss-120b's after its reads of the experts each micro-batch picks: validation_micro_batch_test).
+    // Vulkan build's prompts about twice as fast as run; the mixtures of experts' prompts 0.87-1.8x
+    // since each expert's tokens are padded to whole matmul tiles (2.2-4.4x before, round 61;
+    // validation_micro_batch_test).
     EXPECT_LT(predictedOverMeasured(Catalog::builtin(), rows.at("llama-3.1-70b-q8_0-pp512-rocm")), 1.8);
     for (const char* vulkan : {"llama-3.1-70b-q4km-pp512-vulkan", "gemma-3-12b-q8_0-pp512-vulkan"}) {
         const double r = predictedOverMeasured(Catalog::builtin(), rows.at(vulkan));
         EXPECT_GT(r, 1.9) << vulkan;
         EXPECT_LT(r, 2.3) << vulkan;
     }
-    EXPECT_GT(predictedOverMeasured(Catalog::builtin(), rows.at("gpt-oss-120b-mxfp4-pp512-rocm")), 2.6);
+    EXPECT_NEAR(predictedOverMeasured(Catalog::builtin(), rows.at("gpt-oss-120b-mxfp4-pp512-rocm")), 0.87, 0.02);
 }
 
 TEST(Validation, WhatTheRunsSaidIsShownWithThePredictionsOfTheirMetric) {
