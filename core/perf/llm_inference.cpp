@@ -207,21 +207,25 @@ double promptTokensPerPickedExpert(const PerfQuery& q, int tokens) {
     return double(std::max(1, tokens)) * q.llmExpertsPerToken / (q.llmExperts * promptExpertsPickedShare(q, tokens));
 }
 
-double routedTilePadding(const PerfQuery& q, int tokens) {
+double quantizedTileTokens(bool matrixUnits) {
+    return matrixUnits ? kQuantizedTileTokens : kQuantizedTileTokensWithoutMatrixUnits;
+}
+
+double routedTilePadding(const PerfQuery& q, int tokens, double tileTokens) {
     const double t = promptTokensPerPickedExpert(q, tokens);
     if (t <= 0 || isSixteenBit(q.llmWeights)) {
         return 1.0;
     }
-    return std::max(kQuantizedTileTokens, t + kQuantizedTileTokens / 2) / t;
+    return std::max(tileTokens, t + tileTokens / 2) / t;
 }
 
-std::string routedTilesDetail(const PerfQuery& q) {
+std::string routedTilesDetail(const PerfQuery& q, double tileTokens) {
     const int perStep = prefillTokensPerStep(q);
     const double t = promptTokensPerPickedExpert(q, perStep);
-    const double padding = routedTilePadding(q, perStep);
+    const double padding = routedTilePadding(q, perStep, tileTokens);
     return "each step of " + format::number(perStep, 0) + " prompt tokens gives each routed expert it picks about " +
            format::number(t, 1) + " of them, and llama.cpp multiplies quantized weights in tiles of " +
-           format::number(kQuantizedTileTokens, 0) + " tokens, each expert's its own: padded to whole tiles, they " +
+           format::number(tileTokens, 0) + " tokens, each expert's its own: padded to whole tiles, they " +
            "take as long as " + format::number(t * padding, 0) + " tokens' (x" + format::number(padding, 2) +
            " on the routed experts' multiplies; a larger micro-batch fills the tiles)";
 }

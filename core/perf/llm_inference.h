@@ -83,18 +83,20 @@ double promptExpertsPickedShare(const PerfQuery& q, int tokens);
 double promptTokensPerPickedExpert(const PerfQuery& q, int tokens);
 
 /// llama.cpp multiplies quantized weights (its MMQ kernels, ggml-cuda/mmq.cuh) in tiles of up to
-/// 128 tokens on GPUs with matrix units (NVIDIA since Turing, AMD with MFMA or WMMA), the tile chosen
-/// for the whole step; a mixture of experts' routed matmul gives each expert its own tiles, so an
-/// expert's few tokens are padded to a whole tile (round 61).
+/// 128 tokens on GPUs with matrix units (NVIDIA since Turing, AMD with MFMA or WMMA; 64 on the
+/// others' dp4a), the tile chosen for the whole step; a mixture of experts' routed matmul gives
+/// each expert its own tiles, so an expert's few tokens are padded to a whole tile (round 61).
 inline constexpr double kQuantizedTileTokens = 128;
+inline constexpr double kQuantizedTileTokensWithoutMatrixUnits = 64;
+double quantizedTileTokens(bool matrixUnits);
 
 /// How much longer a prompt step's routed-expert multiplies take for that padding: an expert's t
 /// tokens take max(T, t + T/2) tokens' time (one tile below half a tile; above, half a tile more on
 /// average), over t. 1 for a dense model and for 16-bit weights (not multiplied in those tiles).
-double routedTilePadding(const PerfQuery& q, int tokens);
+double routedTilePadding(const PerfQuery& q, int tokens, double tileTokens = kQuantizedTileTokens);
 
 /// The explanation of routedTilePadding: the tokens each picked expert gets, the tile, the factor.
-std::string routedTilesDetail(const PerfQuery& q);
+std::string routedTilesDetail(const PerfQuery& q, double tileTokens);
 
 /// The weights a step of `tokens` prompt tokens reads: the shared part and the routed experts
 /// they pick (promptExpertsPickedShare); a dense model's all.

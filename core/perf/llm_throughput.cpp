@@ -49,7 +49,8 @@ PrefillWeightTime prefillWeightTime(const EffectiveSpecs& s, const PerfQuery& q,
     const WeightParts w = weightParts(q);
     part(w.sharedBillion, w.sharedBytes(w.sharedBillion));
     // Each routed expert's few tokens are padded to whole matmul tiles (routedTilePadding).
-    const double padding = c.prefillExpertTiles ? routedTilePadding(q, perStep) : 1.0;
+    const double tile = quantizedTileTokens(s.tensorCores);
+    const double padding = c.prefillExpertTiles ? routedTilePadding(q, perStep, tile) : 1.0;
     part((activeParamsBillion(q) - w.sharedBillion) * padding,
          w.routedBytes(w.routedBillion * promptExpertsPickedShare(q, perStep)));
     return t;

@@ -435,9 +435,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             add("weights read per micro-batch", without([](ModelConstants& c) { c.prefillWeightReads = false; }, s),
                 prefillReadsFactorDetail(s, g, q, constants_));
         }
-        if (q.metric == Metric::LlmPrefill && routedTilePadding(q, prefillTokensPerStep(q)) > 1.0) {
+        if (const double tile = quantizedTileTokens(s.tensorCores);
+            q.metric == Metric::LlmPrefill && routedTilePadding(q, prefillTokensPerStep(q), tile) > 1.0) {
             add("routed experts' matmul tiles", without([](ModelConstants& c) { c.prefillExpertTiles = false; }, s),
-                routedTilesDetail(q));
+                routedTilesDetail(q, tile));
         }
         if (q.metric == Metric::LlmPrefill && s.denseMatmulClock < 1.0) {
             EffectiveSpecs full = s;

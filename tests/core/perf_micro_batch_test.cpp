@@ -148,6 +148,14 @@ TEST(MicroBatch, EachRoutedExpertsTokensArePaddedToWholeQuantizedTiles) {
     const double smallEach = 512.0 * 4 / (32 * 0.9876);
     EXPECT_NEAR(routedTilePadding(small, 512), (smallEach + 64) / smallEach, 0.002);
     EXPECT_NEAR(routedTilePadding(prompt("gpt-oss-20b", 4096, 4096), 4096), (512.0 + 64) / 512, 0.002);
+    // A GPU without matrix units multiplies them on dp4a in tiles of 64: half the padding above 32.
+    EXPECT_EQ(quantizedTileTokens(false), 64.0);
+    EXPECT_NEAR(routedTilePadding(small, 512, quantizedTileTokens(false)), (smallEach + 32) / smallEach, 0.002);
+    ASSERT_FALSE(specs("Tesla P40").tensorCores);
+    const Prediction onPascal = model().explain(cat().require("Tesla P40"), small);
+    const Factor* pascal = factorNamed(onPascal, "routed experts' matmul tiles");
+    ASSERT_NE(pascal, nullptr);
+    EXPECT_NE(pascal->detail.find("tiles of 64 tokens"), std::string::npos) << pascal->detail;
     // No padding for a dense model, nor for 16-bit weights (not multiplied in those tiles).
     EXPECT_EQ(routedTilePadding(prompt("llama-3.1-8b", 512, 512), 512), 1.0);
     EXPECT_EQ(routedTilePadding(prompt16(512, 512), 512), 1.0);
