@@ -303,8 +303,9 @@ Command perfCommand() {
             "default 1): each step reads the weights once for all and each one's KV cache, and\n"
             "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
             "expert some sequence's router picks). --ubatch is the prompt tokens each step multiplies\n"
-            "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, which a\n"
-            "mixture of experts' prompt can wait on (every expert read for a few tokens each).\n" +
+            "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, and a\n"
+            "mixture of experts gives each expert it picks a few of them, which llama.cpp's quantized\n"
+            "matmul pads to whole tiles of 128 tokens: larger steps fill them.\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"

@@ -27,24 +27,17 @@ PerfQuery prompt(const char* modelId, int tokens, int microBatch, Precision weig
     return q;
 }
 
-ModelConstants withoutReads() {
+// The shipped constants with the prompt's weight reads (round 58) or each routed expert's tiles
+// (round 61) left out.
+ModelConstants without(bool reads, bool tiles) {
     ModelConstants c = consts();
-    c.prefillWeightReads = false;
+    c.prefillWeightReads = !reads;
+    c.prefillExpertTiles = !tiles;
     return c;
 }
-
-// Round 58's reads alone, each routed expert's tokens not padded to whole matmul tiles (round 61).
-ModelConstants withoutTiles() {
-    ModelConstants c = consts();
-    c.prefillExpertTiles = false;
-    return c;
-}
-
-ModelConstants withoutReadsOrTiles() {
-    ModelConstants c = withoutReads();
-    c.prefillExpertTiles = false;
-    return c;
-}
+ModelConstants withoutReads() { return without(true, false); }
+ModelConstants withoutTiles() { return without(false, true); }
+ModelConstants withoutReadsOrTiles() { return without(true, true); }
 
 // The weights' time per prompt token with the reads and with the multiplies alone.
 double weightSeconds(const char* gpu, const PerfQuery& q, const ModelConstants& c = consts()) {
