@@ -256,7 +256,7 @@ std::string mixtureOfExpertsNote(const PerfQuery& q) {
     return "mixture of experts: " + format::number(activeParamsBillion(q), 1) + "B of the " +
            format::number(q.llmParamsBillion, 1) +
            "B parameters work on each token, predicted as a dense model of that size (whose prompt steps read every "
-           "expert their tokens pick)" +
+           "expert their tokens pick and, quantized, multiply each one's few tokens in whole matmul tiles)" +
            parts +
            "; routed expert kernels can run slower (an RTX 4090 with llama.cpp in October 2025, PR #16834: "
            "gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B Q4_0 at 162, 0.71x); every "
