@@ -107,10 +107,11 @@ TEST(Validation, OffloadedPromptsOnTheRtx3090AndTwoRunsOfAnotherBuild) {
 }
 
 TEST(Validation, AnOffloadedPromptOfQwen36ThroughIkLlamaCppsCopyOfThePickedExperts) {
-    // Held out (1.25x, 1.16x before round 61; 0.9-1.3x written down before it was first computed): Qwen3.6-35B-A3B at Q8_0 on
-    // one RTX 3090 with the routed experts of the first 22 of its 40 layers in RAM (-ncmoe 22),
-    // ik_llama.cpp's llama-sweep-bench at 2,048 a step, 1,811 prompt tokens/s (its PR #2262, August
-    // 2026, "main branch"; that fork copies only the picked experts by default since its PR #842).
+    // Held out (1.25x, 1.16x before round 61; 0.9-1.3x written down before it was first computed):
+    // Qwen3.6-35B-A3B at Q8_0 on one RTX 3090 with the routed experts of the first 22 of its 40
+    // layers in RAM (-ncmoe 22), ik_llama.cpp's llama-sweep-bench at 2,048 a step, 1,811 prompt
+    // tokens/s (its PR #2262, August 2026, "main branch"; that fork copies only the picked experts
+    // by default since its PR #842).
     // The same experts of the last 22 layers ran 2,234: its author finds later layers' experts
     // picked from fewer, which one share for every layer does not know. Its token generation there
     // (87.6 tokens/s) is no check: the machine's RAM is not given, and that fork's CPU kernels
