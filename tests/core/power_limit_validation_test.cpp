@@ -1,7 +1,7 @@
 // The power-limit calculator on measured power-limit sweeps it was not built from alone
 // (resources/perf/power-limit-sweeps.csv: the seed's RTX 2080 Ti, Puget's RTX 3090s,
-// LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti, and FP8 video
-// generation on the RTX PRO 6000). The law's two constants below the voltage floor were chosen on
+// LLM inference on RTX 3090s, an RTX PRO 6000 Blackwell and an RTX 5060 Ti, FP8 video
+// generation on the RTX PRO 6000, and a 7B under llama.cpp on the RTX PRO 6000, round 62). The law's two constants below the voltage floor were chosen on
 // the first 19 rows (docs/performance-model-experiments.md, round 31; the video sweep came after),
 // so this is a check of the figures the docs report, not a hold-out.
 #include "calc/power_limit.h"
@@ -59,19 +59,56 @@ double points(double predicted, double measured) {
     return std::fabs(predicted - measured) * 100.0;
 }
 
+// The RTX PRO 6000's llama.cpp sweep of a 7B model (experiments round 62), added after round 31's
+// law was settled and kept apart in the figures below.
+constexpr const char* kSmallModelSweep = "pro6000-llamacpp-2025";
+
 TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
-    // docs/performance-model.md: 4.0 / 12.8 points (median / p90) over the 29 rows, 28.9 at most
-    // (the mixture of experts on the RTX PRO 6000, which drew 483 of its 600 W unlimited); the
-    // calculator before, 4.9 / 15.0 and 50.5.
+    // docs/performance-model.md: 4.0 / 12.8 points (median / p90) over the first 29 rows, 28.9 at
+    // most (the mixture of experts on the RTX PRO 6000, which drew 483 of its 600 W unlimited); the
+    // calculator before, 4.9 / 15.0 and 50.5. With the 7B's 14 rows: 4.6 / 22.1 and 37.5.
     const auto rows = sweepRows();
-    ASSERT_EQ(rows.size(), 29u);
-    std::vector<double> errors;
+    ASSERT_EQ(rows.size(), 43u);
+    std::vector<double> errors, first;
     for (const auto& r : rows) {
         errors.push_back(points(r.predicted, r.measured));
+        if (r.source != kSmallModelSweep) {
+            first.push_back(errors.back());
+        }
     }
-    EXPECT_LT(eval::median(errors), 4.5);
-    EXPECT_LT(eval::percentile(errors, 90), 14.0);
-    EXPECT_LT(*std::max_element(errors.begin(), errors.end()), 30.0);
+    ASSERT_EQ(first.size(), 29u);
+    EXPECT_LT(eval::median(first), 4.5);
+    EXPECT_LT(eval::percentile(first, 90), 14.0);
+    EXPECT_LT(*std::max_element(first.begin(), first.end()), 30.0);
+    EXPECT_LT(eval::median(errors), 5.0);
+    EXPECT_LT(eval::percentile(errors, 90), 23.0);
+    EXPECT_LT(*std::max_element(errors.begin(), errors.end()), 38.0);
+}
+
+TEST(PowerLimitSweeps, ASmallModelsTokenGenerationUnderADeepLimitIsTheLargestMiss) {
+    // LLaMA 2 7B Q4_0 on an RTX PRO 6000 (llama.cpp, September 2025): its prompts within 6 points
+    // of the calculator down to 300 W of 600 (9 at 250 W, 23 at 200 W, where the runs spread by a
+    // fifth to a half); its token generation is pessimistic at every limit, 16-38 points from 350 W
+    // down: the model's fixed time per token (48% of a token here) slows with the clock, where this
+    // build's is under half of it and a memory-bound kernel's lower draw keeps the clock higher.
+    int prompts = 0, tokens = 0;
+    for (const auto& r : sweepRows()) {
+        if (r.source != kSmallModelSweep) {
+            continue;
+        }
+        if (r.metric == perf::Metric::LlmPrefill) {
+            ++prompts;
+            EXPECT_LT(points(r.predicted, r.measured), r.limitWatts >= 300 ? 6.0 : 23.0) << r.limitWatts << " W";
+        } else {
+            ++tokens;
+            EXPECT_LT(r.predicted, r.measured) << r.limitWatts << " W";
+            if (r.limitWatts <= 350) {
+                EXPECT_GT(points(r.predicted, r.measured), 15.0) << r.limitWatts << " W";
+            }
+        }
+    }
+    EXPECT_EQ(prompts, 7);
+    EXPECT_EQ(tokens, 7);
 }
 
 TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGives) {
@@ -80,6 +117,9 @@ TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGive
     const auto rows = sweepRows();
     double worstNow = 0, worstCubeRoot = 0;
     for (const auto& r : rows) {
+        if (r.source == kSmallModelSweep) {
+            continue; // its own test, above
+        }
         const double share = r.metric == perf::Metric::LlmDecode ? 0.0 : r.clockBoundShare;
         const double cubeRoot = 1.0 / (share / std::cbrt(r.limitWatts / r.boardWatts) + 1.0 - share);
         worstCubeRoot = std::max(worstCubeRoot, points(cubeRoot, r.measured));
@@ -88,7 +128,7 @@ TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGive
     EXPECT_GT(worstCubeRoot, 45.0);
     EXPECT_LT(worstNow, 0.65 * worstCubeRoot);
     for (const auto& r : rows) {
-        if (r.metric == perf::Metric::LlmPrefill && r.limitWatts == 200) {
+        if (r.source == "llmgarage-2026" && r.metric == perf::Metric::LlmPrefill && r.limitWatts == 200) {
             EXPECT_LT(r.predicted, 0.70); // measured 0.60; the cube root gave 0.84
             EXPECT_GT(r.predicted, 0.55);
         }
@@ -102,7 +142,7 @@ TEST(PowerLimitSweeps, TokenGenerationSlowsOnlyByItsFixedTimePerToken) {
     // RTX PRO 6000 Blackwell, 27B in 4 bits, one stream: 0.87 of its speed at 300 W of 600 with its
     // clock at 0.56; the model's fixed time per token is 19% of the token's time.
     for (const auto& r : sweepRows()) {
-        if (r.gpu == "RTX PRO 6000 Blackwell" && r.metric == perf::Metric::LlmDecode && !r.mixtureOfExperts) {
+        if (r.source == "mmbt-2026" && r.metric == perf::Metric::LlmDecode && !r.mixtureOfExperts) {
             EXPECT_NEAR(r.clockBoundShare, 0.19, 0.02);
             EXPECT_LT(points(r.predicted, r.measured), 3.0) << r.limitWatts << " W";
         }
