@@ -17,12 +17,22 @@
 namespace advisor::eval {
 namespace {
 
+// The shipped model with a prompt's weight reads (round 58) or each routed expert's tiles (round
+// 61) left out.
+perf::PerfModel modelWithout(bool reads, bool tiles) {
+    perf::ModelConstants c = perf::ModelConstants::builtin();
+    c.prefillWeightReads = !reads;
+    c.prefillExpertTiles = !tiles;
+    return perf::PerfModel(Catalog::builtin(), c);
+}
+
 const perf::PerfModel& modelWithoutReads() {
-    static const perf::PerfModel m = [] {
-        perf::ModelConstants c = perf::ModelConstants::builtin();
-        c.prefillWeightReads = false;
-        return perf::PerfModel(Catalog::builtin(), c);
-    }();
+    static const perf::PerfModel m = modelWithout(true, false);
+    return m;
+}
+
+const perf::PerfModel& modelWithoutTiles() {
+    static const perf::PerfModel m = modelWithout(false, true);
     return m;
 }
 
@@ -45,15 +55,6 @@ TEST(Validation, APromptRowsBatchIsItsMicroBatch) {
     EXPECT_EQ(micro("llamacpp-strix-halo-2025.csv", "gpt-oss-120b-mxfp4-pp512-rocm"), 512);
     // Not given: llama.cpp's default.
     EXPECT_EQ(micro("llamacpp-ada-vs-blackwell-maxq-2026.csv", "gpt-oss-20b-mxfp4-pp8096"), 512);
-}
-
-const perf::PerfModel& modelWithoutTiles() {
-    static const perf::PerfModel m = [] {
-        perf::ModelConstants c = perf::ModelConstants::builtin();
-        c.prefillExpertTiles = false;
-        return perf::PerfModel(Catalog::builtin(), c);
-    }();
-    return m;
 }
 
 TEST(Validation, TheTilesMoveOnlyTheMixturesOfExpertsPromptsAndCoverTheirReads) {
@@ -100,10 +101,7 @@ TEST(Validation, TheTilesMoveOnlyTheMixturesOfExpertsPromptsAndCoverTheirReads) 
     expectMoved("gpt-oss-120b-mxfp4-pp512-rocm", 2.73, 0.87);
     expectMoved("gpt-oss-120b-mxfp4-pp512-vulkan", 4.38, 1.39);
     expectMoved("gpt-oss-20b-mxfp4-pp512-rocm", 2.23, 1.39);
-    perf::ModelConstants neither = perf::ModelConstants::builtin();
-    neither.prefillExpertTiles = false;
-    neither.prefillWeightReads = false;
-    EXPECT_NEAR(overMeasured(perf::PerfModel(Catalog::builtin(), neither), strix.at("gpt-oss-120b-mxfp4-pp512-rocm")),
+    EXPECT_NEAR(overMeasured(modelWithout(true, true), strix.at("gpt-oss-120b-mxfp4-pp512-rocm")),
                 3.14, 0.01);
 }
 
