@@ -7,6 +7,7 @@
 #include "cli/context.h"
 #include "cli/perf_options.h"
 #include "common/format.h"
+#include "perf/llm_throughput.h"
 #include "perf/model.h"
 
 #include <ostream>
@@ -206,7 +207,10 @@ Command powerLimitCommand() {
             "Power ~ clock^3, so the clock falls with the cube root of the limit; below about 2/3 of the\n"
             "TDP the voltage is at its floor and the clock falls linearly, to zero at the quarter of the\n"
             "TDP that memory, fans and regulators draw. Only the clock-bound part of the workload (from\n"
-            "the performance model; of LLM token generation, its fixed time per token) slows down. The\n"
+            "the performance model; of LLM token generation, " +
+                format::percent(perf::kDecodeReadsClockBoundShare, 0) +
+                " of its reads' time - their work at the\n"
+                "core clock - not its fixed time per token, mostly the host's) slows down. The\n"
             "worst case - fully clock-bound, like the seed's RTX 2080 Ti BERT-large measurement (-50 W,\n"
             "about -7%) - is shown too. Limits above the TDP or below about 30% of it are rejected with\n"
             "the valid range. A card sold at under 2/3 of its chip's top board power per SM (RTX PRO 6000\n"

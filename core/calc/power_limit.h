@@ -11,8 +11,9 @@
 /// whatever the clock (measured sweeps in resources/perf/power-limit-sweeps.csv: an
 /// RTX 3090 at 200 W ran long prompts at 0.60 of its 350 W speed, where the cube root gives 0.84).
 /// Only the clock-bound part of the work slows down (the performance model's share: all GPU-side
-/// work, and of LLM token generation only the fixed time per token - the weights stream at the
-/// memory clock; not GPU-independent overhead).
+/// work; of LLM token generation, the reads' own work at the core clock, a quarter of their time -
+/// the weights stream at the memory clock, and its fixed time per token is mostly the host's; not
+/// GPU-independent overhead).
 
 #include "catalog/gpu.h"
 #include "perf/model.h"

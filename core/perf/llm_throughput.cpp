@@ -124,8 +124,8 @@ double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
         out->computeShare = computeSeconds / stepSeconds;
         out->overheadShare = overheadSeconds / stepSeconds;
         out->systemRamShare = ramSeconds / stepSeconds;
-        // the small kernels of a token and the batch's multiplies, not its reads
-        out->clockBoundShare = out->overheadShare + out->computeShare;
+        // the batch's multiplies and the reads' own work at the core clock, not the fixed time
+        out->clockBoundShare = kDecodeReadsClockBoundShare * out->memoryShare + out->computeShare;
         out->singleGpu = sequences / stepSeconds;
         out->offload = split;
     }

@@ -11,6 +11,17 @@
 
 namespace advisor::perf {
 
+/// The share of token generation's reads that follows the core clock under a power limit: the
+/// kernels that stream the weights also dequantise and multiply them at the core clock, and at a
+/// low clock that work no longer hides under the reads. Least squares over the RTX PRO 6000
+/// Blackwell's vLLM sweep of a dense 27B in 4 bits, the one sweep that logged its clock (400 / 350 /
+/// 300 W: clock 0.89 / 0.75 / 0.56, speed 0.989 / 0.951 / 0.868): 0.186 of a token follows the
+/// clock, and the reads are 81% of its time in the model (experiments round 63). The fixed time
+/// per token does not: it is mostly the host's (launching the token's kernels, sampling) and
+/// waiting, as the same card's mixture of experts (67% of its token fixed, drawing 483 of 600 W)
+/// and a 7B under llama.cpp (48%) lost about a tenth of what a clocked fixed time gives.
+inline constexpr double kDecodeReadsClockBoundShare = 0.23;
+
 /// Tokens/s of token generation on q.gpus of g; fills out's time shares, single-GPU speed and,
 /// when part of the model is read from system RAM, its split.
 double decodeThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,

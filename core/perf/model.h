@@ -137,9 +137,10 @@ struct Prediction {
     /// Where the model sits when part of it is read from system RAM (PerfQuery::systemRamGbs).
     std::optional<OffloadSplit> offload;
     /// Share of one GPU's time that runs at the core clock (what a power limit slows): all
-    /// GPU-side work; of LLM token generation only the fixed time per token (its small kernels),
-    /// not the weights and cache it streams at the memory clock (RTX PRO 6000 Blackwell at 300 W:
-    /// clock 0.56x, 27B int4 token generation 0.87x its speed, as the 19% share gives).
+    /// GPU-side work; of LLM token generation, a batch's multiplies and the reads' own work at the
+    /// core clock (kDecodeReadsClockBoundShare of their time), not the bytes streaming at the memory
+    /// clock nor the fixed time per token, mostly the host's (RTX PRO 6000 Blackwell at 300 W: clock
+    /// 0.56x, 27B int4 token generation 0.87x its speed, as its 19% share gives).
     double clockBoundShare = 0;
     double computeRoofTflops = 0;     ///< the metric's tensor/CUDA-core rate at the sustained clock
     double effectiveBandwidthGbs = 0;

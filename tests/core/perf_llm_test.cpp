@@ -186,6 +186,29 @@ TEST(Measurements, DenseMatmulsOnAPowerCappedT4RunAtThePowerLinearClock) {
     EXPECT_GT(t4.fp16InferTflops * t4.sustainedClock, 1.6 * 24.0);
 }
 
+TEST(Explanation, TokenGenerationsClockBoundShareIsItsReadsClockedWorkNotItsFixedTime) {
+    // What a power limit slows: 0.23 of the reads' time (their dequantising and dot products at the
+    // core clock; kDecodeReadsClockBoundShare) and a batch's multiplies, not the fixed time per
+    // token, mostly the host's. So a small model, whose token is mostly that fixed time, is less
+    // clock-bound than a large one on the same card.
+    const Gpu& g = cat().require("RTX 4090");
+    const Prediction small = model().explain(g, decodeQuery(1.0, Precision::Int4));
+    const Prediction large = model().explain(g, decodeQuery(13.0, Precision::Int4));
+    for (const Prediction* p : {&small, &large}) {
+        EXPECT_GT(p->overheadShare, 0.0);
+        EXPECT_DOUBLE_EQ(p->computeShare, 0.0) << "one sequence's multiplies hide under its reads";
+        EXPECT_NEAR(p->clockBoundShare, 0.23 * p->memoryShare, 1e-12);
+    }
+    EXPECT_GT(small.overheadShare, 0.4);
+    EXPECT_LT(small.clockBoundShare, large.clockBoundShare);
+    // Four sequences together add their multiplies, which run at the clock in full.
+    PerfQuery four = decodeQuery(13.0, Precision::Int4);
+    four.llmSequences = 4;
+    const Prediction batch = model().explain(g, four);
+    EXPECT_GT(batch.computeShare, 0.0);
+    EXPECT_NEAR(batch.clockBoundShare, 0.23 * batch.memoryShare + batch.computeShare, 1e-12);
+}
+
 TEST(Measurements, LlmPromptProcessingIsComputeBound) {
     PerfQuery q = prefillQuery(8.03, Precision::Fp16);
     expectNear(model().throughput(cat().require("RTX 4090"), q), 9382.0, 0.15, "RTX 4090 f16 pp512");
