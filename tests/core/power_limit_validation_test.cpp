@@ -4,7 +4,8 @@
 // 6000, and a 7B under llama.cpp on the RTX PRO 6000, round 62). The law's two constants below the
 // voltage floor were chosen on the first 19 rows (docs/performance-model-experiments.md, round 31;
 // the video sweep came after), and token generation's clocked share of its reads on the 27B's
-// clocked rows (round 63), so this is a check of the figures the docs report, not a hold-out.
+// clocked rows (round 63), so this is a check of the figures the docs report, not a hold-out;
+// one RTX 3090's llama.cpp sweep (round 64) was found after both were fixed.
 #include "calc/power_limit.h"
 #include "calc/power_sweeps.h"
 #include "catalog/catalog.h"
@@ -63,22 +64,33 @@ double points(double predicted, double measured) {
 // The RTX PRO 6000's llama.cpp sweep of a 7B model (experiments round 62), added after round 31's
 // law was settled and kept apart in the figures below.
 constexpr const char* kSmallModelSweep = "pro6000-llamacpp-2025";
+// One RTX 3090 generating tokens of a dense 27B under llama.cpp, with its clock logged (experiments
+// round 64), found after rounds 31 and 63 were settled: its deep limits are kept apart below.
+constexpr const char* kSingle3090Sweep = "jeanfbrito-2026";
 
 TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
-    // docs/performance-model.md: 2.6 / 9.1 points (median / p90) over all 43 rows, 22.7 at most (the
-    // 7B's prompt at 200 W, a third of the TDP); 13.6 at most over the first 29. Before token
-    // generation's clock-bound share was its reads' (round 63): 4.6 / 22.1 / 37.5 over the 43 and
-    // 4.0 / 12.8 / 28.9 over the first 29.
+    // docs/performance-model.md: 2.6 / 9.1 points (median / p90) over the 43 rows before round 64,
+    // 22.7 at most (the 7B's prompt at 200 W, a third of the TDP); 13.6 at most over the first 29.
+    // Before token generation's clock-bound share was its reads' (round 63): 4.6 / 22.1 / 37.5 over
+    // the 43 and 4.0 / 12.8 / 28.9 over the first 29. With the single RTX 3090's 5 rows: 2.8 / 9.4,
+    // and 48.3 at most (its own test, below).
     const auto rows = sweepRows();
-    ASSERT_EQ(rows.size(), 43u);
-    std::vector<double> errors, first;
+    ASSERT_EQ(rows.size(), 48u);
+    std::vector<double> all, errors, first;
     for (const auto& r : rows) {
-        errors.push_back(points(r.predicted, r.measured));
+        all.push_back(points(r.predicted, r.measured));
+        if (r.source == kSingle3090Sweep) {
+            continue;
+        }
+        errors.push_back(all.back());
         if (r.source != kSmallModelSweep) {
             first.push_back(errors.back());
         }
     }
+    ASSERT_EQ(errors.size(), 43u);
     ASSERT_EQ(first.size(), 29u);
+    EXPECT_LT(eval::median(all), 3.0);
+    EXPECT_LT(eval::percentile(all, 90), 10.0);
     EXPECT_LT(eval::median(first), 3.0);
     EXPECT_LT(eval::percentile(first, 90), 10.0);
     EXPECT_LT(*std::max_element(first.begin(), first.end()), 14.0);
@@ -117,8 +129,8 @@ TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGive
     const auto rows = sweepRows();
     double worstNow = 0, worstCubeRoot = 0;
     for (const auto& r : rows) {
-        if (r.source == kSmallModelSweep) {
-            continue; // its own test, above
+        if (r.source == kSmallModelSweep || r.source == kSingle3090Sweep) {
+            continue; // their own tests
         }
         const double share = r.metric == perf::Metric::LlmDecode ? 0.0 : r.clockBoundShare;
         const double cubeRoot = 1.0 / (share / std::cbrt(r.limitWatts / r.boardWatts) + 1.0 - share);
@@ -161,6 +173,42 @@ TEST(PowerLimitSweeps, TokenGenerationSlowsByItsReadsClockedWorkNotItsFixedTime)
     }
     EXPECT_EQ(dense, 4);
     EXPECT_EQ(mixture, 3);
+}
+
+TEST(PowerLimitSweeps, ASingleRtx3090GeneratingTokensBelowItsFloorIsTheLargestMiss) {
+    // One RTX 3090 (350 W) generating a dense 27B's tokens under llama.cpp (April 2026), found after
+    // rounds 31 and 63 were fixed. Down to 250 W the calculator is within 4.5 points (the 350 W run,
+    // the 100%, was 3% slower than the 300 W one). At 200 W the card logged 480 of its 1,710 MHz,
+    // 0.28 of its clock where the law gives 0.67 (its memory streaming keeps drawing), and it ran
+    // 0.64 of its speed: the calculator is 26 points fast there and 48 at 150 W. The share of the
+    // token that follows the clock holds: at the logged clock the reads' share gives 0.65, where
+    // round 31's share, the fixed time per token, gave 0.80.
+    const perf::PerfModel model(Catalog::builtin());
+    int rows = 0;
+    for (const auto& m : builtinPowerLimitSweeps()) {
+        if (m.source != kSingle3090Sweep) {
+            continue;
+        }
+        ++rows;
+        Gpu g = Catalog::builtin().require(m.gpu);
+        PowerLimitInput in;
+        in.limitWatts = m.limitWatts;
+        in.clockBoundShare = clockBoundShare(model, g, m.query);
+        const double predicted = powerLimit(g, in).relativePerformance;
+        if (m.limitWatts >= 250) {
+            EXPECT_LT(points(predicted, m.measuredRelative), 4.5) << m.limitWatts << " W";
+            continue;
+        }
+        EXPECT_GT(predicted - m.measuredRelative, m.limitWatts == 200 ? 0.25 : 0.45) << m.limitWatts << " W";
+        if (m.limitWatts == 200) {
+            const double loggedClock = 480.0 / 1710.0;
+            const auto speedAt = [&](double share) { return 1.0 / (share / loggedClock + 1.0 - share); };
+            EXPECT_LT(points(speedAt(in.clockBoundShare), m.measuredRelative), 2.0);
+            const double fixedTimeShare = model.explain(g, m.query).overheadShare;
+            EXPECT_GT(points(speedAt(fixedTimeShare), m.measuredRelative), 15.0);
+        }
+    }
+    EXPECT_EQ(rows, 5);
 }
 
 TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {
