@@ -18,8 +18,8 @@ namespace advisor::perf {
 /// 300 W: clock 0.89 / 0.75 / 0.56, speed 0.989 / 0.951 / 0.868): 0.186 of a token follows the
 /// clock, and the reads are 81% of its time in the model (experiments round 63). The fixed time
 /// per token does not: it is mostly the host's (launching the token's kernels, sampling) and
-/// waiting, as the same card's mixture of experts (67% of its token fixed, drawing 483 of 600 W)
-/// and a 7B under llama.cpp (48%) lost about a tenth of what a clocked fixed time gives.
+/// waiting: the same card's mixture of experts (67% of its token fixed, drawing 483 of 600 W) and a
+/// 7B under llama.cpp (48%) lost as if about a tenth of their token followed the clock.
 inline constexpr double kDecodeReadsClockBoundShare = 0.23;
 
 /// Tokens/s of token generation on q.gpus of g; fills out's time shares, single-GPU speed and,
