@@ -130,7 +130,7 @@ void PowerLimitTab::compute() {
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
-           "%5 of this work's time scales with the clock; the rest (memory reads, time the GPU does not "
+           "%5 of this work's time scales with the clock; the rest (waiting on memory, time the GPU does not "
            "set) does not.%13</p>"
            "<p>Saves %6 W for %7: %8 kWh and %9 a year at %10 utilization and %11/kWh. "
            "Performance per watt: %12 of running at the TDP.</p>%14")
