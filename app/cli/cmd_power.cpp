@@ -49,6 +49,7 @@ int powerLimit(Context& ctx, const Args& args) {
                               {"limit_watts", m->limitWatts},
                               {"work", calc::describeSweepWork(*m)},
                               {"relative_performance", m->measuredRelative},
+                              {"calculator_relative_performance", calc::calculatorFigure(model, ctx.catalog(), *m)},
                               {"note", m->note}});
         }
         nlohmann::json curve = nlohmann::json::array();
@@ -96,10 +97,11 @@ int powerLimit(Context& ctx, const Args& args) {
         o << "  caution: " << calc::describeLowPowerPart(g, *lowPower) << '\n';
     }
     if (!measured.empty()) {
-        o << "  measured on this card (the sweeps the calculator is checked on):\n";
+        o << "  measured on this card (the sweeps the calculator is checked on), and the calculator for that work:\n";
         for (const auto* m : measured) {
             o << "    " << format::number(m->limitWatts, 0) << " W: " << format::percent(m->measuredRelative, 1)
-              << " of full speed (" << calc::describeSweepWork(*m) << "; " << m->source << ")\n";
+              << " of full speed (" << calc::describeSweepWork(*m) << "; " << m->source << "); calculator "
+              << format::percent(calc::calculatorFigure(model, ctx.catalog(), *m), 1) << '\n';
         }
     }
     return 0;
@@ -215,7 +217,9 @@ Command powerLimitCommand() {
             "about -7%) - is shown too. Limits above the TDP or below about 30% of it are rejected with\n"
             "the valid range. A card sold at under 2/3 of its chip's top board power per SM (RTX PRO 6000\n"
             "Max-Q, L4, H100 PCIe) gets a caution: the floor is counted from its own TDP, and no such part\n"
-            "was measured below it (JSON: sold_below_chip_voltage_floor).\n",
+            "was measured below it (JSON: sold_below_chip_voltage_floor). The card's own measured sweeps\n"
+            "of this kind of work are listed, each with what the calculator gives for its work (JSON:\n"
+            "measured, with calculator_relative_performance).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
                                                                           {"utilization"}, {"kwh-price"}},

@@ -1,5 +1,7 @@
 #include "calc/power_sweeps.h"
 
+#include "calc/power_limit.h"
+
 #include "common/csv.h"
 #include "common/embedded_resources.h"
 #include "common/errors.h"
@@ -124,6 +126,15 @@ std::string describeSweepWork(const MeasuredPowerLimit& m) {
         out += ", " + (q.workloadName.empty() ? std::string(perf::toString(q.workload)) : q.workloadName);
     }
     return out;
+}
+
+double calculatorFigure(const perf::PerfModel& model, const Catalog& catalog, const MeasuredPowerLimit& m) {
+    Gpu g = catalog.require(m.gpu);
+    g.tdpW = m.boardWatts; // the sweep's 100%
+    PowerLimitInput in;
+    in.limitWatts = m.limitWatts;
+    in.clockBoundShare = clockBoundShare(model, g, m.query);
+    return powerLimit(g, in).relativePerformance;
 }
 
 } // namespace advisor::calc

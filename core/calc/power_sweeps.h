@@ -40,4 +40,10 @@ std::vector<const MeasuredPowerLimit*> sweepsOn(const Catalog& catalog, const Gp
 /// The work of a sweep in a few words: "llm-prefill, 229B (10B active) int4 at 198000 tokens".
 std::string describeSweepWork(const MeasuredPowerLimit& m);
 
+/// What the power-limit calculator gives for a measured point's own work on its card at the
+/// sweep's board power (the performance model's clock-bound share for that work, then the law), so
+/// that a card's measured points can be shown with the calculator's miss on each. Throws
+/// InputError when the sweep's GPU is not in the catalog.
+double calculatorFigure(const perf::PerfModel& model, const Catalog& catalog, const MeasuredPowerLimit& m);
+
 } // namespace advisor::calc

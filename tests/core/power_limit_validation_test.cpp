@@ -47,10 +47,7 @@ std::vector<SweepRow> sweepRows() {
         Gpu g = Catalog::builtin().require(r.gpu);
         g.tdpW = r.boardWatts;
         r.clockBoundShare = clockBoundShare(model, g, m.query);
-        PowerLimitInput in;
-        in.limitWatts = r.limitWatts;
-        in.clockBoundShare = r.clockBoundShare;
-        r.predicted = powerLimit(g, in).relativePerformance;
+        r.predicted = calculatorFigure(model, Catalog::builtin(), m);
         out.push_back(r);
     }
     return out;
@@ -193,11 +190,9 @@ TEST(PowerLimitSweeps, ASingleRtx3090GeneratingTokensBelowItsFloorIsTheLargestMi
             continue;
         }
         ++rows;
-        Gpu g = Catalog::builtin().require(m.gpu);
-        PowerLimitInput in;
-        in.limitWatts = m.limitWatts;
-        in.clockBoundShare = clockBoundShare(model, g, m.query);
-        const double predicted = powerLimit(g, in).relativePerformance;
+        const Gpu& g = Catalog::builtin().require(m.gpu); // at its own 350 W, the sweep's 100%
+        const double share = clockBoundShare(model, g, m.query);
+        const double predicted = calculatorFigure(model, Catalog::builtin(), m);
         if (m.limitWatts >= 250) {
             EXPECT_LT(points(predicted, m.measuredRelative), 4.5) << m.limitWatts << " W";
             continue;
@@ -205,8 +200,8 @@ TEST(PowerLimitSweeps, ASingleRtx3090GeneratingTokensBelowItsFloorIsTheLargestMi
         EXPECT_GT(predicted - m.measuredRelative, m.limitWatts == 200 ? 0.25 : 0.45) << m.limitWatts << " W";
         if (m.limitWatts == 200) {
             const double loggedClock = 480.0 / 1710.0;
-            const auto speedAt = [&](double share) { return 1.0 / (share / loggedClock + 1.0 - share); };
-            EXPECT_LT(points(speedAt(in.clockBoundShare), m.measuredRelative), 2.0);
+            const auto speedAt = [&](double s) { return 1.0 / (s / loggedClock + 1.0 - s); };
+            EXPECT_LT(points(speedAt(share), m.measuredRelative), 2.0);
             const double fixedTimeShare = model.explain(g, m.query).overheadShare;
             EXPECT_GT(points(speedAt(fixedTimeShare), m.measuredRelative), 15.0);
         }
@@ -229,6 +224,26 @@ TEST(PowerLimitSweeps, AnRtx5090GeneratingTokensLosesWhatTheCalculatorSays) {
         EXPECT_LT(points(r.predicted, r.measured), 2.5) << r.limitWatts << " W";
     }
     EXPECT_EQ(rows, 4);
+}
+
+TEST(PowerLimitSweeps, TheCalculatorsFigureForAMeasuredPointIsItsOwnWorkAtTheSweepsBoardPower) {
+    const perf::PerfModel model(Catalog::builtin());
+    const auto& cat = Catalog::builtin();
+    // The seed's RTX 2080 Ti at 200 of 250 W: BERT-large inference, nearly all clock-bound, so the
+    // cube root of the power, 0.928.
+    const auto seed = sweepsOn(cat, cat.require("RTX 2080 Ti"), perf::Metric::Fp16Inference);
+    ASSERT_EQ(seed.size(), 1u);
+    EXPECT_NEAR(calculatorFigure(model, cat, *seed.front()), std::cbrt(200.0 / 250.0), 0.002);
+    // A partner RTX 5090 whose 100% is 600 W, not the catalog's 575: at 400 W the law's clock is
+    // the floor's, (2/3)^(1/3) = 0.874, not that of 400 / 575.
+    for (const auto& m : builtinPowerLimitSweeps()) {
+        if (m.source == kRtx5090Sweep && m.limitWatts == 400) {
+            Gpu g = cat.require("RTX 5090");
+            g.tdpW = 600;
+            const double share = clockBoundShare(model, g, m.query);
+            EXPECT_NEAR(calculatorFigure(model, cat, m), 1.0 / (share / std::cbrt(2.0 / 3.0) + 1.0 - share), 1e-9);
+        }
+    }
 }
 
 TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {

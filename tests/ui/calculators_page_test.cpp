@@ -81,7 +81,7 @@ private slots:
         QCOMPARE(tab.plot()->graph(2)->data()->at(0)->value, 0.93);
         QVERIFY2(tab.resultText().contains(QStringLiteral("Measured on this card")) &&
                      tab.resultText().contains(QStringLiteral("dettmers-2023 (fp16-inference, bert_large_squad): "
-                                                              "93.0% at 200 W")),
+                                                              "93.0% at 200 W (calculator 92.9%)")),
                  qPrintable(tab.resultText()));
         QVERIFY(tab.error().isEmpty());
         // Four cards save 4 x 50 W; one card is "the GPU", never "1 GPU(s)".

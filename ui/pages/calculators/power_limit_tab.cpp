@@ -60,7 +60,8 @@ namespace {
 
 // The card's measured sweeps, one sentence per sweep: "llmgarage-2026 (llm-prefill, ...): 94.3% at
 // 300 W, ...". Empty when the card has none for this kind of work.
-QString measuredText(const std::vector<const calc::MeasuredPowerLimit*>& measured) {
+QString measuredText(const perf::PerfModel& model, const Catalog& catalog,
+                     const std::vector<const calc::MeasuredPowerLimit*>& measured) {
     QStringList sweeps;
     QString current;
     QStringList points;
@@ -76,14 +77,16 @@ QString measuredText(const std::vector<const calc::MeasuredPowerLimit*>& measure
             flush();
             current = sweep;
         }
-        points << QObject::tr("%1 at %2 W")
-                      .arg(qs(format::percent(m->measuredRelative, 1)), qs(format::number(m->limitWatts, 0)));
+        points << QObject::tr("%1 at %2 W (calculator %3)")
+                      .arg(qs(format::percent(m->measuredRelative, 1)), qs(format::number(m->limitWatts, 0)),
+                           qs(format::percent(calc::calculatorFigure(model, catalog, *m), 1)));
     }
     flush();
     if (sweeps.isEmpty()) {
         return {};
     }
-    return QObject::tr("<p>Measured on this card (the diamonds; its own work, not necessarily this one): %1.</p>")
+    return QObject::tr("<p>Measured on this card (the diamonds; its own work, not necessarily this one), with "
+                       "what the calculator gives for that work: %1.</p>")
         .arg(sweeps.join(QStringLiteral("; ")));
 }
 
@@ -144,7 +147,7 @@ void PowerLimitTab::compute() {
             .arg(r.belowVoltageFloor ? tr(" Below 2/3 of the TDP the voltage is at its floor, so the clock falls "
                                           "faster than the power's cube root: speed drops steeply from here.")
                                      : QString())
-            .arg(measuredText(measured) + caution));
+            .arg(measuredText(session().model(), session().catalog(), measured) + caution));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> xs, ys;
