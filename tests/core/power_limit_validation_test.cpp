@@ -5,7 +5,7 @@
 // voltage floor were chosen on the first 19 rows (docs/performance-model-experiments.md, round 31;
 // the video sweep came after), and token generation's clocked share of its reads on the 27B's
 // clocked rows (round 63), so this is a check of the figures the docs report, not a hold-out;
-// one RTX 3090's and one RTX 5090's llama.cpp sweeps (round 64) were found after both were fixed.
+// two RTX 3090s' and one RTX 5090's llama.cpp sweeps (round 64) were found after both were fixed.
 #include "calc/power_limit.h"
 #include "calc/power_sweeps.h"
 #include "catalog/catalog.h"
@@ -67,19 +67,25 @@ constexpr const char* kSingle3090Sweep = "jeanfbrito-2026";
 // An RTX 5090 (a partner card whose stock limit is 600 W) generating a dense 27B's tokens under
 // llama.cpp, 600-400 W, found with it.
 constexpr const char* kRtx5090Sweep = "cmoro-2026";
+// A second RTX 3090 (water-cooled, its stock limit 370 W) generating Qwen3.6-27B's tokens under
+// llama.cpp, 370-200 W, found with them.
+constexpr const char* kSecond3090Sweep = "noonghunna-2026";
+bool foundAfterRound63(const std::string& source) {
+    return source == kSingle3090Sweep || source == kRtx5090Sweep || source == kSecond3090Sweep;
+}
 
 TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
     // docs/performance-model.md: 2.6 / 9.1 points (median / p90) over the 43 rows before round 64,
     // 22.7 at most (the 7B's prompt at 200 W, a third of the TDP); 13.6 at most over the first 29.
     // Before token generation's clock-bound share was its reads' (round 63): 4.6 / 22.1 / 37.5 over
-    // the 43 and 4.0 / 12.8 / 28.9 over the first 29. With round 64's 9 rows (the single RTX 3090's
-    // and the RTX 5090's): 2.5 / 9.3, and 48.3 at most (the 3090's own test, below).
+    // the 43 and 4.0 / 12.8 / 28.9 over the first 29. With round 64's 16 rows (two single RTX 3090s'
+    // and an RTX 5090's): 3.0 / 21.4, and 48.3 at most (the 3090s' own tests, below).
     const auto rows = sweepRows();
-    ASSERT_EQ(rows.size(), 52u);
+    ASSERT_EQ(rows.size(), 59u);
     std::vector<double> all, errors, first;
     for (const auto& r : rows) {
         all.push_back(points(r.predicted, r.measured));
-        if (r.source == kSingle3090Sweep || r.source == kRtx5090Sweep) {
+        if (foundAfterRound63(r.source)) {
             continue;
         }
         errors.push_back(all.back());
@@ -89,8 +95,8 @@ TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
     }
     ASSERT_EQ(errors.size(), 43u);
     ASSERT_EQ(first.size(), 29u);
-    EXPECT_LT(eval::median(all), 3.0);
-    EXPECT_LT(eval::percentile(all, 90), 10.0);
+    EXPECT_LT(eval::median(all), 3.5);
+    EXPECT_LT(eval::percentile(all, 90), 22.5);
     EXPECT_LT(eval::median(first), 3.0);
     EXPECT_LT(eval::percentile(first, 90), 10.0);
     EXPECT_LT(*std::max_element(first.begin(), first.end()), 14.0);
@@ -129,7 +135,7 @@ TEST(PowerLimitSweeps, DeepLimitsCostWhatTheSweepsMeasuredNotWhatTheCubeRootGive
     const auto rows = sweepRows();
     double worstNow = 0, worstCubeRoot = 0;
     for (const auto& r : rows) {
-        if (r.source == kSmallModelSweep || r.source == kSingle3090Sweep || r.source == kRtx5090Sweep) {
+        if (r.source == kSmallModelSweep || foundAfterRound63(r.source)) {
             continue; // their own tests
         }
         const double share = r.metric == perf::Metric::LlmDecode ? 0.0 : r.clockBoundShare;
@@ -207,6 +213,30 @@ TEST(PowerLimitSweeps, ASingleRtx3090GeneratingTokensBelowItsFloorIsTheLargestMi
         }
     }
     EXPECT_EQ(rows, 5);
+}
+
+TEST(PowerLimitSweeps, ASecondRtx3090LosesSpeedFromItsFirstCuts) {
+    // A water-cooled RTX 3090 (stock limit 370 W, drawing 334 W there) generating Qwen3.6-27B's
+    // tokens under llama.cpp (May 2026): 0.95 of its speed at 300 W, 0.76 at 250 W, 0.45 at 200 W,
+    // where the calculator gives 0.985, 0.97 and 0.88 - 13 to 43 points fast from 270 W down, and
+    // much faster a fall than the other single 3090's (0.99 at 250 W of 350). Both say a 3090's
+    // clock falls further below its floor than the law's quarter of the TDP allows (round 66).
+    int rows = 0;
+    for (const auto& r : sweepRows()) {
+        if (r.source != kSecond3090Sweep) {
+            continue;
+        }
+        ++rows;
+        if (r.limitWatts >= 300) {
+            EXPECT_LT(points(r.predicted, r.measured), 4.0) << r.limitWatts << " W";
+        } else {
+            EXPECT_GT(r.predicted - r.measured, 0.12) << r.limitWatts << " W";
+        }
+        if (r.limitWatts == 200) {
+            EXPECT_GT(r.predicted - r.measured, 0.40);
+        }
+    }
+    EXPECT_EQ(rows, 7);
 }
 
 TEST(PowerLimitSweeps, AnRtx5090GeneratingTokensLosesWhatTheCalculatorSays) {
