@@ -218,8 +218,8 @@ TEST(PowerLimitSweeps, ASingleRtx3090GeneratingTokensBelowItsFloorIsTheLargestMi
 TEST(PowerLimitSweeps, ASecondRtx3090LosesSpeedFromItsFirstCuts) {
     // A water-cooled RTX 3090 (stock limit 370 W, drawing 334 W there) generating Qwen3.6-27B's
     // tokens under llama.cpp (May 2026): 0.95 of its speed at 300 W, 0.76 at 250 W, 0.45 at 200 W,
-    // where the calculator gives 0.985, 0.97 and 0.88 - 13 to 43 points fast from 270 W down, and
-    // much faster a fall than the other single 3090's (0.99 at 250 W of 350). Both say a 3090's
+    // where the calculator gives 0.985, 0.97 and 0.88 - 13 to 43 points fast from 270 W down, a
+    // much earlier fall than the other single 3090's (0.99 at 250 W of 350). Both say a 3090's
     // clock falls further below its floor than the law's quarter of the TDP allows (round 66).
     int rows = 0;
     for (const auto& r : sweepRows()) {
