@@ -36,6 +36,7 @@ int powerLimit(Context& ctx, const Args& args) {
     // The card's own measured sweeps of this kind of work, beside the prediction.
     const auto measured = calc::sweepsOn(ctx.catalog(), g, q.metric);
     const auto lowPower = calc::lowPowerPart(model, g);
+    const auto miss = calc::notableMissNear(model, ctx.catalog(), measured, in.limitWatts);
     if (ctx.json()) {
         nlohmann::json lowPowerJson = nullptr;
         if (lowPower) {
@@ -75,7 +76,15 @@ int powerLimit(Context& ctx, const Args& args) {
                        {"perf_per_watt_gain", r.perfPerWattGain},
                        {"curve", curve},
                        {"measured", sweeps},
-                       {"sold_below_chip_voltage_floor", lowPowerJson}});
+                       {"sold_below_chip_voltage_floor", lowPowerJson},
+                       {"measured_miss_near_limit", miss ? nlohmann::json{{"limit_watts", miss->point->limitWatts},
+                                                                          {"source", miss->point->source},
+                                                                          {"relative_performance",
+                                                                           miss->point->measuredRelative},
+                                                                          {"calculator_relative_performance",
+                                                                           miss->calculator},
+                                                                          {"note", calc::describeMiss(*miss)}}
+                                                        : nlohmann::json(nullptr)}});
         return 0;
     }
     auto& o = ctx.out();
@@ -95,6 +104,9 @@ int powerLimit(Context& ctx, const Args& args) {
       << " utilization; performance per watt x" << format::number(r.perfPerWattGain, 2) << '\n';
     if (lowPower) {
         o << "  caution: " << calc::describeLowPowerPart(g, *lowPower) << '\n';
+    }
+    if (miss) {
+        o << "  caution: " << calc::describeMiss(*miss) << '\n';
     }
     if (!measured.empty()) {
         o << "  measured on this card (the sweeps the calculator is checked on), and the calculator for that work:\n";
@@ -219,7 +231,8 @@ Command powerLimitCommand() {
             "Max-Q, L4, H100 PCIe) gets a caution: the floor is counted from its own TDP, and no such part\n"
             "was measured below it (JSON: sold_below_chip_voltage_floor). The card's own measured sweeps\n"
             "of this kind of work are listed, each with what the calculator gives for its work (JSON:\n"
-            "measured, with calculator_relative_performance).\n",
+            "measured, with calculator_relative_performance); where one within 10% of the TDP of the\n"
+            "limit is missed by over 10 points, a caution says so (JSON: measured_miss_near_limit).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
                                                                           {"utilization"}, {"kwh-price"}},

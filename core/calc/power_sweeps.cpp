@@ -9,6 +9,8 @@
 #include "common/text.h"
 #include "perf/workload.h"
 
+#include <cmath>
+
 namespace advisor::calc {
 namespace {
 
@@ -135,6 +137,32 @@ double calculatorFigure(const perf::PerfModel& model, const Catalog& catalog, co
     in.limitWatts = m.limitWatts;
     in.clockBoundShare = clockBoundShare(model, g, m.query);
     return powerLimit(g, in).relativePerformance;
+}
+
+std::optional<MeasuredMiss> notableMissNear(const perf::PerfModel& model, const Catalog& catalog,
+                                            const std::vector<const MeasuredPowerLimit*>& measured, double limitWatts) {
+    std::optional<MeasuredMiss> worst;
+    double worstPoints = kNotableMissPoints;
+    for (const auto* m : measured) {
+        if (std::fabs(m->limitWatts - limitWatts) > kNearLimitShare * m->boardWatts) {
+            continue;
+        }
+        const double calculator = calculatorFigure(model, catalog, *m);
+        const double missPoints = std::fabs(calculator - m->measuredRelative) * 100.0;
+        if (missPoints > worstPoints) {
+            worstPoints = missPoints;
+            worst = MeasuredMiss{m, calculator};
+        }
+    }
+    return worst;
+}
+
+std::string describeMiss(const MeasuredMiss& miss) {
+    const MeasuredPowerLimit& m = *miss.point;
+    return "at " + format::number(m.limitWatts, 0) + " W this card measured " + format::percent(m.measuredRelative, 1) +
+           " of full speed (" + describeSweepWork(m) + "; " + m.source + ") where the calculator gives " +
+           format::percent(miss.calculator, 1) + ": read the figure above as " +
+           (miss.calculator > m.measuredRelative ? "optimistic" : "pessimistic");
 }
 
 } // namespace advisor::calc

@@ -46,4 +46,24 @@ std::string describeSweepWork(const MeasuredPowerLimit& m);
 /// InputError when the sweep's GPU is not in the catalog.
 double calculatorFigure(const perf::PerfModel& model, const Catalog& catalog, const MeasuredPowerLimit& m);
 
+/// A measured point near a chosen limit that the calculator misses by much: a caution for the
+/// figure at that limit (two single RTX 3090s generating tokens below their floor ran 13-48 points
+/// slower than the calculator says, experiments round 64).
+struct MeasuredMiss {
+    const MeasuredPowerLimit* point = nullptr;
+    double calculator = 0; ///< calculatorFigure for the point's own work
+};
+/// Points of relative speed past which a miss is named.
+constexpr double kNotableMissPoints = 10.0;
+/// How near a measured limit must be to the chosen one, as a share of the board power.
+constexpr double kNearLimitShare = 0.1;
+/// The largest miss among `measured` (a card's own points, sweepsOn) within kNearLimitShare of the
+/// board power of `limitWatts`, if it exceeds kNotableMissPoints.
+std::optional<MeasuredMiss> notableMissNear(const perf::PerfModel& model, const Catalog& catalog,
+                                            const std::vector<const MeasuredPowerLimit*>& measured, double limitWatts);
+/// One sentence for the command line and the Power limit tab: "at 200 W this card measured 64.4%
+/// of full speed (llm-decode, 27.0B int4 at 2,000 tokens; jeanfbrito-2026) where the calculator
+/// gives 90.9%: read the figure above as optimistic".
+std::string describeMiss(const MeasuredMiss& miss);
+
 } // namespace advisor::calc

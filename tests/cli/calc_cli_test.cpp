@@ -86,8 +86,16 @@ TEST(PowerLimitCli, DeepLimitsSayTheVoltageIsAtItsFloorAndTokenGenerationSlowsAL
         }
     }
     EXPECT_TRUE(single3090);
+    // That miss near the chosen limit is named as a caution (null where none is near).
+    const auto& miss = deep.at("measured_miss_near_limit");
+    ASSERT_TRUE(miss.is_object());
+    EXPECT_EQ(miss.at("source"), "jeanfbrito-2026");
+    EXPECT_NEAR(miss.at("calculator_relative_performance").get<double>(), 0.909, 0.002);
+    EXPECT_NE(text.out.find("  caution: at 200 W this card measured 64.4% of full speed"), std::string::npos)
+        << text.out;
     const auto mild = cli.json({"power-limit", "--gpu", "RTX 3090", "--limit-watts", "300"});
     EXPECT_FALSE(mild.at("below_voltage_floor").get<bool>());
+    EXPECT_TRUE(mild.at("measured_miss_near_limit").is_null());
     EXPECT_NEAR(mild.at("clock_ratio").get<double>(), std::cbrt(300.0 / 350.0), 1e-12);
 }
 

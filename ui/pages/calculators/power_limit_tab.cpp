@@ -127,9 +127,13 @@ void PowerLimitTab::compute() {
     const auto r = calc::powerLimit(*g, in);
     const auto measured = calc::sweepsOn(session().catalog(), *g, q.metric);
     const auto lowPower = calc::lowPowerPart(session().model(), *g);
-    const QString caution = lowPower ? tr("<p><i>Caution:</i> %1.</p>")
-                                           .arg(qs(calc::describeLowPowerPart(*g, *lowPower)).toHtmlEscaped())
-                                     : QString();
+    QString caution = lowPower ? tr("<p><i>Caution:</i> %1.</p>")
+                                     .arg(qs(calc::describeLowPowerPart(*g, *lowPower)).toHtmlEscaped())
+                               : QString();
+    if (const auto miss = calc::notableMissNear(session().model(), session().catalog(), measured, in.limitWatts)) {
+        const std::string text = calc::describeMiss(*miss);
+        caution += tr("<p><i>Caution:</i> %1.</p>").arg(qs(text).toHtmlEscaped());
+    }
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
            "<p>Worst case, fully clock-bound work: %4 (the seed measured about -7% for -50 W). "
