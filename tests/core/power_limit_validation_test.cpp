@@ -53,6 +53,17 @@ std::vector<SweepRow> sweepRows() {
     return out;
 }
 
+// The rows of one sweep.
+std::vector<SweepRow> rowsFrom(const std::string& source) {
+    std::vector<SweepRow> out;
+    for (const auto& r : sweepRows()) {
+        if (r.source == source) {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
 // Absolute error in points of relative speed (0.60 measured, 0.68 predicted: 8 points).
 double points(double predicted, double measured) {
     return std::fabs(predicted - measured) * 100.0;
@@ -221,12 +232,9 @@ TEST(PowerLimitSweeps, ASecondRtx3090LosesSpeedFromItsFirstCuts) {
     // where the calculator gives 0.985, 0.97 and 0.88 - 13 to 43 points fast from 270 W down, a
     // much earlier fall than the other single 3090's (0.99 at 250 W of 350). Both say a 3090's
     // clock falls further below its floor than the law's quarter of the TDP allows (round 66).
-    int rows = 0;
-    for (const auto& r : sweepRows()) {
-        if (r.source != kSecond3090Sweep) {
-            continue;
-        }
-        ++rows;
+    const auto rows = rowsFrom(kSecond3090Sweep);
+    ASSERT_EQ(rows.size(), 7u);
+    for (const auto& r : rows) {
         if (r.limitWatts >= 300) {
             EXPECT_LT(points(r.predicted, r.measured), 4.0) << r.limitWatts << " W";
         } else {
@@ -236,7 +244,6 @@ TEST(PowerLimitSweeps, ASecondRtx3090LosesSpeedFromItsFirstCuts) {
             EXPECT_GT(r.predicted - r.measured, 0.40);
         }
     }
-    EXPECT_EQ(rows, 7);
 }
 
 TEST(PowerLimitSweeps, AnRtx5090GeneratingTokensLosesWhatTheCalculatorSays) {
@@ -244,16 +251,12 @@ TEST(PowerLimitSweeps, AnRtx5090GeneratingTokensLosesWhatTheCalculatorSays) {
     // speculative decoding off (August 2026), found after round 63: unlimited it drew 537 W, and it
     // lost 0.4% at 500 W and 4.8% at 400 W, the floor of its range. The calculator: within 2.5
     // points at every limit, 0.974 at 400 W (its clock 0.87 there, 19% of the token clock-bound).
-    int rows = 0;
-    for (const auto& r : sweepRows()) {
-        if (r.source != kRtx5090Sweep) {
-            continue;
-        }
-        ++rows;
+    const auto rows = rowsFrom(kRtx5090Sweep);
+    ASSERT_EQ(rows.size(), 4u);
+    for (const auto& r : rows) {
         EXPECT_NEAR(r.clockBoundShare, 0.19, 0.02);
         EXPECT_LT(points(r.predicted, r.measured), 2.5) << r.limitWatts << " W";
     }
-    EXPECT_EQ(rows, 4);
 }
 
 TEST(PowerLimitSweeps, TheCalculatorsFigureForAMeasuredPointIsItsOwnWorkAtTheSweepsBoardPower) {
