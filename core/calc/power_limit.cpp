@@ -112,7 +112,10 @@ std::string describeLowPowerPart(const Gpu& g, const LowPowerPart& part) {
 double clockBoundShare(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& query) {
     perf::PerfQuery one = query;
     one.gpus = 1;
-    return model.explain(g, one).clockBoundShare;
+    // The time shares only: the model's arithmetic without the explanation's factors.
+    perf::Prediction shares;
+    perf::modelThroughput(model.specs(g), g, one, model.constants(), &shares);
+    return shares.clockBoundShare;
 }
 
 } // namespace advisor::calc

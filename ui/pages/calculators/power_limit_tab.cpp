@@ -131,8 +131,7 @@ void PowerLimitTab::compute() {
                                      .arg(qs(calc::describeLowPowerPart(*g, *lowPower)).toHtmlEscaped())
                                : QString();
     if (const auto miss = calc::notableMissNear(session().model(), session().catalog(), measured, in.limitWatts)) {
-        const std::string text = calc::describeMiss(*miss);
-        caution += tr("<p><i>Caution:</i> %1.</p>").arg(qs(text).toHtmlEscaped());
+        caution += tr("<p><i>Caution:</i> %1.</p>").arg(qs(calc::describeMiss(*miss)).toHtmlEscaped());
     }
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
