@@ -5,7 +5,8 @@
 // voltage floor were chosen on the first 19 rows (docs/performance-model-experiments.md, round 31;
 // the video sweep came after), and token generation's clocked share of its reads on the 27B's
 // clocked rows (round 63), so this is a check of the figures the docs report, not a hold-out;
-// two RTX 3090s' and one RTX 5090's llama.cpp sweeps (round 64) were found after both were fixed.
+// two RTX 3090s' and one RTX 5090's llama.cpp sweeps (round 64) were found after both were fixed,
+// and an RTX 4090's, an RTX 5090's long prompt and four clocked RTX 3090 points after (round 67).
 #include "calc/power_limit.h"
 #include "calc/power_sweeps.h"
 #include "catalog/catalog.h"
@@ -84,18 +85,34 @@ constexpr const char* kSecond3090Sweep = "noonghunna-2026";
 bool foundAfterRound63(const std::string& source) {
     return source == kSingle3090Sweep || source == kRtx5090Sweep || source == kSecond3090Sweep;
 }
+// Found after round 66, the calculator's figures for them written down first (round 67): an RTX 4090
+// generating Qwen3.6-27B's tokens under llama.cpp, 450-230 W; an RTX 5090 (stock limit 600 W) taking
+// a 50,000-token prompt of it under vLLM, 600-400 W; four clocked points of the second 3090's rig.
+constexpr const char* kRtx4090Sweep = "laurimyllari-2026";
+constexpr const char* kRtx5090PromptSweep = "apnar-2026";
+constexpr const char* kClocked3090Points = "noonghunna-clocks-2026";
+bool foundInRound67(const std::string& source) {
+    return source == kRtx4090Sweep || source == kRtx5090PromptSweep || source == kClocked3090Points;
+}
 
 TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
     // docs/performance-model.md: 2.6 / 9.1 points (median / p90) over the 43 rows before round 64,
     // 22.7 at most (the 7B's prompt at 200 W, a third of the TDP); 13.6 at most over the first 29.
     // Before token generation's clock-bound share was its reads' (round 63): 4.6 / 22.1 / 37.5 over
     // the 43 and 4.0 / 12.8 / 28.9 over the first 29. With round 64's 16 rows (two single RTX 3090s'
-    // and an RTX 5090's): 3.0 / 21.4, and 48.3 at most (the 3090s' own tests, below).
+    // and an RTX 5090's): 3.0 / 21.4, and 48.3 at most (the 3090s' own tests, below). With round
+    // 67's 16 rows (an RTX 4090's, an RTX 5090's long prompt, four clocked 3090 points): 2.6 / 13.4
+    // over 75; those 16 alone 1.4 / 6.7, 10.8 at most.
     const auto rows = sweepRows();
-    ASSERT_EQ(rows.size(), 59u);
-    std::vector<double> all, errors, first;
+    ASSERT_EQ(rows.size(), 75u);
+    std::vector<double> all, beforeRound67, held, errors, first;
     for (const auto& r : rows) {
         all.push_back(points(r.predicted, r.measured));
+        if (foundInRound67(r.source)) {
+            held.push_back(all.back());
+            continue;
+        }
+        beforeRound67.push_back(all.back());
         if (foundAfterRound63(r.source)) {
             continue;
         }
@@ -104,10 +121,16 @@ TEST(PowerLimitSweeps, TheCalculatorStaysWithinTheDocumentedError) {
             first.push_back(errors.back());
         }
     }
+    ASSERT_EQ(beforeRound67.size(), 59u);
     ASSERT_EQ(errors.size(), 43u);
     ASSERT_EQ(first.size(), 29u);
-    EXPECT_LT(eval::median(all), 3.5);
-    EXPECT_LT(eval::percentile(all, 90), 22.5);
+    EXPECT_LT(eval::median(all), 3.0);
+    EXPECT_LT(eval::percentile(all, 90), 14.0);
+    EXPECT_LT(eval::median(beforeRound67), 3.5);
+    EXPECT_LT(eval::percentile(beforeRound67, 90), 22.5);
+    EXPECT_LT(eval::median(held), 2.0);
+    EXPECT_LT(eval::percentile(held, 90), 7.5);
+    EXPECT_LT(*std::max_element(held.begin(), held.end()), 11.0);
     EXPECT_LT(eval::median(first), 3.0);
     EXPECT_LT(eval::percentile(first, 90), 10.0);
     EXPECT_LT(*std::max_element(first.begin(), first.end()), 14.0);
@@ -259,6 +282,103 @@ TEST(PowerLimitSweeps, AnRtx5090GeneratingTokensLosesWhatTheCalculatorSays) {
     }
 }
 
+TEST(PowerLimitSweeps, AnRtx4090GeneratingTokensFollowsTheLawToHalfItsBoardPower) {
+    // The same Qwen3.6-27B file under llama.cpp as the second RTX 3090's, on a GDDR6X card too
+    // (experiments round 67; written first: about 0.91 at 250 W and 0.85 at 230 W). Measured 0.892
+    // and 0.798: within 1.5 points from 250 W (0.56 of the TDP) up, 4-6 points fast below, where
+    // the 3090s were 21-48 points fast at such shares - so GDDR6X alone does not make a card fall
+    // below the law.
+    const auto rows = rowsFrom(kRtx4090Sweep);
+    ASSERT_EQ(rows.size(), 8u);
+    for (const auto& r : rows) {
+        EXPECT_NEAR(r.clockBoundShare, 0.20, 0.02);
+        if (r.limitWatts >= 250) {
+            EXPECT_LT(points(r.predicted, r.measured), 1.5) << r.limitWatts << " W";
+        } else {
+            EXPECT_GT(r.predicted - r.measured, 0.03) << r.limitWatts << " W";
+            EXPECT_LT(points(r.predicted, r.measured), 6.5) << r.limitWatts << " W";
+        }
+    }
+    // A 4090 owner sees them beside the calculator's curve.
+    const auto& cat = Catalog::builtin();
+    EXPECT_EQ(sweepsOn(cat, cat.require("RTX 4090"), perf::Metric::LlmDecode).size(), 8u);
+}
+
+TEST(PowerLimitSweeps, AnRtx5090sLongPromptLosesALittleMoreThanTheCalculatorSays) {
+    // A 50,000-token prompt under vLLM (written first: about 0.95 at 500 W and 0.90 at 450 W;
+    // measured 0.947 and 0.902): the calculator is fast at every limit, by more the lower it goes,
+    // 7.6 points at 400 W. Fully clock-bound the cube root would give 0.874 there: the card lost
+    // more than its clock's cube root, as the RTX PRO 6000's FP8 video generation did (the same
+    // 600 W Blackwell board).
+    auto rows = rowsFrom(kRtx5090PromptSweep);
+    ASSERT_EQ(rows.size(), 4u);
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.limitWatts > b.limitWatts; });
+    double previousMiss = 0;
+    for (const auto& r : rows) {
+        const double miss = r.predicted - r.measured;
+        EXPECT_GT(miss, previousMiss) << r.limitWatts << " W";
+        EXPECT_LT(miss, 0.08) << r.limitWatts << " W";
+        previousMiss = miss;
+    }
+    EXPECT_LT(rows.back().measured, std::cbrt(400.0 / 600.0));
+}
+
+TEST(PowerLimitSweeps, AnRtx3090sLoggedClocksFollowTheLawWhereItsTokensDoNot) {
+    // Four points of the second 3090's rig with the SM clock logged at the limit and at the stock
+    // 370 W (club-3090 docs/HARDWARE.md). The law's clock is within 7 points of each logged one;
+    // the speeds then say how much of each kind of work followed the clock (1/speed - 1 = s x
+    // (1/clock - 1)): a dense 27B's prompt 0.82 (the model 0.78), but its tokens 0.57 (the model
+    // 0.21) and the mixture's tokens 0.42 (0.12). This card's token generation is more clock-bound
+    // than the model's - it ran this model's tokens at 0.78 of the model's speed where the RTX
+    // 4090 ran them at 1.01. That accounts for the misses at 290-300 W, not the deep ones: with
+    // 0.57 and the law's clock the dense tokens at 250 W would still be 17 points fast, their clock
+    // there (0.65 implied) far under the same card's prompt's logged 0.84 at the same limit.
+    struct Logged {
+        double limitWatts;
+        bool prompt;
+        bool mixture;
+        double clockMHz, stockClockMHz;
+    };
+    const std::vector<Logged> logged = {{250, true, false, 1350, 1612.5},
+                                        {290, false, false, 1380, 1560},
+                                        {210, false, true, 1290, 1890},
+                                        {250, true, true, 1380, 1695}};
+    const auto rows = rowsFrom(kClocked3090Points);
+    ASSERT_EQ(rows.size(), logged.size());
+    double denseTokensShare = 0;
+    for (const auto& l : logged) {
+        const auto r = std::find_if(rows.begin(), rows.end(), [&](const SweepRow& x) {
+            return x.limitWatts == l.limitWatts && (x.metric == perf::Metric::LlmPrefill) == l.prompt &&
+                   x.mixtureOfExperts == l.mixture;
+        });
+        ASSERT_NE(r, rows.end()) << l.limitWatts << " W";
+        const double clock = l.clockMHz / l.stockClockMHz;
+        EXPECT_LT(points(clockRatio(l.limitWatts, r->boardWatts), clock), 7.0) << l.limitWatts << " W";
+        const double followedTheClock = (1 / r->measured - 1) / (1 / clock - 1);
+        if (l.prompt && !l.mixture) {
+            EXPECT_NEAR(followedTheClock, r->clockBoundShare, 0.06);
+        }
+        if (!l.prompt) {
+            EXPECT_GT(followedTheClock, r->clockBoundShare + 0.25) << l.limitWatts << " W";
+            denseTokensShare = l.mixture ? denseTokensShare : followedTheClock;
+        }
+    }
+    EXPECT_NEAR(denseTokensShare, 0.57, 0.01);
+    const auto deep = rowsFrom(kSecond3090Sweep);
+    const auto at250 = std::find_if(deep.begin(), deep.end(), [](const SweepRow& x) { return x.limitWatts == 250; });
+    ASSERT_NE(at250, deep.end());
+    EXPECT_GT(relativePerformance(250, 370, denseTokensShare) - at250->measured, 0.15);
+    const perf::PerfModel model(Catalog::builtin());
+    perf::PerfQuery dense27b;
+    dense27b.metric = perf::Metric::LlmDecode;
+    dense27b.llmParamsBillion = 27;
+    dense27b.llmContextTokens = 400;
+    // 34.46 tokens/s at 370 W; the model gives 44.3 at 350 W (board power changes no bandwidth).
+    EXPECT_LT(34.46 / model.throughput(Catalog::builtin().require("RTX 3090"), dense27b), 0.8);
+    // The RTX 4090's 51.96 tokens/s (laurimyllari-2026) against the model's 51.3.
+    EXPECT_NEAR(51.96 / model.throughput(Catalog::builtin().require("RTX 4090"), dense27b), 1.0, 0.03);
+}
+
 TEST(PowerLimitSweeps, TheCalculatorsFigureForAMeasuredPointIsItsOwnWorkAtTheSweepsBoardPower) {
     const perf::PerfModel model(Catalog::builtin());
     const auto& cat = Catalog::builtin();
@@ -339,9 +459,9 @@ TEST(PowerLimitSweeps, ACardShowsItsOwnSweepsOfTheSameKindOfWork) {
     const auto prefill = sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::LlmPrefill);
     ASSERT_EQ(prefill.size(), 4u); // llmgarage's long prompts at 300, 250, 200 and 150 W
     EXPECT_EQ(describeSweepWork(*prefill.front()), "llm-prefill, 229.0B (10.0B active) int4 at 198,000 tokens");
-    EXPECT_EQ(sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::Fp16Training).size(), 1u); // Puget's
+    EXPECT_EQ(sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::Fp16Training).size(), 1u);     // Puget's
     EXPECT_EQ(sweepsOn(cat, cat.require("RTX 2080 Ti"), perf::Metric::Int8Inference).size(), 1u); // the seed's
-    EXPECT_TRUE(sweepsOn(cat, cat.require("RTX 4090"), perf::Metric::LlmDecode).empty());
+    EXPECT_TRUE(sweepsOn(cat, cat.require("RTX 4080"), perf::Metric::LlmDecode).empty());
     // A card whose board power differs from the sweep's (a user's edited catalog) shows none.
     Gpu raised = cat.require("RTX 3090");
     raised.tdpW = 390;
