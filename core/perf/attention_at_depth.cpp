@@ -27,7 +27,10 @@ std::pair<double, double> rangeOf(const std::vector<double>& values) {
 // a flat rate is refuted by the Spark's spread, a bandwidth bound by the Spark itself (round 51).
 const std::vector<MeasuredAttentionRate>& measuredAttentionRates() {
     static const std::vector<MeasuredAttentionRate> rates{
-        {"RTX 4090", "an RTX 4090", "CUDA", 37.0, 37.0, 110.1, "Qwen3.5 27B, build 8720, depths 0 and 32K"},
+        {"RTX 4090", "an RTX 4090", "CUDA, build 8720", 37.0, 37.0, 110.1, "Qwen3.5 27B, build 8720, depths 0 and 32K"},
+        // Four months on (round 68): whole prompts of 30K and 88K tokens of the same architecture.
+        {"RTX 4090", "an RTX 4090", "CUDA, build b10689", 122.0, 122.0, 110.1,
+         "Qwen3.8 27B, build b10689, prompts of 30,029 and 88,029 tokens"},
         {"RX 7900 XTX", "an RX 7900 XTX", "ROCm", 35.9, 35.9, 81.9, "Llama 3 8B, PR #26284, depths 0 and 4K"},
         {"RX 9060 XT 16GB", "an RX 9060 XT", "ROCm", 15.3, 15.3, 68.4,
          "Llama 3 8B, PR #28102 master, depths 4K and 32K"},
@@ -56,8 +59,8 @@ std::optional<std::string> attentionAtDepthNote(double attentionShare, double at
     return kNoteStart + format::percent(attentionShare, 0) + " of this prompt's time, run here at " +
            format::number(attentionTflops, 1) +
            " TFLOPS (the FP16 matmul rate); llama.cpp builds of 2025-26 ran it on a deep cache at " + measured +
-           ": read a long prompt's speed on most cards as an upper bound, and the expected error below as that of "
-           "prompts on an empty cache";
+           ": read a long prompt's speed as an upper bound where a card's build ran it below this model's rate, and "
+           "the expected error below as that of prompts on an empty cache";
 }
 
 bool hasAttentionAtDepthNote(const std::vector<std::string>& notes) {
@@ -65,17 +68,26 @@ bool hasAttentionAtDepthNote(const std::vector<std::string>& notes) {
 }
 
 std::string attentionChartNote() {
-    // The discrete cards: one rate each (the DGX Spark's spread is by model, around the model's).
+    // The discrete cards' runs: one rate each (the DGX Spark's spread is by model, around the
+    // model's), most below the model's rate, a newer CUDA build at or above it (round 68).
     std::vector<double> below;
+    std::string atOrAbove;
     for (const auto& r : measuredAttentionRates()) {
-        if (r.highTflops == r.lowTflops) {
+        if (r.highTflops != r.lowTflops) {
+            continue;
+        }
+        if (r.lowTflops < r.modelTflops) {
             below.push_back(r.modelTflops / r.lowTflops);
+        } else {
+            atOrAbove += (atOrAbove.empty() ? "" : "; ") + format::number(r.lowTflops / r.modelTflops, 1) + "x it on " +
+                         r.label + " (" + r.backend + ")";
         }
     }
     const auto [least, most] = rangeOf(below);
     return "long prompts: llama.cpp's flash attention ran " + format::number(least, 1) + "-" + format::number(most, 0) +
-           "x below the model's rate on the " + std::to_string(below.size()) +
-           " discrete cards measured: read as upper bounds (each card's caveats)";
+           "x below the model's rate in " + std::to_string(below.size()) + " discrete cards' runs" +
+           (atOrAbove.empty() ? std::string() : " and " + atOrAbove) +
+           ": read as upper bounds with such builds (each card's caveats)";
 }
 
 // Token generation on a deep cache: the model reads the cache at decodeCacheReadShare of the

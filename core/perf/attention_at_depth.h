@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// What llama.cpp was measured at on a deep cache, against the model: its flash attention in a
-/// prompt (far below the FP16 tensor rate the model uses; experiments, round 51) and its token
+/// prompt (far below the FP16 tensor rate the model uses on most cards and builds, experiments
+/// round 51; at it with a 2026 CUDA build on an RTX 4090, round 68) and its token
 /// generation (falling faster than the cache's bytes, which the model's decodeCacheReadShare was
 /// set on; rounds 53-54). The caveats a long prompt's and a deep cache's predictions carry.
 
@@ -64,8 +65,8 @@ inline constexpr double kDeepCacheNoteTokens = 16384;
 std::optional<std::string> deepCacheDecodeNote(double cachedTokens, KvCacheType type, const ModelConstants& c);
 
 /// A chart's one-line note when some of its prompts carry attentionAtDepthNote: "long prompts:
-/// llama.cpp's flash attention ran 2.3-35x below the model's rate on the 4 discrete cards measured
-/// ...", the range from measuredAttentionRates.
+/// llama.cpp's flash attention ran 2.3-35x below the model's rate in 4 discrete cards' runs and
+/// 1.1x it on an RTX 4090 (CUDA, build b10689) ...", from measuredAttentionRates.
 std::string attentionChartNote();
 
 } // namespace advisor::perf
