@@ -158,13 +158,6 @@ TEST(Validation, ANewerCudaBuildRunsFlashAttentionAtTheModelsRateOnAnRtx4090) {
         EXPECT_LT(ratios.back(), 0.79) << n;
     }
     EXPECT_NEAR(ratios.back() / ratios.front(), 1.03, 0.02); // the model falls 3% less than measured
-    // Token generation at 4 bits on the same architecture: the model over measured 1.07 (RTX 3090)
-    // to 1.16, about the files' extra bytes (UD-Q4_K_XL 9% above the model's 4.85 bits per weight).
-    for (const char* n : {"RTX 3090 qwen3.5-27b-q4kxl-tg400", "RTX 4090 qwen3.5-27b-q4kxl-tg400",
-                          "RTX 4090 qwen3.5-27b-q4km-tg256@d1053"}) {
-        EXPECT_GT(predictedOverMeasured(Catalog::builtin(), rows.at(n)), 1.04) << n;
-        EXPECT_LT(predictedOverMeasured(Catalog::builtin(), rows.at(n)), 1.19) << n;
-    }
 }
 
 TEST(Validation, TheRx9060XtPromptOnADeepCacheIsAnUpperBoundInTheModel) {
