@@ -259,7 +259,8 @@ std::string mixtureOfExpertsNote(const PerfQuery& q) {
            "expert their tokens pick and, quantized, multiply each one's few tokens in whole matmul tiles)" +
            parts +
            "; routed expert kernels can run slower (an RTX 4090 with llama.cpp in October 2025, PR #16834: "
-           "gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B Q4_0 at 162, 0.71x); every "
+           "gpt-oss-20b at 186 tokens/s, 0.92x the model's figure for it, Qwen3-30B-A3B Q4_0 at 162, 0.69x; an RTX "
+           "3090 with a May 2026 build: Qwen3.6-35B-A3B at 137, 0.67x - many small experts run slowest); every "
            "expert is held in memory";
 }
 
