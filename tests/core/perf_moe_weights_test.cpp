@@ -1,8 +1,8 @@
 // A mixture of experts' weights in two parts, each read at its bits (perf::weightParts).
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
-#include "common/errors.h"
 #include "catalog/catalog.h"
+#include "common/errors.h"
 #include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/model.h"
