@@ -138,6 +138,12 @@ std::string prefillReadsDetail(const PerfQuery& q);
 /// total parameters, the file's bits for its shared and routed parts, and how routed kernels fare.
 std::string mixtureOfExpertsNote(const PerfQuery& q);
 
+/// The note on an LLM split over several GPUs: the model splits it by layers (llama.cpp's default),
+/// where the extra cards add memory, not speed; split by tensors (llama.cpp's -sm tensor, 2026;
+/// vLLM's tensor parallelism) each card reads its share of every layer at once, and measured runs
+/// say by how much that adds speed (experiments, round 70).
+std::string layerSplitNote();
+
 /// For quantized prompts on NVIDIA's INT8 tensor cores: llama.cpp's newer builds multiply them there,
 /// where the calibration's May 2024 runs dequantised the weights for FP16 matmuls.
 std::string int8PromptSoftwareNote();

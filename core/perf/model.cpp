@@ -460,7 +460,7 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
                         " boundaries between cards, whatever the GPU or link (measured: llama.cpp, LLaMA 3 8B on "
                         "2-8 RTX 3090s and 4090s, May 2024)");
             }
-            p.notes.push_back("LLM inference split over GPUs by layers: the extra GPUs add memory, not speed");
+            p.notes.push_back(layerSplitNote());
         }
         if (offloads(g, q)) {
             const double ifFits = modelThroughput(s, g, allOnGpus(q), constants_);

@@ -3,15 +3,19 @@
 // tokens, and the Arc Pro B70. The shape's figures were written down before the RTX 4090's runs
 // were read (experiments, round 49); the B70's had been read in round 48. And Qwen3.8 27B, the same
 // shape, generating tokens with 2026 builds on four GeForce cards (round 68, the model's figures
-// written down first).
+// written down first), and on two cards split by layers and by tensors (round 70).
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
 #include "catalog/catalog.h"
 #include "eval/benchmarks.h"
 #include "eval/evaluate.h"
 #include "eval/stats.h"
+#include "perf/model.h"
 #include "validation_support.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -117,6 +121,29 @@ TEST(Validation, AHybrid27BsFourBitTokensOnGeForceCardsAreWithinAFifth) {
     const BenchmarkRow& ada = rows.at("RTX 4090 qwen3.5-27b-q4km-tg400");
     EXPECT_NEAR(ampere.throughput / ada.throughput, 0.87, 0.01);
     EXPECT_NEAR(model(ampere) / model(ada), 0.86, 0.01);
+}
+
+TEST(Validation, TwoCardsByLayersRunAtOneCardsSpeedAndTheNoteSaysWhatTensorsAdd) {
+    // Two RTX 5060 Ti 16GB generating Qwen3.8 27B's tokens (UD-Q4_K_XL: 9% more bytes than the
+    // model's 4.85 bits per weight) under llama.cpp, August 2026: 22.1 tokens/s split by layers,
+    // as the model splits it (1.10 over, the file's bytes), 37.1 split by tensors - 1.5x the
+    // model's figure, which the note on every multi-GPU LLM prediction quotes.
+    perf::PerfQuery q;
+    q.metric = perf::Metric::LlmDecode;
+    calc::applyModelShape(q, *calc::findModelShape("qwen3.5-27b"));
+    q.llmContextTokens = 400;
+    q.llmKvCache = perf::KvCacheType::Q4_0;
+    q.gpus = 2;
+    const perf::PerfModel model(Catalog::builtin());
+    const perf::Prediction p = model.explain(Catalog::builtin().require("RTX 5060 Ti 16GB"), q);
+    EXPECT_NEAR(p.throughput / 22.1, 1.10, 0.03);
+    EXPECT_GT(37.1 / p.throughput, 1.45);
+    const auto note = std::find_if(p.notes.begin(), p.notes.end(),
+                                   [](const std::string& n) { return n.rfind("LLM inference split over GPUs", 0) == 0; });
+    ASSERT_NE(note, p.notes.end());
+    EXPECT_NE(note->find("-sm tensor"), std::string::npos) << *note;
+    EXPECT_NE(note->find("two RTX 5060 Ti 16GB 37.1 tokens/s by tensors against 22.1 by layers"), std::string::npos)
+        << *note;
 }
 
 } // namespace
