@@ -47,6 +47,7 @@ int powerLimit(Context& ctx, const Args& args) {
         nlohmann::json sweeps = nlohmann::json::array();
         for (const auto* m : measured) {
             sweeps.push_back({{"source", m->source},
+                              {"board_watts", m->boardWatts},
                               {"limit_watts", m->limitWatts},
                               {"work", calc::describeSweepWork(*m)},
                               {"relative_performance", m->measuredRelative},
@@ -112,7 +113,7 @@ int powerLimit(Context& ctx, const Args& args) {
         o << "  measured on this card (the sweeps the calculator is checked on), and the calculator for that work:\n";
         for (const auto* m : measured) {
             o << "    " << format::number(m->limitWatts, 0) << " W: " << format::percent(m->measuredRelative, 1)
-              << " of full speed (" << calc::describeSweepWork(*m) << "; " << m->source << "); calculator "
+              << " of full speed (" << calc::describeSweepWork(*m) << "; " << calc::sweepSource(*m, g) << "); calculator "
               << format::percent(calc::calculatorFigure(model, ctx.catalog(), *m), 1) << '\n';
         }
     }
@@ -230,8 +231,9 @@ Command powerLimitCommand() {
             "the valid range. A card sold at under 2/3 of its chip's top board power per SM (RTX PRO 6000\n"
             "Max-Q, L4, H100 PCIe) gets a caution: the floor is counted from its own TDP, and no such part\n"
             "was measured below it (JSON: sold_below_chip_voltage_floor). The card's own measured sweeps\n"
-            "of this kind of work are listed, each with what the calculator gives for its work (JSON:\n"
-            "measured, with calculator_relative_performance); where one within 10% of the TDP of the\n"
+            "of this kind of work are listed (a partner card's at its own stock limit within 5% of the\n"
+            "TDP too, named with its board power), each with what the calculator gives for its work (JSON:\n"
+            "measured, with board_watts and calculator_relative_performance); where one within 10% of the TDP of the\n"
             "limit is missed by over 10 points, a caution says so (JSON: measured_miss_near_limit).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},

@@ -106,12 +106,17 @@ std::vector<const MeasuredPowerLimit*> sweepsOn(const Catalog& catalog, const Gp
     std::vector<const MeasuredPowerLimit*> out;
     for (const auto& m : builtinPowerLimitSweeps()) {
         const Resolution measured = catalog.resolve(m.gpu);
-        if (measured.gpu != nullptr && measured.gpu->id == g.id && m.boardWatts == g.tdpW &&
-            sameKind(m.query.metric, metric)) {
+        if (measured.gpu != nullptr && measured.gpu->id == g.id &&
+            std::fabs(m.boardWatts - g.tdpW) <= kSameBoardShare * g.tdpW && sameKind(m.query.metric, metric)) {
             out.push_back(&m);
         }
     }
     return out;
+}
+
+std::string sweepSource(const MeasuredPowerLimit& m, const Gpu& g) {
+    return m.boardWatts == g.tdpW ? m.source
+                                  : m.source + ", a " + format::number(m.boardWatts, 0) + " W board's own 100%";
 }
 
 std::string describeSweepWork(const MeasuredPowerLimit& m) {

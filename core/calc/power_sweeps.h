@@ -32,10 +32,20 @@ std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view text, cons
 /// The built-in sweeps (parsed once).
 const std::vector<MeasuredPowerLimit>& builtinPowerLimitSweeps();
 
-/// The built-in sweeps measured on this GPU at its own board power (partner cards with a raised
-/// limit would not compare), whose work is of the same kind as `metric`: LLM token generation,
-/// LLM prompt processing, or any other (training and inference of networks).
+/// How near a sweep's board power must be to the card's for the sweep to count as the card's own:
+/// a partner card at its own stock limit (an ASUS RTX 5090's 600 W against the reference 575 W,
+/// 4%), where the law's figure at a given limit moves by at most about a point between the two
+/// 100%s (400 W: 0.886 of 575 W, 0.874 of 600), not a raised limit (an RTX 3090 at 370 of 350 W).
+constexpr double kSameBoardShare = 0.05;
+
+/// The built-in sweeps measured on this GPU at its own board power, within kSameBoardShare (cards
+/// run at a raised limit would not compare), whose work is of the same kind as `metric`: LLM token
+/// generation, LLM prompt processing, or any other (training and inference of networks).
 std::vector<const MeasuredPowerLimit*> sweepsOn(const Catalog& catalog, const Gpu& g, perf::Metric metric);
+
+/// A sweep's source as the card's measured points name it, with the sweep's board power when it is
+/// not the card's: "cmoro-2026, a 600 W board's own 100%".
+std::string sweepSource(const MeasuredPowerLimit& m, const Gpu& g);
 
 /// The work of a sweep in a few words: "llm-prefill, 229B (10B active) int4 at 198000 tokens".
 std::string describeSweepWork(const MeasuredPowerLimit& m);

@@ -23,6 +23,15 @@ TEST(PowerLimitCli, SeedCaseAndRangeError) {
     EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("relative_performance").get<double>(), 0.93);
     EXPECT_DOUBLE_EQ(doc.at("measured")[0].at("limit_watts").get<double>(), 200);
     EXPECT_TRUE(cli.json({"power-limit", "--gpu", "RTX 4090", "--limit-watts", "300"}).at("measured").empty());
+    // A partner RTX 5090 at its own 600 W stock limit (the reference card's is 575 W): its points
+    // are listed, named with their board power.
+    const auto partner = cli.json({"power-limit", "--gpu", "RTX 5090", "--limit-watts", "400", "--metric", "llm-decode"});
+    ASSERT_EQ(partner.at("measured").size(), 4u);
+    EXPECT_DOUBLE_EQ(partner.at("measured")[0].at("board_watts").get<double>(), 600);
+    EXPECT_NE(cli.run({"power-limit", "--gpu", "RTX 5090", "--limit-watts", "400", "--metric", "llm-decode"})
+                  .out.find("400 W: 95.2% of full speed (llm-decode, 27.0B int4 at 500 tokens; cmoro-2026, a 600 W "
+                            "board's own 100%); calculator 97.4%"),
+              std::string::npos);
     EXPECT_TRUE(doc.at("sold_below_chip_voltage_floor").is_null());
     // A card sold far below its chip's top power per SM carries the caution, in JSON and in text.
     const auto maxQ = cli.json({"power-limit", "--gpu", "RTX PRO 6000 Max-Q", "--limit-watts", "250"});

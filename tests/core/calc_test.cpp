@@ -2,6 +2,7 @@
 // Data-driven where the seeds give numbers.
 #include "calc/build_check.h"
 #include "calc/power_limit.h"
+#include "calc/power_sweeps.h"
 #include "calc/psu.h"
 #include "catalog/catalog.h"
 #include "common/format.h"
@@ -451,6 +452,25 @@ TEST(BuildCheck, RefusesImpossibleInputsAllAtOnce) {
         in.powerLimitWatts = w;
         EXPECT_NO_THROW(checkBuild(in, model)) << w;
     }
+}
+
+TEST(PowerSweeps, APartnerCardAtItsOwnStockLimitCountsAsTheCards) {
+    // Within 5% of the card's board power a sweep is the card's own: an ASUS RTX 5090 at its 600 W
+    // stock limit (the reference card's is 575 W), named with its board; an RTX 3090 run at 370 W
+    // (the card's 350 W, 5.7% more) stays out, as does any sweep once the card's board power moves.
+    const auto& cat = Catalog::builtin();
+    const Gpu& rtx5090 = cat.require("RTX 5090");
+    const auto tokens = sweepsOn(cat, rtx5090, perf::Metric::LlmDecode);
+    ASSERT_EQ(tokens.size(), 4u);
+    EXPECT_EQ(sweepSource(*tokens.front(), rtx5090), "cmoro-2026, a 600 W board's own 100%");
+    EXPECT_EQ(sweepsOn(cat, rtx5090, perf::Metric::LlmPrefill).size(), 4u); // the 50K-token prompt
+    for (const auto* m : sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::LlmDecode)) {
+        EXPECT_EQ(m->boardWatts, 350) << m->source;
+        EXPECT_EQ(sweepSource(*m, cat.require("RTX 3090")), m->source);
+    }
+    Gpu edited = rtx5090;
+    edited.tdpW = 500;
+    EXPECT_TRUE(sweepsOn(cat, edited, perf::Metric::LlmDecode).empty());
 }
 
 } // namespace

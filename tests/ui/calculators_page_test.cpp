@@ -127,6 +127,11 @@ private slots:
         QCOMPARE(tab.plot()->graphCount(), 3);
         QCOMPARE(tab.plot()->graph(2)->data()->size(), 4);
         QVERIFY(tab.plot()->yAxis->range().lower < 0.258);
+        // A partner RTX 5090's prompt sweep at its own 600 W (the card's 575 W), named with its board.
+        pick(tab.gpuField(), "rtx-5090");
+        QVERIFY2(tab.resultText().contains(QStringLiteral("apnar-2026, a 600 W board's own 100% (llm-prefill")),
+                 qPrintable(tab.resultText()));
+        pick(tab.gpuField(), "rtx-3090");
         // Above two thirds of the TDP the cube root holds and nothing is said about the floor.
         tab.limitField()->setValue(300);
         QVERIFY2(!tab.resultText().contains(QStringLiteral("voltage is at its floor")), qPrintable(tab.resultText()));

@@ -60,7 +60,7 @@ namespace {
 
 // The card's measured sweeps, one sentence per sweep: "llmgarage-2026 (llm-prefill, ...): 94.3% at
 // 300 W, ...". Empty when the card has none for this kind of work.
-QString measuredText(const perf::PerfModel& model, const Catalog& catalog,
+QString measuredText(const perf::PerfModel& model, const Catalog& catalog, const Gpu& g,
                      const std::vector<const calc::MeasuredPowerLimit*>& measured) {
     QStringList sweeps;
     QString current;
@@ -72,7 +72,8 @@ QString measuredText(const perf::PerfModel& model, const Catalog& catalog,
         points.clear();
     };
     for (const auto* m : measured) {
-        const QString sweep = qs(m->source) + QStringLiteral(" (") + qs(calc::describeSweepWork(*m)) + QLatin1Char(')');
+        const QString sweep =
+            qs(calc::sweepSource(*m, g)) + QStringLiteral(" (") + qs(calc::describeSweepWork(*m)) + QLatin1Char(')');
         if (sweep != current) {
             flush();
             current = sweep;
@@ -150,7 +151,7 @@ void PowerLimitTab::compute() {
             .arg(r.belowVoltageFloor ? tr(" Below 2/3 of the TDP the voltage is at its floor, so the clock falls "
                                           "faster than the power's cube root: speed drops steeply from here.")
                                      : QString())
-            .arg(measuredText(session().model(), session().catalog(), measured) + caution));
+            .arg(measuredText(session().model(), session().catalog(), *g, measured) + caution));
     plot_->clearGraphs();
     plot_->clearItems();
     QVector<double> xs, ys;
