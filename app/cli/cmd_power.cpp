@@ -232,9 +232,10 @@ Command powerLimitCommand() {
             "Max-Q, L4, H100 PCIe) gets a caution: the floor is counted from its own TDP, and no such part\n"
             "was measured below it (JSON: sold_below_chip_voltage_floor). The card's own measured sweeps\n"
             "of this kind of work are listed (a partner card's at its own stock limit within 5% of the\n"
-            "TDP too, named with its board power), each with what the calculator gives for its work (JSON:\n"
-            "measured, with board_watts and calculator_relative_performance); where one within 10% of the TDP of the\n"
-            "limit is missed by over 10 points, a caution says so (JSON: measured_miss_near_limit).\n",
+            "TDP too, named with its board power), each with what the calculator gives for its work\n"
+            "(JSON: measured, with board_watts and calculator_relative_performance); where one within\n"
+            "10% of the TDP of the limit is missed by over 10 points, a caution says so (JSON:\n"
+            "measured_miss_near_limit).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return powerLimit(ctx, Args::parse(rest, perfOptionSpecs({{"gpu"}, {"limit-watts"}, {"count"}, {"gpus"},
                                                                           {"utilization"}, {"kwh-price"}},
