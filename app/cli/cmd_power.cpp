@@ -84,7 +84,7 @@ int powerLimit(Context& ctx, const Args& args) {
                                                                            miss->point->measuredRelative},
                                                                           {"calculator_relative_performance",
                                                                            miss->calculator},
-                                                                          {"note", calc::describeMiss(*miss)}}
+                                                                          {"note", calc::describeMiss(*miss, g)}}
                                                         : nlohmann::json(nullptr)}});
         return 0;
     }
@@ -107,7 +107,7 @@ int powerLimit(Context& ctx, const Args& args) {
         o << "  caution: " << calc::describeLowPowerPart(g, *lowPower) << '\n';
     }
     if (miss) {
-        o << "  caution: " << calc::describeMiss(*miss) << '\n';
+        o << "  caution: " << calc::describeMiss(*miss, g) << '\n';
     }
     if (!measured.empty()) {
         o << "  measured on this card (the sweeps the calculator is checked on), and the calculator for that work:\n";

@@ -162,10 +162,10 @@ std::optional<MeasuredMiss> notableMissNear(const perf::PerfModel& model, const 
     return worst;
 }
 
-std::string describeMiss(const MeasuredMiss& miss) {
+std::string describeMiss(const MeasuredMiss& miss, const Gpu& g) {
     const MeasuredPowerLimit& m = *miss.point;
     return "at " + format::number(m.limitWatts, 0) + " W this card measured " + format::percent(m.measuredRelative, 1) +
-           " of full speed (" + describeSweepWork(m) + "; " + m.source + ") where the calculator gives " +
+           " of full speed (" + describeSweepWork(m) + "; " + sweepSource(m, g) + ") where the calculator gives " +
            format::percent(miss.calculator, 1) + ": read the figure above as " +
            (miss.calculator > m.measuredRelative ? "optimistic" : "pessimistic");
 }

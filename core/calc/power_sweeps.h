@@ -73,7 +73,8 @@ std::optional<MeasuredMiss> notableMissNear(const perf::PerfModel& model, const 
                                             const std::vector<const MeasuredPowerLimit*>& measured, double limitWatts);
 /// One sentence for the command line and the Power limit tab: "at 200 W this card measured 64.4%
 /// of full speed (llm-decode, 27.0B int4 at 2,000 tokens; jeanfbrito-2026) where the calculator
-/// gives 90.9%: read the figure above as optimistic".
-std::string describeMiss(const MeasuredMiss& miss);
+/// gives 90.9%: read the figure above as optimistic". A partner board's point names its board
+/// (sweepSource).
+std::string describeMiss(const MeasuredMiss& miss, const Gpu& g);
 
 } // namespace advisor::calc

@@ -463,6 +463,9 @@ TEST(PowerSweeps, APartnerCardAtItsOwnStockLimitCountsAsTheCards) {
     const auto tokens = sweepsOn(cat, rtx5090, perf::Metric::LlmDecode);
     ASSERT_EQ(tokens.size(), 4u);
     EXPECT_EQ(sweepSource(*tokens.front(), rtx5090), "cmoro-2026, a 600 W board's own 100%");
+    // A miss at such a point names the board, not only "this card".
+    EXPECT_NE(describeMiss(MeasuredMiss{tokens.front(), 0.5}, rtx5090).find("; cmoro-2026, a 600 W board's own 100%) "),
+              std::string::npos);
     EXPECT_EQ(sweepsOn(cat, rtx5090, perf::Metric::LlmPrefill).size(), 4u); // the 50K-token prompt
     for (const auto* m : sweepsOn(cat, cat.require("RTX 3090"), perf::Metric::LlmDecode)) {
         EXPECT_EQ(m->boardWatts, 350) << m->source;

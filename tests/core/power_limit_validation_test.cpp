@@ -411,9 +411,9 @@ TEST(PowerLimitSweeps, AMeasuredPointTheCalculatorMissesNearTheLimitIsNamed) {
     EXPECT_EQ(deep->point->source, kSingle3090Sweep);
     EXPECT_EQ(deep->point->limitWatts, 200);
     EXPECT_NEAR(deep->calculator, 0.909, 0.002);
-    EXPECT_EQ(describeMiss(*deep), "at 200 W this card measured 64.4% of full speed (llm-decode, 27.0B int4 at 2,000 "
-                                   "tokens; jeanfbrito-2026) where the calculator gives 90.9%: read the figure above "
-                                   "as optimistic");
+    EXPECT_EQ(describeMiss(*deep, rtx3090),
+              "at 200 W this card measured 64.4% of full speed (llm-decode, 27.0B int4 at 2,000 tokens; "
+              "jeanfbrito-2026) where the calculator gives 90.9%: read the figure above as optimistic");
     // Near is within a tenth of the 350 W board power: 235 W names the 200 W point, 136 W the 150 W
     // one (48 points off), and 250 W neither (its own point is 1.5 points off, 200 W is 50 W away).
     EXPECT_EQ(notableMissNear(model, cat, tokens, 235)->point->limitWatts, 200);
@@ -428,7 +428,7 @@ TEST(PowerLimitSweeps, AMeasuredPointTheCalculatorMissesNearTheLimitIsNamed) {
     const Gpu& pro6000 = cat.require("RTX PRO 6000 Blackwell");
     const auto prompt = notableMissNear(model, cat, sweepsOn(cat, pro6000, perf::Metric::LlmPrefill), 200);
     ASSERT_TRUE(prompt.has_value());
-    EXPECT_NE(describeMiss(*prompt).find("as pessimistic"), std::string::npos);
+    EXPECT_NE(describeMiss(*prompt, pro6000).find("as pessimistic"), std::string::npos);
 }
 
 TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {

@@ -132,7 +132,7 @@ void PowerLimitTab::compute() {
                                      .arg(qs(calc::describeLowPowerPart(*g, *lowPower)).toHtmlEscaped())
                                : QString();
     if (const auto miss = calc::notableMissNear(session().model(), session().catalog(), measured, in.limitWatts)) {
-        caution += tr("<p><i>Caution:</i> %1.</p>").arg(qs(calc::describeMiss(*miss)).toHtmlEscaped());
+        caution += tr("<p><i>Caution:</i> %1.</p>").arg(qs(calc::describeMiss(*miss, *g)).toHtmlEscaped());
     }
     result_->setText(
         tr("<p style='font-size:large'><b>%1 of full speed</b> at %2 W (%3 slower)</p>"
