@@ -247,6 +247,33 @@ TEST(ModelChecks, TheMlperfV4ChecksSayWhatTheEightGpuRunsShow) {
     EXPECT_NEAR(ev.multiGpu.p90AbsErrorPct, 23.9, 0.05);
 }
 
+TEST(ModelChecks, TheB200AndH200TrainingChecksSayWhatLambdasRunsShow) {
+    // Lambda's v2 runs of one B200 and one H200 against the H100 SXM5's (experiments round 72);
+    // the B200's fp16 CNNs apart from its other fp16 networks, as its note says them.
+    const auto ev = evaluateValidation("lambda-pytorch-train-v2-b200-h200.csv", "H100 SXM5");
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> found;
+    for (const auto& r : ev.rows) {
+        if (!r.evaluated || r.row.gpu == "H100 SXM5") {
+            continue;
+        }
+        const std::string precision = perf::toString(r.row.precision);
+        const bool cnnApart = r.row.gpu == "B200" && precision == "fp16" && r.row.workloadClass == "cnn";
+        const std::string key = r.row.gpu + " " + precision + (cnnApart ? " cnn" : "");
+        found[key].first.push_back(r.measuredRelative);
+        found[key].second.push_back(r.predictedRelative);
+    }
+    ASSERT_EQ(found.size(), 5u);
+    const auto says = [&](const std::string& key) {
+        return "ran " + ratioRange(found[key].first) + ", where the model gives " + ratioRange(found[key].second);
+    };
+    expectSaid("B200", "fp16-training", says("B200 fp16"));
+    expectSaid("B200", "fp16-training", "SSD " + ratioRange(found["B200 fp16 cnn"].first) +
+                                            ", where the model gives " + ratioRange(found["B200 fp16 cnn"].second));
+    expectSaid("B200", "fp32-training", says("B200 fp32"));
+    expectSaid("H200 SXM", "fp16-training", says("H200 SXM fp16"));
+    expectSaid("H200 SXM", "fp32-training", says("H200 SXM fp32"));
+}
+
 TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
     EXPECT_EQ(howFarWhole(3.6, 24.7), "4-25% above");
     EXPECT_EQ(howFarWhole(-1.1, 2.2), "from 1% below to 2% above");
