@@ -25,7 +25,7 @@ TEST(Validation, LambdasNewerDataCentreCardsTrainWithinTheDocumentedError) {
     EXPECT_NEAR(ev.singleGpu.p90AbsErrorPct, 18.6, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.medianAbsErrorPct, 29.0, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 65.4, 0.05);
-    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 10u);
+    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 15u); // 10 single-GPU rows and 5 of 8 GPUs
     EXPECT_EQ(evaluatedRowsOf(ev, "H200 SXM").size(), 7u);
 }
 
@@ -35,7 +35,7 @@ TEST(Validation, TheB200sMixedPrecisionCnnsRanNoFasterThanItsTf32Ones) {
     // model's optimistic ones (11-17% fast) and its TF32 rows its pessimistic ones.
     std::map<std::string, double> b200;
     for (const auto& r : validationRows(kFile)) {
-        if (r.gpu == "B200") {
+        if (r.gpu == "B200" && r.numGpus == 1) {
             b200[r.workload + "/" + perf::toString(r.precision)] = r.throughput;
         }
     }
@@ -45,12 +45,39 @@ TEST(Validation, TheB200sMixedPrecisionCnnsRanNoFasterThanItsTf32Ones) {
     EXPECT_GT(b200["bert_large_squad/fp16"] / b200["bert_large_squad/fp32"], 1.8); // BERT still gains
     const auto ev = evaluateValidation(kFile, "H100 SXM5");
     for (const auto* r : evaluatedRowsOf(ev, "B200")) {
-        if (r->row.workloadClass == "cnn") {
+        if (r->row.workloadClass == "cnn" && r->row.numGpus == 1) {
             const bool fp16 = r->row.precision == perf::Precision::Fp16;
             EXPECT_GT(r->errorPct, fp16 ? 10.0 : -25.0) << r->row.workload;
             EXPECT_LT(r->errorPct, fp16 ? 20.0 : -10.0) << r->row.workload;
         }
     }
+}
+
+TEST(Validation, EightB200sOnNvlinkScaleAsTheModelSaysWithinAFewPercent) {
+    // The B200's 8-GPU runs over its single-GPU ones, as measured and as predicted: 7.89-8.16x
+    // against the model's 7.57-7.73x, every row 2-7% under (docs/performance-model.md). BERT's
+    // 8-GPU runs (8.8x one GPU, above linear) are left out of the file.
+    const auto ev = evaluateValidation(kFile, "H100 SXM5");
+    std::map<std::string, const EvaluatedRow*> single;
+    for (const auto* r : evaluatedRowsOf(ev, "B200")) {
+        if (r->row.numGpus == 1) {
+            single[r->row.workload + "/" + perf::toString(r->row.precision)] = r;
+        }
+    }
+    int eight = 0;
+    for (const auto* r : evaluatedRowsOf(ev, "B200")) {
+        if (r->row.numGpus != 8) {
+            continue;
+        }
+        const auto* one = single.at(r->row.workload + "/" + perf::toString(r->row.precision));
+        const double measured = r->measuredRelative / one->measuredRelative;
+        const double predicted = r->predictedRelative / one->predictedRelative;
+        EXPECT_GT(measured, 7.8) << r->row.workload;
+        EXPECT_LT(predicted / measured - 1, -0.02) << r->row.workload;
+        EXPECT_GT(predicted / measured - 1, -0.07) << r->row.workload;
+        ++eight;
+    }
+    EXPECT_EQ(eight, 5);
 }
 
 } // namespace
