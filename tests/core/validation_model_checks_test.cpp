@@ -247,9 +247,9 @@ TEST(ModelChecks, TheMlperfV4ChecksSayWhatTheEightGpuRunsShow) {
     EXPECT_NEAR(ev.multiGpu.p90AbsErrorPct, 23.9, 0.05);
 }
 
-TEST(ModelChecks, TheB200AndH200TrainingChecksSayWhatLambdasRunsShow) {
-    // Lambda's v2 runs of one B200 and one H200 against the H100 SXM5's (experiments round 72);
-    // the B200's fp16 CNNs apart from its other fp16 networks, as its note says them.
+TEST(ModelChecks, TheNewerDataCentreTrainingChecksSayWhatLambdasRunsShow) {
+    // Lambda's v2 runs of one B200, H200 and GH200 against the H100 SXM5's (experiments round 72);
+    // the B200's fp16 CNNs and the GH200's BERT apart from their other networks, as the notes say.
     const auto ev = evaluateValidation("lambda-pytorch-train-v2-b200-h200.csv", "H100 SXM5");
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> found;
     for (const auto& r : ev.rows) {
@@ -258,11 +258,12 @@ TEST(ModelChecks, TheB200AndH200TrainingChecksSayWhatLambdasRunsShow) {
         }
         const std::string precision = perf::toString(r.row.precision);
         const bool cnnApart = r.row.gpu == "B200" && precision == "fp16" && r.row.workloadClass == "cnn";
-        const std::string key = r.row.gpu + " " + precision + (cnnApart ? " cnn" : "");
+        const bool bertApart = r.row.gpu == "GH200" && r.row.workloadClass == "transformer";
+        const std::string key = r.row.gpu + " " + precision + (cnnApart ? " cnn" : bertApart ? " bert" : "");
         found[key].first.push_back(r.measuredRelative);
         found[key].second.push_back(r.predictedRelative);
     }
-    ASSERT_EQ(found.size(), 5u);
+    ASSERT_EQ(found.size(), 8u);
     const auto says = [&](const std::string& key) {
         return "ran " + ratioRange(found[key].first) + ", where the model gives " + ratioRange(found[key].second);
     };
@@ -272,6 +273,10 @@ TEST(ModelChecks, TheB200AndH200TrainingChecksSayWhatLambdasRunsShow) {
     expectSaid("B200", "fp32-training", says("B200 fp32"));
     expectSaid("H200 SXM", "fp16-training", says("H200 SXM fp16"));
     expectSaid("H200 SXM", "fp32-training", says("H200 SXM fp32"));
+    expectSaid("GH200", "fp16-training", says("GH200 fp16"));
+    expectSaid("GH200", "fp32-training", says("GH200 fp32"));
+    expectSaid("GH200", "fp32-training", "BERT-base and BERT-large " + ratioRange(found["GH200 fp32 bert"].first) +
+                                             ", where the model gives " + ratioRange(found["GH200 fp32 bert"].second));
 }
 
 TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
