@@ -202,6 +202,9 @@ INSTANTIATE_TEST_SUITE_P(
                       NameCase{"LambdaCloud H100 80GB PCIe Gen5", "h100-pcie"}, NameCase{"H100 PCIe Gen 5", "h100-pcie"},
                       NameCase{"LambdaCloud A10", "a10"}, NameCase{"Lambda Cloud A100 40GB PCIe", "a100-40gb-pcie"},
                       NameCase{"LambdaCloud V100 16GB", "v100-sxm2-16gb"}, NameCase{"A6000", "rtx-a6000"},
+                      // Lambda's later result folders: 1xB200_192GB, H200_140GB_SXM, 1xGH200_96GB.
+                      NameCase{"B200 192GB", "b200"}, NameCase{"H200 140GB SXM", "h200-sxm"},
+                      NameCase{"GH200 96GB", "gh200"},
                       // llama.cpp tables write GeForce cards by number and memory.
                       NameCase{"4090 24GB", "rtx-4090"}, NameCase{"3080 Ti 12GB", "rtx-3080-ti"},
                       NameCase{"4070 Ti Super", "rtx-4070-ti-super"}, NameCase{"1080 Ti", "gtx-1080-ti"},
