@@ -22,6 +22,11 @@ TEST(BuiltinCatalog, HasAtLeastSixtyValidGpusFromPascalToBlackwell) {
         archs.insert(g.architecture);
         EXPECT_GT(g.memoryBandwidthGbs, 0) << g.name;
         EXPECT_FALSE(g.sources.empty()) << g.name << " has no source";
+        for (const auto& source : g.sources) {
+            // A reader sees each source: an address or words, never a bare reference key ("L4_DS").
+            const bool bareKey = source.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos;
+            EXPECT_FALSE(bareKey) << g.name << ": " << source;
+        }
     }
     for (const char* a : {"Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell", "RDNA 3", "CDNA 3"}) {
         EXPECT_TRUE(archs.count(a)) << a;
