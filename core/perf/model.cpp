@@ -315,11 +315,14 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
             }
         }
         if (isTraining(q.metric) && q.workload == WorkloadClass::Cnn && newerThanTheTrainingCalibration(g)) {
-            // Most newer runs of such cards' CNN training came out faster than the model.
+            // Most newer runs of such cards' CNN training came out faster than the model; the B200's
+            // mixed-precision CNNs on 2025 software did not (experiments round 72).
             p.notes.push_back("CNN training on a card newer than the calibration's runs: the model was slow on most "
                               "newer runs of such cards (Lambda 2022-23, H100 SXM5 ResNet-50 by 27%; timm 2025, RTX "
                               "4090 and 5090 CNNs by 16% in the median; the RTX 6000 Ada, held to 300 W, came out "
-                              "close), so read it as a floor (docs/performance-model.md)");
+                              "close), so read it as a floor (docs/performance-model.md); the exception: a B200's "
+                              "mixed-precision ResNet-50 and SSD in Lambda's 2025 runs, where the model was 11-17% "
+                              "fast");
         }
         if (s.sustainedClock < 1.0) {
             EffectiveSpecs full = s;

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace advisor::perf {
 namespace {
@@ -305,6 +307,15 @@ TEST(WorkloadProfile, CnnTrainingOnCardsNewerThanTheCalibrationIsReadAsAFloor) {
     EXPECT_FALSE(saysFloor("RTX 5090", WorkloadClass::Transformer, Metric::Fp16Training)); // no such finding
     EXPECT_FALSE(saysFloor("RTX 5090", WorkloadClass::Cnn, Metric::Fp16Inference));        // checked: not a floor
     EXPECT_FALSE(saysFloor("MI300X", WorkloadClass::Cnn, Metric::Fp16Training));           // no runs to say so
+    // The one newer card measured below the model there says so with the floor (experiments round 72).
+    PerfQuery q;
+    q.workload = WorkloadClass::Cnn;
+    q.metric = Metric::Fp16Training;
+    const auto notes = model().explain(cat().require("B200"), q).notes;
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+        return n.find("read it as a floor") != std::string::npos &&
+               n.find("the exception: a B200's") != std::string::npos;
+    }));
 }
 
 } // namespace
