@@ -200,7 +200,7 @@ TEST(ModelChecks, TheLlmChecksInWholePercentsSayWhatTheirRunsShow) {
                "the model is " + howFarOn(mmbt, pro, "llm-prefill", "") + " its 1,024-token prompt");
 }
 
-// "1.01-1.08x" (or "1.27x"): the lowest and highest of ratios, as the MLPerf checks write them.
+// "1.01-1.08x" (or "1.27x"): the lowest and highest of ratios, as the MLPerf and training checks write them.
 std::string ratioRange(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     char s[48];
