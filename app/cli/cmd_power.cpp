@@ -113,8 +113,8 @@ int powerLimit(Context& ctx, const Args& args) {
         o << "  measured on this card (the sweeps the calculator is checked on), and the calculator for that work:\n";
         for (const auto* m : measured) {
             o << "    " << format::number(m->limitWatts, 0) << " W: " << format::percent(m->measuredRelative, 1)
-              << " of full speed (" << calc::describeSweepWork(*m) << "; " << calc::sweepSource(*m, g) << "); calculator "
-              << format::percent(calc::calculatorFigure(model, ctx.catalog(), *m), 1) << '\n';
+              << " of full speed (" << calc::describeSweepWork(*m) << "; " << calc::sweepSource(*m, g)
+              << "); calculator " << format::percent(calc::calculatorFigure(model, ctx.catalog(), *m), 1) << '\n';
         }
     }
     return 0;

@@ -138,8 +138,9 @@ TEST(Validation, TwoCardsByLayersRunAtOneCardsSpeedAndTheNoteSaysWhatTensorsAdd)
     const perf::Prediction p = model.explain(Catalog::builtin().require("RTX 5060 Ti 16GB"), q);
     EXPECT_NEAR(p.throughput / 22.1, 1.10, 0.03);
     EXPECT_GT(37.1 / p.throughput, 1.45);
-    const auto note = std::find_if(p.notes.begin(), p.notes.end(),
-                                   [](const std::string& n) { return n.rfind("LLM inference split over GPUs", 0) == 0; });
+    const auto note = std::find_if(p.notes.begin(), p.notes.end(), [](const std::string& n) {
+        return n.rfind("LLM inference split over GPUs", 0) == 0;
+    });
     ASSERT_NE(note, p.notes.end());
     EXPECT_NE(note->find("-sm tensor"), std::string::npos) << *note;
     EXPECT_NE(note->find("two RTX 5060 Ti 16GB 37.1 tokens/s by tensors against 22.1 by layers"), std::string::npos)
