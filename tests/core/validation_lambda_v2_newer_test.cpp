@@ -1,6 +1,6 @@
 // Lambda's v2 PyTorch training runs on an H200 (August 2024), a GH200 (October 2024) and a B200
 // (December 2025), held out (experiments round 72): the model's figures were written down before
-// the logs were read.
+// the logs were read. The B200's 2- and 4-GPU runs were read in round 73.
 #include "catalog/catalog.h"
 #include "eval/benchmarks.h"
 #include "eval/evaluate.h"
@@ -8,8 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace advisor::eval {
 namespace {
@@ -26,7 +29,7 @@ TEST(Validation, LambdasNewerDataCentreCardsTrainWithinTheDocumentedError) {
     EXPECT_NEAR(ev.singleGpu.p90AbsErrorPct, 21.2, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.medianAbsErrorPct, 27.1, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 42.3, 0.05);
-    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 15u); // 10 single-GPU rows and 5 of 8 GPUs
+    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 34u); // 10 single-GPU rows, 10 of 2 GPUs, 9 of 4, 5 of 8
     EXPECT_EQ(evaluatedRowsOf(ev, "H200 SXM").size(), 10u);
     EXPECT_EQ(evaluatedRowsOf(ev, "GH200").size(), 7u);
 }
@@ -55,31 +58,72 @@ TEST(Validation, TheB200sMixedPrecisionCnnsRanNoFasterThanItsTf32Ones) {
     }
 }
 
-TEST(Validation, EightB200sOnNvlinkScaleAsTheModelSaysWithinAFewPercent) {
-    // The B200's 8-GPU runs over its single-GPU ones, as measured and as predicted: 7.89-8.16x
-    // against the model's 7.57-7.73x, every row 2-7% under (docs/performance-model.md). BERT's
-    // 8-GPU runs (8.8x one GPU, above linear) are left out of the file.
-    const auto ev = evaluateValidation(kFile, "H100 SXM5");
+struct Scaling {
+    int gpus;
+    std::string run; // workload/precision
+    double measured; // n GPUs over one, as measured
+    double predicted;
+};
+
+// The B200's multi-GPU runs over its single-GPU run of the same network and precision.
+std::vector<Scaling> b200Scaling(const Evaluation& ev) {
     std::map<std::string, const EvaluatedRow*> single;
     for (const auto* r : evaluatedRowsOf(ev, "B200")) {
         if (r->row.numGpus == 1) {
             single[r->row.workload + "/" + perf::toString(r->row.precision)] = r;
         }
     }
-    int eight = 0;
+    std::vector<Scaling> out;
     for (const auto* r : evaluatedRowsOf(ev, "B200")) {
-        if (r->row.numGpus != 8) {
+        if (r->row.numGpus > 1) {
+            const std::string run = r->row.workload + "/" + perf::toString(r->row.precision);
+            const auto* one = single.at(run);
+            out.push_back({r->row.numGpus, run, r->measuredRelative / one->measuredRelative,
+                           r->predictedRelative / one->predictedRelative});
+        }
+    }
+    return out;
+}
+
+TEST(Validation, EightB200sOnNvlinkScaleAsTheModelSaysWithinAFewPercent) {
+    // The B200's 8-GPU runs over its single-GPU ones, as measured and as predicted: 7.89-8.16x
+    // against the model's 7.57-7.73x, every row 2-7% under (docs/performance-model.md). BERT's
+    // 8-GPU runs (8.8x one GPU, above linear) are left out of the file.
+    int eight = 0;
+    for (const auto& s : b200Scaling(evaluateValidation(kFile, "H100 SXM5"))) {
+        if (s.gpus != 8) {
             continue;
         }
-        const auto* one = single.at(r->row.workload + "/" + perf::toString(r->row.precision));
-        const double measured = r->measuredRelative / one->measuredRelative;
-        const double predicted = r->predictedRelative / one->predictedRelative;
-        EXPECT_GT(measured, 7.8) << r->row.workload;
-        EXPECT_LT(predicted / measured - 1, -0.02) << r->row.workload;
-        EXPECT_GT(predicted / measured - 1, -0.07) << r->row.workload;
+        EXPECT_GT(s.measured, 7.8) << s.run;
+        EXPECT_LT(s.predicted / s.measured - 1, -0.02) << s.run;
+        EXPECT_GT(s.predicted / s.measured - 1, -0.07) << s.run;
         ++eight;
     }
     EXPECT_EQ(eight, 5);
+}
+
+TEST(Validation, TwoAndFourB200sScaleWithinAFewPercentOfTheModel) {
+    // Round 73: the 2- and 4-GPU logs of the same machine, read after the model's 1.96-1.98x and
+    // 3.85-3.91x were written down: 1.96-1.99x and 3.77-3.99x, every row within 3.5% (ResNet-50,
+    // SSD and GNMT a little under, BERT at 4 GPUs a little over); over all 24 multi-GPU rows the
+    // scaling error is 1.2% median, 3.4% p90. BERT-base's 4-GPU run in mixed precision (6.2x one
+    // GPU) is left out of the file, as its 8-GPU runs are.
+    std::vector<double> errors;
+    int twoOrFour = 0;
+    for (const auto& s : b200Scaling(evaluateValidation(kFile, "H100 SXM5"))) {
+        const double error = 100 * (s.predicted / s.measured - 1);
+        errors.push_back(std::abs(error));
+        if (s.gpus == 8) {
+            continue;
+        }
+        EXPECT_GT(s.measured, s.gpus * 0.94) << s.gpus << " " << s.run;
+        EXPECT_LT(s.measured, s.gpus * 1.0) << s.gpus << " " << s.run;
+        EXPECT_LT(std::abs(error), 3.5) << s.gpus << " " << s.run;
+        ++twoOrFour;
+    }
+    EXPECT_EQ(twoOrFour, 19);
+    std::sort(errors.begin(), errors.end());
+    EXPECT_NEAR((errors[11] + errors[12]) / 2, 1.2, 0.05);
 }
 
 } // namespace
