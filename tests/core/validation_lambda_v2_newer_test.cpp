@@ -1,6 +1,7 @@
 // Lambda's v2 PyTorch training runs on an H200 (August 2024), a GH200 (October 2024) and a B200
 // (December 2025), held out (experiments round 72): the model's figures were written down before
-// the logs were read. The B200's 2- and 4-GPU runs were read in round 73.
+// the logs were read. The B200's 2- and 4-GPU runs were read in round 73, the H200's 8-GPU ones
+// in round 74.
 #include "catalog/catalog.h"
 #include "eval/benchmarks.h"
 #include "eval/evaluate.h"
@@ -30,7 +31,7 @@ TEST(Validation, LambdasNewerDataCentreCardsTrainWithinTheDocumentedError) {
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.medianAbsErrorPct, 27.1, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 42.3, 0.05);
     EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 34u); // 10 single-GPU rows, 10 of 2 GPUs, 9 of 4, 5 of 8
-    EXPECT_EQ(evaluatedRowsOf(ev, "H200 SXM").size(), 10u);
+    EXPECT_EQ(evaluatedRowsOf(ev, "H200 SXM").size(), 18u); // 10 single-GPU rows and 8 of 8 GPUs
     EXPECT_EQ(evaluatedRowsOf(ev, "GH200").size(), 7u);
 }
 
@@ -65,16 +66,16 @@ struct Scaling {
     double predicted;
 };
 
-// The B200's multi-GPU runs over its single-GPU run of the same network and precision.
-std::vector<Scaling> b200Scaling(const Evaluation& ev) {
+// A card's multi-GPU runs over its single-GPU run of the same network and precision.
+std::vector<Scaling> scalingOf(const Evaluation& ev, const std::string& gpu) {
     std::map<std::string, const EvaluatedRow*> single;
-    for (const auto* r : evaluatedRowsOf(ev, "B200")) {
+    for (const auto* r : evaluatedRowsOf(ev, gpu)) {
         if (r->row.numGpus == 1) {
             single[r->row.workload + "/" + perf::toString(r->row.precision)] = r;
         }
     }
     std::vector<Scaling> out;
-    for (const auto* r : evaluatedRowsOf(ev, "B200")) {
+    for (const auto* r : evaluatedRowsOf(ev, gpu)) {
         if (r->row.numGpus > 1) {
             const std::string run = r->row.workload + "/" + perf::toString(r->row.precision);
             const auto* one = single.at(run);
@@ -90,7 +91,7 @@ TEST(Validation, EightB200sOnNvlinkScaleAsTheModelSaysWithinAFewPercent) {
     // against the model's 7.57-7.73x, every row 2-7% under (docs/performance-model.md). BERT's
     // 8-GPU runs (8.8x one GPU, above linear) are left out of the file.
     int eight = 0;
-    for (const auto& s : b200Scaling(evaluateValidation(kFile, "H100 SXM5"))) {
+    for (const auto& s : scalingOf(evaluateValidation(kFile, "H100 SXM5"), "B200")) {
         if (s.gpus != 8) {
             continue;
         }
@@ -107,10 +108,11 @@ TEST(Validation, TwoAndFourB200sScaleWithinAFewPercentOfTheModel) {
     // 3.85-3.91x were written down: 1.96-1.99x and 3.77-3.99x, every row within 3.5% (ResNet-50,
     // SSD and GNMT a little under, BERT at 4 GPUs a little over); over all 24 multi-GPU rows the
     // scaling error is 1.2% median, 3.4% p90. BERT-base's 4-GPU run in mixed precision (6.2x one
-    // GPU) is left out of the file, as its 8-GPU runs are.
+    // GPU) is left out of the file, as its 8-GPU runs are: each stopped short of the script's
+    // 100-step cap (29 steps an epoch, two epochs), which inflates training_sequences_per_second.
     std::vector<double> errors;
     int twoOrFour = 0;
-    for (const auto& s : b200Scaling(evaluateValidation(kFile, "H100 SXM5"))) {
+    for (const auto& s : scalingOf(evaluateValidation(kFile, "H100 SXM5"), "B200")) {
         const double error = 100 * (s.predicted / s.measured - 1);
         errors.push_back(std::abs(error));
         if (s.gpus == 8) {
@@ -124,6 +126,29 @@ TEST(Validation, TwoAndFourB200sScaleWithinAFewPercentOfTheModel) {
     EXPECT_EQ(twoOrFour, 19);
     std::sort(errors.begin(), errors.end());
     EXPECT_NEAR((errors[11] + errors[12]) / 2, 1.2, 0.05);
+}
+
+TEST(Validation, EightH200sOnNvlinkScaleAsTheModelSaysButTf32Gnmt) {
+    // Round 74: the H200 machine's 8-GPU runs of the same day, read after the model's 7.56-7.72x
+    // were written down: 7.49-7.95x on ResNet-50, SSD, BERT-large and GNMT in mixed precision and
+    // ResNet-50, SSD and BERT-large in TF32, each within 4% (CNNs and GNMT under, SSD and BERT
+    // over); GNMT in TF32 ran 8.28x one GPU, above linear, and the model's 7.59x is 8% under.
+    // BERT-base's 8-GPU runs (19x and 9.5x one GPU) stopped short of the 100-step cap: left out.
+    int rows = 0;
+    for (const auto& s : scalingOf(evaluateValidation(kFile, "H100 SXM5"), "H200 SXM")) {
+        ASSERT_EQ(s.gpus, 8);
+        const double error = 100 * (s.predicted / s.measured - 1);
+        EXPECT_GT(s.predicted, 7.5) << s.run;
+        EXPECT_LT(s.predicted, 7.75) << s.run;
+        if (s.run == "gnmt/fp32") {
+            EXPECT_GT(s.measured, 8.2);
+            EXPECT_NEAR(error, -8.4, 0.05);
+        } else {
+            EXPECT_LT(std::abs(error), 4.0) << s.run;
+        }
+        ++rows;
+    }
+    EXPECT_EQ(rows, 8);
 }
 
 } // namespace
