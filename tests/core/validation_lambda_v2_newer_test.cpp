@@ -30,7 +30,7 @@ TEST(Validation, LambdasNewerDataCentreCardsTrainWithinTheDocumentedError) {
     EXPECT_NEAR(ev.singleGpu.p90AbsErrorPct, 21.2, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.medianAbsErrorPct, 27.1, 0.05);
     EXPECT_NEAR(ev.singleGpuBandwidthBaseline.p90AbsErrorPct, 42.3, 0.05);
-    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 34u); // 10 single-GPU rows, 10 of 2 GPUs, 9 of 4, 5 of 8
+    EXPECT_EQ(evaluatedRowsOf(ev, "B200").size(), 36u); // 10 single-GPU rows, 10 of 2 GPUs, 9 of 4, 7 of 8
     EXPECT_EQ(evaluatedRowsOf(ev, "H200 SXM").size(), 18u); // 10 single-GPU rows and 8 of 8 GPUs
     EXPECT_EQ(evaluatedRowsOf(ev, "GH200").size(), 7u);
 }
@@ -87,26 +87,32 @@ std::vector<Scaling> scalingOf(const Evaluation& ev, const std::string& gpu) {
 }
 
 TEST(Validation, EightB200sOnNvlinkScaleAsTheModelSaysWithinAFewPercent) {
-    // The B200's 8-GPU runs over its single-GPU ones, as measured and as predicted: 7.89-8.16x
-    // against the model's 7.57-7.73x, every row 2-7% under (docs/performance-model.md). BERT's
-    // 8-GPU runs (8.8x one GPU, above linear) are left out of the file.
+    // The B200's 8-GPU runs over its single-GPU ones, as measured and as predicted: ResNet-50, SSD
+    // and GNMT 7.80-8.16x against the model's 7.57-7.73x, each 1-7% under; BERT-large in TF32 (read
+    // in round 74, the one BERT run of 8 that reached the script's step cap) 7.52x against 7.70x,
+    // 2% over (docs/performance-model.md). The other BERT runs stopped short of the cap.
     int eight = 0;
     for (const auto& s : scalingOf(evaluateValidation(kFile, "H100 SXM5"), "B200")) {
         if (s.gpus != 8) {
             continue;
         }
-        EXPECT_GT(s.measured, 7.8) << s.run;
-        EXPECT_LT(s.predicted / s.measured - 1, -0.02) << s.run;
-        EXPECT_GT(s.predicted / s.measured - 1, -0.07) << s.run;
+        const double error = s.predicted / s.measured - 1;
+        EXPECT_GT(s.measured, 7.5) << s.run;
+        EXPECT_LT(std::abs(error), 0.07) << s.run;
+        if (s.run.starts_with("bert_large")) {
+            EXPECT_GT(error, 0.02) << s.run;
+        } else {
+            EXPECT_LT(error, -0.005) << s.run;
+        }
         ++eight;
     }
-    EXPECT_EQ(eight, 5);
+    EXPECT_EQ(eight, 7);
 }
 
 TEST(Validation, TwoAndFourB200sScaleWithinAFewPercentOfTheModel) {
     // Round 73: the 2- and 4-GPU logs of the same machine, read after the model's 1.96-1.98x and
     // 3.85-3.91x were written down: 1.96-1.99x and 3.77-3.99x, every row within 3.5% (ResNet-50,
-    // SSD and GNMT a little under, BERT at 4 GPUs a little over); over all 24 multi-GPU rows the
+    // SSD and GNMT a little under, BERT at 4 GPUs a little over); over all 26 multi-GPU rows the
     // scaling error is 1.2% median, 3.4% p90. BERT-base's 4-GPU run in mixed precision (6.2x one
     // GPU) is left out of the file, as its 8-GPU runs are: each stopped short of the script's
     // 100-step cap (29 steps an epoch, two epochs), which inflates training_sequences_per_second.
@@ -124,8 +130,9 @@ TEST(Validation, TwoAndFourB200sScaleWithinAFewPercentOfTheModel) {
         ++twoOrFour;
     }
     EXPECT_EQ(twoOrFour, 19);
+    ASSERT_EQ(errors.size(), 26u);
     std::sort(errors.begin(), errors.end());
-    EXPECT_NEAR((errors[11] + errors[12]) / 2, 1.2, 0.05);
+    EXPECT_NEAR((errors[12] + errors[13]) / 2, 1.2, 0.05);
 }
 
 TEST(Validation, EightH200sOnNvlinkScaleAsTheModelSaysButTf32Gnmt) {
