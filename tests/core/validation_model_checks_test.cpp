@@ -279,6 +279,51 @@ TEST(ModelChecks, TheNewerDataCentreTrainingChecksSayWhatLambdasRunsShow) {
                                              ", where the model gives " + ratioRange(found["GH200 fp32 bert"].second));
 }
 
+TEST(ModelChecks, TheNewerDataCentreScalingChecksSayWhatLambdasRunsShow) {
+    // The B200's 2-, 4- and 8-GPU runs and the H200's 8-GPU ones over the same card's single-GPU
+    // run, at the same batch per GPU (experiments rounds 72-74), by precision, as the notes say.
+    const auto ev = evaluateValidation("lambda-pytorch-train-v2-b200-h200.csv", "H100 SXM5");
+    std::map<std::string, const EvaluatedRow*> single;
+    for (const auto& r : ev.rows) {
+        if (r.evaluated && r.row.numGpus == 1) {
+            single[r.row.gpu + " " + r.row.workload + " " + perf::toString(r.row.precision)] = &r;
+        }
+    }
+    // "gpu precision" -> GPU count -> (measured, predicted) n GPUs over one
+    std::map<std::string, std::map<int, std::pair<std::vector<double>, std::vector<double>>>> scaling;
+    for (const auto& r : ev.rows) {
+        if (!r.evaluated || r.row.numGpus == 1) {
+            continue;
+        }
+        const std::string precision = perf::toString(r.row.precision);
+        const auto* one = single.at(r.row.gpu + " " + r.row.workload + " " + precision);
+        auto& at = scaling[r.row.gpu + " " + precision][r.row.numGpus];
+        at.first.push_back(r.measuredRelative / one->measuredRelative);
+        at.second.push_back(r.predictedRelative / one->predictedRelative);
+    }
+    ASSERT_EQ(scaling.size(), 4u);
+    const auto says = [&](const std::string& gpu, const std::string& precision, const std::string& count) {
+        const auto& byCount = scaling[gpu + " " + precision];
+        std::vector<std::string> measured, predicted;
+        for (const auto& [n, ratios] : byCount) {
+            measured.push_back(ratioRange(ratios.first));
+            predicted.push_back(ratioRange(ratios.second));
+        }
+        const auto join = [](const std::vector<std::string>& v) {
+            return v.size() == 1 ? v[0] : v[0] + ", " + v[1] + " and " + v[2];
+        };
+        const std::string card = gpu == "B200" ? "B200" : "H200";
+        return "Over NVLink at the same batch per GPU, " + count + " " + card + "s ran " + join(measured) + " one " +
+               card + ", where the model gives " + join(predicted);
+    };
+    ASSERT_EQ(scaling["B200 fp16"].size(), 3u);
+    ASSERT_EQ(scaling["H200 SXM fp32"].size(), 1u);
+    expectSaid("B200", "fp16-training", says("B200", "fp16", "2, 4 and 8"));
+    expectSaid("B200", "fp32-training", says("B200", "fp32", "2, 4 and 8"));
+    expectSaid("H200 SXM", "fp16-training", says("H200 SXM", "fp16", "8"));
+    expectSaid("H200 SXM", "fp32-training", says("H200 SXM", "fp32", "8"));
+}
+
 TEST(ModelChecks, WholePercentPhrasesReadAsTheCatalogWritesThem) {
     EXPECT_EQ(howFarWhole(3.6, 24.7), "4-25% above");
     EXPECT_EQ(howFarWhole(-1.1, 2.2), "from 1% below to 2% above");
