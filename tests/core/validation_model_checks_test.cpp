@@ -283,23 +283,14 @@ TEST(ModelChecks, TheNewerDataCentreScalingChecksSayWhatLambdasRunsShow) {
     // The B200's 2-, 4- and 8-GPU runs and the H200's 8-GPU ones over the same card's single-GPU
     // run, at the same batch per GPU (experiments rounds 72-74), by precision, as the notes say.
     const auto ev = evaluateValidation("lambda-pytorch-train-v2-b200-h200.csv", "H100 SXM5");
-    std::map<std::string, const EvaluatedRow*> single;
-    for (const auto& r : ev.rows) {
-        if (r.evaluated && r.row.numGpus == 1) {
-            single[r.row.gpu + " " + r.row.workload + " " + perf::toString(r.row.precision)] = &r;
-        }
-    }
     // "gpu precision" -> GPU count -> (measured, predicted) n GPUs over one
     std::map<std::string, std::map<int, std::pair<std::vector<double>, std::vector<double>>>> scaling;
-    for (const auto& r : ev.rows) {
-        if (!r.evaluated || r.row.numGpus == 1) {
-            continue;
+    for (const std::string gpu : {"B200", "H200 SXM"}) {
+        for (const auto& s : scalingOf(ev, gpu)) {
+            auto& at = scaling[gpu + " " + s.precision][s.gpus];
+            at.first.push_back(s.measured);
+            at.second.push_back(s.predicted);
         }
-        const std::string precision = perf::toString(r.row.precision);
-        const auto* one = single.at(r.row.gpu + " " + r.row.workload + " " + precision);
-        auto& at = scaling[r.row.gpu + " " + precision][r.row.numGpus];
-        at.first.push_back(r.measuredRelative / one->measuredRelative);
-        at.second.push_back(r.predictedRelative / one->predictedRelative);
     }
     ASSERT_EQ(scaling.size(), 4u);
     const auto says = [&](const std::string& gpu, const std::string& precision, const std::string& count) {

@@ -61,4 +61,33 @@ inline std::vector<const EvaluatedRow*> evaluatedRowsOf(const Evaluation& ev, co
     return out;
 }
 
+// One multi-GPU row of a GPU over its single-GPU row of the same network and precision.
+struct Scaling {
+    int gpus = 0;
+    std::string run;       // "workload/precision"
+    std::string precision; // "fp16" or "fp32"
+    double measured = 0;   // n GPUs over one, as measured
+    double predicted = 0;  // the same, as the model gives it
+};
+
+// The multi-GPU rows of one GPU (by the name the file gives it), each over its single-GPU row.
+inline std::vector<Scaling> scalingOf(const Evaluation& ev, const std::string& gpu) {
+    std::map<std::string, const EvaluatedRow*> single;
+    const auto runOf = [](const EvaluatedRow& r) { return r.row.workload + "/" + perf::toString(r.row.precision); };
+    for (const auto* r : evaluatedRowsOf(ev, gpu)) {
+        if (r->row.numGpus == 1) {
+            single[runOf(*r)] = r;
+        }
+    }
+    std::vector<Scaling> out;
+    for (const auto* r : evaluatedRowsOf(ev, gpu)) {
+        if (r->row.numGpus > 1) {
+            const auto* one = single.at(runOf(*r));
+            out.push_back({r->row.numGpus, runOf(*r), perf::toString(r->row.precision),
+                           r->measuredRelative / one->measuredRelative, r->predictedRelative / one->predictedRelative});
+        }
+    }
+    return out;
+}
+
 } // namespace advisor::eval
