@@ -300,8 +300,12 @@ TEST(ModelChecks, TheNewerDataCentreScalingChecksSayWhatLambdasRunsShow) {
             measured.push_back(ratioRange(ratios.first));
             predicted.push_back(ratioRange(ratios.second));
         }
-        const auto join = [](const std::vector<std::string>& v) {
-            return v.size() == 1 ? v[0] : v[0] + ", " + v[1] + " and " + v[2];
+        const auto join = [](const std::vector<std::string>& v) { // "a", "a and b", "a, b and c"
+            std::string out = v.front();
+            for (std::size_t i = 1; i < v.size(); ++i) {
+                out += (i + 1 == v.size() ? " and " : ", ") + v[i];
+            }
+            return out;
         };
         const std::string card = gpu == "B200" ? "B200" : "H200";
         return "Over NVLink at the same batch per GPU, " + count + " " + card + "s ran " + join(measured) + " one " +
