@@ -177,13 +177,13 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmContextTokens = context;
     }
-    if (const auto sequences = args.integer("sequences", 1, perf::kMaxLlmSequences)) {
+    if (args.has("sequences")) {
         // Requests served at once: each keeps its own KV cache, and they generate together.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm || args.has("memory-gb")) {
             throw UsageError("--sequences is the requests an LLM serves at once: give it with --task inference "
                              "--domain llm and --params-billion or --model");
         }
-        in.llmSequences = *sequences;
+        readSequences(args, in.llmSequences, in.llmSequencesFillMemory);
     }
     if (args.has("system-ram")) {
         // Cards too small for the model run it with the rest in RAM, as llama.cpp does.
@@ -220,6 +220,7 @@ int recommend(Context& ctx, const Args& args) {
         }
         if (args.has("sequences")) {
             memoryBasis["sequences"] = in.llmSequences;
+            memoryBasis["sequences_fill_memory"] = in.llmSequencesFillMemory; // sized for one; each card holds more
         }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
@@ -346,7 +347,9 @@ Command recommendCommand() {
             "--context (LLM inference) is the tokens each reply reads: it sizes the KV cache in the memory\n"
             "needed and in the tokens/s ranked (default: 4,096 for the memory, 512 for the speed).\n"
             "--sequences (LLM inference) is the requests served at once: each keeps its own KV cache in\n"
-            "the memory needed, and the tokens/s ranked is theirs together (default 1).\n"
+            "the memory needed, and the tokens/s ranked is theirs together (default 1); --sequences max\n"
+            "serves as many as each card holds beside the weights in 90% of its memory (vLLM's default),\n"
+            "the memory needed being one's, so cards rank by what they serve at full load.\n"
             "--system-ram (LLM inference: ddr5-5600, ddr4-3200x4 or GB/s) also ranks the cards too small\n"
             "for the model, up to --gpus of a card where the budget buys them, at llama.cpp's speed with\n"
             "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"

@@ -105,12 +105,13 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"context_tokens", q.llmContextTokens},
                     {"depth_tokens", q.llmDepthTokens},
                     {"kv_cache", perf::toString(q.llmKvCache)},
-                    {"sequences", q.metric == perf::Metric::LlmDecode ? q.llmSequences : 1}};
+                    {"sequences", q.metric == perf::Metric::LlmDecode ? p.llmSequences : 1},
+                    {"sequences_fill_memory", q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory}};
         if (q.metric == perf::Metric::LlmPrefill) {
             j["llm"]["micro_batch_tokens"] = q.llmMicroBatchTokens;
         }
         if (q.metric == perf::Metric::LlmDecode) {
-            j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, q.llmSequences);
+            j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, p.llmSequences);
         }
         if (p.offload) {
             j["offload"] = offloadJson(*p.offload, q.systemRamGbs.value_or(perf::kDefaultSystemRamGbs), p.throughput);
@@ -135,8 +136,9 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
         o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s";
-        if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
-            o << " (" << format::number(p.throughput / q.llmSequences, 1) << " for each sequence)";
+        if (q.metric == perf::Metric::LlmDecode && p.llmSequences > 1) {
+            o << " (" << format::number(p.throughput / p.llmSequences, 1) << " for each of "
+              << format::number(p.llmSequences, 0) << " sequences)";
         }
         o << '\n';
     } else {
@@ -285,7 +287,7 @@ Command perfCommand() {
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
-            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N] [--ubatch TOKENS] [--sparsity]\n"
+            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--ubatch TOKENS] [--sparsity]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
             "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
@@ -302,7 +304,9 @@ Command perfCommand() {
             "sequences generate together (a server's concurrent requests, llama-batched-bench's B;\n"
             "default 1): each step reads the weights once for all and each one's KV cache, and\n"
             "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
-            "expert some sequence's router picks). --ubatch is the prompt tokens each step multiplies\n"
+            "expert some sequence's router picks); --sequences max runs as many as fit beside the\n"
+            "weights in 90% of the memory (vLLM's and TensorRT-LLM's default), a server's full load.\n"
+            "--ubatch is the prompt tokens each step multiplies\n"
             "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, and a\n"
             "mixture of experts gives each expert it picks a few of them, which llama.cpp's quantized\n"
             "matmul pads to whole tiles of 128 tokens: larger steps fill them.\n" +

@@ -77,6 +77,25 @@ void readSystemRam(const Args& args, bool llmInference, perf::PerfQuery& q) {
     q.systemRamGbs = parsed->gbPerSecond;
 }
 
+void readSequences(const Args& args, int& sequences, bool& fillMemory) {
+    const auto v = args.value("sequences");
+    if (!v) {
+        return;
+    }
+    // "max": as many as each card's memory holds beside the weights (a server's load).
+    fillMemory = text::toLower(*v) == "max";
+    if (fillMemory) {
+        return;
+    }
+    const auto n = text::parseInteger(*v);
+    if (!n || *n < 1 || *n > perf::kMaxLlmSequences) {
+        throw UsageError("option '--sequences' must be a whole number from 1 to " +
+                         std::to_string(perf::kMaxLlmSequences) +
+                         " or max (as many as each card's memory holds), got " + text::quoteForMessage(*v));
+    }
+    sequences = static_cast<int>(*n);
+}
+
 std::vector<OptionSpec> llmOptionSpecs() {
     return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
             {"sequences"}, {"ubatch"}};
@@ -127,7 +146,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     q.llmContextTokens = args.integer("context", 1, perf::kMaxContextTokens).value_or(512);
     q.llmDepthTokens = args.integer("depth", 0, perf::kMaxContextTokens).value_or(0);
     q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
-    q.llmSequences = args.integer("sequences", 1, perf::kMaxLlmSequences).value_or(1);
+    readSequences(args, q.llmSequences, q.llmSequencesFillMemory);
     q.llmMicroBatchTokens =
         args.integer("ubatch", 1, perf::kMaxContextTokens).value_or(perf::kDefaultMicroBatchTokens);
     if (model != nullptr) {
@@ -240,7 +259,9 @@ std::string describeLlm(const perf::PerfQuery& q) {
     if (q.llmKvCache != perf::KvCacheType::F16) {
         out += std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache";
     }
-    if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
+    if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
+        out += ", as many sequences at once as fit";
+    } else if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
         out += ", " + std::to_string(q.llmSequences) + " sequences at once";
     }
     if (q.metric == perf::Metric::LlmPrefill && q.llmMicroBatchTokens != perf::kDefaultMicroBatchTokens) {

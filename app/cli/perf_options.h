@@ -51,6 +51,10 @@ void refuseLlmOptionsWithoutLlmMetric(const Args& args, const PerfOptions& optio
 /// --kv-cache (f16, fp8, q8_0, q4_0), if given; UsageError naming the option otherwise.
 std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 
+/// --sequences into `sequences`, or `fillMemory` for "max" (as many as each card's memory holds);
+/// unchanged when not given. UsageError naming the option when it is neither.
+void readSequences(const Args& args, int& sequences, bool& fillMemory);
+
 /// The options readLlmOptions reads (kLlmOptionNames), for a command's option list.
 std::vector<OptionSpec> llmOptionSpecs();
 

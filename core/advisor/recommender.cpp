@@ -6,6 +6,7 @@
 #include "calc/psu.h"
 #include "common/format.h"
 #include "perf/llm_offload.h"
+#include "perf/sequences_that_fit.h"
 #include "value/gpu_price.h"
 
 #include <algorithm>
@@ -83,6 +84,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
             q.llmSequences = in.llmSequences;
+            q.llmSequencesFillMemory = in.llmSequencesFillMemory;
             q.llmExperts = in.llmExperts;
             q.llmExpertsPerToken = in.llmExpertsPerToken;
             if (in.llmContextTokens) {
@@ -308,13 +310,15 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
+        const int together = base.metric == perf::Metric::LlmDecode ? perf::withSequencesResolved(g, q).llmSequences : 1;
         c.reasons.push_back(std::string(perf::isLlm(base.metric)
                                             ? "speed " + format::number(c.throughput, 0) + " tokens/s"
                                             : "speed " + format::ratio(c.relativePerformance) + " " + reference->name) +
                             " (" + perf::toString(base.metric) +
-                            (base.llmSequences > 1 ? ", " + std::to_string(base.llmSequences) + " requests together: " +
-                                                         format::number(c.throughput / base.llmSequences, 0) + " each"
-                                                   : std::string()) +
+                            (together > 1 ? ", " + std::to_string(together) + " requests together" +
+                                                (in.llmSequencesFillMemory ? " (as many as fit)" : "") + ": " +
+                                                format::number(c.throughput / together, 0) + " each"
+                                          : std::string()) +
                             ")");
         if (g.isCompleteSystem()) {
             c.reasons.push_back(format::number(g.tdpW * count, 0) + " W" + (count > 1 ? " in all" : "") + ": " +

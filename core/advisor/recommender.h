@@ -63,6 +63,9 @@ struct RecommendInput {
     /// LLM inference: the requests served at once (token generation's sequences), each holding
     /// its own KV cache; ranked by their tokens/s together.
     int llmSequences = 1;
+    /// Instead of llmSequences, as many requests as each card's memory holds beside the weights
+    /// (perf/sequences_that_fit.h): cards ranked by what each serves at full load.
+    bool llmSequencesFillMemory = false;
     /// A mixture of experts' routed experts and experts per token (from a published model), which
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;

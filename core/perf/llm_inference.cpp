@@ -184,7 +184,9 @@ std::string llmQueryDescription(const PerfQuery& q) {
     if (q.llmKvCache != KvCacheType::F16) {
         s += ", " + std::string(toString(q.llmKvCache)) + " KV cache";
     }
-    if (q.llmSequences > 1) {
+    if (q.llmSequencesFillMemory) {
+        s += ", as many sequences generating together as the memory holds";
+    } else if (q.llmSequences > 1) {
         s += ", " + std::to_string(q.llmSequences) + " sequences generating together";
     }
     if (q.llmMicroBatchTokens != kDefaultMicroBatchTokens) {

@@ -6,6 +6,7 @@
 #include "perf/llm_offload.h"
 #include "perf/llm_throughput.h"
 #include "perf/llm_training.h"
+#include "perf/sequences_that_fit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -117,7 +118,7 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
-        return decodeThroughput(s, g, q, c, out);
+        return decodeThroughput(s, g, withSequencesResolved(g, q), c, out);
     }
     if (q.metric == Metric::LlmPrefill) {
         return prefillThroughput(s, g, q, c, out);
@@ -156,12 +157,17 @@ double PerfModel::relative(const Gpu& g, const Gpu& reference, const PerfQuery& 
     return throughput(g, q) / throughput(reference, one);
 }
 
-Prediction PerfModel::explain(const Gpu& g, const PerfQuery& q) const {
+Prediction PerfModel::explain(const Gpu& g, const PerfQuery& query) const {
     const EffectiveSpecs s = specs(g);
+    const PerfQuery q = withSequencesResolved(g, query);
     Prediction p;
     p.throughput = modelThroughput(s, g, q, constants_, &p);
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
+    p.llmSequences = q.metric == Metric::LlmDecode ? std::max(1, q.llmSequences) : 0;
     p.notes = s.notes;
+    if (query.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
+        p.notes.push_back(sequencesThatFitNote(g, query, p.llmSequences));
+    }
     if (auto check = measuredCheckNote(g, q.metric)) {
         p.notes.push_back(std::move(*check));
     }

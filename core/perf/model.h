@@ -74,6 +74,9 @@ struct PerfQuery {
     /// Token generation: sequences generated together, each with its own context (a server's
     /// concurrent requests, llama-batched-bench's B). Throughput is their tokens together.
     int llmSequences = 1;
+    /// Token generation: instead of llmSequences, as many sequences as the GPUs' memory holds
+    /// beside the weights (perf/sequences_that_fit.h), each card its own count: a server's load.
+    bool llmSequencesFillMemory = false;
     /// Prompt processing: the tokens one step multiplies together (llama.cpp's micro-batch, -ub;
     /// llama-bench's n_ubatch, default 512). Each step reads the weights its tokens use once: a
     /// mixture of experts' routed experts, all read for a few tokens each, can wait on memory.
@@ -142,6 +145,9 @@ struct Prediction {
     /// clock nor the fixed time per token, mostly the host's (RTX PRO 6000 Blackwell at 300 W: clock
     /// 0.56x, 27B int4 token generation 0.87x its speed, as its 19% share gives).
     double clockBoundShare = 0;
+    /// Token generation: the sequences generating together the prediction is for (llmSequences,
+    /// or those that fit with llmSequencesFillMemory); 0 for other metrics.
+    int llmSequences = 0;
     double computeRoofTflops = 0;     ///< the metric's tensor/CUDA-core rate at the sustained clock
     double effectiveBandwidthGbs = 0;
     std::vector<Factor> factors;

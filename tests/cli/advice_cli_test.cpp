@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace advisor::testing {
 namespace {
@@ -275,6 +276,31 @@ TEST(RecommendCli, ALongContextSizesTheKvCacheInTheMemoryAndTheSpeed) {
     const auto training = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--context", "8192"});
     EXPECT_EQ(training.exitCode, 2);
     EXPECT_NE(training.err.find("--context sizes an LLM's KV cache"), std::string::npos) << training.err;
+}
+
+TEST(RecommendCli, AsManyRequestsAsFitRanksEachCardAtItsOwnFullLoad) {
+    // --sequences max: the memory needed is one request's, and each candidate is ranked by perf's
+    // tokens/s for as many as its memory holds, which its reasons give.
+    Cli cli;
+    const auto one = cli.json(llamaInference("20000", {"--context", "8192", "--top", "10"}));
+    const auto full = cli.json(llamaInference("20000", {"--context", "8192", "--top", "10", "--sequences", "max"}));
+    EXPECT_EQ(full.at("memory_basis").at("sequences_fill_memory"), true);
+    EXPECT_DOUBLE_EQ(full.at("memory_gb").get<double>(), one.at("memory_gb").get<double>());
+    ASSERT_GE(full.at("candidates").size(), 2U);
+    std::set<int> counts;
+    for (const auto& c : full.at("candidates")) {
+        const auto perf = cli.json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus",
+                                    std::to_string(c.at("count").get<int>()), "--metric", "llm-decode", "--model",
+                                    "llama-3.1-8b", "--weights", "int4", "--context", "8192", "--sequences", "max"});
+        const auto& p = perf.at("predictions").at(0);
+        EXPECT_NEAR(c.at("throughput").get<double>(), p.at("throughput").get<double>(), 1e-9);
+        const int n = p.at("llm").at("sequences").get<int>();
+        counts.insert(n);
+        EXPECT_NE(c.at("reasons").dump().find(std::to_string(n) + " requests together (as many as fit)"),
+                  std::string::npos)
+            << c.at("reasons").dump();
+    }
+    EXPECT_GE(counts.size(), 2U); // cards of different memory hold different counts
 }
 
 TEST(RecommendCli, RequestsServedAtOnceEachKeepTheirCacheAndGenerateTogether) {

@@ -225,7 +225,7 @@ TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
         << mixtral.at("factors").dump();
     const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--sequences", "4"});
     EXPECT_NE(human.out.find(", 4 sequences at once): "), std::string::npos) << human.out;
-    EXPECT_NE(human.out.find(" for each sequence)"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find(" for each of 4 sequences)"), std::string::npos) << human.out;
 
     const auto prompt = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--sequences", "4"});
     EXPECT_EQ(prompt.exitCode, 2);
@@ -233,8 +233,45 @@ TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
         << prompt.err;
     const auto none = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--sequences", "0"});
     EXPECT_EQ(none.exitCode, 2);
-    EXPECT_NE(none.err.find("option '--sequences' must be a whole number from 1 to 65536, got '0'"), std::string::npos)
+    EXPECT_NE(none.err.find("option '--sequences' must be a whole number from 1 to 65536 or max (as many as each "
+                            "card's memory holds), got '0'"),
+              std::string::npos)
         << none.err;
+}
+
+TEST(KvCacheCli, SequencesMaxFillsEachCardsMemory) {
+    // Llama 3.1 8B at 4.85 bits with 8,192 tokens of f16 cache each (1.07 GB): 90% of 24 GB
+    // holds 15 beside the weights, 90% of 80 GB 62.
+    Cli cli;
+    const auto predict = [&](const char* gpu) {
+        return cli
+            .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
+                   "--sequences", "max"})
+            .at("predictions")
+            .at(0);
+    };
+    const auto small = predict("RTX 4090");
+    EXPECT_EQ(small.at("llm").at("sequences"), 15);
+    EXPECT_EQ(small.at("llm").at("sequences_fill_memory"), true);
+    EXPECT_DOUBLE_EQ(small.at("tokens_per_s_per_sequence").get<double>(), small.at("throughput").get<double>() / 15);
+    const auto fixed = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-8b",
+                                 "--context", "8192", "--sequences", "15"})
+                           .at("predictions")
+                           .at(0);
+    EXPECT_DOUBLE_EQ(small.at("throughput").get<double>(), fixed.at("throughput").get<double>());
+    EXPECT_EQ(fixed.at("llm").at("sequences_fill_memory"), false);
+    EXPECT_EQ(predict("H100 SXM5").at("llm").at("sequences"), 62);
+
+    const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-8b",
+                                "--context", "8192", "--sequences", "MAX"});
+    EXPECT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find(", as many sequences at once as fit): "), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find(" for each of 15 sequences)"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("note: as many sequences as fit: 15, each with 1.07 GB of KV cache"), std::string::npos)
+        << human.out;
+    const auto prompt = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--sequences", "max"});
+    EXPECT_EQ(prompt.exitCode, 2);
+    EXPECT_NE(prompt.err.find("--sequences is for token generation"), std::string::npos) << prompt.err;
 }
 
 TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {

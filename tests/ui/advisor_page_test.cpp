@@ -416,6 +416,19 @@ private slots:
         }
         QVERIFY(together);
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveRequests"))->value(), 8);
+        // Down to "as many as fit": the memory needed is one request's, and each card is ranked at
+        // as many as its memory holds, which its reasons say.
+        requests->setValue(0);
+        QCOMPARE(requests->text(), QStringLiteral("as many as fit"));
+        QCOMPARE(memory->value(), one);
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("as many requests at once as each card holds")),
+                 qPrintable(liveSummary(page)->text()));
+        QVERIFY(!page.liveRecommendation().shortlist.empty());
+        bool asManyAsFit = false;
+        for (const auto& r : page.liveRecommendation().shortlist.front().reasons) {
+            asManyAsFit |= r.find(" requests together (as many as fit)") != std::string::npos;
+        }
+        QVERIFY(asManyAsFit);
         requests->setValue(1); // later tests expect the defaults
         model->setCurrentIndex(0);
     }

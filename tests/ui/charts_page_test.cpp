@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -339,6 +340,24 @@ private slots:
             QVERIFY2(page.data().title.find("8 sequences generating together") != std::string::npos,
                      page.data().title.c_str());
             QVERIFY(saysNote(page.data(), "left out: too little memory for the model's 43.8 GB"));
+            // Down to "as many as fit": each card its own count, which its bar's explanation gives.
+            page.llmSequencesField()->setValue(0);
+            QCOMPARE(page.llmSequencesField()->text(), QStringLiteral("as many as fit"));
+            QVERIFY(page.options().llm.llmSequencesFillMemory);
+            QVERIFY2(page.data().title.find("as many sequences generating together as the memory holds") !=
+                         std::string::npos,
+                     page.data().title.c_str());
+            std::set<std::string> counts;
+            for (const auto& r : page.data().rows) {
+                for (const auto& why : r.why) {
+                    if (const auto at = why.find(" sequences at once x"); at != std::string::npos) {
+                        counts.insert(why.substr(why.rfind(' ', at - 1) + 1, at - why.rfind(' ', at - 1) - 1));
+                    }
+                }
+            }
+            QVERIFY2(counts.size() >= 3, qPrintable(QString::number(counts.size()))); // 48, 80, 96, 141 GB, ...
+            page.llmSequencesField()->setValue(8);
+            QVERIFY(!page.options().llm.llmSequencesFillMemory);
             // A prompt's micro-batch: gpt-oss-120b's prompt waits on its reads at 512 on Strix Halo and the
             // reference RTX 4090 (by more on the 4090), not at 2,048: the chart follows the field.
             page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("gpt-oss-120b")));

@@ -67,9 +67,14 @@ void AdvisorPage::createLiveOptionFields() {
     });
     // Requests served at once: each keeps its own KV cache, and they generate together
     // (`recommend --sequences`).
-    liveRequests_ = rememberedSpinBox(QStringLiteral("liveRequests"), QStringLiteral("advisor/sequences"), 1, 4096, 1,
+    // 0: as many as each card holds (`recommend --sequences max`).
+    liveRequests_ = rememberedSpinBox(QStringLiteral("liveRequests"), QStringLiteral("advisor/sequences"), 0, 4096, 1,
                                       tr("LLM inference: the requests served at once. Each keeps its own KV cache "
-                                         "in the memory needed, and the speed ranked is their tokens/s together."));
+                                         "in the memory needed, and the speed ranked is their tokens/s together. "
+                                         "\"As many as fit\" gives each card as many as 90% of its memory holds "
+                                         "beside the weights (vLLM's default): cards rank by what they serve at "
+                                         "full load."));
+    liveRequests_->setSpecialValueText(tr("as many as fit"));
     connect(liveRequests_, &QSpinBox::valueChanged, this, [this] {
         sizeLiveMemoryForModel();
         updateLive();
@@ -102,6 +107,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmActiveParamsBillion.reset();
     liveInput_.llmContextTokens.reset();
     liveInput_.llmSequences = 1;
+    liveInput_.llmSequencesFillMemory = false;
     liveInput_.systemRamGbs.reset();
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
@@ -123,12 +129,16 @@ void AdvisorPage::sizeLiveMemoryForModel() {
         liveInput_.llmContextTokens = liveContext_->value();
     }
     if (llmInference) {
-        liveInput_.llmSequences = liveRequests_->value();
+        liveInput_.llmSequencesFillMemory = liveRequests_->value() == 0;
+        liveInput_.llmSequences = std::max(1, liveRequests_->value());
         liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
     }
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
         liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
+        if (liveInput_.llmSequencesFillMemory) {
+            liveMemoryBasis_ += tr("; as many requests at once as each card holds");
+        }
     } catch (const AdvisorError& e) {
         liveMemoryBasis_ = QString::fromUtf8(e.what());
         return;

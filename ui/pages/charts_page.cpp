@@ -111,11 +111,14 @@ void ChartsPage::buildControls() {
     llmContext_->setValue(512);
     describeLlmContextField(llmContext_);
     llmSequences_ = new QSpinBox;
-    llmSequences_->setRange(1, 4096);
+    llmSequences_->setRange(0, 4096); // 0: as many as each card holds
+    llmSequences_->setSpecialValueText(tr("as many as fit"));
     llmSequences_->setValue(1);
     llmSequences_->setToolTip(tr("Token generation for this many sequences at once (a server's concurrent "
                                  "requests): each step reads the weights once for all and each one's KV cache; "
-                                 "the chart shows their tokens together. Prompt processing is per token either way."));
+                                 "the chart shows their tokens together. Prompt processing is per token either way. "
+                                 "Down to \"as many as fit\": each card its own count, as many as 90% of its memory "
+                                 "holds beside the weights (vLLM's default), a server's full load."));
 
     llmMicroBatch_ = new QSpinBox;
     llmMicroBatch_->setRange(1, 1048576);
@@ -237,7 +240,8 @@ charts::ChartOptions ChartsPage::options() const {
     if (perf::isLlm(o.sortBy)) {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
-        o.llm.llmSequences = llmSequences_->value();
+        o.llm.llmSequencesFillMemory = llmSequences_->value() == 0;
+        o.llm.llmSequences = std::max(1, llmSequences_->value());
         o.llm.llmMicroBatchTokens = llmMicroBatch_->value();
         o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
     }

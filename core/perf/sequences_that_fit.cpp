@@ -1,0 +1,56 @@
+#include "perf/sequences_that_fit.h"
+
+#include "common/format.h"
+#include "perf/llm_inference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+double servingBytes(const Gpu& g, const PerfQuery& q) {
+    return kServingMemoryFraction * g.memoryGb * 1e9 * std::max(1, q.gpus);
+}
+
+} // namespace
+
+int llmSequencesThatFit(const Gpu& g, const PerfQuery& q) {
+    const double cache = kvCacheBytes(q);
+    const double room = servingBytes(g, q) - llmWeightBytes(q, q.llmParamsBillion);
+    if (room < cache) {
+        return 0;
+    }
+    if (cache <= 0) {
+        return kMaxLlmSequences;
+    }
+    return static_cast<int>(std::min<double>(std::floor(room / cache), kMaxLlmSequences));
+}
+
+PerfQuery withSequencesResolved(const Gpu& g, PerfQuery q) {
+    if (q.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
+        q.llmSequences = std::max(1, llmSequencesThatFit(g, q));
+    }
+    q.llmSequencesFillMemory = false;
+    return q;
+}
+
+std::string sequencesThatFitNote(const Gpu& g, const PerfQuery& q, int sequences) {
+    const int gpus = std::max(1, q.gpus);
+    const std::string memory = format::percent(kServingMemoryFraction, 0) + " of " +
+                               (gpus > 1 ? std::to_string(gpus) + " x " : std::string()) +
+                               format::trimmed(g.memoryGb, 1) + " GB";
+    const std::string weights = format::number(llmWeightBytes(q, q.llmParamsBillion) / 1e9, 2) + " GB of weights";
+    const std::string cache = format::number(kvCacheBytes(q) / 1e9, 2) + " GB of KV cache";
+    const std::string engines = ": vLLM's and TensorRT-LLM's default share of memory, the rest holding activations "
+                                "and the CUDA context";
+    if (llmSequencesThatFit(g, q) == 0) {
+        return "as many sequences as fit: not one, as " + weights + " and one sequence's " + cache + " exceed " +
+               memory + engines + "; shown for one sequence";
+    }
+    const std::string capped = sequences >= kMaxLlmSequences ? " (the most the model takes; more would fit)" : "";
+    return "as many sequences as fit: " + std::to_string(sequences) + capped + ", each with " + cache + " (" +
+           format::number(cachedTokens(q), 0) + " tokens of context), beside " + weights + " in " + memory + engines;
+}
+
+} // namespace advisor::perf
