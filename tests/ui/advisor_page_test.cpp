@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace advisor;
@@ -56,6 +57,13 @@ private:
         }
         return memory;
     }
+    // Whether the live shortlist's first card has a reason that contains `text`.
+    static bool firstReasonsSay(ui::AdvisorPage& page, const std::string& text) {
+        const auto& shortlist = page.liveRecommendation().shortlist;
+        return !shortlist.empty() && std::any_of(shortlist.front().reasons.begin(), shortlist.front().reasons.end(),
+                                                 [&](const std::string& r) { return r.find(text) != std::string::npos; });
+    }
+
     static QLabel* liveSummary(ui::AdvisorPage& page) {
         QLabel* summary = nullptr;
         for (auto* l : page.findChildren<QLabel*>()) {
@@ -409,12 +417,7 @@ private slots:
                  qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(one)));
         QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("8 requests at once")),
                  qPrintable(liveSummary(page)->text()));
-        QVERIFY(!page.liveRecommendation().shortlist.empty());
-        bool together = false;
-        for (const auto& r : page.liveRecommendation().shortlist.front().reasons) {
-            together |= r.find("8 requests together") != std::string::npos;
-        }
-        QVERIFY(together);
+        QVERIFY(firstReasonsSay(page, "8 requests together"));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveRequests"))->value(), 8);
         // Down to "as many as fit": the memory needed is one request's, and each card is ranked at
         // as many as its memory holds, which its reasons say.
@@ -423,12 +426,7 @@ private slots:
         QCOMPARE(memory->value(), one);
         QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("as many requests at once as each card holds")),
                  qPrintable(liveSummary(page)->text()));
-        QVERIFY(!page.liveRecommendation().shortlist.empty());
-        bool asManyAsFit = false;
-        for (const auto& r : page.liveRecommendation().shortlist.front().reasons) {
-            asManyAsFit |= r.find(" requests together (as many as fit)") != std::string::npos;
-        }
-        QVERIFY(asManyAsFit);
+        QVERIFY(firstReasonsSay(page, " requests together (as many as fit)"));
         requests->setValue(1); // later tests expect the defaults
         model->setCurrentIndex(0);
     }
