@@ -184,6 +184,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             row.why.push_back(perf::explanationSummary(p));
             attentionHeavy = attentionHeavy || perf::hasAttentionAtDepthNote(p.notes);
             row.caveats.push_back(p.notes);
+            if (m == perf::Metric::LlmDecode && o.llm.llmSequencesFillMemory) {
+                row.llmSequences = p.llmSequences;
+            }
         }
         d.rows.push_back(row);
     }
@@ -297,6 +300,11 @@ std::string chartCsv(const ChartData& d) {
     if (anyInRam) {
         header.push_back("partly_in_ram");
     }
+    // Token generation with as many sequences as fit: each card's count.
+    const bool anyFilled = std::any_of(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.llmSequences > 0; });
+    if (anyFilled) {
+        header.push_back("sequences");
+    }
     csv::appendRow(out, header);
     for (const auto& r : d.rows) {
         // Names can be the user's own (custom GPUs): keep spreadsheets from running them.
@@ -315,6 +323,9 @@ std::string chartCsv(const ChartData& d) {
         f.push_back(r.highlighted ? "yes" : "no");
         if (anyInRam) {
             f.push_back(r.partlyInRam ? "yes" : "no");
+        }
+        if (anyFilled) {
+            f.push_back(r.llmSequences > 0 ? std::to_string(r.llmSequences) : "");
         }
         csv::appendRow(out, f);
     }

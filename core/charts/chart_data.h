@@ -58,6 +58,9 @@ struct ChartRow {
     /// LLM token generation with part of the model in system RAM (ChartOptions::llm's
     /// systemRamGbs): its bar is that speed, and it has no prompt-processing bar.
     bool partlyInRam = false;
+    /// LLM token generation with as many sequences as fit (ChartOptions::llm's
+    /// llmSequencesFillMemory): the sequences this card's bar ran; 0 otherwise.
+    int llmSequences = 0;
 };
 
 struct ChartData {
@@ -90,7 +93,8 @@ std::vector<perf::Metric> llmChartMetrics();
 std::string metricLabel(perf::Metric m);
 
 /// Exactly the plotted numbers, one row per GPU in chart order (shortest round-trip decimals); when
-/// some GPUs generate tokens with part of the model in system RAM, a partly_in_ram column says which.
+/// some GPUs generate tokens with part of the model in system RAM, a partly_in_ram column says which;
+/// with as many sequences as fit, a sequences column gives each card's count.
 std::string chartCsv(const ChartData& data);
 
 } // namespace advisor::charts

@@ -2,6 +2,9 @@
 // model's attention and store it in the format asked for, through the real binary.
 #include "cli_runner.h"
 
+#include "common/csv.h"
+
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace advisor::testing {
@@ -272,6 +275,47 @@ TEST(KvCacheCli, SequencesMaxFillsEachCardsMemory) {
     const auto prompt = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--sequences", "max"});
     EXPECT_EQ(prompt.exitCode, 2);
     EXPECT_NE(prompt.err.find("--sequences is for token generation"), std::string::npos) << prompt.err;
+}
+
+TEST(KvCacheCli, AChartAtFullLoadGivesEachCardsSequencesInItsCsv) {
+    Cli cli;
+    const auto chart = cli.run({"chart", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
+                                "--sequences", "max", "--reference", "RTX 4090", "--out", cli.file("full.csv")});
+    ASSERT_EQ(chart.exitCode, 0) << chart.err;
+    const csv::Table table = csv::read(cli.read("full.csv"), "full.csv");
+    ASSERT_EQ(table.header.back(), "sequences");
+    const auto column = [&](const char* name) {
+        return size_t(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
+    };
+    const auto perfOf = [&](const char* gpu) {
+        return cli
+            .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
+                   "--sequences", "max"})
+            .at("predictions")
+            .at(0);
+    };
+    const auto rtx4090 = perfOf("RTX 4090");
+    const auto h100 = perfOf("H100 SXM5");
+    int seen = 0;
+    for (const auto& row : table.rows) {
+        const std::string gpu = row.fields[column("gpu")];
+        if (gpu == "RTX 4090") {
+            ++seen;
+            EXPECT_EQ(row.fields[column("sequences")], "15");
+            EXPECT_EQ(row.fields[column("relative_llm-decode")], "1");
+        }
+        if (gpu == "H100 SXM5") {
+            ++seen;
+            EXPECT_EQ(row.fields[column("sequences")], "62");
+            EXPECT_NEAR(std::stod(row.fields[column("relative_llm-decode")]),
+                        h100.at("throughput").get<double>() / rtx4090.at("throughput").get<double>(), 1e-9);
+        }
+    }
+    EXPECT_EQ(seen, 2);
+    // A fixed count adds no column.
+    ASSERT_EQ(cli.run({"chart", "--metric", "llm-decode", "--sequences", "4", "--out", cli.file("four.csv")}).exitCode,
+              0);
+    EXPECT_EQ(csv::read(cli.read("four.csv"), "four.csv").header.back(), "highlighted");
 }
 
 TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
