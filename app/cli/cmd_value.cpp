@@ -62,6 +62,7 @@ int run(Context& ctx, const Args& args) {
                                 {"relative_performance", r.relativePerformance},
                                 {"holds_model", r.holdsModel},
                                 {"partly_in_ram", r.partlyInRam},
+                                {"sequences", r.llmSequences > 0 ? nlohmann::json(r.llmSequences) : nlohmann::json()},
                                 {"perf_per_dollar", optionalNumber(r.perfPerDollar)}};
             if (r.tco) {
                 j["cost_parts"] = {{"desktop_usd", r.tco->desktopUsd},
@@ -91,8 +92,14 @@ int run(Context& ctx, const Args& args) {
                        {"rows", rows}});
         return 0;
     }
-    TextTable t({"GPU", "MEMORY", "PRICE", "TCO", "ELECTRICITY", "REL. PERF", "PERF/$"});
-    for (size_t c = 1; c < 7; ++c) {
+    // Token generation with as many sequences as fit: each card's count beside its speed.
+    const bool filled = o.metric == perf::Metric::LlmDecode && o.llm.llmSequencesFillMemory;
+    std::vector<std::string> header = {"GPU", "MEMORY", "PRICE", "TCO", "ELECTRICITY", "REL. PERF", "PERF/$"};
+    if (filled) {
+        header.insert(header.begin() + 6, "SEQUENCES");
+    }
+    TextTable t(header);
+    for (size_t c = 1; c < header.size(); ++c) {
         t.setRightAligned(c);
     }
     size_t unpriced = 0, tooSmall = 0, partlyInRam = 0;
@@ -111,10 +118,17 @@ int run(Context& ctx, const Args& args) {
             }
         }
         partlyInRam += r.partlyInRam ? 1 : 0;
-        t.addRow({r.gpu->name + (r.partlyInRam ? " (+RAM)" : ""), format::gigabytes(r.gpu->memoryGb),
-                  r.price ? format::money(r.price->usd) : "unpriced", r.tco ? format::money(r.tco->totalUsd) : "-",
-                  r.tco ? format::money(r.tco->electricityUsd) : "-", format::number(r.relativePerformance, 2),
-                  r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"});
+        std::vector<std::string> cells = {r.gpu->name + (r.partlyInRam ? " (+RAM)" : ""),
+                                          format::gigabytes(r.gpu->memoryGb),
+                                          r.price ? format::money(r.price->usd) : "unpriced",
+                                          r.tco ? format::money(r.tco->totalUsd) : "-",
+                                          r.tco ? format::money(r.tco->electricityUsd) : "-",
+                                          format::number(r.relativePerformance, 2),
+                                          r.perfPerDollar ? format::number(*r.perfPerDollar, 2) : "-"};
+        if (filled) {
+            cells.insert(cells.begin() + 6, std::to_string(r.llmSequences));
+        }
+        t.addRow(cells);
     }
     ctx.out() << perf::toString(o.metric) << " ("
               << (perf::isLlm(o.metric)

@@ -154,6 +154,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             row.tcoUsd = r.tco ? std::optional<double>(r.tco->totalUsd) : std::nullopt;
             holdsModel[r.gpu->id] = holdsModel[r.gpu->id] || r.holdsModel;
             row.partlyInRam = row.partlyInRam || r.partlyInRam;
+            row.llmSequences = std::max(row.llmSequences, r.llmSequences);
             if (r.holdsModel) {
                 row.values[i] = o.kind == ChartKind::RawPerformance ? std::optional<double>(r.relativePerformance)
                                                                     : r.perfPerDollar;
@@ -184,9 +185,6 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
             row.why.push_back(perf::explanationSummary(p));
             attentionHeavy = attentionHeavy || perf::hasAttentionAtDepthNote(p.notes);
             row.caveats.push_back(p.notes);
-            if (m == perf::Metric::LlmDecode && o.llm.llmSequencesFillMemory) {
-                row.llmSequences = p.llmSequences;
-            }
         }
         d.rows.push_back(row);
     }

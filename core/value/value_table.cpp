@@ -2,6 +2,7 @@
 
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
+#include "perf/sequences_that_fit.h"
 
 #include <algorithm>
 #include <map>
@@ -56,6 +57,9 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         row.relativePerformance = row.throughput / refThroughput;
         row.partlyInRam = perf::offloads(g, q);
         row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q) || row.partlyInRam;
+        if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
+            row.llmSequences = perf::withSequencesResolved(g, q).llmSequences;
+        }
         const auto it = byGpu.find(g.id);
         if (it != byGpu.end()) {
             row.price = choosePrice(it->second, o.settings.priceRule);

@@ -43,6 +43,9 @@ struct ValueRow {
     bool holdsModel = true;
     /// Token generation with part of the model in system RAM: the speed is that one.
     bool partlyInRam = false;
+    /// Token generation with as many sequences as fit (PerfQuery::llmSequencesFillMemory): the
+    /// sequences this card runs; 0 otherwise.
+    int llmSequences = 0;
 };
 
 struct ValueTable {

@@ -316,6 +316,22 @@ TEST(KvCacheCli, AChartAtFullLoadGivesEachCardsSequencesInItsCsv) {
     ASSERT_EQ(cli.run({"chart", "--metric", "llm-decode", "--sequences", "4", "--out", cli.file("four.csv")}).exitCode,
               0);
     EXPECT_EQ(csv::read(cli.read("four.csv"), "four.csv").header.back(), "highlighted");
+
+    // The value table gives the same counts.
+    const std::vector<std::string> value = {"value", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context",
+                                            "8192", "--sequences", "max"};
+    bool sawValueRow = false;
+    const auto valueDoc = cli.json(value);
+    for (const auto& r : valueDoc.at("rows")) {
+        if (r.at("gpu") == "RTX 4090") {
+            sawValueRow = true;
+            EXPECT_EQ(r.at("sequences"), 15);
+        }
+    }
+    EXPECT_TRUE(sawValueRow);
+    const auto text = cli.run(value);
+    EXPECT_NE(text.out.find("REL. PERF  SEQUENCES  PERF/$"), std::string::npos) << text.out;
+    EXPECT_TRUE(cli.json({"value", "--metric", "llm-decode"}).at("rows").at(0).at("sequences").is_null());
 }
 
 TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
