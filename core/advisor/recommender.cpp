@@ -310,7 +310,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
-        const int together = base.metric == perf::Metric::LlmDecode ? perf::withSequencesResolved(g, q).llmSequences : 1;
+        const int together =
+            base.metric == perf::Metric::LlmDecode ? perf::withSequencesResolved(g, q).llmSequences : 1;
         c.reasons.push_back(std::string(perf::isLlm(base.metric)
                                             ? "speed " + format::number(c.throughput, 0) + " tokens/s"
                                             : "speed " + format::ratio(c.relativePerformance) + " " + reference->name) +

@@ -299,7 +299,8 @@ std::string chartCsv(const ChartData& d) {
         header.push_back("partly_in_ram");
     }
     // Token generation with as many sequences as fit: each card's count.
-    const bool anyFilled = std::any_of(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.llmSequences > 0; });
+    const bool anyFilled =
+        std::any_of(d.rows.begin(), d.rows.end(), [](const ChartRow& r) { return r.llmSequences > 0; });
     if (anyFilled) {
         header.push_back("sequences");
     }

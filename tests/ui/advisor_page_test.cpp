@@ -60,8 +60,12 @@ private:
     // Whether the live shortlist's first card has a reason that contains `text`.
     static bool firstReasonsSay(ui::AdvisorPage& page, const std::string& text) {
         const auto& shortlist = page.liveRecommendation().shortlist;
-        return !shortlist.empty() && std::any_of(shortlist.front().reasons.begin(), shortlist.front().reasons.end(),
-                                                 [&](const std::string& r) { return r.find(text) != std::string::npos; });
+        if (shortlist.empty()) {
+            return false;
+        }
+        const auto& reasons = shortlist.front().reasons;
+        return std::any_of(reasons.begin(), reasons.end(),
+                           [&](const std::string& r) { return r.find(text) != std::string::npos; });
     }
 
     static QLabel* liveSummary(ui::AdvisorPage& page) {
