@@ -118,7 +118,8 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (q.metric == Metric::LlmDecode) {
-        return decodeThroughput(s, g, withSequencesResolved(g, q), c, out);
+        return q.llmSequencesFillMemory ? decodeThroughput(s, g, withSequencesResolved(g, q), c, out)
+                                        : decodeThroughput(s, g, q, c, out); // the fast path copies nothing
     }
     if (q.metric == Metric::LlmPrefill) {
         return prefillThroughput(s, g, q, c, out);
