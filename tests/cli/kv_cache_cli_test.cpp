@@ -242,18 +242,20 @@ TEST(KvCacheCli, SequencesGeneratingTogetherShareTheWeightsReads) {
         << none.err;
 }
 
+// `perf` of Llama 3.1 8B's token generation at 8,192 tokens with as many sequences as fit on `gpu`.
+nlohmann::json fullLoad8b(const Cli& cli, const char* gpu) {
+    return cli
+        .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
+               "--sequences", "max"})
+        .at("predictions")
+        .at(0);
+}
+
 TEST(KvCacheCli, SequencesMaxFillsEachCardsMemory) {
     // Llama 3.1 8B at 4.85 bits with 8,192 tokens of f16 cache each (1.07 GB): 90% of 24 GB
     // holds 15 beside the weights, 90% of 80 GB 62.
     Cli cli;
-    const auto predict = [&](const char* gpu) {
-        return cli
-            .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
-                   "--sequences", "max"})
-            .at("predictions")
-            .at(0);
-    };
-    const auto small = predict("RTX 4090");
+    const auto small = fullLoad8b(cli, "RTX 4090");
     EXPECT_EQ(small.at("llm").at("sequences"), 15);
     EXPECT_EQ(small.at("llm").at("sequences_fill_memory"), true);
     EXPECT_DOUBLE_EQ(small.at("tokens_per_s_per_sequence").get<double>(), small.at("throughput").get<double>() / 15);
@@ -263,7 +265,7 @@ TEST(KvCacheCli, SequencesMaxFillsEachCardsMemory) {
                            .at(0);
     EXPECT_DOUBLE_EQ(small.at("throughput").get<double>(), fixed.at("throughput").get<double>());
     EXPECT_EQ(fixed.at("llm").at("sequences_fill_memory"), false);
-    EXPECT_EQ(predict("H100 SXM5").at("llm").at("sequences"), 62);
+    EXPECT_EQ(fullLoad8b(cli, "H100 SXM5").at("llm").at("sequences"), 62);
 
     const auto human = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-8b",
                                 "--context", "8192", "--sequences", "MAX"});
@@ -287,15 +289,8 @@ TEST(KvCacheCli, AChartAtFullLoadGivesEachCardsSequencesInItsCsv) {
     const auto column = [&](const char* name) {
         return size_t(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
     };
-    const auto perfOf = [&](const char* gpu) {
-        return cli
-            .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "8192",
-                   "--sequences", "max"})
-            .at("predictions")
-            .at(0);
-    };
-    const auto rtx4090 = perfOf("RTX 4090");
-    const auto h100 = perfOf("H100 SXM5");
+    const auto rtx4090 = fullLoad8b(cli, "RTX 4090");
+    const auto h100 = fullLoad8b(cli, "H100 SXM5");
     int seen = 0;
     for (const auto& row : table.rows) {
         const std::string gpu = row.fields[column("gpu")];
