@@ -3,29 +3,25 @@
 // fits the budget, and the recommendation is highlighted for the charts.
 #include "advisor/chart_path_input.h"
 #include "advisor/recommender.h"
-#include "mnemonics.h"
+#include "advisor_live_checks.h"
 #include "pages/advisor_page.h"
 #include "private_session.h"
 #include "session.h"
 
-#include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
-#include <cmath>
 
 using namespace advisor;
+using testing::liveSummary;
 
 class AdvisorPageTest : public QObject {
     Q_OBJECT
@@ -39,41 +35,6 @@ private:
         QVERIFY2(button, choice);
         QVERIFY(button->isVisible());
         QTest::mouseClick(button, Qt::LeftButton);
-    }
-
-    // A $3,000 budget and the chart's answers up to "run LLMs": an LLM-inference leaf.
-    static void answerUpToRunningLlms(ui::AdvisorPage& page) {
-        page.setBudget(3000);
-        for (const char* a : {"no", "no", "yes"}) {
-            QVERIFY(page.answer(QLatin1String(a)));
-        }
-    }
-
-    // The live recommender's memory field (in GB) and its one-line summary ("... of memory ...").
-    static QDoubleSpinBox* liveMemoryField(ui::AdvisorPage& page) {
-        QDoubleSpinBox* memory = nullptr;
-        for (auto* box : page.findChildren<QDoubleSpinBox*>()) {
-            memory = box->suffix() == QStringLiteral(" GB") ? box : memory;
-        }
-        return memory;
-    }
-    // Whether the live shortlist's first card has a reason that contains `text`.
-    static bool firstReasonsSay(ui::AdvisorPage& page, const std::string& text) {
-        const auto& shortlist = page.liveRecommendation().shortlist;
-        if (shortlist.empty()) {
-            return false;
-        }
-        const auto& reasons = shortlist.front().reasons;
-        return std::any_of(reasons.begin(), reasons.end(),
-                           [&](const std::string& r) { return r.find(text) != std::string::npos; });
-    }
-
-    static QLabel* liveSummary(ui::AdvisorPage& page) {
-        QLabel* summary = nullptr;
-        for (auto* l : page.findChildren<QLabel*>()) {
-            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
-        }
-        return summary;
     }
 
 private slots:
@@ -304,200 +265,6 @@ private slots:
         QVERIFY(!showChartPicks->isEnabled());
         QVERIFY(!showLivePicks->isEnabled());
         QVERIFY(page.findChild<QTableWidget*>(QStringLiteral("chartGpus"))->isHidden());
-    }
-
-    void aModelSizeSizesTheMemoryForTheLeafsTask() {
-        // As `recommend --params-billion`: the page only took gigabytes.
-        ui::AdvisorPage page(*session_);
-        page.setBudget(1500);
-        for (const char* a : {"no", "yes", "yes"}) { // train transformers
-            QVERIFY(page.answer(QLatin1String(a)));
-        }
-        auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
-        QVERIFY(size != nullptr);
-        QDoubleSpinBox* memory = liveMemoryField(page);
-        QVERIFY(memory != nullptr);
-        QCOMPARE(memory->value(), 24.0); // the chart's 24 GB for transformers
-        size->setValue(1);
-        // Full training with Adam: 16 bytes per parameter before activations.
-        QVERIFY2(memory->value() > 16 && memory->value() < 30, qPrintable(QString::number(memory->value())));
-        auto* summary = page.findChildren<QLabel*>().front();
-        for (auto* l : page.findChildren<QLabel*>()) {
-            summary = l->text().contains(QStringLiteral("of memory")) ? l : summary;
-        }
-        QVERIFY2(summary->text().contains(QStringLiteral("of memory (1B parameters, full-training with fp16 weights)")),
-                 qPrintable(summary->text()));
-        {
-            ui::AdvisorPage again(*session_); // kept between sessions
-            QCOMPARE(again.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->value(), 1.0);
-        }
-        // Entering gigabytes sets the size aside.
-        memory->setValue(40);
-        QCOMPARE(size->value(), 0.0);
-        QCOMPARE(size->text(), QStringLiteral("none: the memory above"));
-        QVERIFY2(!summary->text().contains(QStringLiteral("parameters")), qPrintable(summary->text()));
-        QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->value(), 0.0);
-    }
-
-    void aPublishedModelSizesTheMemoryWithItsOwnShape() {
-        ui::AdvisorPage page(*session_);
-        answerUpToRunningLlms(page);
-        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
-        auto* size = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"));
-        QVERIFY(model != nullptr && size != nullptr);
-        QDoubleSpinBox* memory = liveMemoryField(page);
-        QVERIFY(memory != nullptr);
-        size->setValue(7); // any 7B model: a Llama-like shape with 8 KV heads is assumed
-        const double anySeven = memory->value();
-        model->setCurrentIndex(model->findData(QStringLiteral("llama-2-7b")));
-        QCOMPARE(size->value(), 6.7); // the model card's size
-        QVERIFY(!size->isEnabled()); // the model's size, until "Any" is chosen again
-        // Llama 2 7B keeps all 32 KV heads: four times the assumed cache, so more memory.
-        QVERIFY2(memory->value() > anySeven + 1.0,
-                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(anySeven)));
-        QLabel* summary = liveSummary(page);
-        QVERIFY(summary != nullptr);
-        QVERIFY2(summary->text().contains(QStringLiteral("(Llama 2 7B: 6.7B parameters, inference")),
-                 qPrintable(summary->text()));
-        {
-            ui::AdvisorPage again(*session_); // kept between sessions
-            QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("liveModel"))->currentData().toString(),
-                     QStringLiteral("llama-2-7b"));
-            QVERIFY(!again.findChild<QDoubleSpinBox*>(QStringLiteral("liveModelSize"))->isEnabled());
-        }
-        // Entering gigabytes sets the model aside too.
-        memory->setValue(40);
-        QCOMPARE(model->currentIndex(), 0);
-        QVERIFY(size->isEnabled());
-        QCOMPARE(size->value(), 0.0);
-        QVERIFY2(summary->text().startsWith(QStringLiteral("40 GB of memory")), qPrintable(summary->text()));
-        // The work in words, not the command line's "inference llm".
-        QVERIFY2(summary->text().contains(QStringLiteral(", run LLMs, ranked by")), qPrintable(summary->text()));
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveModel"))->currentIndex(), 0);
-    }
-
-    void anLlmsContextSizesItsKvCacheInTheLiveRecommendation() {
-        ui::AdvisorPage page(*session_);
-        answerUpToRunningLlms(page);
-        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
-        auto* context = page.findChild<QSpinBox*>(QStringLiteral("liveContext"));
-        QVERIFY(model != nullptr && context != nullptr);
-        QVERIFY(!context->isEnabled()); // no model yet: the memory is given in gigabytes
-        QDoubleSpinBox* memory = liveMemoryField(page);
-        QVERIFY(memory != nullptr);
-        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
-        QVERIFY(context->isEnabled());
-        const double atDefault = memory->value();
-        // 128K tokens instead of the memory calculator's 4,096: 128 KiB of KV cache and 32 KiB of
-        // whole-prompt activations per token more, 20.8 GB (the field shows one decimal).
-        context->setValue(131072);
-        QVERIFY2(std::fabs(memory->value() - atDefault - (131072.0 - 4096) * (131072 + 8 * 4096) / 1e9) < 0.06,
-                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(atDefault)));
-        QLabel* summary = liveSummary(page);
-        QVERIFY(summary != nullptr);
-        QVERIFY2(summary->text().contains(QStringLiteral("131,072 tokens of context")), qPrintable(summary->text()));
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveContext"))->value(), 131072);
-        context->setValue(0); // later tests expect the defaults
-        model->setCurrentIndex(0);
-    }
-
-    void requestsServedAtOnceEachKeepTheirCache() {
-        ui::AdvisorPage page(*session_);
-        page.show();
-        answerUpToRunningLlms(page);
-        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
-        auto* requests = page.findChild<QSpinBox*>(QStringLiteral("liveRequests"));
-        QVERIFY(model != nullptr && requests != nullptr);
-        QVERIFY(!requests->isVisible()); // no model yet: the memory is given in gigabytes
-        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
-        QVERIFY(requests->isVisible());
-        QDoubleSpinBox* memory = liveMemoryField(page);
-        const double one = memory->value();
-        // Eight requests at the calculator's 4,096 tokens: seven more caches of 0.54 GB, and
-        // their activations.
-        requests->setValue(8);
-        QVERIFY2(memory->value() - one > 7 * 65536.0 * 4096 * 2 / 1e9,
-                 qPrintable(QStringLiteral("%1 GB against %2 GB").arg(memory->value()).arg(one)));
-        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("8 requests at once")),
-                 qPrintable(liveSummary(page)->text()));
-        QVERIFY(firstReasonsSay(page, "8 requests together"));
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveRequests"))->value(), 8);
-        // Down to "as many as fit": the memory needed is one request's, and each card is ranked at
-        // as many as its memory holds, which its reasons say.
-        requests->setValue(0);
-        QCOMPARE(requests->text(), QStringLiteral("as many as fit"));
-        QCOMPARE(memory->value(), one);
-        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("as many requests at once as each card holds")),
-                 qPrintable(liveSummary(page)->text()));
-        QVERIFY(firstReasonsSay(page, " requests together (as many as fit)"));
-        requests->setValue(1); // later tests expect the defaults
-        model->setCurrentIndex(0);
-    }
-
-    void systemRamLetsCardsTooSmallForTheModelInWithTheRestInRam() {
-        ui::AdvisorPage page(*session_);
-        page.show();
-        answerUpToRunningLlms(page);
-        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
-        auto* ram = page.findChild<QComboBox*>(QStringLiteral("liveSystemRam"));
-        QVERIFY(model != nullptr && ram != nullptr);
-        QVERIFY(!ram->isVisible()); // no model yet: the memory is given in gigabytes
-        model->setCurrentIndex(model->findData(QStringLiteral("gpt-oss-120b")));
-        QVERIFY(ram->isVisible());
-        // The chart's 8-bit sizes gpt-oss-120b at 120 GB; its 4-bit file needs 64.6 (remembered).
-        auto* weights = page.findChild<QComboBox*>(QStringLiteral("liveWeights"));
-        QVERIFY(weights != nullptr && weights->isVisible());
-        QCOMPARE(weights->currentData(), QVariant(QStringLiteral("int8")));
-        QVERIFY(liveMemoryField(page)->value() > 115);
-        weights->setCurrentIndex(weights->findData(QStringLiteral("int4")));
-        QCOMPARE(liveMemoryField(page)->value(), 64.6);
-        QVERIFY(liveSummary(page)->text().contains(QStringLiteral("int4 weights")));
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveWeights"))->currentData(),
-                 QVariant(QStringLiteral("int4")));
-        const QStringList clashes = testing::clashingMnemonics(&page); // its Alt key is its own
-        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
-        for (const auto& c : page.liveRecommendation().shortlist) {
-            QVERIFY2(c.gpu->memoryGb * c.count >= liveMemoryField(page)->value(), c.gpu->name.c_str());
-        }
-        ram->setCurrentIndex(ram->findData(QStringLiteral("ddr5-5600")));
-        const auto& rec = page.liveRecommendation();
-        QVERIFY(!rec.shortlist.empty());
-        int inRam = 0;
-        for (const auto& c : rec.shortlist) {
-            inRam += c.partlyInRam ? 1 : 0;
-        }
-        QVERIFY(inRam > 0);
-        auto* table = page.findChild<QTableWidget*>(QStringLiteral("shortlist"));
-        QVERIFY(table != nullptr);
-        bool marked = false;
-        for (int row = 0; row < table->rowCount(); ++row) {
-            if (table->item(row, 1)->text().endsWith(QStringLiteral(" + RAM"))) {
-                marked = true;
-                QCOMPARE(table->item(row, 6)->text(), QStringLiteral("rest in RAM"));
-            }
-        }
-        QVERIFY(marked);
-        // Two cards at most: each card too small comes as a pair where the budget buys two.
-        auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("liveGpus"));
-        QVERIFY(gpus != nullptr && gpus->isVisible());
-        QCOMPARE(gpus->text(), QStringLiteral("1, the chart's"));
-        QVERIFY(gpus->width() > gpus->fontMetrics().horizontalAdvance(gpus->text())); // not cut to "rt's"
-        gpus->setValue(2);
-        bool pair = false;
-        for (int row = 0; row < table->rowCount(); ++row) {
-            pair |= table->item(row, 1)->text().startsWith(QStringLiteral("2 x "));
-        }
-        QVERIFY(pair);
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QSpinBox*>(QStringLiteral("liveGpus"))->value(), 2);
-        gpus->setValue(0);
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSystemRam"))->currentData(),
-                 QVariant(QStringLiteral("ddr5-5600")));
-        ram->setCurrentIndex(0); // later tests expect the defaults
-        QSettings().setValue(QStringLiteral("advisor/llm_weights"), QStringLiteral("int3")); // another program's
-        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveWeights"))->currentData(),
-                 QVariant(QStringLiteral("int8"))); // the chart's, as later tests expect
-        model->setCurrentIndex(0);
     }
 
     void withoutABudgetTheUserAnswersBudgetQuestions() {

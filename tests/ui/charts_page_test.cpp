@@ -1,7 +1,9 @@
 // The Charts page in a real window, offscreen: it fits a small screen, waits for the
 // database, follows settings, undo, filters and highlights at once, walks its bars by keyboard
-// and exports what it shows; and the settings panel beside it keeps every stored value.
+// and exports what it shows; and the settings panel beside it keeps every stored value. Its LLM
+// inference fields: charts_page_llm_test.cpp.
 #include "charts/bar_chart_builder.h"
+#include "charts_page_checks.h"
 #include "common/format.h"
 #include "main_window.h"
 #include "pages/charts_page.h"
@@ -10,9 +12,7 @@
 
 #include <qcustomplot.h>
 
-#include <algorithm>
 #include <cmath>
-#include <set>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,6 +28,7 @@
 #include <QtTest>
 
 using namespace advisor;
+using testing::workloadBox;
 
 class ChartsPageTest : public QObject {
     Q_OBJECT
@@ -36,22 +37,6 @@ private:
     QTemporaryDir dir_;
 
     std::string dbPath() const { return dir_.filePath(QStringLiteral("prices.sqlite")).toStdString(); }
-
-    // Whether one of the chart's notes says `text`.
-    static bool saysNote(const charts::ChartData& d, const std::string& text) {
-        return std::any_of(d.notes.begin(), d.notes.end(),
-                           [&](const std::string& n) { return n.find(text) != std::string::npos; });
-    }
-
-    // The page's workload field: the combo box that offers "llm" (and "cnn").
-    static QComboBox* workloadBox(ui::ChartsPage& page) {
-        for (auto* box : page.findChildren<QComboBox*>()) {
-            if (box->findData(QStringLiteral("llm")) >= 0) {
-                return box;
-            }
-        }
-        return nullptr;
-    }
 
     static double valueOf(const charts::ChartData& d, const std::string& id) {
         for (const auto& r : d.rows) {
@@ -295,144 +280,6 @@ private slots:
         }
         QCOMPARE(checked, 2);
         workload->setCurrentIndex(0); // later tests expect the defaults
-    }
-
-    void llmInferenceIsChartedInTokensPerSecondForTheGpusThatHoldTheModel() {
-        ui::Session session;
-        session.open(dbPath());
-        {
-            ui::ChartsPage page(session);
-            page.setKind(charts::ChartKind::RawPerformance);
-            QVERIFY(!page.llmModelField()->isEnabled()); // training and inference measures first
-            QComboBox* workload = workloadBox(page);
-            QVERIFY(workload != nullptr);
-            workload->setCurrentIndex(workload->findData(QStringLiteral("llm"))); // training a language model
-            page.setSortBy(perf::Metric::LlmDecode);
-            // An inference bar says inference's typical error, not the training profile's caveat.
-            const QString bar = ui::BarChartBuilder::barText(page.data(), 0, 0);
-            QVERIFY2(bar.contains(QStringLiteral("token generation: ")) &&
-                         bar.contains(QStringLiteral("Typical error of such estimates")) &&
-                         !bar.contains(QStringLiteral("Language-model profile")),
-                     qPrintable(bar));
-            workload->setCurrentIndex(0);
-            QCOMPARE(page.data().metrics, charts::llmChartMetrics());
-            QCOMPARE(page.data().title,
-                     std::string("Relative LLM inference speed (8B parameters, int4 weights, 512 tokens of context)"));
-            QVERIFY(page.llmModelField()->isEnabled());
-            for (auto* box : page.findChildren<QComboBox*>()) {
-                if (box->findData(QStringLiteral("llm")) >= 0) {
-                    QVERIFY(!box->isEnabled()); // the workload belongs to the other measures
-                }
-            }
-            const size_t small = page.data().rows.size();
-            // Llama 3.1 70B in 4 bits: 42.6 GB of weights and cache; the 24 GB cards drop out.
-            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("llama-3.1-70b")));
-            QVERIFY(page.data().rows.size() < small);
-            for (const auto& r : page.data().rows) {
-                QVERIFY2(r.gpu->memoryGb >= 42.6, r.gpu->name.c_str());
-            }
-            QVERIFY(page.data().title.find("70B parameters") != std::string::npos);
-            QVERIFY(saysNote(page.data(), "left out: too little memory for the model's 42.6 GB"));
-            // Eight sequences generating together hold eight caches: 42.4 GB of weights and 8 x 0.17 GB.
-            QVERIFY(page.llmSequencesField()->isEnabled());
-            page.llmSequencesField()->setValue(8);
-            QCOMPARE(page.options().llm.llmSequences, 8);
-            QVERIFY2(page.data().title.find("8 sequences generating together") != std::string::npos,
-                     page.data().title.c_str());
-            QVERIFY(saysNote(page.data(), "left out: too little memory for the model's 43.8 GB"));
-            // Down to "as many as fit": each card its own count, which its bar's explanation gives.
-            page.llmSequencesField()->setValue(0);
-            QCOMPARE(page.llmSequencesField()->text(), QStringLiteral("as many as fit"));
-            QVERIFY(page.options().llm.llmSequencesFillMemory);
-            QVERIFY2(page.data().title.find("as many sequences generating together as the memory holds") !=
-                         std::string::npos,
-                     page.data().title.c_str());
-            std::set<std::string> counts;
-            for (const auto& r : page.data().rows) {
-                for (const auto& why : r.why) {
-                    if (const auto at = why.find(" sequences at once x"); at != std::string::npos) {
-                        counts.insert(why.substr(why.rfind(' ', at - 1) + 1, at - why.rfind(' ', at - 1) - 1));
-                    }
-                }
-            }
-            QVERIFY2(counts.size() >= 3, qPrintable(QString::number(counts.size()))); // 48, 80, 96, 141 GB, ...
-            page.llmSequencesField()->setValue(8);
-            QVERIFY(!page.options().llm.llmSequencesFillMemory);
-            // A prompt's micro-batch: gpt-oss-120b's prompt waits on its reads at 512 on Strix Halo and the
-            // reference RTX 4090 (by more on the 4090), not at 2,048: the chart follows the field.
-            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("gpt-oss-120b")));
-            page.llmContextField()->setValue(2048);
-            const auto strixPrompt = [&page] { // llmChartMetrics(): token generation, then prompts
-                for (const auto& r : page.data().rows) {
-                    if (r.gpu->id == "ryzen-ai-max-395") {
-                        return r.values.at(1).value_or(0.0);
-                    }
-                }
-                return 0.0;
-            };
-            QVERIFY(page.llmMicroBatchField()->isEnabled());
-            const double at512 = strixPrompt();
-            page.llmMicroBatchField()->setValue(2048);
-            QCOMPARE(page.options().llm.llmMicroBatchTokens, 2048);
-            QVERIFY2(page.data().title.find("prompts in micro-batches of 2,048") != std::string::npos,
-                     page.data().title.c_str());
-            QVERIFY2(at512 > 0 && std::abs(strixPrompt() / at512 - 1.0) > 0.1,
-                     qPrintable(QString::number(strixPrompt() / at512)));
-        }
-        ui::ChartsPage again(session); // remembered with the page's other choices
-        QCOMPARE(again.options().sortBy, perf::Metric::LlmDecode);
-        QCOMPARE(again.llmModelField()->currentData().toString(), QStringLiteral("gpt-oss-120b"));
-        QCOMPARE(again.llmSequencesField()->value(), 8);
-        QCOMPARE(again.llmMicroBatchField()->value(), 2048);
-        again.llmSequencesField()->setValue(1);
-        again.llmMicroBatchField()->setValue(512);
-        again.llmContextField()->setValue(512);
-        again.llmModelField()->setCurrentIndex(0); // later tests expect the defaults
-        again.setSortBy(perf::Metric::Fp16Training);
-        QCOMPARE(again.data().metrics, charts::defaultChartMetrics(false));
-    }
-
-    void systemRamBringsBackTheCardsThatRunTheModelWithTheRestInRam() {
-        ui::Session session;
-        session.open(dbPath());
-        {
-            ui::ChartsPage page(session);
-            page.setKind(charts::ChartKind::RawPerformance);
-            page.setSortBy(perf::Metric::LlmDecode);
-            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("llama-3.1-70b")));
-            const size_t holding = page.data().rows.size(); // 42.6 GB: the 48 GB cards and up
-            QVERIFY(page.llmSystemRamField()->isEnabled());
-            QCOMPARE(page.llmSystemRamField()->currentData().toString(), QString()); // GPU memory only
-            page.llmSystemRamField()->setCurrentIndex(page.llmSystemRamField()->findData(QStringLiteral("ddr5-5600")));
-            QCOMPARE(*page.options().llm.systemRamGbs, 89.6);
-            const charts::ChartData& d = page.data();
-            QVERIFY(d.rows.size() > holding);
-            const size_t decode = d.metricIndex(perf::Metric::LlmDecode);
-            const size_t prefill = d.metricIndex(perf::Metric::LlmPrefill);
-            int checked = 0;
-            for (const auto& r : d.rows) {
-                if (r.gpu->id == "rtx-4090") { // the reference, with 20 GB of the model in RAM
-                    QVERIFY(r.partlyInRam);
-                    QCOMPARE(*r.values[decode], 1.0);
-                    QCOMPARE(*r.values[prefill], 1.0); // its prompts copy the 20 GB over PCIe each step
-                    QVERIFY(ui::BarChartBuilder::rowLabel(r).endsWith(QStringLiteral("RTX 4090 (+RAM)")));
-                    ++checked;
-                } else if (r.gpu->id == "rtx-pro-6000-blackwell") { // 96 GB: all of it on the card
-                    QVERIFY(!r.partlyInRam);
-                    QVERIFY(*r.values[decode] > 5.0); // several times the RTX 4090 with half in RAM
-                    QVERIFY(*r.values[prefill] > 1.5); // it copies nothing
-                    ++checked;
-                }
-            }
-            QCOMPARE(checked, 2);
-            QVERIFY2(d.title.find("system RAM of 89.6 GB/s") != std::string::npos, d.title.c_str());
-            QVERIFY(saysNote(d, "run the model with part of it in system RAM of 89.6 GB/s, marked (+RAM)"));
-        }
-        ui::ChartsPage again(session); // remembered with the page's other choices
-        QCOMPARE(again.llmSystemRamField()->currentData().toString(), QStringLiteral("ddr5-5600"));
-        again.llmSystemRamField()->setCurrentIndex(0); // later tests expect the defaults
-        again.llmModelField()->setCurrentIndex(0);
-        again.setSortBy(perf::Metric::Fp16Training);
     }
 
     void arrowKeysWalkTheBarsAndSayWhatEachMeans() {
