@@ -4,6 +4,7 @@
 #include "charts/bar_chart_builder.h"
 #include "charts_page_checks.h"
 #include "pages/charts_page.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <algorithm>
@@ -37,11 +38,9 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gpu-advisor-test"));
         QCoreApplication::setApplicationName(QStringLiteral("ui-charts-page-llm-test"));
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+        testing::usePrivateSettings(dir_);
         QSettings().clear();
     }
 

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "pages/charts_page.h"
 #include "pages/settings_panel.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <qcustomplot.h>
@@ -49,11 +50,9 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gpu-advisor-test"));
         QCoreApplication::setApplicationName(QStringLiteral("ui-charts-page-test"));
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+        testing::usePrivateSettings(dir_);
         QSettings().clear();
     }
 

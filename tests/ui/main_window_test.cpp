@@ -14,6 +14,7 @@
 #include "pages/calculators/power_limit_tab.h"
 #include "pages/calculators_page.h"
 #include "pages/charts_page.h"
+#include "private_session.h"
 #include "session.h"
 
 #include <qcustomplot.h>
@@ -46,11 +47,9 @@ private:
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gpu-advisor-test"));
         QCoreApplication::setApplicationName(QStringLiteral("ui-window-test"));
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+        testing::usePrivateSettings(dir_);
         QSettings().clear();
     }
 

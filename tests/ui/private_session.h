@@ -11,10 +11,15 @@
 
 namespace advisor::testing {
 
-inline std::unique_ptr<ui::Session> openPrivateSession(const QTemporaryDir& dir) {
+// Settings (and standard paths) for one test run: an INI file in `dir`, not the user's.
+inline void usePrivateSettings(const QTemporaryDir& dir) {
     QStandardPaths::setTestModeEnabled(true);
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+}
+
+inline std::unique_ptr<ui::Session> openPrivateSession(const QTemporaryDir& dir) {
+    usePrivateSettings(dir);
     auto session = std::make_unique<ui::Session>();
     session->open(dir.filePath(QStringLiteral("prices.sqlite")).toStdString());
     return session;
