@@ -16,8 +16,8 @@ namespace {
 std::vector<Command> commands() {
     // clang-format off
     return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(),
-            evalOffloadCommand(), calibrateCommand(), valueCommand(), cloudCommand(), cloudVsDesktopCommand(),
-            powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
+            evalOffloadCommand(), evalServingCommand(), calibrateCommand(), valueCommand(), cloudCommand(),
+            cloudVsDesktopCommand(), powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
             recommendCommand(), chartCommand(), screenshotCommand(), dbCommand()};
     // clang-format on
 }

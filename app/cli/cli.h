@@ -31,6 +31,7 @@ Command settingsCommand();
 Command perfCommand();
 Command evalModelCommand();
 Command evalOffloadCommand();
+Command evalServingCommand();
 Command calibrateCommand();
 Command valueCommand();
 Command cloudCommand();

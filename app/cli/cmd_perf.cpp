@@ -15,17 +15,20 @@ namespace advisor::cli {
 namespace {
 
 // How far such predictions were off for an architecture the fit never saw.
-nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band) {
+nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band, bool servingEngine = false) {
     if (!band) {
         return nullptr;
     }
-    return {{"basis", "leave-one-architecture-out error on the calibration data"},
+    return {{"basis", servingEngine ? "leave-one-architecture-out error on TensorRT-LLM's published throughput "
+                                      "(eval-serving)"
+                                    : "leave-one-architecture-out error on the calibration data"},
             {"median_abs_error_pct", band->medianPct},
             {"p90_abs_error_pct", band->p90Pct},
             {"rows", band->rows}};
 }
 
-void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, perf::Metric m) {
+void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, const perf::PerfQuery& q) {
+    const perf::Metric m = q.metric;
     if (!band) {
         return;
     }
@@ -39,7 +42,10 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
             : "";
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
       << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
-      << (perf::isLlm(m) ? "llama.cpp" : "training") << " measurements" << inferenceCheck << '\n';
+      << (!perf::isLlm(m)                                   ? "training measurements"
+          : q.llmEngine == perf::LlmEngine::TensorRtLlm ? "TensorRT-LLM's published throughput (eval-serving)"
+                                                          : "llama.cpp measurements")
+      << inferenceCheck << '\n';
 }
 
 // Where the model sits when part of it stays in system RAM, and the speed that gives.
@@ -106,7 +112,8 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"depth_tokens", q.llmDepthTokens},
                     {"kv_cache", perf::toString(q.llmKvCache)},
                     {"sequences", q.metric == perf::Metric::LlmDecode ? p.llmSequences : 1},
-                    {"sequences_fill_memory", q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory}};
+                    {"sequences_fill_memory", q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory},
+                    {"engine", perf::toString(q.llmEngine)}};
         if (q.metric == perf::Metric::LlmPrefill) {
             j["llm"]["micro_batch_tokens"] = q.llmMicroBatchTokens;
         }
@@ -228,7 +235,8 @@ int run(Context& ctx, const Args& args) {
                 const auto typical = model.constants().typicalPerGpuBatch(q.workloadName, m);
                 j["typical_per_gpu_batch"] = typical ? nlohmann::json(*typical) : nlohmann::json();
             }
-            if (perf::isLlm(m) && !p.offload && !perf::llmFits(g, q) && !g.isCompleteSystem()) {
+            if (perf::isLlm(m) && q.llmEngine == perf::LlmEngine::LlamaCpp && !p.offload && !perf::llmFits(g, q) &&
+                !g.isCompleteSystem()) {
                 // What the note says: the speed with the rest in an assumed desktop's RAM.
                 perf::PerfQuery offloaded = q;
                 offloaded.systemRamGbs = perf::kDefaultSystemRamGbs;
@@ -238,7 +246,8 @@ int run(Context& ctx, const Args& args) {
             } else if (p.offload) {
                 addPromptCopy(j["offload"], g, q, model);
             }
-            j["expected_error"] = accuracyJson(accuracy.forQuery(q));
+            j["expected_error"] =
+                accuracyJson(accuracy.forQuery(q), perf::isLlm(m) && q.llmEngine == perf::LlmEngine::TensorRtLlm);
             if (q.gpus > 1 && !perf::isLlm(m)) {
                 j["expected_scaling_error"] = accuracyJson(accuracy.scaling);
             }
@@ -246,7 +255,7 @@ int run(Context& ctx, const Args& args) {
         } else {
             printPrediction(ctx.out(), p, q, relative, reference,
                             model.constants().typicalPerGpuBatch(q.workloadName, m));
-            printAccuracy(ctx.out(), accuracy.forQuery(q), m);
+            printAccuracy(ctx.out(), accuracy.forQuery(q), q);
             if (q.gpus > 1 && !perf::isLlm(m) && accuracy.scaling) {
                 ctx.out() << "  expected error of the " << q.gpus << "-GPU scaling: about "
                           << format::number(accuracy.scaling->medianPct, 0) << "% (median), "

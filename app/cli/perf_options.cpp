@@ -16,7 +16,7 @@ OptionSpec sparsityOption() {
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
            args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache") ||
-           args.has("sequences") || args.has("ubatch");
+           args.has("sequences") || args.has("ubatch") || args.has("engine");
 }
 
 namespace {
@@ -96,9 +96,30 @@ void readSequences(const Args& args, int& sequences, bool& fillMemory) {
     sequences = static_cast<int>(*n);
 }
 
+void readEngine(const Args& args, perf::PerfQuery& q) {
+    const auto v = args.value("engine");
+    if (!v) {
+        return;
+    }
+    const auto engine = perf::parseLlmEngine(text::toLower(*v));
+    if (!engine) {
+        throw UsageError("option '--engine' must be llama.cpp or tensorrt-llm, got " + text::quoteForMessage(*v));
+    }
+    q.llmEngine = *engine;
+    if (*engine != perf::LlmEngine::LlamaCpp) {
+        for (const char* llamaCppOnly : {"ubatch", "system-ram", "gpu-layers", "cpu-moe-layers"}) {
+            if (args.has(llamaCppOnly)) {
+                throw UsageError("--" + std::string(llamaCppOnly) +
+                                 " is llama.cpp's: TensorRT-LLM runs a whole prompt at once and keeps the "
+                                 "whole model on the GPUs (--engine " + *v + ")");
+            }
+        }
+    }
+}
+
 std::vector<OptionSpec> llmOptionSpecs() {
     return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
-            {"sequences"}, {"ubatch"}};
+            {"sequences"}, {"ubatch"}, {"engine"}};
 }
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
@@ -149,6 +170,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     readSequences(args, q.llmSequences, q.llmSequencesFillMemory);
     q.llmMicroBatchTokens =
         args.integer("ubatch", 1, perf::kMaxContextTokens).value_or(perf::kDefaultMicroBatchTokens);
+    readEngine(args, q);
     if (model != nullptr) {
         // Its KV cache and a prompt's attention as it attends (its heads and head width, sliding
         // windows, latent attention), and its own 4-bit file (gpt-oss: MXFP4 experts, Q8_0 beside them).
@@ -266,6 +288,9 @@ std::string describeLlm(const perf::PerfQuery& q) {
     }
     if (q.metric == perf::Metric::LlmPrefill && q.llmMicroBatchTokens != perf::kDefaultMicroBatchTokens) {
         out += ", micro-batches of " + format::number(q.llmMicroBatchTokens, 0) + " tokens";
+    }
+    if (q.llmEngine == perf::LlmEngine::TensorRtLlm) {
+        out += ", in TensorRT-LLM";
     }
     return out + ")";
 }

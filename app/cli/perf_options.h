@@ -38,11 +38,11 @@ inline constexpr const char* kSystemRamHelp =
 void readSystemRam(const Args& args, bool llmInference, perf::PerfQuery& q);
 
 /// Whether any option that describes an LLM (--params-billion, --active-params-billion, --model,
-/// --weights, --context, --depth, --kv-cache, --sequences, --ubatch) is given, and those options' names for
-/// a message.
+/// --weights, --context, --depth, --kv-cache, --sequences, --ubatch, --engine) is given, and those options'
+/// names for a message.
 bool hasLlmOptions(const Args& args);
 inline constexpr const char* kLlmOptionNames = "--params-billion, --active-params-billion, --model, --weights, "
-                                               "--context, --depth, --kv-cache, --sequences and --ubatch";
+                                               "--context, --depth, --kv-cache, --sequences, --ubatch and --engine";
 
 /// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
 /// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
@@ -55,12 +55,18 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 /// unchanged when not given. UsageError naming the option when it is neither.
 void readSequences(const Args& args, int& sequences, bool& fillMemory);
 
+/// --engine (llama.cpp, the default, or tensorrt-llm) into q.llmEngine when given. UsageError naming
+/// the option when it is neither, or when a llama.cpp-only option (--ubatch, --system-ram,
+/// --gpu-layers, --cpu-moe-layers) comes with tensorrt-llm.
+void readEngine(const Args& args, perf::PerfQuery& q);
+
 /// The options readLlmOptions reads (kLlmOptionNames), for a command's option list.
 std::vector<OptionSpec> llmOptionSpecs();
 
 /// The LLM inference options into q: --model (a published model's size, attention and 4-bit
 /// release) or --params-billion [--active-params-billion], --weights, --context (default 512),
-/// --depth, --kv-cache, --sequences (default 1) and --ubatch (default 512). Throws UsageError naming a bad option.
+/// --depth, --kv-cache, --sequences (default 1), --ubatch (default 512) and --engine (default llama.cpp).
+/// Throws UsageError naming a bad option.
 void readLlmOptions(const Args& args, perf::PerfQuery& q);
 
 /// The LLM a query describes, in words: "(8.0B parameters, int4 weights, 512 tokens of context)"

@@ -10,6 +10,9 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmExperts = m.experts;
     q.llmExpertsPerToken = m.expertsPerToken;
     q.llmLayers = m.layers;
+    if (m.hidden > 0) {
+        q.llmHidden = m.hidden;
+    }
     if (m.vocab > 0) {
         q.llmOutputHeadParamsBillion = static_cast<double>(m.vocab) * m.hidden / 1e9;
     }

@@ -3,6 +3,7 @@
 #include "common/embedded_resources.h"
 #include "common/json_fields.h"
 #include "perf/model.h"
+#include "perf/serving_engine.h"
 
 namespace advisor::perf {
 namespace {
@@ -37,6 +38,9 @@ std::optional<ErrorBand> ModelAccuracy::forMetric(Metric m) const {
 std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
     if (!isLlm(q.metric) && q.llmTrainingParamsBillion > 0) {
         return std::nullopt; // derived, not fitted: no held-out error on the calibration data says how good
+    }
+    if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) { // eval-serving's, not the calibration's
+        return q.gpus > 1 ? kServingTensorParallelAccuracy : kServingAccuracy;
     }
     if (!isLlm(q.metric) && !q.workloadName.empty() && benchmarkWorkload) {
         return benchmarkWorkload;

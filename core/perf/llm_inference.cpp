@@ -195,6 +195,9 @@ std::string llmQueryDescription(const PerfQuery& q) {
     if (q.systemRamGbs) {
         s += ", system RAM of " + format::trimmed(*q.systemRamGbs, 1) + " GB/s for what does not fit";
     }
+    if (q.llmEngine == LlmEngine::TensorRtLlm) {
+        s += ", in TensorRT-LLM";
+    }
     return s;
 }
 

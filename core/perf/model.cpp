@@ -7,6 +7,7 @@
 #include "perf/llm_throughput.h"
 #include "perf/llm_training.h"
 #include "perf/sequences_that_fit.h"
+#include "perf/serving_engine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,23 +83,6 @@ std::optional<std::string> measuredCheckNote(const Gpu& g, Metric m) {
                : std::optional<std::string>("measured on this GPU (never fitted): " + check->second);
 }
 
-std::string explanationSummary(const Prediction& p, size_t maxFactors) {
-    // The bound is the largest share (PerfModel::explain).
-    const double share = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.latencyShare, p.overheadShare});
-    std::string text = "bound by " + p.bound + " (" + format::percent(share, 0) + " of the time)";
-    std::vector<const Factor*> order;
-    for (const auto& f : p.factors) {
-        order.push_back(&f);
-    }
-    std::stable_sort(order.begin(), order.end(), [](const Factor* a, const Factor* b) {
-        return std::fabs(std::log(a->effect)) > std::fabs(std::log(b->effect));
-    });
-    for (size_t i = 0; i < order.size() && i < maxFactors; ++i) {
-        text += (i == 0 ? "; " : ", ") + order[i]->name + " x" + format::number(order[i]->effect, 2);
-    }
-    return text;
-}
-
 PerfModel::PerfModel(const Catalog& catalog, ModelConstants constants)
     : catalog_(catalog), constants_(std::move(constants)) {
     for (const auto& g : catalog_.gpus()) {
@@ -117,6 +101,9 @@ EffectiveSpecs PerfModel::specs(const Gpu& g) const {
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
+    if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
+        return servingThroughput(s, g, q.llmSequencesFillMemory ? withSequencesResolved(g, q) : q, c, out);
+    }
     if (q.metric == Metric::LlmDecode) {
         return q.llmSequencesFillMemory ? decodeThroughput(s, g, withSequencesResolved(g, q), c, out)
                                         : decodeThroughput(s, g, q, c, out); // the fast path copies nothing
@@ -168,6 +155,10 @@ Prediction PerfModel::explain(const Gpu& g, const PerfQuery& query) const {
     p.notes = s.notes;
     if (query.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
         p.notes.push_back(sequencesThatFitNote(g, query, p.llmSequences));
+    }
+    if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
+        explainServing(s, g, q, constants_, p);
+        return p;
     }
     if (auto check = measuredCheckNote(g, q.metric)) {
         p.notes.push_back(std::move(*check));

@@ -103,6 +103,9 @@ struct PerfQuery {
     /// The output head's parameters (vocabulary x width): llama.cpp runs it on the CPU unless every
     /// layer is on the GPUs. Unset: Llama 3's 128,256-token vocabulary at a Llama-like width.
     std::optional<double> llmOutputHeadParamsBillion;
+    /// The model's width (a published model's hidden size): what tensor parallelism's all-reduces
+    /// move per token (perf/serving_engine.h). Unset: llamaLikeHidden of its active parameters.
+    std::optional<int> llmHidden;
     /// Token generation with the model left partly in system RAM (perf/llm_offload.h): the RAM's
     /// nominal bandwidth in GB/s. When set and the model does not fit the GPUs, the layers (or a
     /// mixture of experts' routed experts) that do not fit are read by the CPU from it. Unset: the
@@ -112,6 +115,10 @@ struct PerfQuery {
     /// and --n-cpu-moe (layers whose routed experts stay in RAM), instead of as many as fit.
     std::optional<int> llmGpuLayers;
     std::optional<int> llmCpuMoeLayers;
+    /// The software running the model: llama.cpp's kernels (calibrated), or a serving engine's
+    /// (perf/serving_engine.h), which reads the memory at its full rate and batches the sequences'
+    /// multiplies into matmuls.
+    LlmEngine llmEngine = LlmEngine::LlamaCpp;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

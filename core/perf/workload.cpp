@@ -177,6 +177,20 @@ std::optional<KvCacheType> parseKvCacheType(std::string_view s) {
     return std::nullopt;
 }
 
+const char* toString(LlmEngine e) {
+    return e == LlmEngine::TensorRtLlm ? "tensorrt-llm" : "llama.cpp";
+}
+
+std::optional<LlmEngine> parseLlmEngine(std::string_view s) {
+    if (s == "llama.cpp" || s == "llamacpp") {
+        return LlmEngine::LlamaCpp;
+    }
+    if (s == "tensorrt-llm" || s == "trt-llm" || s == "trtllm") {
+        return LlmEngine::TensorRtLlm;
+    }
+    return std::nullopt;
+}
+
 double kvCacheBytesPerValue(KvCacheType t) {
     switch (t) {
     case KvCacheType::F16:

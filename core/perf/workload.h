@@ -86,4 +86,13 @@ std::optional<KvCacheType> parseKvCacheType(std::string_view s);
 /// values carry one fp16 scale: 32 + 2 and 16 + 2 bytes).
 double kvCacheBytesPerValue(KvCacheType t);
 
+/// The software that runs an LLM: llama.cpp (the calibration's llm rows, the default) or
+/// TensorRT-LLM, a serving engine whose kernels stream the memory at its full rate
+/// (perf/serving_engine.h).
+enum class LlmEngine { LlamaCpp, TensorRtLlm };
+
+const char* toString(LlmEngine e);
+/// "llama.cpp" or "tensorrt-llm" (also "llamacpp", "trt-llm", "trtllm").
+std::optional<LlmEngine> parseLlmEngine(std::string_view s);
+
 } // namespace advisor::perf

@@ -1,0 +1,152 @@
+// `gpu-advisor eval-serving`: LLM serving throughput in TensorRT-LLM predicted against its
+// published tables, the engine's constants fitted again on them, and each architecture predicted
+// by constants fitted without it.
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/context.h"
+#include "cli/perf_options.h"
+#include "cli/table.h"
+#include "common/file_io.h"
+#include "common/format.h"
+#include "eval/serving_fit.h"
+#include "eval/stats.h"
+
+#include <cmath>
+#include <ostream>
+
+namespace advisor::cli {
+namespace {
+
+struct Band {
+    std::vector<double> errorsPct;
+    nlohmann::json json() const {
+        return {{"rows", errorsPct.size()},
+                {"median_abs_error_pct", eval::median(errorsPct)},
+                {"p90_abs_error_pct", eval::percentile(errorsPct, 90)}};
+    }
+    std::string text() const {
+        return format::number(eval::median(errorsPct), 1) + "% median, " +
+               format::number(eval::percentile(errorsPct, 90), 1) + "% p90 (" + std::to_string(errorsPct.size()) +
+               " rows)";
+    }
+};
+
+nlohmann::json constantsJson(const perf::ServingConstants& k) {
+    return {{"matmul_efficiency", k.matmulEfficiency},
+            {"step_ms_per_doubling", k.stepMsPerDoubling},
+            {"link_efficiency", k.linkEfficiency},
+            {"all_reduce_us", k.allReduceUs},
+            {"attention_efficiency", k.attentionEfficiency}};
+}
+
+std::string constantsText(const perf::ServingConstants& k) {
+    return format::percent(k.matmulEfficiency, 1) + " of the tensor peak, " + format::number(k.stepMsPerDoubling, 2) +
+           " ms per doubling of the sequences, links at " + format::percent(k.linkEfficiency, 0) + " and " +
+           format::number(k.allReduceUs, 0) + " us per all-reduce, decode attention at " +
+           format::percent(k.attentionEfficiency, 1) + " of the FP32 rate";
+}
+
+int run(Context& ctx, const Args& args) {
+    args.expectPositionals(0, "");
+    const auto file = args.value("runs");
+    const auto runs = file ? eval::readServingRuns(files::readAll(*file), *file) : eval::builtinServingRuns();
+    const perf::PerfModel model(ctx.catalog(), modelConstants(args));
+    const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
+    // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
+    Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
+    nlohmann::json rows = nlohmann::json::array();
+    TextTable t({"GPU", "MODEL", "GPUS", "SEQS", "IN/OUT", "MEASURED", "PREDICTED", "ERROR", "ARCH LEFT OUT"});
+    for (const size_t c : {2u, 3u, 5u, 6u, 7u, 8u}) {
+        t.setRightAligned(c);
+    }
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto& r = runs[i];
+        const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
+        const double predicted = eval::predictServingRun(model, g, r);
+        const double errorPct = 100.0 * (predicted / r.tokensPerSecondPerGpu - 1.0);
+        shipped.errorsPct.push_back(std::fabs(errorPct));
+        const bool parallel = r.query.gpus > 1;
+        if (r.mixtureOfExperts()) {
+            mixture.errorsPct.push_back(std::fabs(fit.errorsPct[i]));
+        } else {
+            (parallel ? fittedParallel : fittedSingle).errorsPct.push_back(std::fabs(fit.errorsPct[i]));
+            (parallel ? heldOutParallel : heldOutSingle).errorsPct.push_back(fit.leaveOneArchitectureOutPct[i]);
+        }
+        // The same batch in llama.cpp's kernels: how far the default engine is from a serving one.
+        eval::ServingRun inLlamaCpp = r;
+        inLlamaCpp.query.llmEngine = perf::LlmEngine::LlamaCpp;
+        if (!parallel) {
+            llamaCpp.errorsPct.push_back(
+                100.0 * std::fabs(model.throughput(g, inLlamaCpp.query) / model.throughput(g, r.query) - 1.0));
+        }
+        const std::string inOut = std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens);
+        const std::string heldOut =
+            r.mixtureOfExperts() ? "not fitted" : format::number(fit.leaveOneArchitectureOutPct[i], 1) + "%";
+        rows.push_back({{"line", r.line},
+                        {"gpu", r.gpu},
+                        {"model", r.model},
+                        {"gpus", r.query.gpus},
+                        {"sequences", r.query.llmSequences},
+                        {"input_tokens", r.inputTokens},
+                        {"output_tokens", r.outputTokens},
+                        {"measured_tokens_per_s_per_gpu", r.tokensPerSecondPerGpu},
+                        {"predicted_tokens_per_s_per_gpu", predicted},
+                        {"error_pct", errorPct},
+                        {"fitted_error_pct", fit.errorsPct[i]},
+                        {"mixture_of_experts", r.mixtureOfExperts()},
+                        {"leave_one_architecture_out_abs_error_pct",
+                         r.mixtureOfExperts() ? nlohmann::json() : nlohmann::json(fit.leaveOneArchitectureOutPct[i])}});
+        t.addRow({r.gpu, r.model, std::to_string(r.query.gpus), std::to_string(r.query.llmSequences), inOut,
+                  format::number(r.tokensPerSecondPerGpu, 0), format::number(predicted, 0),
+                  format::number(errorPct, 1) + "%", heldOut});
+    }
+    if (ctx.json()) {
+        ctx.printJson({{"rows", rows},
+                       {"shipped", {{"constants", constantsJson({})}, {"errors", shipped.json()}}},
+                       {"fitted",
+                        {{"constants", constantsJson(fit.constants)},
+                         {"single_gpu", fittedSingle.json()},
+                         {"tensor_parallel", fittedParallel.json()},
+                         {"mixture_of_experts_not_fitted", mixture.json()}}},
+                       {"leave_one_architecture_out",
+                        {{"single_gpu", heldOutSingle.json()}, {"tensor_parallel", heldOutParallel.json()}}},
+                       {"llama_cpp_kernels_vs_these", llamaCpp.json()}});
+        return 0;
+    }
+    t.print(ctx.out());
+    ctx.out() << "\nshipped constants (" << constantsText({}) << "): " << shipped.text() << '\n'
+              << "fitted on these runs (" << constantsText(fit.constants) << "):\n"
+              << "  one GPU, dense models: " << fittedSingle.text() << '\n'
+              << "  tensor parallel, dense models: " << fittedParallel.text() << '\n'
+              << "  mixtures of experts (not fitted on): " << mixture.text() << '\n'
+              << "each architecture predicted by constants fitted without it (ARCH LEFT OUT):\n"
+              << "  one GPU: " << heldOutSingle.text() << '\n'
+              << "  tensor parallel: " << heldOutParallel.text() << '\n'
+              << "llama.cpp's kernels (the default engine) on the single-GPU batches differ from these by "
+              << llamaCpp.text() << '\n';
+    return 0;
+}
+
+} // namespace
+
+Command evalServingCommand() {
+    return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
+            "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--constants calibration.json]\n\n"
+            "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
+            "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
+            "(--engine tensorrt-llm of perf, value, chart and recommend): the batch's prompts, then its\n"
+            "token generation step by step. Shows each row's error with the shipped constants, fits the\n"
+            "engine's four constants again (the matmul efficiency and the time per doubling of the\n"
+            "sequences on one GPU's rows, then the links' efficiency and the all-reduce's latency on the\n"
+            "tensor-parallel rows; mixtures of experts are predicted, never fitted), and predicts each\n"
+            "architecture by constants fitted without it. --runs reads another file of the same columns\n"
+            "(default resources/perf/tensorrt-llm-0.9-throughput.csv):\n"
+            "  gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,\n"
+            "  kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,sequences,input_tokens,\n"
+            "  output_tokens,tokens_per_s_per_gpu,source\n",
+            [](Context& ctx, const std::vector<std::string>& rest) {
+                return run(ctx, Args::parse(rest, {{"runs"}, {"constants"}}));
+            }};
+}
+
+} // namespace advisor::cli

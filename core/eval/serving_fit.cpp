@@ -1,0 +1,233 @@
+#include "eval/serving_fit.h"
+
+#include "common/csv.h"
+#include "common/embedded_resources.h"
+#include "common/errors.h"
+#include "common/text.h"
+#include "eval/least_squares.h"
+
+#include <cmath>
+#include <set>
+
+namespace advisor::eval {
+namespace {
+
+constexpr const char* kRunsResource = "perf/tensorrt-llm-0.9-throughput.csv";
+
+struct Prepared {
+    const ServingRun* run = nullptr;
+    const Gpu* gpu = nullptr;
+    bool tensorParallel = false;
+};
+
+double logError(const perf::PerfModel& model, const Prepared& p, const perf::ServingConstants& k) {
+    return std::log(predictServingRun(model, *p.gpu, *p.run, k) / p.run->tokensPerSecondPerGpu);
+}
+
+// The matmul efficiency and time per doubling on the single-GPU rows in `rows`, then the link's
+// efficiency and the all-reduce's latency on the tensor-parallel ones.
+perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<const Prepared*>& rows) {
+    perf::ServingConstants k;
+    const auto solve = [&](bool tensorParallel, double perf::ServingConstants::*a, double perf::ServingConstants::*b,
+                           double perf::ServingConstants::*c3, std::vector<double> lower, std::vector<double> upper) {
+        std::vector<const Prepared*> used;
+        for (const auto* p : rows) {
+            if (p->tensorParallel == tensorParallel) {
+                used.push_back(p);
+            }
+        }
+        if (used.empty()) {
+            return;
+        }
+        LeastSquaresProblem problem;
+        problem.parameters = c3 ? 3 : 2;
+        problem.lower = std::move(lower);
+        problem.upper = std::move(upper);
+        problem.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+            perf::ServingConstants trial = k;
+            trial.*a = x[0];
+            trial.*b = x[1];
+            if (c3) {
+                trial.*c3 = x[2];
+            }
+            r.clear();
+            for (const auto* p : used) {
+                r.push_back(logError(model, *p, trial));
+            }
+        };
+        std::vector<double> x0{k.*a, k.*b};
+        if (c3) {
+            x0.push_back(k.*c3);
+        }
+        const auto result = solveLeastSquares(problem, x0);
+        k.*a = result.x[0];
+        k.*b = result.x[1];
+        if (c3) {
+            k.*c3 = result.x[2];
+        }
+    };
+    solve(false, &perf::ServingConstants::matmulEfficiency, &perf::ServingConstants::stepMsPerDoubling,
+          &perf::ServingConstants::attentionEfficiency, {0.05, 0.0, 0.001}, {1.0, 10.0, 5.0});
+    solve(true, &perf::ServingConstants::linkEfficiency, &perf::ServingConstants::allReduceUs, nullptr, {0.05, 0.0},
+          {1.0, 1000.0});
+    return k;
+}
+
+} // namespace
+
+std::vector<ServingRun> readServingRuns(std::string_view text, const std::string& fileLabel) {
+    const csv::Table table = csv::read(text, fileLabel);
+    const auto col = csv::columnsRequiring(
+        table, fileLabel,
+        {"gpu", "model", "params_billion", "active_params_billion", "experts", "experts_per_token", "layers", "hidden",
+         "kv_values_per_token", "weights", "bits_per_weight", "kv_cache", "gpus", "sequences", "input_tokens",
+         "output_tokens", "tokens_per_s_per_gpu"});
+    std::vector<InputProblem> problems;
+    std::vector<ServingRun> out;
+    for (const auto& r : table.rows) {
+        const auto cell = [&](const char* name) { return csv::cellIn(r, col, name); };
+        const auto bad = [&](const char* field, const std::string& why) {
+            problems.push_back({{fileLabel, r.line, "", field}, why});
+        };
+        const auto number = [&](const char* field, bool required, double max) -> std::optional<double> {
+            const std::string s = cell(field);
+            if (s.empty() && !required) {
+                return std::nullopt;
+            }
+            const auto v = text::parseNumber(csv::numberCell(table, s)).value;
+            if (!v || *v <= 0 || *v > max) {
+                bad(field, "must be a number above 0 and at most " + text::formatDoubleExact(max) + ", got " +
+                               text::quoteForMessage(s));
+                return std::nullopt;
+            }
+            return v;
+        };
+        const auto whole = [&](const char* field, bool required, int min, int max) -> std::optional<int> {
+            const std::string s = cell(field);
+            if (s.empty() && !required) {
+                return std::nullopt;
+            }
+            const auto v = text::parseInteger(s);
+            if (!v || *v < min || *v > max) {
+                bad(field, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                               ", got " + text::quoteForMessage(s));
+                return std::nullopt;
+            }
+            return static_cast<int>(*v);
+        };
+        ServingRun run;
+        run.line = r.line;
+        run.gpu = cell("gpu");
+        run.model = cell("model");
+        run.source = cell("source");
+        if (run.gpu.empty()) {
+            bad("gpu", "must name a GPU");
+        }
+        perf::PerfQuery& q = run.query;
+        q.metric = perf::Metric::LlmDecode;
+        q.llmEngine = perf::LlmEngine::TensorRtLlm;
+        q.llmParamsBillion = number("params_billion", true, 100000).value_or(1);
+        q.llmActiveParamsBillion = number("active_params_billion", false, q.llmParamsBillion).value_or(0);
+        const auto experts = whole("experts", false, 2, 100000);
+        const auto perToken = whole("experts_per_token", false, 1, 100000);
+        if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts) ||
+            experts.has_value() != (q.llmActiveParamsBillion > 0)) {
+            bad("experts_per_token", "a mixture of experts gives experts, experts_per_token (fewer) and "
+                                     "active_params_billion together; a dense model none of them");
+        } else if (experts) {
+            q.llmExperts = *experts;
+            q.llmExpertsPerToken = *perToken;
+        }
+        q.llmLayers = whole("layers", true, 1, 1000).value_or(1);
+        q.llmHidden = whole("hidden", true, 64, 1000000);
+        run.kvValuesPerToken = whole("kv_values_per_token", true, 1, 100000000).value_or(1);
+        const auto weights = perf::parsePrecision(cell("weights"));
+        if (!weights || *weights == perf::Precision::Fp32) {
+            bad("weights", "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(cell("weights")));
+        } else {
+            q.llmWeights = *weights;
+        }
+        q.llmWeightBits = number("bits_per_weight", true, 32);
+        const auto kv = perf::parseKvCacheType(cell("kv_cache"));
+        if (!kv) {
+            bad("kv_cache", "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(cell("kv_cache")));
+        } else {
+            q.llmKvCache = *kv;
+        }
+        q.gpus = whole("gpus", true, 1, 64).value_or(1);
+        q.interconnect.pcieLanes = 16; // the tables' PCIe servers (L40S) give each card 16 lanes
+        q.llmSequences = whole("sequences", true, 1, 65536).value_or(1);
+        run.inputTokens = whole("input_tokens", true, 1, 1000000).value_or(1);
+        run.outputTokens = whole("output_tokens", true, 1, 1000000).value_or(1);
+        // The cache each step reads on average: the prompt and half the answer.
+        const double context = run.inputTokens + run.outputTokens / 2.0;
+        q.llmContextTokens = static_cast<int>(std::lround(context));
+        q.llmKvCacheValues = run.kvValuesPerToken * context;
+        run.tokensPerSecondPerGpu = number("tokens_per_s_per_gpu", true, 1e7).value_or(1);
+        out.push_back(std::move(run));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+std::vector<ServingRun> builtinServingRuns() {
+    return readServingRuns(*resources::find(kRunsResource), std::string("resources/") + kRunsResource);
+}
+
+double predictServingRun(const perf::PerfModel& model, const Gpu& g, const ServingRun& run,
+                         const perf::ServingConstants& k) {
+    const perf::EffectiveSpecs s = model.specs(g);
+    const double decode = perf::servingThroughput(s, g, run.query, model.constants(), nullptr, k);
+    perf::PerfQuery prompt = run.query;
+    prompt.metric = perf::Metric::LlmPrefill;
+    prompt.llmContextTokens = run.inputTokens;
+    // 4 FLOPs per attended position and unit of width in each layer; the i-th token attends to i.
+    prompt.llmPrefillAttentionFlops = 4.0 * run.query.llmLayers * *run.query.llmHidden * (run.inputTokens + 1) / 2.0;
+    const double prefill = perf::servingThroughput(s, g, prompt, model.constants(), nullptr, k);
+    const double sequences = run.query.llmSequences;
+    const double seconds = sequences * run.inputTokens / prefill + run.outputTokens * sequences / decode;
+    return sequences * run.outputTokens / seconds / run.query.gpus;
+}
+
+ServingFit fitServingConstants(const std::vector<ServingRun>& runs, const Catalog& catalog,
+                               const perf::PerfModel& model) {
+    std::vector<Prepared> prepared;
+    for (const auto& r : runs) {
+        prepared.push_back({&r, &catalog.require(r.gpu, "a serving run's gpu"), r.query.gpus > 1});
+    }
+    std::vector<const Prepared*> dense;
+    std::set<std::string> architectures;
+    for (const auto& p : prepared) {
+        if (!p.run->mixtureOfExperts()) {
+            dense.push_back(&p);
+            architectures.insert(p.gpu->architecture);
+        }
+    }
+    ServingFit fit;
+    fit.constants = fitOn(model, dense);
+    fit.errorsPct.resize(prepared.size());
+    fit.leaveOneArchitectureOutPct.resize(prepared.size());
+    for (size_t i = 0; i < prepared.size(); ++i) {
+        fit.errorsPct[i] = 100.0 * (std::exp(logError(model, prepared[i], fit.constants)) - 1.0);
+        fit.leaveOneArchitectureOutPct[i] = std::fabs(fit.errorsPct[i]);
+    }
+    for (const auto& architecture : architectures) {
+        std::vector<const Prepared*> others;
+        for (const auto* p : dense) {
+            if (p->gpu->architecture != architecture) {
+                others.push_back(p);
+            }
+        }
+        const perf::ServingConstants without = fitOn(model, others);
+        for (size_t i = 0; i < prepared.size(); ++i) {
+            if (!prepared[i].run->mixtureOfExperts() && prepared[i].gpu->architecture == architecture) {
+                fit.leaveOneArchitectureOutPct[i] = 100.0 * std::fabs(std::exp(logError(model, prepared[i], without)) - 1.0);
+            }
+        }
+    }
+    return fit;
+}
+
+} // namespace advisor::eval

@@ -1,0 +1,177 @@
+#include "perf/serving_engine.h"
+
+#include "common/format.h"
+#include "perf/llm_inference.h"
+#include "perf/llm_offload.h"
+#include "perf/llm_throughput.h"
+#include "perf/terms.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::perf {
+namespace {
+
+// One step's (a token's, in a prompt) time by where it goes, on all the query's GPUs.
+struct StepTimes {
+    double weightReads = 0, multiplies = 0, cacheReads = 0, attention = 0, overhead = 0, allReduce = 0;
+    // The weights' reads and the matmul that multiplies them overlap, and so do the cache's reads
+    // and attention's work on it: the longer one of each pair counts.
+    double weights() const { return std::max(weightReads, multiplies); }
+    double cache() const { return std::max(cacheReads, attention); }
+    double total() const { return weights() + cache() + overhead + allReduce; }
+};
+
+double bandwidthBytesPerSecond(const EffectiveSpecs& s, const PerfQuery& q, const ModelConstants& c) {
+    return s.bandwidthGbs * c.decodeBandwidthEfficiency * 1e9 * std::max(1, q.gpus);
+}
+
+double matmulFlopsPerSecond(const EffectiveSpecs& s, const PerfQuery& q, double tflops, const ServingConstants& k) {
+    return tflops * s.denseMatmulClock * 1e12 * k.matmulEfficiency * std::max(1, q.gpus);
+}
+
+StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                     const ServingConstants& k) {
+    const int sequences = std::max(1, q.llmSequences);
+    const double bandwidth = bandwidthBytesPerSecond(s, q, c);
+    StepTimes t;
+    t.weightReads = llmWeightBytesRead(q, sequences) / bandwidth;
+    t.multiplies = sequences * 2.0 * activeParamsBillion(q) * 1e9 /
+                   matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k);
+    t.cacheReads = sequences * kvCacheBytes(q) / bandwidth;
+    t.attention = sequences * servingDecodeAttentionFlops(q) /
+                  (s.vectorTflops * 1e12 * k.attentionEfficiency * std::max(1, q.gpus));
+    t.overhead = (c.decodeOverheadMs + k.stepMsPerDoubling * std::log2(double(sequences))) / 1000.0;
+    t.allReduce = servingAllReduceSeconds(g, q, sequences, true, k);
+    return t;
+}
+
+// A prompt token: its weights' and attention's FLOPs (attention in FP16 with FP32 sums, as flash
+// attention runs it), the weights read once for a step of many tokens, whose all-reduces' latency
+// spreads over them.
+StepTimes prefillToken(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ServingConstants& k) {
+    StepTimes t;
+    t.multiplies = 2.0 * activeParamsBillion(q) * 1e9 /
+                       matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
+                   prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k);
+    t.allReduce = servingAllReduceSeconds(g, q, 1.0, false, k);
+    return t;
+}
+
+} // namespace
+
+int servingLayers(const PerfQuery& q) {
+    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(q.llmParamsBillion);
+}
+
+double servingHidden(const PerfQuery& q) {
+    return q.llmHidden ? double(*q.llmHidden) : llamaLikeHidden(activeParamsBillion(q));
+}
+
+double servingDecodeAttentionFlops(const PerfQuery& q) {
+    return 4.0 * servingLayers(q) * servingHidden(q) * cachedTokens(q);
+}
+
+double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, bool withLatency,
+                               const ServingConstants& k) {
+    const int n = std::max(1, q.gpus);
+    if (n == 1) {
+        return 0.0;
+    }
+    const int layers = servingLayers(q);
+    const double hidden = servingHidden(q);
+    const double bytes = 2.0 * (n - 1) / n * tokens * hidden * 2.0; // a ring's share of FP16 activations
+    const double linkBytesPerSecond = linkBandwidth(g, n, q.interconnect).gbPerSecond * 1e9 * k.linkEfficiency;
+    return 2.0 * layers * (bytes / linkBytesPerSecond + (withLatency ? k.allReduceUs / 1e6 : 0.0));
+}
+
+double servingMatmulTflops(const EffectiveSpecs& s, Precision weights) {
+    return weights == Precision::Int8 || weights == Precision::Fp8 ? s.eightBitTflops : s.fp16TrainTflops;
+}
+
+double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                         Prediction* out, const ServingConstants& k) {
+    const bool decode = q.metric == Metric::LlmDecode;
+    const StepTimes t = decode ? decodeStep(s, g, q, c, k) : prefillToken(s, g, q, k);
+    const double tokens = (decode ? std::max(1, q.llmSequences) : 1) / t.total();
+    if (out != nullptr) {
+        const bool readsLonger = t.weightReads >= t.multiplies;
+        const bool cacheReadsLonger = t.cacheReads >= t.attention;
+        out->memoryShare = ((readsLonger ? t.weightReads : 0.0) + (cacheReadsLonger ? t.cacheReads : 0.0)) / t.total();
+        out->computeShare = (readsLonger ? 0.0 : t.multiplies) / t.total();
+        out->vectorShare = (cacheReadsLonger ? 0.0 : t.attention) / t.total();
+        out->overheadShare = (t.overhead + t.allReduce) / t.total(); // GPU-independent time and the links'
+        // as llama.cpp's token generation: the reads' own work and the multiplies follow the clock
+        out->clockBoundShare = kDecodeReadsClockBoundShare * out->memoryShare + out->computeShare + out->vectorShare;
+        out->singleGpu = tokens / std::max(1, q.gpus);
+    }
+    return tokens;
+}
+
+void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                    Prediction& p) {
+    const bool decode = q.metric == Metric::LlmDecode;
+    p.computeRoofTflops = servingMatmulTflops(s, q.llmWeights) * s.denseMatmulClock;
+    p.effectiveBandwidthGbs = s.bandwidthGbs * c.decodeBandwidthEfficiency;
+    const double top = std::max({p.computeShare, p.memoryShare, p.vectorShare, p.overheadShare});
+    p.bound = top == p.memoryShare    ? "memory bandwidth"
+              : top == p.computeShare ? "compute"
+              : top == p.vectorShare  ? "attention on the CUDA cores"
+                                      : "overhead";
+    const auto add = [&](const std::string& name, double other, const std::string& detail) {
+        if (other > 0 && std::fabs(p.throughput / other - 1.0) > 1e-9) {
+            p.factors.push_back({name, p.throughput / other, detail});
+        }
+    };
+    PerfQuery llamaCpp = q;
+    llamaCpp.llmEngine = LlmEngine::LlamaCpp;
+    llamaCpp.systemRamGbs.reset(); // the comparison is with the model on the GPUs, as here
+    add("TensorRT-LLM's kernels", modelThroughput(s, g, llamaCpp, c),
+        decode ? "the weights and the KV cache stream at " + format::number(p.effectiveBandwidthGbs, 0) +
+                     " GB/s (" + format::percent(c.decodeBandwidthEfficiency, 0) +
+                     " of the memory's rate; llama.cpp's kernels at most " +
+                     format::number(decodeBandwidthGbs(s, c), 0) +
+                     " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
+                     format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak, beside the reads"
+               : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) +
+                     " of the tensor peak (" + format::number(p.computeRoofTflops, 0) +
+                     " TFLOPS for these weights: an 8-bit checkpoint on the 8-bit tensor cores) with no time per "
+                     "token beside them");
+    if (decode && q.llmSequences > 1) {
+        PerfQuery alone = q;
+        alone.llmSequences = 1;
+        add(std::to_string(q.llmSequences) + " sequences at once", servingThroughput(s, g, alone, c),
+            "each step reads the weights once for all of them and each one's KV cache, multiplies their tokens as "
+            "one matmul, and takes " + format::number(kServingStepMsPerDoubling, 2) +
+                " ms more for each doubling of the sequences (scheduling and sampling; fitted)");
+    }
+    if (decode) {
+        p.notes.push_back(decodeBytesNote(q));
+    }
+    p.notes.push_back("TensorRT-LLM: fitted on its 0.9 release's published peak throughput (H100, H200, L40S, "
+                      "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are llama.cpp's "
+                      "formats' (8.5 bits for 8-bit, about 4.85 for 4-bit), where its FP8 and AWQ files are 6-13% "
+                      "smaller");
+    if (q.gpus > 1) {
+        PerfQuery one = q;
+        one.gpus = 1;
+        const Link link = linkBandwidth(g, q.gpus, q.interconnect);
+        const int stepTokens = decode ? std::max(1, q.llmSequences) : 1; // tokens/s x step = its tokens
+        const double allReduceShare =
+            servingAllReduceSeconds(g, q, stepTokens, decode) * p.throughput / stepTokens;
+        add("tensor parallel over " + std::to_string(q.gpus) + " GPUs", servingThroughput(s, g, one, c),
+            "each card reads and multiplies its share of every layer, so their bandwidth and compute add up; "
+            "after each layer's attention and MLP they sum their outputs (two all-reduces per layer over " +
+                std::string(link.kind) + " at " + format::number(link.gbPerSecond, 0) + " GB/s per direction: " +
+                format::percent(kServingLinkEfficiency, 0) + " of it and " + format::number(kServingAllReduceUs, 0) +
+                " us each, fitted), " + format::percent(allReduceShare, 0) + " of the time");
+    }
+    if (!llmFits(g, q)) {
+        p.notes.push_back("does not fit: " + format::number(llmBytesHeld(q) / 1e9, 1) + " GB of weights and KV cache "
+                          "against " + format::number(g.memoryGb * std::max(1, q.gpus), 0) +
+                          " GB; TensorRT-LLM keeps everything on the GPUs, so the speed shown is the one it would "
+                          "have if it fitted");
+    }
+}
+
+} // namespace advisor::perf

@@ -1,0 +1,85 @@
+#pragma once
+/// \file
+/// LLM inference in a serving engine (PerfQuery::llmEngine = TensorRT-LLM) instead of llama.cpp.
+/// Its kernels stream the weights and the KV cache at the rate the memory streams at (llama.cpp's
+/// cap on the bytes each SM keeps in flight does not bind them), a step's sequences multiply the
+/// weights as one matmul that runs beside the weights' reads, attention works through the cache
+/// on the CUDA cores beside its reads, and each step has a fixed time that grows with the
+/// sequences (scheduling, sampling and launching kernels for each of them).
+///
+/// Token generation, one step of B sequences on N GPUs (tensor parallel: each card holds 1/N):
+///   max(weights read / (N x bandwidth), B x 2 x active parameters / (N x matmul rate))
+///   + max(B x one sequence's KV cache / (N x bandwidth), B x its attention FLOPs / (N x rate))
+///   + llama.cpp's time per token + k x log2 B
+///   + on N > 1, two all-reduces per layer of B tokens' activations (a ring: 2 (N-1)/N of them
+///     over each card's link) and a latency each
+/// with llama.cpp's calibrated bandwidth efficiency and time per token (the step's time at one
+/// sequence); prompt processing runs the weights' and attention's FLOPs at the matmul rate.
+/// The five constants here were fitted on TensorRT-LLM 0.9's published peak-throughput tables
+/// (resources/perf/tensorrt-llm-0.9-throughput.csv): three on 51 single-GPU rows of dense models
+/// on H100, H200, L40S and A100, the all-reduce's two on 29 tensor-parallel rows of dense models
+/// with those fixed: `gpu-advisor eval-serving`.
+
+#include "perf/accuracy.h"
+#include "perf/model.h"
+
+namespace advisor::perf {
+
+/// Matmul rate achieved in a serving engine's prompts and batched token generation, as a share
+/// of the tensor-core peak for the weights' precision (servingMatmulTflops). Fitted (eval-serving).
+inline constexpr double kServingMatmulEfficiency = 0.660;
+/// Time per step beyond llama.cpp's per-token time for each doubling of the sequences generating
+/// together, in milliseconds. Fitted (eval-serving): a roofline alone leaves 5-10 ms per step
+/// unexplained at TensorRT-LLM 0.9's 16-1024 sequences; at one sequence this adds nothing, which
+/// the tables (16 or more sequences) cannot check.
+inline constexpr double kServingStepMsPerDoubling = 0.594;
+/// eval-serving's leave-one-architecture-out error, the constants fitted without each of Hopper,
+/// Ada and Ampere in turn: on one GPU (51 rows of dense models) and tensor parallel (29): what
+/// `perf` reports as the expected error.
+inline constexpr ErrorBand kServingAccuracy{6.7, 16.4, 51};
+inline constexpr ErrorBand kServingTensorParallelAccuracy{18.6, 28.6, 29};
+/// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
+/// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
+inline constexpr double kServingLinkEfficiency = 0.70;
+inline constexpr double kServingAllReduceUs = 46.0;
+
+/// The rate a generated token's attention works through the cache at, as a share of the FP32
+/// CUDA-core rate: TensorRT-LLM's decode attention kernel does its dot products and softmax there,
+/// 4 FLOPs per cached position and unit of the query's width in each layer. The work follows the
+/// query heads, so grouped-query attention, which shrinks the cache, does not shrink it. Fitted
+/// (eval-serving): without it the tables' grouped-query Mistral 7B ran up to 28% slower than its
+/// bytes say and the other models up to 19% faster.
+inline constexpr double kServingAttentionEfficiency = 0.235;
+
+struct ServingConstants {
+    double matmulEfficiency = kServingMatmulEfficiency;
+    double stepMsPerDoubling = kServingStepMsPerDoubling;
+    double linkEfficiency = kServingLinkEfficiency;
+    double allReduceUs = kServingAllReduceUs;
+    double attentionEfficiency = kServingAttentionEfficiency;
+};
+
+/// The tensor rate a serving engine multiplies these weights at, in TFLOPS at the boost clock:
+/// 8-bit weights at the card's 8-bit rate (FP8 where it has it, else INT8: SmoothQuant),
+/// 16-bit weights and 4-bit ones (AWQ/GPTQ, multiplied in FP16) at the FP16 rate with FP32 sums.
+double servingMatmulTflops(const EffectiveSpecs& s, Precision weights);
+
+/// Tokens/s of token generation (q.llmSequences together) or prompt processing in the serving
+/// engine; fills out's time shares and single-GPU speed. A model that does not fit is taken as
+/// if it did: the engine keeps everything on the GPUs (explainServing notes it).
+double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                         Prediction* out = nullptr, const ServingConstants& k = {});
+
+/// FLOPs of a generated token's attention for one sequence: 4 x layers x width x cached tokens.
+double servingDecodeAttentionFlops(const PerfQuery& q);
+
+/// Seconds the all-reduces of tensor parallelism over q.gpus of g take for `tokens` tokens (two
+/// per layer, each with its latency when `withLatency`); 0 on one GPU.
+double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, bool withLatency,
+                               const ServingConstants& k = {});
+
+/// p's bound, roofs, factors and notes for a serving-engine prediction already in p.
+void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                    Prediction& p);
+
+} // namespace advisor::perf
