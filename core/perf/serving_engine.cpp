@@ -152,6 +152,11 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                       "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are llama.cpp's "
                       "formats' (8.5 bits for 8-bit, about 4.85 for 4-bit), where its FP8 and AWQ files are 6-13% "
                       "smaller");
+    if (g.vendor != "NVIDIA") {
+        p.notes.push_back("TensorRT-LLM runs on NVIDIA GPUs only: for this " + g.vendor +
+                          " card the figure is what a serving engine as efficient would give (vLLM's builds for "
+                          "it, say), never measured");
+    }
     if (q.gpus > 1) {
         PerfQuery one = q;
         one.gpus = 1;

@@ -1,0 +1,142 @@
+// The serving engine on the command line: `--engine tensorrt-llm` in perf, value and chart, its
+// errors, and `eval-serving` against TensorRT-LLM's published tables, through the real binary.
+#include "cli_runner.h"
+
+#include "common/csv.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+namespace advisor::testing {
+namespace {
+
+nlohmann::json decode(const Cli& cli, const std::string& gpu, const std::string& engine) {
+    return cli
+        .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--model", "llama-2-7b", "--weights", "int8",
+               "--kv-cache", "fp8", "--sequences", "120", "--depth", "640", "--engine", engine})
+        .at("predictions")
+        .at(0);
+}
+
+bool hasFactor(const nlohmann::json& prediction, const std::string& name) {
+    for (const auto& f : prediction.at("factors")) {
+        if (f.at("name") == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST(ServingCli, PerfRunsTheServingEngineAndSaysHowFarToTrustIt) {
+    Cli cli;
+    // TensorRT-LLM 0.9's H100 ran LLaMA 7B at 120 sequences and 1,152 tokens of context at 6,944
+    // tokens/s (its table's 128 in / 2,048 out); llama.cpp's kernels are far below it.
+    const auto serving = decode(cli, "H100 SXM5", "tensorrt-llm");
+    const auto llamaCpp = decode(cli, "H100 SXM5", "llama.cpp");
+    EXPECT_EQ(serving.at("llm").at("engine"), "tensorrt-llm");
+    EXPECT_EQ(llamaCpp.at("llm").at("engine"), "llama.cpp");
+    EXPECT_NEAR(serving.at("throughput").get<double>() / 6944, 1.0, 0.2) << serving.at("throughput");
+    EXPECT_GT(serving.at("throughput").get<double>() / llamaCpp.at("throughput").get<double>(), 2.0);
+    EXPECT_TRUE(hasFactor(serving, "TensorRT-LLM's kernels"));
+    EXPECT_FALSE(hasFactor(serving, "bytes in flight per SM"));
+    const auto& error = serving.at("expected_error");
+    EXPECT_NE(error.at("basis").get<std::string>().find("TensorRT-LLM's published throughput"), std::string::npos);
+    EXPECT_DOUBLE_EQ(error.at("median_abs_error_pct").get<double>(), 6.7);
+    EXPECT_EQ(error.at("rows"), 51);
+
+    const auto text = cli.run({"perf", "--gpu", "L40S", "--metric", "llm-decode", "--sequences", "64", "--engine",
+                               "TensorRT-LLM", "--gpus", "2"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("64 sequences at once, in TensorRT-LLM): "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("tensor parallel over 2 GPUs: x"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("expected error: about 19% (median), 29% or more for 1 in 10 - leave-one-architecture-out "
+                            "on TensorRT-LLM's published throughput"),
+              std::string::npos)
+        << text.out;
+}
+
+TEST(ServingCli, AnUnknownEngineOrALlamaCppOptionWithItIsRefusedByName) {
+    Cli cli;
+    const auto unknown = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--engine", "vllm"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("option '--engine' must be llama.cpp or tensorrt-llm, got 'vllm'"), std::string::npos)
+        << unknown.err;
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--metric", "llm-prefill", "--ubatch", "2048"},
+          std::vector<std::string>{"--metric", "llm-decode", "--system-ram", "ddr5-5600"}}) {
+        std::vector<std::string> args = {"perf", "--gpu", "RTX 4090", "--engine", "tensorrt-llm"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto refused = cli.run(args);
+        EXPECT_EQ(refused.exitCode, 2) << extra[2];
+        EXPECT_NE(refused.err.find(extra[2] + " is llama.cpp's: TensorRT-LLM runs a whole prompt at once"),
+                  std::string::npos)
+            << refused.err;
+    }
+    const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--engine", "tensorrt-llm"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--ubatch and --engine describe an LLM"), std::string::npos) << training.err;
+}
+
+TEST(ServingCli, ValueAndChartRankTheCardsInTheEngine) {
+    Cli cli;
+    const auto value = cli.run({"value", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--weights", "int8",
+                                "--sequences", "max", "--engine", "tensorrt-llm", "--all"});
+    ASSERT_EQ(value.exitCode, 0) << value.err;
+    EXPECT_NE(value.out.find("as many sequences generating together as the memory holds, in TensorRT-LLM)"),
+              std::string::npos)
+        << value.out;
+    const auto chart = cli.run({"chart", "--metric", "llm-decode", "--engine", "tensorrt-llm", "--sequences", "64",
+                                "--reference", "L40S", "--out", cli.file("serving.csv")});
+    ASSERT_EQ(chart.exitCode, 0) << chart.err;
+    const csv::Table table = csv::read(cli.read("serving.csv"), "serving.csv");
+    const auto column = size_t(std::find(table.header.begin(), table.header.end(), "relative_llm-decode") -
+                               table.header.begin());
+    ASSERT_LT(column, table.header.size());
+    // The H100's bar against the L40S: its own decode at 64 sequences in the engine over the L40S's.
+    const auto relative = [&](const std::string& name) {
+        for (const auto& r : table.rows) {
+            if (r.fields.at(0) == name) {
+                return std::stod(r.fields.at(column));
+            }
+        }
+        return -1.0;
+    };
+    const auto one = [&](const std::string& gpu) {
+        return cli
+            .json({"perf", "--gpu", gpu, "--metric", "llm-decode", "--sequences", "64", "--engine", "tensorrt-llm"})
+            .at("predictions")
+            .at(0)
+            .at("throughput")
+            .get<double>();
+    };
+    EXPECT_NEAR(relative("H100 SXM5"), one("H100 SXM5") / one("L40S"), 1e-9);
+    EXPECT_NEAR(relative("L40S"), 1.0, 1e-12);
+}
+
+TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
+    Cli cli;
+    const auto doc = cli.json({"eval-serving"});
+    EXPECT_EQ(doc.at("rows").size(), 96u);
+    const auto& single = doc.at("leave_one_architecture_out").at("single_gpu");
+    EXPECT_EQ(single.at("rows"), 51);
+    EXPECT_NEAR(single.at("median_abs_error_pct").get<double>(), 6.7, 0.05);
+    EXPECT_LT(single.at("p90_abs_error_pct").get<double>(), 25.0);
+    EXPECT_NEAR(doc.at("fitted").at("constants").at("matmul_efficiency").get<double>(), 0.660, 0.0033);
+    const auto text = cli.run({"eval-serving"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("each architecture predicted by constants fitted without it"), std::string::npos);
+    EXPECT_NE(text.out.find("not fitted"), std::string::npos); // the mixture of experts' rows
+    // A bad file names its line and field and changes nothing.
+    const std::string path = cli.write(
+        "bad.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
+                   "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,sequences,input_tokens,output_tokens,"
+                   "tokens_per_s_per_gpu,source\nL40S,x,7,,,,32,4096,65536,fp8,8,fp8,1,0,128,2048,1654,zero\n");
+    const auto bad = cli.run({"eval-serving", "--runs", path});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("bad.csv:2: field 'sequences': must be a whole number from 1 to 65536, got '0'"),
+              std::string::npos)
+        << bad.err;
+}
+
+} // namespace
+} // namespace advisor::testing

@@ -1,0 +1,179 @@
+// LLM inference in a serving engine (--engine tensorrt-llm), each term on its own: the memory's
+// full rate, the batch's matmul beside the weights' reads, decode attention on the CUDA cores, the
+// step's time growing with the batch, and tensor parallelism's all-reduces.
+#include "perf/accuracy.h"
+#include "perf/llm_offload.h"
+#include "perf/serving_engine.h"
+#include "perf_test_support.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace advisor::perf {
+namespace {
+
+// A dense 10B at 8 bits (10 GB read a step) with 32 layers of width 4,096 and Llama 3 8B's cache
+// (64K f16 values, 128 KiB, a token; attention: 4 x 32 x 4,096 FLOPs per cached position), at
+// 512 tokens of context.
+PerfQuery roundNumbers(int sequences = 1, int context = 512) {
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmEngine = LlmEngine::TensorRtLlm;
+    q.llmParamsBillion = 10;
+    q.llmWeights = Precision::Int8;
+    q.llmWeightBits = 8.0;
+    q.llmContextTokens = context;
+    q.llmKvCacheValues = 65536.0 * context;
+    q.llmLayers = 32;
+    q.llmHidden = 4096;
+    q.llmSequences = sequences;
+    return q;
+}
+
+double tokens(const char* gpu, const PerfQuery& q, const ServingConstants& k = {}) {
+    const Gpu& g = cat().require(gpu);
+    return servingThroughput(model().specs(g), g, q, consts(), nullptr, k);
+}
+
+bool hasFactor(const Prediction& p, const std::string& name) {
+    for (const auto& f : p.factors) {
+        if (f.name == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST(ServingEngine, OneSequenceReadsAtTheMemorysRateWithLlamaCppsTimePerToken) {
+    // H100 SXM5: 3,350 GB/s at the calibrated 95%; 10 GB of weights and 67 MB of cache;
+    // attention's 4 x 32 x 4,096 x 512 FLOPs at 23.5% of 67 TFLOPS take less than the cache's reads.
+    const Gpu& g = cat().require("H100 SXM5");
+    const double bandwidth = 3350e9 * consts().decodeBandwidthEfficiency;
+    const double cache = 65536.0 * 512 * 2;
+    const double reads = (10e9 + cache) / bandwidth;
+    ASSERT_LT(4.0 * 32 * 4096 * 512 / (67e12 * kServingAttentionEfficiency), cache / bandwidth);
+    const double expected = 1.0 / (reads + consts().decodeOverheadMs / 1000);
+    EXPECT_NEAR(tokens("H100 SXM5", roundNumbers()) / expected, 1.0, 1e-9);
+    // llama.cpp's kernels keep too few bytes in flight to draw 3,182 GB/s on an H100: slower.
+    PerfQuery llamaCpp = roundNumbers();
+    llamaCpp.llmEngine = LlmEngine::LlamaCpp;
+    EXPECT_GT(tokens("H100 SXM5", roundNumbers()) / model().throughput(g, llamaCpp), 1.3);
+    EXPECT_DOUBLE_EQ(model().throughput(g, roundNumbers()), tokens("H100 SXM5", roundNumbers()));
+}
+
+TEST(ServingEngine, TheBatchsMatmulRunsBesideTheWeightsReadsUntilItIsTheLonger) {
+    // At 8 sequences the matmul (8 x 20 GFLOP at 66% of 1,979 TFLOPS: 0.12 ms) hides under the
+    // 3.1 ms of reads: the step grows by the caches and the time per doubling only.
+    const double one = 1.0 / tokens("H100 SXM5", roundNumbers(1));
+    const double eight = 8.0 / tokens("H100 SXM5", roundNumbers(8));
+    const double caches = 7.0 * 65536 * 512 * 2 / (3350e9 * consts().decodeBandwidthEfficiency);
+    EXPECT_NEAR(eight - one, caches + 3 * kServingStepMsPerDoubling / 1000, 1e-9);
+    // At 4,096 sequences of 64 tokens the matmul (82 TFLOP: 63 ms) is far longer than the reads
+    // (13 GB: 4 ms) and attention: compute-bound.
+    Prediction p;
+    const Gpu& g = cat().require("H100 SXM5");
+    servingThroughput(model().specs(g), g, roundNumbers(4096, 64), consts(), &p);
+    EXPECT_GT(p.computeShare, 0.7);
+    EXPECT_DOUBLE_EQ(p.memoryShare + p.computeShare + p.vectorShare + p.overheadShare, 1.0);
+}
+
+TEST(ServingEngine, DecodeAttentionFollowsTheQueryHeadsNotTheCachesBytes) {
+    // A 4x grouped cache (a quarter of the values) at 8,192 tokens for 64 sequences: the bytes
+    // fall 4x, but attention's work on the CUDA cores, per query head, does not; llama.cpp's
+    // kernels (bytes and a fixed work per cached value) gain more from it.
+    PerfQuery full = roundNumbers(64, 8192);
+    full.llmKvCacheValues = 2.0 * 32 * 4096 * 8192; // every head cached
+    PerfQuery grouped = full;
+    *grouped.llmKvCacheValues /= 4;
+    const double servingGain = tokens("H100 SXM5", grouped) / tokens("H100 SXM5", full);
+    const Gpu& g = cat().require("H100 SXM5");
+    full.llmEngine = grouped.llmEngine = LlmEngine::LlamaCpp;
+    const double llamaCppGain = model().throughput(g, grouped) / model().throughput(g, full);
+    EXPECT_GT(servingGain, 1.0);
+    EXPECT_LT(servingGain, llamaCppGain);
+    EXPECT_DOUBLE_EQ(servingDecodeAttentionFlops(roundNumbers()), 4.0 * 32 * 4096 * 512);
+}
+
+TEST(ServingEngine, TheStepsTimeGrowsWithTheLogOfTheSequences) {
+    ServingConstants none;
+    none.stepMsPerDoubling = 0;
+    // 1,024 sequences: 10 doublings of 0.594 ms beside llama.cpp's time per token.
+    const double with = 1024 / tokens("L40S", roundNumbers(1024));
+    const double without = 1024 / tokens("L40S", roundNumbers(1024), none);
+    EXPECT_NEAR(with - without, 10 * kServingStepMsPerDoubling / 1000, 1e-9);
+    EXPECT_DOUBLE_EQ(tokens("L40S", roundNumbers(1), none), tokens("L40S", roundNumbers(1)));
+}
+
+TEST(ServingEngine, TensorParallelAddsCardsBandwidthLessTheAllReducesByLink) {
+    // Two GPUs split each layer of a 70B: their bandwidth and compute add up, but not the time per
+    // step, and each layer adds two all-reduces.
+    PerfQuery one = roundNumbers(64);
+    one.llmParamsBillion = 70;
+    PerfQuery two = one;
+    two.gpus = 2;
+    const double efficiency = tokens("H100 SXM5", two) / (2 * tokens("H100 SXM5", one));
+    EXPECT_LT(efficiency, 0.9);
+    EXPECT_GT(efficiency, 0.6);
+    // By hand: 64 tokens x 4,096 x 2 bytes, half of it each way (a ring of two), at 70% of NVLink's
+    // 450 GB/s, plus 46 us, for each of 2 x 32 all-reduces.
+    const double bytes = 1.0 * 64 * 4096 * 2;
+    const Gpu& h100 = cat().require("H100 SXM5");
+    EXPECT_NEAR(servingAllReduceSeconds(h100, two, 64, true),
+                64 * (bytes / (450e9 * kServingLinkEfficiency) + kServingAllReduceUs / 1e6), 1e-12);
+    EXPECT_DOUBLE_EQ(servingAllReduceSeconds(h100, one, 64, true), 0.0);
+    // The L40S's PCIe 4.0 x16 (31.5 GB/s each way) moves the same bytes 14x slower.
+    const double l40sBytes = servingAllReduceSeconds(cat().require("L40S"), two, 64, false);
+    EXPECT_NEAR(l40sBytes / servingAllReduceSeconds(h100, two, 64, false), 450 / 31.5, 0.05);
+}
+
+TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
+    // 8-bit weights at the 8-bit rate, 16-bit and 4-bit ones at the FP16 rate with FP32 sums.
+    const EffectiveSpecs h100 = specs("H100 SXM5");
+    EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int8), h100.eightBitTflops);
+    EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int4), h100.fp16TrainTflops);
+    PerfQuery prompt = roundNumbers();
+    prompt.metric = Metric::LlmPrefill;
+    prompt.llmPrefillAttentionFlops = 0;
+    EXPECT_NEAR(tokens("H100 SXM5", prompt),
+                kServingMatmulEfficiency * h100.eightBitTflops * h100.denseMatmulClock * 1e12 / 20e9, 1e-6);
+}
+
+TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
+    const Gpu& g = cat().require("H100 SXM5");
+    PerfQuery q = roundNumbers(120);
+    const Prediction p = model().explain(g, q);
+    EXPECT_TRUE(hasFactor(p, "TensorRT-LLM's kernels"));
+    EXPECT_TRUE(hasFactor(p, "120 sequences at once"));
+    EXPECT_FALSE(hasFactor(p, "bytes in flight per SM")); // llama.cpp's terms are not this engine's
+    EXPECT_EQ(p.llmSequences, 120);
+    EXPECT_DOUBLE_EQ(p.effectiveBandwidthGbs, 3350 * consts().decodeBandwidthEfficiency);
+    q.gpus = 4;
+    EXPECT_TRUE(hasFactor(model().explain(g, q), "tensor parallel over 4 GPUs"));
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingTensorParallelAccuracy.medianPct);
+    q.gpus = 1;
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->p90Pct, kServingAccuracy.p90Pct);
+    // Not NVIDIA's: said to be a serving engine as efficient, never measured.
+    const Prediction amd = model().explain(cat().require("MI300X"), q);
+    bool noted = false;
+    for (const auto& n : amd.notes) {
+        noted = noted || n.find("TensorRT-LLM runs on NVIDIA GPUs only") != std::string::npos;
+    }
+    EXPECT_TRUE(noted);
+}
+
+TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {
+    const Gpu& g = cat().require("H100 SXM5");
+    PerfQuery q = roundNumbers();
+    q.llmKvCacheValues = 0.5e9; // 1 GB of f16 cache a sequence
+    q.llmSequencesFillMemory = true;
+    const Prediction p = model().explain(g, q);
+    EXPECT_EQ(p.llmSequences, 62); // (0.9 x 80 GB - 10 GB) / 1 GB
+    PerfQuery fixed = q;
+    fixed.llmSequencesFillMemory = false;
+    fixed.llmSequences = 62;
+    EXPECT_DOUBLE_EQ(p.throughput, model().throughput(g, fixed));
+}
+
+} // namespace
+} // namespace advisor::perf
