@@ -185,6 +185,15 @@ int recommend(Context& ctx, const Args& args) {
         }
         readSequences(args, in.llmSequences, in.llmSequencesFillMemory);
     }
+    if (args.has("engine")) {
+        // The software serving the model: llama.cpp's kernels or a serving engine's.
+        if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
+            throw UsageError("--engine is the software serving an LLM: give it with --task inference --domain llm");
+        }
+        perf::PerfQuery engine;
+        readEngine(args, engine);
+        in.llmEngine = engine.llmEngine;
+    }
     if (args.has("system-ram")) {
         // Cards too small for the model run it with the rest in RAM, as llama.cpp does.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
@@ -221,6 +230,9 @@ int recommend(Context& ctx, const Args& args) {
         if (args.has("sequences")) {
             memoryBasis["sequences"] = in.llmSequences;
             memoryBasis["sequences_fill_memory"] = in.llmSequencesFillMemory; // sized for one; each card holds more
+        }
+        if (args.has("engine")) {
+            memoryBasis["engine"] = perf::toString(in.llmEngine);
         }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
@@ -333,7 +345,7 @@ Command recommendCommand() {
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
-            "                             [--sequences N] [--system-ram RAM]\n\n"
+            "                             [--sequences N] [--system-ram RAM] [--engine llama.cpp|tensorrt-llm]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -353,6 +365,8 @@ Command recommendCommand() {
             "--system-ram (LLM inference: ddr5-5600, ddr4-3200x4 or GB/s) also ranks the cards too small\n"
             "for the model, up to --gpus of a card where the budget buys them, at llama.cpp's speed with\n"
             "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"
+            "--engine (LLM inference) ranks by the tokens/s of llama.cpp (default) or of a serving engine,\n"
+            "TensorRT-LLM (gpu-advisor perf --help says how).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
@@ -364,7 +378,7 @@ Command recommendCommand() {
                                                        {"rank"},         {"top"},
                                                        {"years"},        {"utilization"},
                                                        {"context"},      {"sequences"},
-                                                       systemRamOption()};
+                                                       {"engine"},       systemRamOption()};
                 return recommend(ctx, Args::parse(rest, specs));
             }};
 }

@@ -298,7 +298,7 @@ Command perfCommand() {
             "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
             "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--ubatch TOKENS]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
-            "                        [--sparsity] [--constants calibration.json]\n\n"
+            "                        [--engine llama.cpp|tensorrt-llm] [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
@@ -318,7 +318,12 @@ Command perfCommand() {
             "--ubatch is the prompt tokens each step multiplies\n"
             "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, and a\n"
             "mixture of experts gives each expert it picks a few of them, which llama.cpp's quantized\n"
-            "matmul pads to whole tiles of 128 tokens: larger steps fill them.\n" +
+            "matmul pads to whole tiles of 128 tokens: larger steps fill them.\n"
+            "--engine is the software that runs the LLM: llama.cpp (default; the calibration's runs) or\n"
+            "tensorrt-llm, a serving engine whose kernels stream the memory at its full rate, multiply a\n"
+            "batch's tokens as one matmul beside the weights' reads, and split a model over --gpus by\n"
+            "tensors (each card a share of every layer, with two all-reduces per layer over its links);\n"
+            "fitted on TensorRT-LLM 0.9's published throughput (gpu-advisor eval-serving).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"

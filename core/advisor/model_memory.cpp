@@ -44,6 +44,7 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmRecurrentStateBytes = shaped.llmRecurrentStateBytes;
     in.llmLayers = shaped.llmLayers;
     in.llmOutputHeadParamsBillion = shaped.llmOutputHeadParamsBillion;
+    in.llmHidden = shaped.llmHidden;
     in.llmWeightBits = shaped.llmWeightBits;
     in.llmSharedWeightBits = shaped.llmSharedWeightBits;
     if (model != nullptr && model->activeParamsBillion > 0) {

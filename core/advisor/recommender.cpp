@@ -85,6 +85,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
             q.llmSequences = in.llmSequences;
             q.llmSequencesFillMemory = in.llmSequencesFillMemory;
+            q.llmEngine = in.llmEngine;
             q.llmExperts = in.llmExperts;
             q.llmExpertsPerToken = in.llmExpertsPerToken;
             if (in.llmContextTokens) {
@@ -94,6 +95,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmRecurrentStateBytes = in.llmRecurrentStateBytes;
             q.llmLayers = in.llmLayers;
             q.llmOutputHeadParamsBillion = in.llmOutputHeadParamsBillion;
+            q.llmHidden = in.llmHidden;
             q.llmWeightBits = in.llmWeightBits;
             q.llmSharedWeightBits = in.llmSharedWeightBits;
             q.systemRamGbs = in.systemRamGbs;
@@ -136,7 +138,11 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
                                      : " computers joined by a network (FSDP/ZeRO-3 or pipeline stages across "
                                        "machines): your code must support it, and the network costs speed"));
         } else {
-            c.push_back(split + (in.task == Task::Inference
+            const bool tensorParallel = in.llmEngine != perf::LlmEngine::LlamaCpp;
+            c.push_back(split + (in.task == Task::Inference && tensorParallel
+                                     ? " cards, each a share of every layer (TensorRT-LLM's tensor parallelism): their "
+                                       "bandwidth adds up, less two all-reduces per layer over their links"
+                                 : in.task == Task::Inference
                                      ? " cards (llama.cpp splits by layers out of the box): the extra cards count as "
                                        "memory, not speed"
                                      : " cards (FSDP/ZeRO-3 or pipeline stages): your code must support it, and PCIe "
@@ -148,6 +154,10 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
         c.push_back(g.vendor + " GPU: frameworks run (" + stack +
                     "), but fewer people can help when something breaks (seed: community); its speed here is "
                     "modelled from specs, with no training run of its vendor in the calibration data");
+        if (in.domain == Domain::Llm && in.llmEngine == perf::LlmEngine::TensorRtLlm) {
+            c.push_back("TensorRT-LLM runs on NVIDIA GPUs only: ranked at what a serving engine as efficient would "
+                        "give here (vLLM's " + stack + " build, say)");
+        }
     }
     if (g.tensorCoreGeneration == "none") {
         c.push_back("no tensor cores: the seed recommends against GPUs without them");

@@ -66,6 +66,9 @@ struct RecommendInput {
     /// Instead of llmSequences, as many requests as each card's memory holds beside the weights
     /// (perf/sequences_that_fit.h): cards ranked by what each serves at full load.
     bool llmSequencesFillMemory = false;
+    /// LLM inference: the software serving it (perf::PerfQuery::llmEngine): llama.cpp's kernels or
+    /// a serving engine's (TensorRT-LLM), which the tokens/s ranked are for.
+    perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp;
     /// A mixture of experts' routed experts and experts per token (from a published model), which
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;
@@ -75,6 +78,7 @@ struct RecommendInput {
     /// (perf::PerfQuery's fields of those names); 0 / unset: from the size.
     int llmLayers = 0;
     std::optional<double> llmOutputHeadParamsBillion;
+    std::optional<int> llmHidden; ///< its width (tensor parallelism's all-reduces); unset: from the size
     std::optional<double> llmWeightBits;
     std::optional<double> llmSharedWeightBits;
     /// LLM inference: system RAM (nominal GB/s) a card too small for the model may leave the rest

@@ -113,6 +113,32 @@ TEST(ServingCli, ValueAndChartRankTheCardsInTheEngine) {
     EXPECT_NEAR(relative("L40S"), 1.0, 1e-12);
 }
 
+TEST(ServingCli, RecommendRanksByTheEnginesSpeed) {
+    // Llama 3.1 70B in fp16 for 16 requests: each candidate ranked by perf's tokens/s in the engine,
+    // several cards split by tensors.
+    Cli cli;
+    const auto doc = cli.json({"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--domain", "llm",
+                               "--budget", "80000", "--gpus", "4", "--context", "4096", "--sequences", "16",
+                               "--engine", "tensorrt-llm", "--top", "5"});
+    EXPECT_EQ(doc.at("memory_basis").at("engine"), "tensorrt-llm");
+    ASSERT_FALSE(doc.at("candidates").empty());
+    bool several = false;
+    for (const auto& c : doc.at("candidates")) {
+        const int count = c.at("count").get<int>();
+        several = several || count > 1;
+        const auto perf = cli.json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus", std::to_string(count),
+                                    "--metric", "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp16",
+                                    "--context", "4096", "--sequences", "16", "--engine", "tensorrt-llm"});
+        EXPECT_NEAR(c.at("throughput").get<double>(), perf.at("predictions").at(0).at("throughput").get<double>(),
+                    1e-9)
+            << c.at("gpu");
+    }
+    EXPECT_TRUE(several);
+    const auto refused = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--engine", "tensorrt-llm"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("--engine is the software serving an LLM"), std::string::npos) << refused.err;
+}
+
 TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     Cli cli;
     const auto doc = cli.json({"eval-serving"});
