@@ -1,6 +1,7 @@
 // The Charts page's LLM inference, offscreen on a real database: tokens/s for the GPUs that hold
 // the model, its size, the sequences generating together (or as many as each card holds) and a
-// prompt's micro-batch; and system RAM bringing back the cards that run it with the rest there.
+// prompt's micro-batch; system RAM bringing back the cards that run it with the rest there; and a
+// serving engine instead of llama.cpp.
 #include "charts/bar_chart_builder.h"
 #include "charts_page_checks.h"
 #include "pages/charts_page.h"
@@ -179,6 +180,51 @@ private slots:
         QCOMPARE(again.llmSystemRamField()->currentData().toString(), QStringLiteral("ddr5-5600"));
         again.llmSystemRamField()->setCurrentIndex(0); // later tests expect the defaults
         again.llmModelField()->setCurrentIndex(0);
+        again.setSortBy(perf::Metric::Fp16Training);
+    }
+
+    void aServingEngineChartsItsOwnSpeedWithoutLlamaCppsOptions() {
+        ui::Session session;
+        session.open(dbPath());
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            page.setSortBy(perf::Metric::LlmDecode);
+            page.llmSequencesField()->setValue(64);
+            QCOMPARE(page.llmEngineField()->currentData().toString(), QStringLiteral("llama.cpp"));
+            QVERIFY(page.llmMicroBatchField()->isEnabled() && page.llmSystemRamField()->isEnabled());
+            page.llmEngineField()->setCurrentIndex(page.llmEngineField()->findData(QStringLiteral("tensorrt-llm")));
+            QCOMPARE(page.options().llm.llmEngine, perf::LlmEngine::TensorRtLlm);
+            // It runs whole prompts and keeps the whole model on the GPUs: llama.cpp's two fields go grey.
+            QVERIFY(!page.llmMicroBatchField()->isEnabled() && !page.llmSystemRamField()->isEnabled());
+            const charts::ChartData& d = page.data();
+            QVERIFY2(d.title.find("64 sequences generating together, in TensorRT-LLM") != std::string::npos,
+                     d.title.c_str());
+            // The H100's bar over the L40S's is the engine's ratio of their tokens/s, not llama.cpp's.
+            const auto value = [&d](const char* id) {
+                for (const auto& r : d.rows) {
+                    if (r.gpu->id == id) {
+                        return r.values.at(d.metricIndex(perf::Metric::LlmDecode)).value_or(0.0);
+                    }
+                }
+                return 0.0;
+            };
+            perf::PerfQuery q = page.options().llm;
+            q.metric = perf::Metric::LlmDecode;
+            const auto tokens = [&](const char* name) {
+                return session.model().throughput(session.catalog().require(name), q);
+            };
+            const double ratio = tokens("H100 SXM5") / tokens("L40S");
+            QVERIFY2(std::abs(value("h100-sxm5") / value("l40s") / ratio - 1.0) < 1e-9,
+                     qPrintable(QString::number(value("h100-sxm5") / value("l40s"))));
+            const double serving = tokens("H100 SXM5");
+            q.llmEngine = perf::LlmEngine::LlamaCpp;
+            QVERIFY(serving > 1.2 * tokens("H100 SXM5"));
+        }
+        ui::ChartsPage again(session); // remembered with the page's other choices
+        QCOMPARE(again.llmEngineField()->currentData().toString(), QStringLiteral("tensorrt-llm"));
+        again.llmEngineField()->setCurrentIndex(0); // later tests expect the defaults
+        again.llmSequencesField()->setValue(1);
         again.setSortBy(perf::Metric::Fp16Training);
     }
 };

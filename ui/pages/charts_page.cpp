@@ -129,6 +129,8 @@ void ChartsPage::buildControls() {
 
     llmSystemRam_ = new QComboBox;
     fillSystemRamChoice(llmSystemRam_);
+    llmEngine_ = new QComboBox;
+    fillLlmEngineChoice(llmEngine_);
 
     for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_, llmSystemRam_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
@@ -153,6 +155,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM micro-batch:"), llmMicroBatch_); // no Alt key free, as for the system RAM
     // No Alt key: every letter of its label is taken on this screen (everyAltKeyOnAScreenIsUnique).
     form->addRow(tr("LLM system RAM:"), llmSystemRam_);
+    form->addRow(tr("LLM engine:"), llmEngine_); // no Alt key free, as for the system RAM
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
     assumptionsLayout->addWidget(new SettingsPanel(session_));
@@ -216,7 +219,7 @@ void ChartsPage::buildControls() {
             refresh();
         }
     };
-    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_, llmSystemRam_}) {
+    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_, llmSystemRam_, llmEngine_}) {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
@@ -242,8 +245,11 @@ charts::ChartOptions ChartsPage::options() const {
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
         o.llm.llmSequencesFillMemory = llmSequences_->value() == 0;
         o.llm.llmSequences = std::max(1, llmSequences_->value());
-        o.llm.llmMicroBatchTokens = llmMicroBatch_->value();
-        o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
+        o.llm.llmEngine = chosenLlmEngine(llmEngine_);
+        if (o.llm.llmEngine == perf::LlmEngine::LlamaCpp) { // a serving engine has neither
+            o.llm.llmMicroBatchTokens = llmMicroBatch_->value();
+            o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
+        }
     }
     o.workload = perf::parseWorkloadChoice(workload_->currentData().toString().toStdString())
                      .value_or(perf::WorkloadChoice{});
@@ -266,11 +272,12 @@ void ChartsPage::refresh() {
     for (QWidget* w : std::initializer_list<QWidget*>{workload_, fp32_, sparsity_}) {
         w->setEnabled(!llm);
     }
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_, llmMicroBatch_,
-                                         llmSystemRam_}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{llmModel_, llmWeights_, llmContext_, llmSequences_, llmEngine_}) {
         w->setEnabled(llm);
     }
+    const bool llamaCpp = chosenLlmEngine(llmEngine_) == perf::LlmEngine::LlamaCpp;
+    llmMicroBatch_->setEnabled(llm && llamaCpp);
+    llmSystemRam_->setEnabled(llm && llamaCpp);
     if (!session_.isOpen()) {
         empty_->setText(tr("Opening the price database…"));
         empty_->show();
@@ -443,24 +450,26 @@ void ChartsPage::setMinimumMemory(double gb) {
     minMemory_->setValue(gb);
 }
 
+std::vector<std::pair<const char*, QComboBox*>> ChartsPage::savedChoices() const {
+    return {{"kind", kind_},         {"sortBy", sortBy_},           {"workload", workload_},
+            {"vendor", vendor_},     {"llmModel", llmModel_},       {"llmWeights", llmWeights_},
+            {"llmEngine", llmEngine_}, {"llmSystemRam", llmSystemRam_}};
+}
+
 void ChartsPage::saveViewState() const {
     QSettings s;
     s.beginGroup(QStringLiteral("charts"));
-    s.setValue(QStringLiteral("kind"), kind_->currentData());
-    s.setValue(QStringLiteral("sortBy"), sortBy_->currentData());
-    s.setValue(QStringLiteral("workload"), workload_->currentData());
-    s.setValue(QStringLiteral("vendor"), vendor_->currentData());
+    for (const auto& [key, box] : savedChoices()) {
+        s.setValue(QLatin1String(key), box->currentData());
+    }
     s.setValue(QStringLiteral("minMemory"), minMemory_->value());
     s.setValue(QStringLiteral("gpus"), gpus_->value());
     s.setValue(QStringLiteral("fp32"), fp32_->isChecked());
     s.setValue(QStringLiteral("onlyPriced"), onlyPriced_->isChecked());
     s.setValue(QStringLiteral("sparsity"), sparsity_->isChecked());
-    s.setValue(QStringLiteral("llmModel"), llmModel_->currentData());
-    s.setValue(QStringLiteral("llmWeights"), llmWeights_->currentData());
     s.setValue(QStringLiteral("llmContext"), llmContext_->value());
     s.setValue(QStringLiteral("llmSequences"), llmSequences_->value());
     s.setValue(QStringLiteral("llmMicroBatch"), llmMicroBatch_->value());
-    s.setValue(QStringLiteral("llmSystemRam"), llmSystemRam_->currentData());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
 
@@ -468,19 +477,11 @@ void ChartsPage::restoreViewState() {
     restoring_ = true;
     QSettings s;
     s.beginGroup(QStringLiteral("charts"));
-    const auto pick = [&s](QComboBox* box, const char* key) {
-        const int i = box->findData(s.value(QLatin1String(key)));
-        if (i >= 0) {
+    for (const auto& [key, box] : savedChoices()) { // a value this build does not offer keeps the default
+        if (const int i = box->findData(s.value(QLatin1String(key))); i >= 0) {
             box->setCurrentIndex(i);
         }
-    };
-    pick(kind_, "kind");
-    pick(sortBy_, "sortBy");
-    pick(workload_, "workload");
-    pick(vendor_, "vendor");
-    pick(llmModel_, "llmModel");
-    pick(llmWeights_, "llmWeights");
-    pick(llmSystemRam_, "llmSystemRam");
+    }
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
     llmMicroBatch_->setValue(s.value(QStringLiteral("llmMicroBatch"), perf::kDefaultMicroBatchTokens).toInt());

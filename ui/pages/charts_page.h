@@ -9,6 +9,8 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -57,6 +59,7 @@ public:
     /// Prompt processing's micro-batch (llama.cpp's -ub): the tokens each step multiplies.
     QSpinBox* llmMicroBatchField() const { return llmMicroBatch_; }
     QComboBox* llmSystemRamField() const { return llmSystemRam_; }
+    QComboBox* llmEngineField() const { return llmEngine_; }
     void setMinimumMemory(double gb);
 
 signals:
@@ -70,6 +73,8 @@ private:
     void buildControls();
     void saveViewState() const;
     void restoreViewState();
+    /// The choices the page keeps between sessions, by settings key ("charts/<key>": item data).
+    std::vector<std::pair<const char*, QComboBox*>> savedChoices() const;
     void showTooltip(QMouseEvent* event);
     void fitChartToWidth();
     bool moveBarFocus(int key); ///< arrow keys on the chart; false for other keys
@@ -92,6 +97,7 @@ private:
     QSpinBox* llmMicroBatch_ = nullptr;
     QSpinBox* gpus_ = nullptr; ///< GPUs per setup: every bar that many cards, against as many of the reference
     QComboBox* llmSystemRam_ = nullptr;
+    QComboBox* llmEngine_ = nullptr; ///< llama.cpp or a serving engine (no micro-batch, no system RAM)
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;

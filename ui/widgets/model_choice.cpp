@@ -37,6 +37,23 @@ void fillLlmWeightsChoice(QComboBox* box) {
     box->addItem(QObject::tr("16-bit"), QStringLiteral("fp16"));
 }
 
+void fillLlmEngineChoice(QComboBox* box) {
+    box->clear();
+    box->addItem(QStringLiteral("llama.cpp"), QString::fromLatin1(perf::toString(perf::LlmEngine::LlamaCpp)));
+    box->setItemData(0, QObject::tr("llama.cpp's kernels, as the calibration measured them: one machine, models split "
+                                    "by layers, the rest in system RAM when they do not fit"),
+                     Qt::ToolTipRole);
+    box->addItem(QStringLiteral("TensorRT-LLM"), QString::fromLatin1(perf::toString(perf::LlmEngine::TensorRtLlm)));
+    box->setItemData(1, QObject::tr("A serving engine (NVIDIA's): the memory read at its full rate, a batch's tokens "
+                                    "multiplied as one matmul, models split by tensors over the GPUs; fitted on its "
+                                    "published throughput"),
+                     Qt::ToolTipRole);
+}
+
+perf::LlmEngine chosenLlmEngine(const QComboBox* box) {
+    return perf::parseLlmEngine(box->currentData().toString().toStdString()).value_or(perf::LlmEngine::LlamaCpp);
+}
+
 void describeLlmContextField(QSpinBox* box) {
     box->setSuffix(QObject::tr(" tokens"));
     box->setToolTip(QObject::tr("Token generation: the context each token reads; prompt processing: the prompt's "

@@ -14,6 +14,7 @@ struct ModelShape;
 }
 namespace advisor::perf {
 struct PerfQuery;
+enum class LlmEngine;
 }
 
 namespace advisor::ui {
@@ -30,6 +31,13 @@ void chooseModel(QComboBox* box, const QString& id);
 /// Fills `box` with the LLM weights' precisions llama.cpp runs (4-bit Q4_K_M first, 8-bit, 16-bit),
 /// each item's data the precision's name ("int4"); the Charts page and the power-limit tab.
 void fillLlmWeightsChoice(QComboBox* box);
+
+/// Fills `box` with the software that runs the LLM: llama.cpp (the calibration's) and TensorRT-LLM
+/// (a serving engine), each item's data the engine's name for perf --engine, the whys as tooltips.
+void fillLlmEngineChoice(QComboBox* box);
+
+/// The chosen engine (llama.cpp when none).
+perf::LlmEngine chosenLlmEngine(const QComboBox* box);
 
 /// Sets up a context field for LLM work: tokens as the unit, what the count means as its tooltip.
 void describeLlmContextField(QSpinBox* box);
