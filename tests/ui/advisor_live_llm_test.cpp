@@ -1,6 +1,7 @@
 // The Advisor page's live recommender for LLMs, offscreen on a real database: a model's size or a
 // published model sizes the memory for the leaf's task, and an LLM's context, the requests served
-// at once (or as many as each card holds) and system RAM for what does not fit reach the shortlist.
+// at once (or as many as each card holds), system RAM for what does not fit and the engine serving
+// it reach the shortlist.
 #include "advisor_live_checks.h"
 #include "mnemonics.h"
 #include "pages/advisor_page.h"
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace advisor;
@@ -231,6 +233,40 @@ private slots:
         QSettings().setValue(QStringLiteral("advisor/llm_weights"), QStringLiteral("int3")); // another program's
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveWeights"))->currentData(),
                  QVariant(QStringLiteral("int8"))); // the chart's, as later tests expect
+        model->setCurrentIndex(0);
+    }
+
+    void aServingEngineRanksAtItsSpeedAndKeepsTheModelOnTheGpus() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        answerUpToRunningLlms(page);
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* engine = page.findChild<QComboBox*>(QStringLiteral("liveEngine"));
+        auto* ram = page.findChild<QComboBox*>(QStringLiteral("liveSystemRam"));
+        QVERIFY(model != nullptr && engine != nullptr && ram != nullptr);
+        QVERIFY(!engine->isVisible()); // no model yet
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
+        QVERIFY(engine->isVisible() && ram->isVisible());
+        QCOMPARE(engine->currentData().toString(), QStringLiteral("llama.cpp"));
+        QVERIFY(!page.liveRecommendation().shortlist.empty());
+        const std::string card = page.liveRecommendation().shortlist.front().gpu->id;
+        const double llamaCpp = page.liveRecommendation().shortlist.front().throughput;
+        engine->setCurrentIndex(engine->findData(QStringLiteral("tensorrt-llm")));
+        QVERIFY(!ram->isVisible()); // TensorRT-LLM keeps the whole model on the GPUs
+        // The same card is ranked at the engine's tokens/s, not llama.cpp's.
+        bool found = false;
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            if (c.gpu->id == card && c.count == 1) {
+                found = true;
+                QVERIFY2(std::abs(c.throughput / llamaCpp - 1.0) > 1e-6, qPrintable(QString::number(c.throughput)));
+            }
+        }
+        QVERIFY2(found, card.c_str());
+        const QStringList clashes = testing::clashingMnemonics(&page); // the new row takes no Alt key
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveEngine"))->currentData(),
+                 QVariant(QStringLiteral("tensorrt-llm")));
+        engine->setCurrentIndex(0); // later tests expect the defaults
         model->setCurrentIndex(0);
     }
 };

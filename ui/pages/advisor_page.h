@@ -112,6 +112,7 @@ private:
     QComboBox* liveWeights_ = nullptr;     ///< LLM inference: the weights' precision
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
+    QComboBox* liveEngine_ = nullptr;      ///< LLM inference: llama.cpp or a serving engine
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use
     QSpinBox* liveGpus_ = nullptr;         ///< most cards in one setup (0: the chart leaf's)
     QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; requests and RAM show for LLM inference

@@ -1,5 +1,5 @@
-// The advisor page's live options beyond the memory: an LLM's weights, context, requests and
-// system RAM, and how many cards one setup may have; and how they size the memory and the query.
+// The advisor page's live options beyond the memory: an LLM's weights, context, requests, engine
+// and system RAM, and how many cards one setup may have; and how they size the memory and the query.
 #include "pages/advisor_page.h"
 
 #include "advisor/model_memory.h"
@@ -79,6 +79,18 @@ void AdvisorPage::createLiveOptionFields() {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // The software serving the model (`recommend --engine`): llama.cpp's kernels or a serving
+    // engine's, which runs everything on the GPUs (no system RAM).
+    liveEngine_ = new QComboBox;
+    liveEngine_->setObjectName(QStringLiteral("liveEngine"));
+    fillLlmEngineChoice(liveEngine_);
+    liveEngine_->setCurrentIndex(
+        std::max(0, liveEngine_->findData(QSettings().value(QStringLiteral("advisor/llm_engine")).toString())));
+    connect(liveEngine_, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/llm_engine"), liveEngine_->currentData());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
     // eight for an organisation) unless the user says.
     liveGpus_ = rememberedSpinBox(QStringLiteral("liveGpus"), QStringLiteral("advisor/max_gpus"), 0, 16, 0,
@@ -109,12 +121,15 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmSequences = 1;
     liveInput_.llmSequencesFillMemory = false;
     liveInput_.systemRamGbs.reset();
+    liveInput_.llmEngine = perf::LlmEngine::LlamaCpp;
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
     liveContext_->setEnabled(llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
-    liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0);
+    const bool llamaCpp = chosenLlmEngine(liveEngine_) == perf::LlmEngine::LlamaCpp;
+    liveMemoryForm_->setRowVisible(liveEngine_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0 && llamaCpp);
     liveMemoryForm_->setRowVisible(liveWeights_, llmInference);
     if (llmInference) {
         // As `recommend --precision`: 8-bit is the chart's 8-bit inference, 4 and 16 bits are not.
@@ -131,7 +146,10 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     if (llmInference) {
         liveInput_.llmSequencesFillMemory = liveRequests_->value() == 0;
         liveInput_.llmSequences = std::max(1, liveRequests_->value());
-        liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
+        liveInput_.llmEngine = chosenLlmEngine(liveEngine_);
+        if (llamaCpp) { // a serving engine keeps the whole model on the GPUs
+            liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
+        }
     }
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
