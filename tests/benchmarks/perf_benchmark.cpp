@@ -7,9 +7,11 @@
 namespace {
 
 // Arg 0: the transformer class's shares; arg 1: a language model (perf/llm_training.h), whose
-// profile is built per prediction.
+// profile is built per prediction; arg 2: LLM inference in the serving engine (perf/serving_engine.h).
 void BM_PredictCatalog(benchmark::State& state) {
     const double languageModel = state.range(0) == 1 ? 8.0 : 0.0;
+    const auto engine =
+        state.range(0) == 2 ? advisor::perf::LlmEngine::TensorRtLlm : advisor::perf::LlmEngine::LlamaCpp;
     const auto& catalog = advisor::Catalog::builtin();
     const advisor::perf::PerfModel model(catalog);
     using advisor::perf::Metric;
@@ -25,6 +27,7 @@ void BM_PredictCatalog(benchmark::State& state) {
                     q.metric = m;
                     q.gpus = n;
                     q.llmTrainingParamsBillion = languageModel;
+                    q.llmEngine = engine;
                     sum += model.throughput(g, q);
                     ++predictions;
                 }
@@ -34,7 +37,7 @@ void BM_PredictCatalog(benchmark::State& state) {
     }
     state.SetItemsProcessed(static_cast<int64_t>(predictions));
 }
-BENCHMARK(BM_PredictCatalog)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PredictCatalog)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 void BM_ExplainOne(benchmark::State& state) {
     const auto& catalog = advisor::Catalog::builtin();
