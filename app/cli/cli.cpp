@@ -17,8 +17,8 @@ std::vector<Command> commands() {
     // clang-format off
     return {gpusCommand(), pricesCommand(), settingsCommand(), perfCommand(), evalModelCommand(),
             evalOffloadCommand(), evalServingCommand(), calibrateCommand(), valueCommand(), cloudCommand(),
-            cloudVsDesktopCommand(), powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(), flowchartCommand(),
-            recommendCommand(), chartCommand(), screenshotCommand(), dbCommand()};
+            cloudVsDesktopCommand(), powerLimitCommand(), psuCommand(), buildCommand(), memoryCommand(),
+            flowchartCommand(), recommendCommand(), chartCommand(), screenshotCommand(), dbCommand()};
     // clang-format on
 }
 

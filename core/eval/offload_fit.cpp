@@ -4,6 +4,7 @@
 #include "common/embedded_resources.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "eval/row_fields.h"
 #include "perf/llm_offload.h"
 
 #include <cmath>
@@ -64,78 +65,51 @@ std::vector<OffloadRun> readOffloadRuns(std::string_view textIn, const std::stri
     std::vector<InputProblem> problems;
     std::vector<OffloadRun> out;
     for (const auto& r : table.rows) {
-        const auto cell = [&](const char* name) { return csv::cellIn(r, col, name); };
-        const auto bad = [&](const char* field, const std::string& why) {
-            problems.push_back({{fileLabel, r.line, "", field}, why});
-        };
-        // A number in (0, max], or nullopt: empty and optional, or (with a problem) not one.
-        const auto number = [&](const char* field, bool required, double max) -> std::optional<double> {
-            const std::string s = cell(field);
-            if (s.empty() && !required) {
-                return std::nullopt;
-            }
-            const auto v = text::parseNumber(csv::numberCell(table, s)).value;
-            if (!v || *v <= 0 || *v > max) {
-                bad(field, "must be a number above 0 and at most " + text::formatDoubleExact(max) + ", got " +
-                               text::quoteForMessage(s));
-                return std::nullopt;
-            }
-            return v;
-        };
-        const auto whole = [&](const char* field, bool required, int min, int max) -> std::optional<int> {
-            const std::string s = cell(field);
-            if (s.empty() && !required) {
-                return std::nullopt;
-            }
-            const auto v = text::parseInteger(s);
-            if (!v || *v < min || *v > max) {
-                bad(field, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                               ", got " + text::quoteForMessage(s));
-                return std::nullopt;
-            }
-            return static_cast<int>(*v);
-        };
+        const RowFields fields(table, col, r, fileLabel, problems);
         OffloadRun run;
         run.line = r.line;
-        run.gpu = cell("gpu");
-        run.model = cell("model");
-        run.source = cell("source");
+        run.gpu = fields.cell("gpu");
+        run.model = fields.cell("model");
+        run.source = fields.cell("source");
         if (run.gpu.empty()) {
-            bad("gpu", "must name a GPU");
+            fields.bad("gpu", "must name a GPU");
         }
         perf::PerfQuery& q = run.query;
         q.metric = perf::Metric::LlmDecode;
-        q.llmParamsBillion = number("params_billion", true, 100000).value_or(1);
-        q.llmActiveParamsBillion = number("active_params_billion", false, q.llmParamsBillion).value_or(0);
-        const auto experts = whole("experts", false, 2, 100000);
-        const auto perToken = whole("experts_per_token", false, 1, 100000);
+        q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
+        q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
+        const auto experts = fields.whole("experts", false, 2, 100000);
+        const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
         if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts)) {
-            bad("experts_per_token", "give experts and experts_per_token together, fewer per token than experts");
+            fields.bad("experts_per_token",
+                       "give experts and experts_per_token together, fewer per token than experts");
         } else if (experts && q.llmActiveParamsBillion <= 0) {
-            bad("active_params_billion", "a mixture of experts gives its active parameters");
+            fields.bad("active_params_billion", "a mixture of experts gives its active parameters");
         } else if (experts && q.llmActiveParamsBillion * *experts < *perToken * q.llmParamsBillion) {
-            bad("experts_per_token", "more than the active parameters hold: active_params_billion is less than "
-                                     "experts_per_token / experts of params_billion");
+            fields.bad("experts_per_token", "more than the active parameters hold: active_params_billion is less than "
+                                            "experts_per_token / experts of params_billion");
         } else if (experts) {
             q.llmExperts = *experts;
             q.llmExpertsPerToken = *perToken;
         }
-        q.llmLayers = whole("layers", true, 1, 1000).value_or(1);
-        const auto vocab = whole("vocab", false, 256, 10000000);
-        const auto hidden = whole("hidden", vocab.has_value(), 128, 1000000);
+        q.llmLayers = fields.whole("layers", true, 1, 1000).value_or(1);
+        const auto vocab = fields.whole("vocab", false, 256, 10000000);
+        const auto hidden = fields.whole("hidden", vocab.has_value(), 128, 1000000);
         if (vocab && hidden) {
             q.llmOutputHeadParamsBillion = static_cast<double>(*vocab) * *hidden / 1e9;
         }
-        q.llmWeightBits = number("bits_per_weight", true, 32);
-        q.llmGpuLayers = whole("gpu_layers", false, 0, q.llmLayers + 1);
-        q.llmCpuMoeLayers = whole("cpu_moe_layers", false, 0, q.llmLayers);
+        q.llmWeightBits = fields.number("bits_per_weight", true, 32);
+        q.llmGpuLayers = fields.whole("gpu_layers", false, 0, q.llmLayers + 1);
+        q.llmCpuMoeLayers = fields.whole("cpu_moe_layers", false, 0, q.llmLayers);
         if (q.llmGpuLayers.has_value() == q.llmCpuMoeLayers.has_value()) {
-            bad("gpu_layers", "give gpu_layers (a dense model's -ngl) or cpu_moe_layers (--n-cpu-moe), one of them");
+            fields.bad("gpu_layers",
+                       "give gpu_layers (a dense model's -ngl) or cpu_moe_layers (--n-cpu-moe), one of them");
         } else if (q.llmCpuMoeLayers && q.llmExperts == 0) {
-            bad("cpu_moe_layers", "only a mixture of experts (experts, experts_per_token) leaves experts in RAM");
+            fields.bad("cpu_moe_layers",
+                       "only a mixture of experts (experts, experts_per_token) leaves experts in RAM");
         }
-        q.systemRamGbs = number("system_ram_gbs", true, perf::kMaxSystemRamGbs);
-        run.tokensPerSecond = number("tokens_per_s", true, 1e6).value_or(1);
+        q.systemRamGbs = fields.number("system_ram_gbs", true, perf::kMaxSystemRamGbs);
+        run.tokensPerSecond = fields.number("tokens_per_s", true, 1e6).value_or(1);
         out.push_back(std::move(run));
     }
     if (!problems.empty()) {

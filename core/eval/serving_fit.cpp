@@ -5,6 +5,7 @@
 #include "common/errors.h"
 #include "common/text.h"
 #include "eval/least_squares.h"
+#include "eval/row_fields.h"
 
 #include <cmath>
 #include <set>
@@ -77,93 +78,66 @@ perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<con
 
 std::vector<ServingRun> readServingRuns(std::string_view text, const std::string& fileLabel) {
     const csv::Table table = csv::read(text, fileLabel);
-    const auto col = csv::columnsRequiring(
-        table, fileLabel,
-        {"gpu", "model", "params_billion", "active_params_billion", "experts", "experts_per_token", "layers", "hidden",
-         "kv_values_per_token", "weights", "bits_per_weight", "kv_cache", "gpus", "sequences", "input_tokens",
-         "output_tokens", "tokens_per_s_per_gpu"});
+    const auto col = csv::columnsRequiring(table, fileLabel,
+                                           {"gpu", "model", "params_billion", "active_params_billion", "experts",
+                                            "experts_per_token", "layers", "hidden", "kv_values_per_token", "weights",
+                                            "bits_per_weight", "kv_cache", "gpus", "sequences", "input_tokens",
+                                            "output_tokens", "tokens_per_s_per_gpu"});
     std::vector<InputProblem> problems;
     std::vector<ServingRun> out;
     for (const auto& r : table.rows) {
-        const auto cell = [&](const char* name) { return csv::cellIn(r, col, name); };
-        const auto bad = [&](const char* field, const std::string& why) {
-            problems.push_back({{fileLabel, r.line, "", field}, why});
-        };
-        const auto number = [&](const char* field, bool required, double max) -> std::optional<double> {
-            const std::string s = cell(field);
-            if (s.empty() && !required) {
-                return std::nullopt;
-            }
-            const auto v = text::parseNumber(csv::numberCell(table, s)).value;
-            if (!v || *v <= 0 || *v > max) {
-                bad(field, "must be a number above 0 and at most " + text::formatDoubleExact(max) + ", got " +
-                               text::quoteForMessage(s));
-                return std::nullopt;
-            }
-            return v;
-        };
-        const auto whole = [&](const char* field, bool required, int min, int max) -> std::optional<int> {
-            const std::string s = cell(field);
-            if (s.empty() && !required) {
-                return std::nullopt;
-            }
-            const auto v = text::parseInteger(s);
-            if (!v || *v < min || *v > max) {
-                bad(field, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                               ", got " + text::quoteForMessage(s));
-                return std::nullopt;
-            }
-            return static_cast<int>(*v);
-        };
+        const RowFields fields(table, col, r, fileLabel, problems);
         ServingRun run;
         run.line = r.line;
-        run.gpu = cell("gpu");
-        run.model = cell("model");
-        run.source = cell("source");
+        run.gpu = fields.cell("gpu");
+        run.model = fields.cell("model");
+        run.source = fields.cell("source");
         if (run.gpu.empty()) {
-            bad("gpu", "must name a GPU");
+            fields.bad("gpu", "must name a GPU");
         }
         perf::PerfQuery& q = run.query;
         q.metric = perf::Metric::LlmDecode;
         q.llmEngine = perf::LlmEngine::TensorRtLlm;
-        q.llmParamsBillion = number("params_billion", true, 100000).value_or(1);
-        q.llmActiveParamsBillion = number("active_params_billion", false, q.llmParamsBillion).value_or(0);
-        const auto experts = whole("experts", false, 2, 100000);
-        const auto perToken = whole("experts_per_token", false, 1, 100000);
+        q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
+        q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
+        const auto experts = fields.whole("experts", false, 2, 100000);
+        const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
         if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts) ||
             experts.has_value() != (q.llmActiveParamsBillion > 0)) {
-            bad("experts_per_token", "a mixture of experts gives experts, experts_per_token (fewer) and "
-                                     "active_params_billion together; a dense model none of them");
+            fields.bad("experts_per_token", "a mixture of experts gives experts, experts_per_token (fewer) and "
+                                            "active_params_billion together; a dense model none of them");
         } else if (experts) {
             q.llmExperts = *experts;
             q.llmExpertsPerToken = *perToken;
         }
-        q.llmLayers = whole("layers", true, 1, 1000).value_or(1);
-        q.llmHidden = whole("hidden", true, 64, 1000000);
-        run.kvValuesPerToken = whole("kv_values_per_token", true, 1, 100000000).value_or(1);
-        const auto weights = perf::parsePrecision(cell("weights"));
+        q.llmLayers = fields.whole("layers", true, 1, 1000).value_or(1);
+        q.llmHidden = fields.whole("hidden", true, 64, 1000000);
+        run.kvValuesPerToken = fields.whole("kv_values_per_token", true, 1, 100000000).value_or(1);
+        const auto weights = perf::parsePrecision(fields.cell("weights"));
         if (!weights || *weights == perf::Precision::Fp32) {
-            bad("weights", "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(cell("weights")));
+            fields.bad("weights",
+                       "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
         } else {
             q.llmWeights = *weights;
         }
-        q.llmWeightBits = number("bits_per_weight", true, 32);
-        const auto kv = perf::parseKvCacheType(cell("kv_cache"));
+        q.llmWeightBits = fields.number("bits_per_weight", true, 32);
+        const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
         if (!kv) {
-            bad("kv_cache", "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(cell("kv_cache")));
+            fields.bad("kv_cache",
+                       "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
         } else {
             q.llmKvCache = *kv;
         }
-        q.gpus = whole("gpus", true, 1, 64).value_or(1);
+        q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
         q.interconnect.pcieLanes = 16; // the tables' PCIe servers (L40S) give each card 16 lanes
-        q.llmSequences = whole("sequences", true, 1, 65536).value_or(1);
-        run.inputTokens = whole("input_tokens", true, 1, 1000000).value_or(1);
-        run.outputTokens = whole("output_tokens", true, 1, 1000000).value_or(1);
+        q.llmSequences = fields.whole("sequences", true, 1, 65536).value_or(1);
+        run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
+        run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);
         // The cache each step reads on average: the prompt and half the answer.
         const double context = run.inputTokens + run.outputTokens / 2.0;
         q.llmContextTokens = static_cast<int>(std::lround(context));
         q.llmKvCacheValues = run.kvValuesPerToken * context;
-        run.tokensPerSecondPerGpu = number("tokens_per_s_per_gpu", true, 1e7).value_or(1);
+        run.tokensPerSecondPerGpu = fields.number("tokens_per_s_per_gpu", true, 1e7).value_or(1);
         out.push_back(std::move(run));
     }
     if (!problems.empty()) {
@@ -223,7 +197,8 @@ ServingFit fitServingConstants(const std::vector<ServingRun>& runs, const Catalo
         const perf::ServingConstants without = fitOn(model, others);
         for (size_t i = 0; i < prepared.size(); ++i) {
             if (!prepared[i].run->mixtureOfExperts() && prepared[i].gpu->architecture == architecture) {
-                fit.leaveOneArchitectureOutPct[i] = 100.0 * std::fabs(std::exp(logError(model, prepared[i], without)) - 1.0);
+                fit.leaveOneArchitectureOutPct[i] =
+                    100.0 * std::fabs(std::exp(logError(model, prepared[i], without)) - 1.0);
             }
         }
     }

@@ -1,6 +1,5 @@
-#include "perf/model.h"
-
 #include "common/format.h"
+#include "perf/model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -51,9 +51,9 @@ StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
 // spreads over them.
 StepTimes prefillToken(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ServingConstants& k) {
     StepTimes t;
-    t.multiplies = 2.0 * activeParamsBillion(q) * 1e9 /
-                       matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
-                   prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k);
+    t.multiplies =
+        2.0 * activeParamsBillion(q) * 1e9 / matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
+        prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k);
     t.allReduce = servingAllReduceSeconds(g, q, 1.0, false, k);
     return t;
 }
@@ -108,8 +108,7 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
     return tokens;
 }
 
-void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
-                    Prediction& p) {
+void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p) {
     const bool decode = q.metric == Metric::LlmDecode;
     p.computeRoofTflops = servingMatmulTflops(s, q.llmWeights) * s.denseMatmulClock;
     p.effectiveBandwidthGbs = s.bandwidthGbs * c.decodeBandwidthEfficiency;
@@ -127,22 +126,23 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
     llamaCpp.llmEngine = LlmEngine::LlamaCpp;
     llamaCpp.systemRamGbs.reset(); // the comparison is with the model on the GPUs, as here
     add("TensorRT-LLM's kernels", modelThroughput(s, g, llamaCpp, c),
-        decode ? "the weights and the KV cache stream at " + format::number(p.effectiveBandwidthGbs, 0) +
-                     " GB/s (" + format::percent(c.decodeBandwidthEfficiency, 0) +
-                     " of the memory's rate; llama.cpp's kernels at most " +
-                     format::number(decodeBandwidthGbs(s, c), 0) +
-                     " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
-                     format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak, beside the reads"
-               : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) +
-                     " of the tensor peak (" + format::number(p.computeRoofTflops, 0) +
-                     " TFLOPS for these weights: an 8-bit checkpoint on the 8-bit tensor cores) with no time per "
-                     "token beside them");
+        decode
+            ? "the weights and the KV cache stream at " + format::number(p.effectiveBandwidthGbs, 0) + " GB/s (" +
+                  format::percent(c.decodeBandwidthEfficiency, 0) +
+                  " of the memory's rate; llama.cpp's kernels at most " + format::number(decodeBandwidthGbs(s, c), 0) +
+                  " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
+                  format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak, beside the reads"
+            : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
+                  format::number(p.computeRoofTflops, 0) +
+                  " TFLOPS for these weights: an 8-bit checkpoint on the 8-bit tensor cores) with no time per "
+                  "token beside them");
     if (decode && q.llmSequences > 1) {
         PerfQuery alone = q;
         alone.llmSequences = 1;
         add(std::to_string(q.llmSequences) + " sequences at once", servingThroughput(s, g, alone, c),
             "each step reads the weights once for all of them and each one's KV cache, multiplies their tokens as "
-            "one matmul, and takes " + format::number(kServingStepMsPerDoubling, 2) +
+            "one matmul, and takes " +
+                format::number(kServingStepMsPerDoubling, 2) +
                 " ms more for each doubling of the sequences (scheduling and sampling; fitted)");
     }
     if (decode) {
@@ -162,8 +162,7 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
         one.gpus = 1;
         const Link link = linkBandwidth(g, q.gpus, q.interconnect);
         const int stepTokens = decode ? std::max(1, q.llmSequences) : 1; // tokens/s x step = its tokens
-        const double allReduceShare =
-            servingAllReduceSeconds(g, q, stepTokens, decode) * p.throughput / stepTokens;
+        const double allReduceShare = servingAllReduceSeconds(g, q, stepTokens, decode) * p.throughput / stepTokens;
         add("tensor parallel over " + std::to_string(q.gpus) + " GPUs", servingThroughput(s, g, one, c),
             "each card reads and multiplies its share of every layer, so their bandwidth and compute add up; "
             "after each layer's attention and MLP they sum their outputs (two all-reduces per layer over " +
@@ -172,8 +171,10 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                 " us each, fitted), " + format::percent(allReduceShare, 0) + " of the time");
     }
     if (!llmFits(g, q)) {
-        p.notes.push_back("does not fit: " + format::number(llmBytesHeld(q) / 1e9, 1) + " GB of weights and KV cache "
-                          "against " + format::number(g.memoryGb * std::max(1, q.gpus), 0) +
+        p.notes.push_back("does not fit: " + format::number(llmBytesHeld(q) / 1e9, 1) +
+                          " GB of weights and KV cache "
+                          "against " +
+                          format::number(g.memoryGb * std::max(1, q.gpus), 0) +
                           " GB; TensorRT-LLM keeps everything on the GPUs, so the speed shown is the one it would "
                           "have if it fitted");
     }

@@ -79,7 +79,6 @@ double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, 
                                const ServingConstants& k = {});
 
 /// p's bound, roofs, factors and notes for a serving-engine prediction already in p.
-void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
-                    Prediction& p);
+void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p);
 
 } // namespace advisor::perf

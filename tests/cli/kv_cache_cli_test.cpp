@@ -119,7 +119,8 @@ TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     // A KV cache belongs to LLM inference; a bad format is named.
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--kv-cache", "q8_0"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--kv-cache, --sequences, --ubatch and --engine describe an LLM"), std::string::npos) << training.err;
+    EXPECT_NE(training.err.find("--kv-cache, --sequences, --ubatch and --engine describe an LLM"), std::string::npos)
+        << training.err;
     const auto bad = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "int2"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int2'"), std::string::npos) << bad.err;
@@ -184,7 +185,8 @@ TEST(KvCacheCli, DepthIsWhatTheCacheHoldsBeforeThePromptOrTheReply) {
         << human.out;
     const auto training = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training", "--depth", "4096"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--depth, --kv-cache, --sequences, --ubatch and --engine describe an LLM"), std::string::npos)
+    EXPECT_NE(training.err.find("--depth, --kv-cache, --sequences, --ubatch and --engine describe an LLM"),
+              std::string::npos)
         << training.err;
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "-5"}).exitCode, 2);
 }

@@ -1,7 +1,6 @@
 // The serving engine on the command line: `--engine tensorrt-llm` in perf, value and chart, its
 // errors, and `eval-serving` against TensorRT-LLM's published tables, through the real binary.
 #include "cli_runner.h"
-
 #include "common/csv.h"
 
 #include <algorithm>
@@ -72,7 +71,8 @@ TEST(ServingCli, AnUnknownEngineOrALlamaCppOptionWithItIsRefusedByName) {
                   std::string::npos)
             << refused.err;
     }
-    const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--engine", "tensorrt-llm"});
+    const auto training =
+        cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--engine", "tensorrt-llm"});
     EXPECT_EQ(training.exitCode, 2);
     EXPECT_NE(training.err.find("--ubatch and --engine describe an LLM"), std::string::npos) << training.err;
 }
@@ -89,8 +89,8 @@ TEST(ServingCli, ValueAndChartRankTheCardsInTheEngine) {
                                 "--reference", "L40S", "--out", cli.file("serving.csv")});
     ASSERT_EQ(chart.exitCode, 0) << chart.err;
     const csv::Table table = csv::read(cli.read("serving.csv"), "serving.csv");
-    const auto column = size_t(std::find(table.header.begin(), table.header.end(), "relative_llm-decode") -
-                               table.header.begin());
+    const auto column =
+        size_t(std::find(table.header.begin(), table.header.end(), "relative_llm-decode") - table.header.begin());
     ASSERT_LT(column, table.header.size());
     // The H100's bar against the L40S: its own decode at 64 sequences in the engine over the L40S's.
     const auto relative = [&](const std::string& name) {
@@ -118,8 +118,8 @@ TEST(ServingCli, RecommendRanksByTheEnginesSpeed) {
     // several cards split by tensors.
     Cli cli;
     const auto doc = cli.json({"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--domain", "llm",
-                               "--budget", "80000", "--gpus", "4", "--context", "4096", "--sequences", "16",
-                               "--engine", "tensorrt-llm", "--top", "5"});
+                               "--budget", "80000", "--gpus", "4", "--context", "4096", "--sequences", "16", "--engine",
+                               "tensorrt-llm", "--top", "5"});
     EXPECT_EQ(doc.at("memory_basis").at("engine"), "tensorrt-llm");
     ASSERT_FALSE(doc.at("candidates").empty());
     bool several = false;
@@ -129,12 +129,12 @@ TEST(ServingCli, RecommendRanksByTheEnginesSpeed) {
         const auto perf = cli.json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus", std::to_string(count),
                                     "--metric", "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp16",
                                     "--context", "4096", "--sequences", "16", "--engine", "tensorrt-llm"});
-        EXPECT_NEAR(c.at("throughput").get<double>(), perf.at("predictions").at(0).at("throughput").get<double>(),
-                    1e-9)
+        EXPECT_NEAR(c.at("throughput").get<double>(), perf.at("predictions").at(0).at("throughput").get<double>(), 1e-9)
             << c.at("gpu");
     }
     EXPECT_TRUE(several);
-    const auto refused = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--engine", "tensorrt-llm"});
+    const auto refused =
+        cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--engine", "tensorrt-llm"});
     EXPECT_EQ(refused.exitCode, 2);
     EXPECT_NE(refused.err.find("--engine is the software serving an LLM"), std::string::npos) << refused.err;
 }

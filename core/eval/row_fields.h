@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// One row of a file of measured runs (eval-offload's, eval-serving's), read field by field: a
+/// bad field adds a problem naming the file, line and field, and reads as nothing, so that every
+/// bad field of a file is reported at once before anything is used.
+
+#include "common/csv.h"
+#include "common/errors.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor::eval {
+
+class RowFields {
+public:
+    RowFields(const csv::Table& table, const std::map<std::string, size_t>& columns, const csv::Row& row,
+              const std::string& fileLabel, std::vector<InputProblem>& problems)
+        : table_(table), columns_(columns), row_(row), fileLabel_(fileLabel), problems_(problems) {}
+
+    /// The trimmed cell of the column named `name` (empty when absent).
+    std::string cell(const char* name) const;
+    /// Records a problem with `field` of this row.
+    void bad(const char* field, const std::string& why) const;
+    /// A number above 0 and at most `max`; nullopt when empty and not required, or (with a problem)
+    /// when it is not one.
+    std::optional<double> number(const char* field, bool required, double max) const;
+    /// A whole number from `min` to `max`, likewise.
+    std::optional<int> whole(const char* field, bool required, int min, int max) const;
+
+private:
+    const csv::Table& table_;
+    const std::map<std::string, size_t>& columns_;
+    const csv::Row& row_;
+    const std::string& fileLabel_;
+    std::vector<InputProblem>& problems_;
+};
+
+} // namespace advisor::eval
