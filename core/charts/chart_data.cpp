@@ -121,6 +121,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     d.metrics = o.metrics;
     d.sortBy = o.sortBy;
     d.workload = llm ? perf::WorkloadChoice{} : o.workload; // LLM inference is no training workload
+    d.llmEngine = llm ? o.llm.llmEngine : perf::LlmEngine::LlamaCpp;
+    d.gpusPerSetup = o.gpus;
     for (const auto m : o.metrics) {
         d.seriesNames.push_back(metricLabel(m));
     }
@@ -263,7 +265,9 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
         d.valueAxisLabel = (llm ? "Tokens per second relative to " : "Performance relative to ") + refName +
                            " (1.0 = " + refName + ")";
         const std::string per = o.gpus > 1 ? "per setup of " + std::to_string(o.gpus) + " GPUs" : "per GPU";
-        d.subtitle = (llm ? "Modelled llama.cpp-style tokens/s " + per + "; sorted by "
+        const bool serving = d.llmEngine == perf::LlmEngine::TensorRtLlm;
+        d.subtitle = (llm ? std::string("Modelled ") + (serving ? "TensorRT-LLM" : "llama.cpp-style") + " tokens/s " +
+                                per + "; sorted by "
                           : "Modelled throughput " + per + "; sorted by ") +
                      metricLabel(o.sortBy);
     } else {

@@ -69,6 +69,8 @@ struct ChartData {
     std::vector<std::string> seriesNames; ///< e.g. "8-bit inference"
     perf::Metric sortBy = perf::Metric::Fp16Training;
     perf::WorkloadChoice workload;        ///< what the bars are for (ChartOptions::workload)
+    perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp; ///< the software LLM bars are for
+    int gpusPerSetup = 1;                 ///< ChartOptions::gpus
     std::vector<ChartRow> rows;           ///< best first by `sortBy`
     const Gpu* reference = nullptr;
     bool normalisedToReference = true;    ///< perf/$: false when the reference has no price

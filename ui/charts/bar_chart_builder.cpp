@@ -2,6 +2,7 @@
 
 #include "common/format.h"
 #include "perf/accuracy.h"
+#include "perf/model.h"
 #include "ui_text.h"
 #include "widgets/plot_fit.h"
 
@@ -38,6 +39,16 @@ void styleAxis(QCPAxis* axis, const ChartStyle& style) {
     axis->setLabelFont(style.font);
     axis->grid()->setPen(QPen(style.grid, 1, Qt::DotLine));
     axis->grid()->setZeroLinePen(Qt::NoPen);
+}
+
+// What a bar predicts, as far as how well such predictions did says: its measure, and for LLM
+// inference the engine and the GPUs per setup (a serving engine's own held-out error).
+perf::PerfQuery accuracyQuery(const charts::ChartData& data, size_t metric) {
+    perf::PerfQuery q;
+    q.metric = data.metrics.at(metric);
+    q.llmEngine = data.llmEngine;
+    q.gpus = data.gpusPerSetup;
+    return q;
 }
 
 } // namespace
@@ -225,7 +236,7 @@ QString BarChartBuilder::barText(const charts::ChartData& data, size_t row, size
         // No held-out error on the calibration data stands for the language-model profile.
         text += QStringLiteral("\n") + QObject::tr("Language-model profile: not fitted; compared with measured LLM "
                                                    "training runs in docs/performance-model.md");
-    } else if (const auto band = perf::shippedAccuracy().forMetric(data.metrics.at(metric)); value && band) {
+    } else if (const auto band = perf::shippedAccuracy().forQuery(accuracyQuery(data, metric)); value && band) {
         text += QStringLiteral("\n") + QObject::tr("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
                                            .arg(qs(format::number(band->medianPct, 0)), qs(format::number(band->p90Pct, 0)));
     }
