@@ -27,50 +27,62 @@ double logError(const perf::PerfModel& model, const Prepared& p, const perf::Ser
 
 // The matmul efficiency and time per doubling on the single-GPU rows in `rows`, then the link's
 // efficiency and the all-reduce's latency on the tensor-parallel ones.
-perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<const Prepared*>& rows) {
-    perf::ServingConstants k;
-    const auto solve = [&](bool tensorParallel, double perf::ServingConstants::*a, double perf::ServingConstants::*b,
-                           double perf::ServingConstants::*c3, std::vector<double> lower, std::vector<double> upper) {
-        std::vector<const Prepared*> used;
+using Member = double perf::ServingConstants::*;
+
+// Sets `members` of k to what minimises the squared log errors of `rows` (the others as in k): the
+// best of a grid of starts, since a fit without one architecture can have more than one minimum.
+void solveFor(const perf::PerfModel& model, const std::vector<const Prepared*>& rows, perf::ServingConstants& k,
+              const std::vector<Member>& members, const std::vector<std::vector<double>>& startValues,
+              std::vector<double> lower, std::vector<double> upper) {
+    if (rows.empty()) {
+        return;
+    }
+    LeastSquaresProblem problem;
+    problem.parameters = members.size();
+    problem.lower = std::move(lower);
+    problem.upper = std::move(upper);
+    problem.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+        perf::ServingConstants trial = k;
+        for (size_t i = 0; i < members.size(); ++i) {
+            trial.*members[i] = x[i];
+        }
+        r.clear();
         for (const auto* p : rows) {
-            if (p->tensorParallel == tensorParallel) {
-                used.push_back(p);
-            }
-        }
-        if (used.empty()) {
-            return;
-        }
-        LeastSquaresProblem problem;
-        problem.parameters = c3 ? 3 : 2;
-        problem.lower = std::move(lower);
-        problem.upper = std::move(upper);
-        problem.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
-            perf::ServingConstants trial = k;
-            trial.*a = x[0];
-            trial.*b = x[1];
-            if (c3) {
-                trial.*c3 = x[2];
-            }
-            r.clear();
-            for (const auto* p : used) {
-                r.push_back(logError(model, *p, trial));
-            }
-        };
-        std::vector<double> x0{k.*a, k.*b};
-        if (c3) {
-            x0.push_back(k.*c3);
-        }
-        const auto result = solveLeastSquares(problem, x0);
-        k.*a = result.x[0];
-        k.*b = result.x[1];
-        if (c3) {
-            k.*c3 = result.x[2];
+            r.push_back(logError(model, *p, trial));
         }
     };
-    solve(false, &perf::ServingConstants::matmulEfficiency, &perf::ServingConstants::stepMsPerDoubling,
-          &perf::ServingConstants::attentionEfficiency, {0.05, 0.0, 0.001}, {1.0, 10.0, 5.0});
-    solve(true, &perf::ServingConstants::linkEfficiency, &perf::ServingConstants::allReduceUs, nullptr, {0.05, 0.0},
-          {1.0, 1000.0});
+    // Every combination of each member's start values.
+    std::vector<std::vector<double>> starts{{}};
+    for (const auto& values : startValues) {
+        std::vector<std::vector<double>> longer;
+        for (const auto& s : starts) {
+            for (const double v : values) {
+                longer.push_back(s);
+                longer.back().push_back(v);
+            }
+        }
+        starts = std::move(longer);
+    }
+    const auto result = solveLeastSquaresFromStarts(problem, starts);
+    for (size_t i = 0; i < members.size(); ++i) {
+        k.*members[i] = result.x[i];
+    }
+}
+
+// The matmul efficiency, the time per doubling and the attention rate on the single-GPU rows in
+// `rows`, then the link's efficiency and the all-reduce's latency on the tensor-parallel ones. No
+// fit starts from the shipped constants, so that reproducing them says something.
+perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<const Prepared*>& rows) {
+    std::vector<const Prepared*> single, parallel;
+    for (const auto* p : rows) {
+        (p->tensorParallel ? parallel : single).push_back(p);
+    }
+    perf::ServingConstants k;
+    using C = perf::ServingConstants;
+    solveFor(model, single, k, {&C::matmulEfficiency, &C::stepMsPerDoubling, &C::attentionEfficiency},
+             {{0.3, 0.6, 0.9}, {0.3, 1.5}, {0.1, 0.4, 1.5}}, {0.05, 0.0, 0.001}, {1.0, 10.0, 5.0});
+    solveFor(model, parallel, k, {&C::linkEfficiency, &C::allReduceUs}, {{0.3, 0.8}, {5.0, 50.0, 200.0}}, {0.05, 0.0},
+             {1.0, 1000.0});
     return k;
 }
 

@@ -12,6 +12,15 @@
 namespace advisor::perf {
 namespace {
 
+// The model's layers and width: a published model's own, else a Llama-like model's for its size.
+int servingLayers(const PerfQuery& q) {
+    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(q.llmParamsBillion);
+}
+
+double servingHidden(const PerfQuery& q) {
+    return q.llmHidden ? double(*q.llmHidden) : llamaLikeHidden(activeParamsBillion(q));
+}
+
 // One step's (a token's, in a prompt) time by where it goes, on all the query's GPUs.
 struct StepTimes {
     double weightReads = 0, multiplies = 0, cacheReads = 0, attention = 0, overhead = 0, allReduce = 0;
@@ -59,14 +68,6 @@ StepTimes prefillToken(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
 }
 
 } // namespace
-
-int servingLayers(const PerfQuery& q) {
-    return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(q.llmParamsBillion);
-}
-
-double servingHidden(const PerfQuery& q) {
-    return q.llmHidden ? double(*q.llmHidden) : llamaLikeHidden(activeParamsBillion(q));
-}
 
 double servingDecodeAttentionFlops(const PerfQuery& q) {
     return 4.0 * servingLayers(q) * servingHidden(q) * cachedTokens(q);
@@ -133,9 +134,11 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                   " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
                   format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak, beside the reads"
             : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
-                  format::number(p.computeRoofTflops, 0) +
-                  " TFLOPS for these weights: an 8-bit checkpoint on the 8-bit tensor cores) with no time per "
-                  "token beside them");
+                  format::number(p.computeRoofTflops, 0) + " TFLOPS for these weights: " +
+                  (q.llmWeights == Precision::Int8 || q.llmWeights == Precision::Fp8
+                       ? "an 8-bit checkpoint on the 8-bit tensor cores"
+                       : "FP16 with FP32 sums") +
+                  ") with no time per token beside them");
     if (decode && q.llmSequences > 1) {
         PerfQuery alone = q;
         alone.llmSequences = 1;
@@ -172,9 +175,7 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
     }
     if (!llmFits(g, q)) {
         p.notes.push_back("does not fit: " + format::number(llmBytesHeld(q) / 1e9, 1) +
-                          " GB of weights and KV cache "
-                          "against " +
-                          format::number(g.memoryGb * std::max(1, q.gpus), 0) +
+                          " GB of weights and KV cache against " + format::number(g.memoryGb * std::max(1, q.gpus), 0) +
                           " GB; TensorRT-LLM keeps everything on the GPUs, so the speed shown is the one it would "
                           "have if it fitted");
     }
