@@ -80,6 +80,8 @@ int run(Context& ctx, const Args& args) {
                                                               ? nlohmann::json(o.languageModelParamsBillion)
                                                               : nlohmann::json()},
                        {"gpus", o.gpuCount},
+                       {"llm_engine", perf::isLlm(o.metric) ? nlohmann::json(perf::toString(o.llm.llmEngine))
+                                                            : nlohmann::json()},
                        {"sparsity_2_4", o.sparsity24},
                        {"reference", table.reference->name},
                        {"normalised_to_reference", table.normalisedToReference},

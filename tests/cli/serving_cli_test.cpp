@@ -85,6 +85,9 @@ TEST(ServingCli, ValueAndChartRankTheCardsInTheEngine) {
     EXPECT_NE(value.out.find("as many sequences generating together as the memory holds, in TensorRT-LLM)"),
               std::string::npos)
         << value.out;
+    const auto json = cli.json({"value", "--metric", "llm-decode", "--engine", "tensorrt-llm"});
+    EXPECT_EQ(json.at("llm_engine"), "tensorrt-llm");
+    EXPECT_TRUE(cli.json({"value", "--metric", "fp16-training"}).at("llm_engine").is_null());
     const auto chart = cli.run({"chart", "--metric", "llm-decode", "--engine", "tensorrt-llm", "--sequences", "64",
                                 "--reference", "L40S", "--out", cli.file("serving.csv")});
     ASSERT_EQ(chart.exitCode, 0) << chart.err;
