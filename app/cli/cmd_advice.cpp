@@ -286,10 +286,15 @@ int recommend(Context& ctx, const Args& args) {
         return 0;
     }
     auto& o = ctx.out();
-    o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd) << ", ranked by "
-      << (in.rankBy == advice::RankBy::Speed ? "speed in " + std::string(perf::toString(rec.metric))
-                                             : std::string(perf::toString(rec.metric)) + " per dollar (" +
-                                                   rec.perDollarAnchor + ")")
+    // The engine the LLM's tokens/s are for, when not llama.cpp's (the default).
+    const std::string metric = std::string(perf::toString(rec.metric)) +
+                               (perf::isLlm(rec.metric) && in.llmEngine == perf::LlmEngine::TensorRtLlm
+                                    ? " in TensorRT-LLM"
+                                    : "");
+    o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd)
+      << ", ranked by "
+      << (in.rankBy == advice::RankBy::Speed ? "speed in " + metric
+                                             : metric + " per dollar (" + rec.perDollarAnchor + ")")
       << '\n';
     int rank = 0;
     for (const auto& c : rec.shortlist) {

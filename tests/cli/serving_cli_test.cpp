@@ -136,6 +136,9 @@ TEST(ServingCli, RecommendRanksByTheEnginesSpeed) {
             << c.at("gpu");
     }
     EXPECT_TRUE(several);
+    const auto text = cli.run({"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--domain", "llm",
+                               "--budget", "5000", "--engine", "tensorrt-llm"});
+    EXPECT_NE(text.out.find(", ranked by llm-decode in TensorRT-LLM per dollar ("), std::string::npos) << text.out;
     const auto refused =
         cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--engine", "tensorrt-llm"});
     EXPECT_EQ(refused.exitCode, 2);
