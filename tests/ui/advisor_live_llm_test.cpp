@@ -253,6 +253,8 @@ private slots:
         const double llamaCpp = page.liveRecommendation().shortlist.front().throughput;
         engine->setCurrentIndex(engine->findData(QStringLiteral("tensorrt-llm")));
         QVERIFY(!ram->isVisible()); // TensorRT-LLM keeps the whole model on the GPUs
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("served by TensorRT-LLM")),
+                 qPrintable(liveSummary(page)->text()));
         // The same card is ranked at the engine's tokens/s, not llama.cpp's.
         bool found = false;
         for (const auto& c : page.liveRecommendation().shortlist) {

@@ -157,6 +157,9 @@ void AdvisorPage::sizeLiveMemoryForModel() {
         if (liveInput_.llmSequencesFillMemory) {
             liveMemoryBasis_ += tr("; as many requests at once as each card holds");
         }
+        if (liveInput_.llmEngine == perf::LlmEngine::TensorRtLlm) {
+            liveMemoryBasis_ += tr("; served by TensorRT-LLM");
+        }
     } catch (const AdvisorError& e) {
         liveMemoryBasis_ = QString::fromUtf8(e.what());
         return;
