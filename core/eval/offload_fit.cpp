@@ -67,17 +67,8 @@ std::vector<OffloadRun> readOffloadRuns(std::string_view textIn, const std::stri
     for (const auto& r : table.rows) {
         const RowFields fields(table, col, r, fileLabel, problems);
         OffloadRun run;
-        run.line = r.line;
-        run.gpu = fields.cell("gpu");
-        run.model = fields.cell("model");
-        run.source = fields.cell("source");
-        if (run.gpu.empty()) {
-            fields.bad("gpu", "must name a GPU");
-        }
+        readRunStart(fields, r.line, run);
         perf::PerfQuery& q = run.query;
-        q.metric = perf::Metric::LlmDecode;
-        q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
-        q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
         const auto experts = fields.whole("experts", false, 2, 100000);
         const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
         if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts)) {

@@ -6,6 +6,7 @@
 
 #include "common/csv.h"
 #include "common/errors.h"
+#include "perf/model.h"
 
 #include <map>
 #include <optional>
@@ -37,5 +38,22 @@ private:
     const std::string& fileLabel_;
     std::vector<InputProblem>& problems_;
 };
+
+/// What every measured run of LLM token generation starts with: its line, GPU (required), model
+/// and source, and a token-generation query of its parameters and active parameters (a mixture of
+/// experts'; empty: dense).
+template <typename Run> void readRunStart(const RowFields& fields, int line, Run& run) {
+    run.line = line;
+    run.gpu = fields.cell("gpu");
+    run.model = fields.cell("model");
+    run.source = fields.cell("source");
+    if (run.gpu.empty()) {
+        fields.bad("gpu", "must name a GPU");
+    }
+    perf::PerfQuery& q = run.query;
+    q.metric = perf::Metric::LlmDecode;
+    q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
+    q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
+}
 
 } // namespace advisor::eval
