@@ -102,7 +102,8 @@ double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
-        return servingThroughput(s, g, q.llmSequencesFillMemory ? withSequencesResolved(g, q) : q, c, out);
+        return q.llmSequencesFillMemory ? servingThroughput(s, g, withSequencesResolved(g, q), c, out)
+                                        : servingThroughput(s, g, q, c, out); // no copy of the query
     }
     if (q.metric == Metric::LlmDecode) {
         return q.llmSequencesFillMemory ? decodeThroughput(s, g, withSequencesResolved(g, q), c, out)
