@@ -8,6 +8,7 @@
 #include "cli/table.h"
 #include "common/file_io.h"
 #include "common/format.h"
+#include "eval/first_token.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
 
@@ -46,12 +47,64 @@ std::string constantsText(const perf::ServingConstants& k) {
            format::percent(k.attentionEfficiency, 1) + " of the FP32 rate";
 }
 
+// TensorRT-LLM's first-token latencies at one sequence against the shipped constants (never
+// fitted on): each row, and the bands for one GPU, tensor parallel and mixtures of experts.
+struct FirstTokenCheck {
+    nlohmann::json rows = nlohmann::json::array();
+    Band single, parallel, mixture;
+    TextTable table{{"GPU", "MODEL", "GPUS", "PROMPT", "MEASURED MS", "PREDICTED MS", "ERROR"}};
+
+    FirstTokenCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FirstTokenRun>& runs) {
+        for (const size_t c : {2u, 3u, 4u, 5u, 6u}) {
+            table.setRightAligned(c);
+        }
+        for (const auto& r : runs) {
+            const double predicted = eval::predictFirstTokenMs(model, ctx.catalog().require(r.gpu, "gpu"), r);
+            const double errorPct = 100.0 * (predicted / r.firstTokenMs - 1.0);
+            (r.mixtureOfExperts() ? mixture
+             : r.query.gpus > 1   ? parallel
+                                  : single)
+                .errorsPct.push_back(std::fabs(errorPct));
+            rows.push_back({{"line", r.line},
+                            {"gpu", r.gpu},
+                            {"model", r.model},
+                            {"gpus", r.query.gpus},
+                            {"input_tokens", r.inputTokens},
+                            {"measured_ms", r.firstTokenMs},
+                            {"predicted_ms", predicted},
+                            {"error_pct", errorPct},
+                            {"mixture_of_experts", r.mixtureOfExperts()}});
+            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus), std::to_string(r.inputTokens),
+                          format::number(r.firstTokenMs, 1), format::number(predicted, 1),
+                          format::number(errorPct, 1) + "%"});
+        }
+    }
+    nlohmann::json json() const {
+        return {{"rows", rows},
+                {"single_gpu", single.json()},
+                {"tensor_parallel", parallel.json()},
+                {"mixture_of_experts", mixture.json()}};
+    }
+    void print(std::ostream& out) const {
+        out << "\ntime to the first token at one sequence (never fitted on):\n";
+        table.print(out);
+        out << "\n  one GPU, dense models: " << single.text() << '\n'
+            << "  tensor parallel, dense models: " << parallel.text() << '\n'
+            << "  mixtures of experts: " << mixture.text() << '\n';
+    }
+};
+
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
     const auto runs = file ? eval::readServingRuns(files::readAll(*file), *file) : eval::builtinServingRuns();
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
+    const auto firstTokenFile = args.value("first-token");
+    const FirstTokenCheck firstToken(ctx, model,
+                                     firstTokenFile
+                                         ? eval::readFirstTokenRuns(files::readAll(*firstTokenFile), *firstTokenFile)
+                                         : eval::builtinFirstTokenRuns());
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -110,7 +163,8 @@ int run(Context& ctx, const Args& args) {
                          {"mixture_of_experts_not_fitted", mixture.json()}}},
                        {"leave_one_architecture_out",
                         {{"single_gpu", heldOutSingle.json()}, {"tensor_parallel", heldOutParallel.json()}}},
-                       {"llama_cpp_kernels_vs_these", llamaCpp.json()}});
+                       {"llama_cpp_kernels_vs_these", llamaCpp.json()},
+                       {"first_token", firstToken.json()}});
         return 0;
     }
     t.print(ctx.out());
@@ -124,6 +178,7 @@ int run(Context& ctx, const Args& args) {
               << "  tensor parallel: " << heldOutParallel.text() << '\n'
               << "llama.cpp's kernels (the default engine) on the single-GPU batches differ from these by "
               << llamaCpp.text() << '\n';
+    firstToken.print(ctx.out());
     return 0;
 }
 
@@ -131,7 +186,8 @@ int run(Context& ctx, const Args& args) {
 
 Command evalServingCommand() {
     return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
-            "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--constants calibration.json]\n\n"
+            "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--first-token FILE.csv]\n"
+            "                                [--constants calibration.json]\n\n"
             "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
             "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
             "(--engine tensorrt-llm of perf, value, chart and recommend): the batch's prompts, then its\n"
@@ -143,9 +199,14 @@ Command evalServingCommand() {
             "(default resources/perf/tensorrt-llm-0.9-throughput.csv):\n"
             "  gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,\n"
             "  kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,sequences,input_tokens,\n"
-            "  output_tokens,tokens_per_s_per_gpu,source\n",
+            "  output_tokens,tokens_per_s_per_gpu,source\n"
+            "Then predicts TensorRT-LLM's published time to the first token of one request (batch size\n"
+            "1; never fitted on) with the shipped constants: its prompt is one step, the weights read\n"
+            "once and each token's matmuls beside the step's fixed time. --first-token reads another\n"
+            "file (default resources/perf/tensorrt-llm-0.9-first-token.csv) whose last columns are\n"
+            "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"runs"}, {"constants"}}));
+                return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"constants"}}));
             }};
 }
 

@@ -14,14 +14,32 @@
 namespace advisor::cli {
 namespace {
 
+// What the expected error of a prediction for q was measured on.
+bool servingPrompt(const perf::PerfQuery& q) {
+    return q.metric == perf::Metric::LlmPrefill && q.llmEngine == perf::LlmEngine::TensorRtLlm;
+}
+
+const char* accuracyBasis(const perf::PerfQuery& q) {
+    if (servingPrompt(q)) {
+        return "error on TensorRT-LLM's published first-token latencies, no constant fitted on them (eval-serving)";
+    }
+    return perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm
+               ? "leave-one-architecture-out error on TensorRT-LLM's published throughput (eval-serving)"
+               : "leave-one-architecture-out error on the calibration data";
+}
+
+// Milliseconds a prompt of the query's context takes at the predicted prompt tokens/s.
+double promptMs(const perf::Prediction& p, const perf::PerfQuery& q) {
+    return 1000.0 * std::max(1, q.llmContextTokens) / p.throughput;
+}
+
 // How far such predictions were off for an architecture the fit never saw.
-nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band, bool servingEngine = false) {
+nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band,
+                            const char* basis = "leave-one-architecture-out error on the calibration data") {
     if (!band) {
         return nullptr;
     }
-    return {{"basis", servingEngine ? "leave-one-architecture-out error on TensorRT-LLM's published throughput "
-                                      "(eval-serving)"
-                                    : "leave-one-architecture-out error on the calibration data"},
+    return {{"basis", basis},
             {"median_abs_error_pct", band->medianPct},
             {"p90_abs_error_pct", band->p90Pct},
             {"rows", band->rows}};
@@ -40,12 +58,14 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
             ? " (none of them inference; docs/performance-model.md checks 16-bit inference on "
               "timm's PyTorch runs)"
             : "";
+    const char* measuredOn = servingPrompt(q)  ? "on TensorRT-LLM's published first-token latencies, no constant "
+                                                 "fitted on them (eval-serving)"
+                             : !perf::isLlm(m) ? "leave-one-architecture-out on training measurements"
+                             : q.llmEngine == perf::LlmEngine::TensorRtLlm
+                                 ? "leave-one-architecture-out on TensorRT-LLM's published throughput (eval-serving)"
+                                 : "leave-one-architecture-out on llama.cpp measurements";
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
-      << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - leave-one-architecture-out on "
-      << (!perf::isLlm(m)                                   ? "training measurements"
-          : q.llmEngine == perf::LlmEngine::TensorRtLlm ? "TensorRT-LLM's published throughput (eval-serving)"
-                                                          : "llama.cpp measurements")
-      << inferenceCheck << '\n';
+      << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - " << measuredOn << inferenceCheck << '\n';
 }
 
 // Where the model sits when part of it stays in system RAM, and the speed that gives.
@@ -116,6 +136,7 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"engine", perf::toString(q.llmEngine)}};
         if (q.metric == perf::Metric::LlmPrefill) {
             j["llm"]["micro_batch_tokens"] = q.llmMicroBatchTokens;
+            j["prompt_ms"] = promptMs(p, q); // the prompt's time: to its first token
         }
         if (q.metric == perf::Metric::LlmDecode) {
             j["tokens_per_s_per_sequence"] = p.throughput / std::max(1, p.llmSequences);
@@ -143,6 +164,10 @@ void printPrediction(std::ostream& o, const perf::Prediction& p, const perf::Per
     o << perf::toString(q.metric);
     if (perf::isLlm(q.metric)) {
         o << " " << describeLlm(q) << ": " << format::number(p.throughput, 1) << " tokens/s";
+        if (q.metric == perf::Metric::LlmPrefill) {
+            o << " (a prompt of " << format::number(q.llmContextTokens, 0) << " tokens in "
+              << format::number(promptMs(p, q), 1) << " ms)";
+        }
         if (q.metric == perf::Metric::LlmDecode && p.llmSequences > 1) {
             o << " (" << format::number(p.throughput / p.llmSequences, 1) << " for each of "
               << format::number(p.llmSequences, 0) << " sequences)";
@@ -246,8 +271,7 @@ int run(Context& ctx, const Args& args) {
             } else if (p.offload) {
                 addPromptCopy(j["offload"], g, q, model);
             }
-            j["expected_error"] =
-                accuracyJson(accuracy.forQuery(q), perf::isLlm(m) && q.llmEngine == perf::LlmEngine::TensorRtLlm);
+            j["expected_error"] = accuracyJson(accuracy.forQuery(q), accuracyBasis(q));
             if (q.gpus > 1 && !perf::isLlm(m)) {
                 j["expected_scaling_error"] = accuracyJson(accuracy.scaling);
             }

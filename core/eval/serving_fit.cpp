@@ -88,6 +88,49 @@ perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<con
 
 } // namespace
 
+int readServedModel(const RowFields& fields, perf::PerfQuery& q) {
+    q.llmEngine = perf::LlmEngine::TensorRtLlm;
+    const auto experts = fields.whole("experts", false, 2, 100000);
+    const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
+    if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts) ||
+        experts.has_value() != (q.llmActiveParamsBillion > 0)) {
+        fields.bad("experts_per_token", "a mixture of experts gives experts, experts_per_token (fewer) and "
+                                        "active_params_billion together; a dense model none of them");
+    } else if (experts) {
+        q.llmExperts = *experts;
+        q.llmExpertsPerToken = *perToken;
+    }
+    q.llmLayers = fields.whole("layers", true, 1, 1000).value_or(1);
+    q.llmHidden = fields.whole("hidden", true, 64, 1000000);
+    const int kvValuesPerToken = fields.whole("kv_values_per_token", true, 1, 100000000).value_or(1);
+    const auto weights = perf::parsePrecision(fields.cell("weights"));
+    if (!weights || *weights == perf::Precision::Fp32) {
+        fields.bad("weights",
+                   "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
+    } else {
+        q.llmWeights = *weights;
+    }
+    q.llmWeightBits = fields.number("bits_per_weight", true, 32);
+    const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
+    if (!kv) {
+        fields.bad("kv_cache", "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
+    } else {
+        q.llmKvCache = *kv;
+    }
+    q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
+    q.interconnect.pcieLanes = 16; // the tables' PCIe servers (L40S) give each card 16 lanes
+    return kvValuesPerToken;
+}
+
+perf::PerfQuery servedPromptQuery(const perf::PerfQuery& q, int inputTokens) {
+    perf::PerfQuery prompt = q;
+    prompt.metric = perf::Metric::LlmPrefill;
+    prompt.llmContextTokens = inputTokens;
+    // 4 FLOPs per attended position and unit of width in each layer; the i-th token attends to i.
+    prompt.llmPrefillAttentionFlops = 4.0 * q.llmLayers * q.llmHidden.value_or(0) * (inputTokens + 1) / 2.0;
+    return prompt;
+}
+
 std::vector<ServingRun> readServingRuns(std::string_view text, const std::string& fileLabel) {
     const csv::Table table = csv::read(text, fileLabel);
     const auto col = csv::columnsRequiring(table, fileLabel,
@@ -102,37 +145,7 @@ std::vector<ServingRun> readServingRuns(std::string_view text, const std::string
         ServingRun run;
         readRunStart(fields, r.line, run);
         perf::PerfQuery& q = run.query;
-        q.llmEngine = perf::LlmEngine::TensorRtLlm;
-        const auto experts = fields.whole("experts", false, 2, 100000);
-        const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
-        if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts) ||
-            experts.has_value() != (q.llmActiveParamsBillion > 0)) {
-            fields.bad("experts_per_token", "a mixture of experts gives experts, experts_per_token (fewer) and "
-                                            "active_params_billion together; a dense model none of them");
-        } else if (experts) {
-            q.llmExperts = *experts;
-            q.llmExpertsPerToken = *perToken;
-        }
-        q.llmLayers = fields.whole("layers", true, 1, 1000).value_or(1);
-        q.llmHidden = fields.whole("hidden", true, 64, 1000000);
-        run.kvValuesPerToken = fields.whole("kv_values_per_token", true, 1, 100000000).value_or(1);
-        const auto weights = perf::parsePrecision(fields.cell("weights"));
-        if (!weights || *weights == perf::Precision::Fp32) {
-            fields.bad("weights",
-                       "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
-        } else {
-            q.llmWeights = *weights;
-        }
-        q.llmWeightBits = fields.number("bits_per_weight", true, 32);
-        const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
-        if (!kv) {
-            fields.bad("kv_cache",
-                       "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
-        } else {
-            q.llmKvCache = *kv;
-        }
-        q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
-        q.interconnect.pcieLanes = 16; // the tables' PCIe servers (L40S) give each card 16 lanes
+        run.kvValuesPerToken = readServedModel(fields, q);
         q.llmSequences = fields.whole("sequences", true, 1, 65536).value_or(1);
         run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
         run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);
@@ -157,14 +170,10 @@ double predictServingRun(const perf::PerfModel& model, const Gpu& g, const Servi
                          const perf::ServingConstants& k) {
     const perf::EffectiveSpecs s = model.specs(g);
     const double decode = perf::servingThroughput(s, g, run.query, model.constants(), nullptr, k);
-    perf::PerfQuery prompt = run.query;
-    prompt.metric = perf::Metric::LlmPrefill;
-    prompt.llmContextTokens = run.inputTokens;
-    // 4 FLOPs per attended position and unit of width in each layer; the i-th token attends to i.
-    prompt.llmPrefillAttentionFlops = 4.0 * run.query.llmLayers * *run.query.llmHidden * (run.inputTokens + 1) / 2.0;
-    const double prefill = perf::servingThroughput(s, g, prompt, model.constants(), nullptr, k);
+    const perf::PerfQuery prompt = servedPromptQuery(run.query, run.inputTokens);
     const double sequences = run.query.llmSequences;
-    const double seconds = sequences * run.inputTokens / prefill + run.outputTokens * sequences / decode;
+    const double seconds = perf::servingPromptSeconds(s, g, prompt, model.constants(), sequences * run.inputTokens, k) +
+                           run.outputTokens * sequences / decode;
     return sequences * run.outputTokens / seconds / run.query.gpus;
 }
 

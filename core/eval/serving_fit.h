@@ -10,6 +10,7 @@
 ///   output_tokens,tokens_per_s_per_gpu,source
 
 #include "catalog/catalog.h"
+#include "eval/row_fields.h"
 #include "perf/model.h"
 #include "perf/serving_engine.h"
 
@@ -24,7 +25,7 @@ struct ServingRun {
     std::string gpu;   ///< resolved against the catalog when fitted
     std::string model; ///< as written, for the report
     /// llm-decode at the batch's mean context (input + output / 2), tensorrt-llm, the row's GPUs;
-    /// the prompts are the same query as llm-prefill at input_tokens (servingRunQueries).
+    /// the prompts are the same query as llm-prefill at input_tokens (servedPromptQuery).
     perf::PerfQuery query;
     int inputTokens = 0, outputTokens = 0;
     int kvValuesPerToken = 0;
@@ -33,13 +34,22 @@ struct ServingRun {
     bool mixtureOfExperts() const { return query.llmExperts > 0; }
 };
 
+/// Reads the served model's columns of a row of TensorRT-LLM's tables into q (the engine, expert
+/// counts, layers, hidden, weights, bits_per_weight, kv_cache, gpus; 16 PCIe lanes a card) and
+/// returns kv_values_per_token; a bad field adds a problem to `fields`.
+int readServedModel(const RowFields& fields, perf::PerfQuery& q);
+
+/// llm-prefill of a prompt of `inputTokens` tokens for q's model and GPUs, with its attention's
+/// FLOPs per token from q's layers and width (4 per attended position and unit of width).
+perf::PerfQuery servedPromptQuery(const perf::PerfQuery& q, int inputTokens);
+
 /// Every bad row is reported (file, line, field); nothing is returned unless all are valid.
 std::vector<ServingRun> readServingRuns(std::string_view text, const std::string& fileLabel);
 /// The shipped runs (compiled in).
 std::vector<ServingRun> builtinServingRuns();
 
-/// A run's output tokens/s per GPU as the model gives it: the batch's prompts (sequences x
-/// input_tokens at llm-prefill's rate), then output_tokens steps of llm-decode.
+/// A run's output tokens/s per GPU as the model gives it: the batch's prompts as one step of
+/// sequences x input_tokens tokens (servingPromptSeconds), then output_tokens steps of llm-decode.
 double predictServingRun(const perf::PerfModel& model, const Gpu& g, const ServingRun& run,
                          const perf::ServingConstants& k = {});
 

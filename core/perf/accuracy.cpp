@@ -40,6 +40,9 @@ std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
         return std::nullopt; // derived, not fitted: no held-out error on the calibration data says how good
     }
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) { // eval-serving's, not the calibration's
+        if (q.metric == Metric::LlmPrefill) {
+            return q.gpus > 1 ? kServingPromptTensorParallelAccuracy : kServingPromptAccuracy;
+        }
         return q.gpus > 1 ? kServingTensorParallelAccuracy : kServingAccuracy;
     }
     if (!isLlm(q.metric) && !q.workloadName.empty() && benchmarkWorkload) {

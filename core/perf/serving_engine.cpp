@@ -21,12 +21,14 @@ double servingHidden(const PerfQuery& q) {
     return q.llmHidden ? double(*q.llmHidden) : llamaLikeHidden(activeParamsBillion(q));
 }
 
-// One step's (a token's, in a prompt) time by where it goes, on all the query's GPUs.
+// One step's time by where it goes, on all the query's GPUs.
 struct StepTimes {
     double weightReads = 0, multiplies = 0, cacheReads = 0, attention = 0, overhead = 0, allReduce = 0;
-    // The weights' reads and the matmul that multiplies them overlap, and so do the cache's reads
-    // and attention's work on it: the longer one of each pair counts.
-    double weights() const { return std::max(weightReads, multiplies); }
+    // In token generation the weights' reads and the batch's matmul that multiplies them overlap,
+    // and so do the cache's reads and attention's work on it: the longer one of each pair counts.
+    // A prompt's step adds them (readsHidden false): see promptStep.
+    bool readsHidden = true;
+    double weights() const { return readsHidden ? std::max(weightReads, multiplies) : weightReads + multiplies; }
     double cache() const { return std::max(cacheReads, attention); }
     double total() const { return weights() + cache() + overhead + allReduce; }
 };
@@ -55,15 +57,25 @@ StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     return t;
 }
 
-// A prompt token: its weights' and attention's FLOPs (attention in FP16 with FP32 sums, as flash
-// attention runs it), the weights read once for a step of many tokens, whose all-reduces' latency
-// spreads over them.
-StepTimes prefillToken(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ServingConstants& k) {
+// A prompt of `tokens` tokens (one sequence's, or a batch's prompts together) as one step, the
+// engine's context phase: the weights its tokens use read once, each token's matmuls and attention
+// (attention in FP16 with FP32 sums, as flash attention runs it), llama.cpp's fixed time per step
+// and the all-reduces of its tokens' activations. The reads and the multiplies add rather than
+// overlap: TensorRT-LLM 0.9's first-token latencies at one sequence (round 77) take the weights'
+// reads plus the 128-token prompts' multiplies plus the fixed time (11% median off for the dense
+// models, nothing fitted); with the longer of the two they were 23-44% shorter than measured. For
+// long prompts the reads are a few percent of the step.
+StepTimes promptStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                     const ServingConstants& k, double tokens) {
     StepTimes t;
-    t.multiplies =
-        2.0 * activeParamsBillion(q) * 1e9 / matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
-        prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k);
-    t.allReduce = servingAllReduceSeconds(g, q, 1.0, false, k);
+    t.readsHidden = false;
+    t.weightReads =
+        promptWeightBytesRead(q, static_cast<int>(std::min(tokens, 1e9))) / bandwidthBytesPerSecond(s, q, c);
+    t.multiplies = tokens * (2.0 * activeParamsBillion(q) * 1e9 /
+                                 matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
+                             prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k));
+    t.overhead = c.decodeOverheadMs / 1000.0;
+    t.allReduce = servingAllReduceSeconds(g, q, tokens, true, k);
     return t;
 }
 
@@ -90,16 +102,23 @@ double servingMatmulTflops(const EffectiveSpecs& s, Precision weights) {
     return weights == Precision::Int8 || weights == Precision::Fp8 ? s.eightBitTflops : s.fp16TrainTflops;
 }
 
+double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                            double tokens, const ServingConstants& k) {
+    return promptStep(s, g, q, c, k, tokens).total();
+}
+
 double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                          Prediction* out, const ServingConstants& k) {
     const bool decode = q.metric == Metric::LlmDecode;
-    const StepTimes t = decode ? decodeStep(s, g, q, c, k) : prefillToken(s, g, q, k);
-    const double tokens = (decode ? std::max(1, q.llmSequences) : 1) / t.total();
+    const int stepTokens = decode ? std::max(1, q.llmSequences) : std::max(1, q.llmContextTokens);
+    const StepTimes t = decode ? decodeStep(s, g, q, c, k) : promptStep(s, g, q, c, k, stepTokens);
+    const double tokens = stepTokens / t.total();
     if (out != nullptr) {
-        const bool readsLonger = t.weightReads >= t.multiplies;
+        const bool readsCount = !t.readsHidden || t.weightReads >= t.multiplies;
+        const bool multipliesCount = !t.readsHidden || t.weightReads < t.multiplies;
         const bool cacheReadsLonger = t.cacheReads >= t.attention;
-        out->memoryShare = ((readsLonger ? t.weightReads : 0.0) + (cacheReadsLonger ? t.cacheReads : 0.0)) / t.total();
-        out->computeShare = (readsLonger ? 0.0 : t.multiplies) / t.total();
+        out->memoryShare = ((readsCount ? t.weightReads : 0.0) + (cacheReadsLonger ? t.cacheReads : 0.0)) / t.total();
+        out->computeShare = (multipliesCount ? t.multiplies : 0.0) / t.total();
         out->vectorShare = (cacheReadsLonger ? 0.0 : t.attention) / t.total();
         out->overheadShare = (t.overhead + t.allReduce) / t.total(); // GPU-independent time and the links'
         // as llama.cpp's token generation: the reads' own work and the multiplies follow the clock
@@ -108,6 +127,24 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
     }
     return tokens;
 }
+
+namespace {
+
+// "the weights read once (2.1 ms), 512 tokens' matmuls (5.2 ms), the step's fixed 2.24 ms (the time
+// to the first token: 9.6 ms)"
+std::string promptStepDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c) {
+    const int tokens = std::max(1, q.llmContextTokens);
+    const StepTimes t = promptStep(s, g, q, c, {}, tokens);
+    const auto ms = [](double seconds) { return format::number(seconds * 1000.0, seconds < 0.01 ? 2 : 1) + " ms"; };
+    return "the weights read once (" + ms(t.weightReads) + "), " + format::number(tokens, 0) + " tokens' matmuls and " +
+           "attention (" + ms(t.multiplies) + ")" +
+           (t.allReduce > 0 ? ", their all-reduces (" + ms(t.allReduce) + ")" : std::string()) +
+           " and the step's fixed " + ms(t.overhead) + "; " + ms(t.total()) +
+           " to the first token, so a short prompt's tokens come slower (TensorRT-LLM 0.9's first-token latencies: "
+           "`gpu-advisor eval-serving`)";
+}
+
+} // namespace
 
 void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p) {
     const bool decode = q.metric == Metric::LlmDecode;
@@ -138,7 +175,7 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                   (q.llmWeights == Precision::Int8 || q.llmWeights == Precision::Fp8
                        ? "an 8-bit checkpoint on the 8-bit tensor cores"
                        : "FP16 with FP32 sums") +
-                  ") with no time per token beside them");
+                  ") in one step for the whole prompt: " + promptStepDetail(s, g, q, c));
     if (decode && q.llmSequences > 1) {
         PerfQuery alone = q;
         alone.llmSequences = 1;
@@ -164,8 +201,9 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
         PerfQuery one = q;
         one.gpus = 1;
         const Link link = linkBandwidth(g, q.gpus, q.interconnect);
-        const int stepTokens = decode ? std::max(1, q.llmSequences) : 1; // tokens/s x step = its tokens
-        const double allReduceShare = servingAllReduceSeconds(g, q, stepTokens, decode) * p.throughput / stepTokens;
+        const int stepTokens = decode ? std::max(1, q.llmSequences) : std::max(1, q.llmContextTokens);
+        // tokens/s x a step's seconds / its tokens = the step's share
+        const double allReduceShare = servingAllReduceSeconds(g, q, stepTokens, true) * p.throughput / stepTokens;
         add("tensor parallel over " + std::to_string(q.gpus) + " GPUs", servingThroughput(s, g, one, c),
             "each card reads and multiplies its share of every layer, so their bandwidth and compute add up; "
             "after each layer's attention and MLP they sum their outputs (two all-reduces per layer over " +

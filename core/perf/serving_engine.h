@@ -14,7 +14,10 @@
 ///   + on N > 1, two all-reduces per layer of B tokens' activations (a ring: 2 (N-1)/N of them
 ///     over each card's link) and a latency each
 /// with llama.cpp's calibrated bandwidth efficiency and time per token (the step's time at one
-/// sequence); prompt processing runs the weights' and attention's FLOPs at the matmul rate.
+/// sequence). A prompt of P tokens is one step (servingPromptSeconds):
+///   weights read / (N x bandwidth) + P x (2 x active parameters + attention FLOPs) / (N x rate)
+///   + llama.cpp's time per token + the all-reduces of P tokens
+/// so a short prompt's tokens come slower than a long one's (the time to its first token).
 /// The five constants here were fitted on TensorRT-LLM 0.9's published peak-throughput tables
 /// (resources/perf/tensorrt-llm-0.9-throughput.csv): three on 51 single-GPU rows of dense models
 /// on H100, H200, L40S and A100, the all-reduce's two on 29 tensor-parallel rows of dense models
@@ -36,8 +39,13 @@ inline constexpr double kServingStepMsPerDoubling = 0.594;
 /// eval-serving's leave-one-architecture-out error, the constants fitted without each of Hopper,
 /// Ada and Ampere in turn: on one GPU (51 rows of dense models) and tensor parallel (29): what
 /// `perf` reports as the expected error.
-inline constexpr ErrorBand kServingAccuracy{6.7, 16.4, 51};
-inline constexpr ErrorBand kServingTensorParallelAccuracy{18.6, 28.6, 29};
+inline constexpr ErrorBand kServingAccuracy{6.7, 16.3, 51};
+inline constexpr ErrorBand kServingTensorParallelAccuracy{18.5, 28.7, 29};
+/// Prompts (llm-prefill): the error on TensorRT-LLM 0.9's first-token latencies of one request
+/// (resources/perf/tensorrt-llm-0.9-first-token.csv, dense models; never fitted on), on one GPU
+/// (24 rows) and tensor parallel (16): what `perf` reports for the engine's prompts.
+inline constexpr ErrorBand kServingPromptAccuracy{10.8, 18.7, 24};
+inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;
@@ -69,6 +77,11 @@ double servingMatmulTflops(const EffectiveSpecs& s, Precision weights);
 /// if it did: the engine keeps everything on the GPUs (explainServing notes it).
 double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                          Prediction* out = nullptr, const ServingConstants& k = {});
+
+/// Seconds a step of `tokens` prompt tokens takes (one prompt, or a batch's prompts together):
+/// the time to the first token of a prompt of that many.
+double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
+                            double tokens, const ServingConstants& k = {});
 
 /// FLOPs of a generated token's attention for one sequence: 4 x layers x width x cached tokens.
 double servingDecodeAttentionFlops(const PerfQuery& q);

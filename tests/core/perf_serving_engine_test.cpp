@@ -132,11 +132,53 @@ TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
     const EffectiveSpecs h100 = specs("H100 SXM5");
     EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int8), h100.eightBitTflops);
     EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int4), h100.fp16TrainTflops);
-    PerfQuery prompt = roundNumbers();
+    // A very long prompt's tokens come at the matmul rate: 20 GFLOPs each at 66% of the 8-bit peak.
+    PerfQuery prompt = roundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
-    EXPECT_NEAR(tokens("H100 SXM5", prompt),
-                kServingMatmulEfficiency * h100.eightBitTflops * h100.denseMatmulClock * 1e12 / 20e9, 1e-6);
+    EXPECT_NEAR(tokens("H100 SXM5", prompt) /
+                    (kServingMatmulEfficiency * h100.eightBitTflops * h100.denseMatmulClock * 1e12 / 20e9),
+                1.0, 0.001);
+}
+
+TEST(ServingEngine, APromptIsOneStepOfTheWeightsReadsItsMatmulsAndTheFixedTime) {
+    // 128 tokens on an H100: the 10 GB of weights read once at the calibrated 95% of 3,350 GB/s, 128
+    // x 20 GFLOPs at 66% of the 8-bit peak, and llama.cpp's 2.24 ms: added, not overlapped.
+    const Gpu& g = cat().require("H100 SXM5");
+    const EffectiveSpecs h100 = specs("H100 SXM5");
+    PerfQuery prompt = roundNumbers(1, 128);
+    prompt.metric = Metric::LlmPrefill;
+    prompt.llmPrefillAttentionFlops = 0;
+    const double reads = 10e9 / (3350e9 * consts().decodeBandwidthEfficiency);
+    const double multiplies =
+        128 * 20e9 / (kServingMatmulEfficiency * h100.eightBitTflops * h100.denseMatmulClock * 1e12);
+    const double seconds = reads + multiplies + consts().decodeOverheadMs / 1000;
+    EXPECT_NEAR(servingPromptSeconds(h100, g, prompt, consts(), 128) / seconds, 1.0, 1e-9);
+    EXPECT_NEAR(tokens("H100 SXM5", prompt) / (128 / seconds), 1.0, 1e-9);
+    // So a short prompt's tokens come slower: 2,048 tokens at 16x the work take far less than 16x.
+    PerfQuery longer = prompt;
+    longer.llmContextTokens = 2048;
+    EXPECT_GT(tokens("H100 SXM5", longer) / tokens("H100 SXM5", prompt), 1.5);
+    // On two GPUs each reads and multiplies half and the step adds two all-reduces per layer of
+    // its 128 tokens' activations, each with its latency.
+    PerfQuery two = prompt;
+    two.gpus = 2;
+    const double allReduces = servingAllReduceSeconds(g, two, 128, true);
+    EXPECT_NEAR(allReduces, 2 * 32 * (128 * 4096 * 2.0 / (450e9 * kServingLinkEfficiency) + kServingAllReduceUs / 1e6),
+                1e-9);
+    EXPECT_NEAR(servingPromptSeconds(h100, g, two, consts(), 128),
+                reads / 2 + multiplies / 2 + consts().decodeOverheadMs / 1000 + allReduces, 1e-12);
+    // The explanation gives the step's parts and its time to the first token.
+    const Prediction p = model().explain(g, prompt);
+    bool detailed = false;
+    for (const auto& f : p.factors) {
+        detailed = detailed ||
+                   (f.name == "TensorRT-LLM's kernels" && f.detail.find("to the first token") != std::string::npos &&
+                    f.detail.find("the weights read once") != std::string::npos);
+    }
+    EXPECT_TRUE(detailed);
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(prompt)->medianPct, kServingPromptAccuracy.medianPct);
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(two)->p90Pct, kServingPromptTensorParallelAccuracy.p90Pct);
 }
 
 TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
