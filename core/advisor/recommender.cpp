@@ -80,7 +80,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
         if (in.domain == Domain::Llm) {
             q.metric = perf::Metric::LlmDecode;
             q.llmWeights = in.llmWeights.value_or(in.eightBit ? perf::Precision::Int8 : perf::Precision::Fp16);
-            const double bytesPerParam = perf::llmBitsPerWeight(q.llmWeights) / 8.0;
+            const double bytesPerParam = perf::llmBitsPerWeight(q.llmWeights, in.llmEngine) / 8.0;
             q.llmParamsBillion = in.llmParamsBillion.value_or(std::max(0.5, in.memoryGb * 0.85 / bytesPerParam));
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
             q.llmSequences = in.llmSequences;

@@ -41,7 +41,7 @@ double attentionCacheBytes(const PerfQuery& q) {
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
-    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights)) / 8.0;
+    return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights, q.llmEngine)) / 8.0;
 }
 
 bool expertRoutingKnown(const PerfQuery& q) {
@@ -51,7 +51,7 @@ bool expertRoutingKnown(const PerfQuery& q) {
 }
 
 WeightParts weightParts(const PerfQuery& q) {
-    const double bits = q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights));
+    const double bits = q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights, q.llmEngine));
     WeightParts w{q.llmParamsBillion, 0.0, bits, bits};
     if (!expertRoutingKnown(q)) {
         return w;

@@ -57,7 +57,7 @@ struct PerfQuery {
     double llmActiveParamsBillion = 0;
     Precision llmWeights = Precision::Int4;
     /// Bits per weight read, where a model's own release sets it (calc::ModelShape::
-    /// int4BitsPerWeight); unset: llmBitsPerWeight(llmWeights).
+    /// int4BitsPerWeight); unset: llmBitsPerWeight(llmWeights, llmEngine), the engine's own files.
     std::optional<double> llmWeightBits;
     /// A mixture of experts whose file keeps the weights every token reads (attention, router,
     /// output head) apart from its routed experts: their bits per weight (gpt-oss in llama.cpp's

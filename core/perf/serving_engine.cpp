@@ -189,9 +189,8 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
         p.notes.push_back(decodeBytesNote(q));
     }
     p.notes.push_back("TensorRT-LLM: fitted on its 0.9 release's published peak throughput (H100, H200, L40S, "
-                      "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are llama.cpp's "
-                      "formats' (8.5 bits for 8-bit, about 4.85 for 4-bit), where its FP8 and AWQ files are 6-13% "
-                      "smaller");
+                      "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are its own files' "
+                      "(8 bits for FP8 or INT8, 4.125 for INT4 AWQ) unless the model's own release sets them");
     if (g.vendor != "NVIDIA") {
         p.notes.push_back("TensorRT-LLM runs on NVIDIA GPUs only: for this " + g.vendor +
                           " card the figure is what a serving engine as efficient would give (vLLM's builds for "

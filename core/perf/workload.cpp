@@ -151,6 +151,18 @@ double llmBitsPerWeight(Precision p) {
     return 16.0;
 }
 
+double llmBitsPerWeight(Precision p, LlmEngine e) {
+    if (e == LlmEngine::TensorRtLlm) {
+        if (p == Precision::Int8 || p == Precision::Fp8) {
+            return 8.0;
+        }
+        if (p == Precision::Int4) {
+            return 4.0 + 16.0 / 128.0;
+        }
+    }
+    return llmBitsPerWeight(p);
+}
+
 const char* toString(KvCacheType t) {
     switch (t) {
     case KvCacheType::F16:

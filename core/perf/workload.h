@@ -95,4 +95,9 @@ const char* toString(LlmEngine e);
 /// "llama.cpp" or "tensorrt-llm" (also "llamacpp", "trt-llm", "trtllm").
 std::optional<LlmEngine> parseLlmEngine(std::string_view s);
 
+/// Bits per weight in the engine's own files: llama.cpp's (llmBitsPerWeight), or TensorRT-LLM's:
+/// 8-bit weights 8 (FP8 with one scale per tensor, INT8 with one per channel), 4-bit ones 4.125
+/// (INT4 AWQ: one FP16 scale for each group of 128 weights, the group ModelOpt and AutoAWQ use).
+double llmBitsPerWeight(Precision p, LlmEngine e);
+
 } // namespace advisor::perf

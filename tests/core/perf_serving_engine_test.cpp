@@ -2,6 +2,7 @@
 // full rate, the batch's matmul beside the weights' reads, decode attention on the CUDA cores, the
 // step's time growing with the batch, and tensor parallelism's all-reduces.
 #include "perf/accuracy.h"
+#include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "perf/serving_engine.h"
 #include "perf_test_support.h"
@@ -179,6 +180,24 @@ TEST(ServingEngine, APromptIsOneStepOfTheWeightsReadsItsMatmulsAndTheFixedTime) 
     EXPECT_TRUE(detailed);
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(prompt)->medianPct, kServingPromptAccuracy.medianPct);
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(two)->p90Pct, kServingPromptTensorParallelAccuracy.p90Pct);
+}
+
+TEST(ServingEngine, TheWeightsTakeTheEnginesOwnFilesBytes) {
+    // TensorRT-LLM's FP8 or INT8 files hold 8 bits a weight and its INT4 AWQ ones 4 plus an FP16
+    // scale per 128; llama.cpp's Q8_0 8.5 and Q4_K_M 4.85. The serving fit's rows give 8.
+    PerfQuery q = roundNumbers();
+    q.llmWeightBits.reset();
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9);
+    q.llmWeights = Precision::Int4;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.125 / 8);
+    q.llmEngine = LlmEngine::LlamaCpp;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.85 / 8);
+    q.llmWeights = Precision::Int8;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 8.5 / 8);
+    // A model's own release (gpt-oss's MXFP4) keeps its size in either engine.
+    q.llmEngine = LlmEngine::TensorRtLlm;
+    q.llmWeightBits = 4.34;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.34 / 8);
 }
 
 TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
