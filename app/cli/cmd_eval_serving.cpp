@@ -86,7 +86,7 @@ struct FirstTokenCheck {
                 {"mixture_of_experts", mixture.json()}};
     }
     void print(std::ostream& out) const {
-        out << "\ntime to the first token at one sequence (never fitted on):\n";
+        out << "\ntime to the first token at one sequence (no constant fitted on it):\n";
         table.print(out);
         out << "\n  one GPU, dense models: " << single.text() << '\n'
             << "  tensor parallel, dense models: " << parallel.text() << '\n'
@@ -201,9 +201,9 @@ Command evalServingCommand() {
             "  kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,sequences,input_tokens,\n"
             "  output_tokens,tokens_per_s_per_gpu,source\n"
             "Then predicts TensorRT-LLM's published time to the first token of one request (batch size\n"
-            "1; never fitted on) with the shipped constants: its prompt is one step, the weights read\n"
-            "once and each token's matmuls beside the step's fixed time. --first-token reads another\n"
-            "file (default resources/perf/tensorrt-llm-0.9-first-token.csv) whose last columns are\n"
+            "1; no constant fitted on it) with the shipped constants: its prompt is one step, the\n"
+            "weights read once, then each token's matmuls, then the step's fixed time. --first-token\n"
+            "reads another file (default resources/perf/tensorrt-llm-0.9-first-token.csv) ending in\n"
             "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"constants"}}));

@@ -161,7 +161,7 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     EXPECT_EQ(firstToken.at("tensor_parallel").at("rows"), 16);
     const auto text = cli.run({"eval-serving"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
-    EXPECT_NE(text.out.find("time to the first token at one sequence (never fitted on)"), std::string::npos);
+    EXPECT_NE(text.out.find("time to the first token at one sequence (no constant fitted on it)"), std::string::npos);
     EXPECT_NE(text.out.find("each architecture predicted by constants fitted without it"), std::string::npos);
     EXPECT_NE(text.out.find("not fitted"), std::string::npos); // the mixture of experts' rows
     // A bad file names its line and field and changes nothing.
