@@ -251,7 +251,11 @@ private slots:
         QVERIFY(!page.liveRecommendation().shortlist.empty());
         const std::string card = page.liveRecommendation().shortlist.front().gpu->id;
         const double llamaCpp = page.liveRecommendation().shortlist.front().throughput;
+        auto* weights = page.findChild<QComboBox*>(QStringLiteral("liveWeights"));
+        QVERIFY(weights != nullptr);
+        QCOMPARE(weights->itemText(weights->findData(QStringLiteral("int8"))), QStringLiteral("8-bit (Q8_0)"));
         engine->setCurrentIndex(engine->findData(QStringLiteral("tensorrt-llm")));
+        QCOMPARE(weights->itemText(weights->findData(QStringLiteral("int8"))), QStringLiteral("8-bit (FP8 or INT8)"));
         QVERIFY(!ram->isVisible()); // TensorRT-LLM keeps the whole model on the GPUs
         QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("served by TensorRT-LLM")),
                  qPrintable(liveSummary(page)->text()));

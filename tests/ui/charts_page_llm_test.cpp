@@ -195,6 +195,12 @@ private slots:
             QVERIFY(page.llmMicroBatchField()->isEnabled() && page.llmSystemRamField()->isEnabled());
             page.llmEngineField()->setCurrentIndex(page.llmEngineField()->findData(QStringLiteral("tensorrt-llm")));
             QCOMPARE(page.options().llm.llmEngine, perf::LlmEngine::TensorRtLlm);
+            // The weights are named after the engine's own files, whose bytes the model reads.
+            const auto weightsText = [&page](const char* data) {
+                return page.llmWeightsField()->itemText(page.llmWeightsField()->findData(QString::fromLatin1(data)));
+            };
+            QCOMPARE(weightsText("int8"), QStringLiteral("8-bit (FP8 or INT8)"));
+            QCOMPARE(weightsText("int4"), QStringLiteral("4-bit (INT4 AWQ)"));
             // It runs whole prompts and keeps the whole model on the GPUs: llama.cpp's two fields go grey.
             QVERIFY(!page.llmMicroBatchField()->isEnabled() && !page.llmSystemRamField()->isEnabled());
             const charts::ChartData& d = page.data();
@@ -229,6 +235,8 @@ private slots:
         ui::ChartsPage again(session); // remembered with the page's other choices
         QCOMPARE(again.llmEngineField()->currentData().toString(), QStringLiteral("tensorrt-llm"));
         again.llmEngineField()->setCurrentIndex(0); // later tests expect the defaults
+        QCOMPARE(again.llmWeightsField()->itemText(again.llmWeightsField()->findData(QStringLiteral("int8"))),
+                 QStringLiteral("8-bit (Q8_0)"));
         again.llmSequencesField()->setValue(1);
         again.setSortBy(perf::Metric::Fp16Training);
     }

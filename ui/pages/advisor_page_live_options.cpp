@@ -43,7 +43,7 @@ void AdvisorPage::createLiveOptionFields() {
     liveWeights_ = new QComboBox;
     liveWeights_->setObjectName(QStringLiteral("liveWeights"));
     fillLlmWeightsChoice(liveWeights_);
-    liveWeights_->setToolTip(tr("LLM inference: the precision of the model's weights (llama.cpp's quantizations); "
+    liveWeights_->setToolTip(tr("LLM inference: the precision of the model's weights (the engine's quantized files); "
                                 "the chart's answer assumes 8-bit"));
     // A stored value this version does not know (another program's) reads as the chart's 8-bit.
     const int stored = liveWeights_->findData(QSettings().value(QStringLiteral("advisor/llm_weights")));
@@ -128,6 +128,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveContext_->setEnabled(llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
     const bool llamaCpp = chosenLlmEngine(liveEngine_) == perf::LlmEngine::LlamaCpp;
+    nameLlmWeightsForEngine(liveWeights_, chosenLlmEngine(liveEngine_));
     liveMemoryForm_->setRowVisible(liveEngine_, llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0 && llamaCpp);
     liveMemoryForm_->setRowVisible(liveWeights_, llmInference);

@@ -276,6 +276,7 @@ void ChartsPage::refresh() {
         w->setEnabled(llm);
     }
     const bool llamaCpp = chosenLlmEngine(llmEngine_) == perf::LlmEngine::LlamaCpp;
+    nameLlmWeightsForEngine(llmWeights_, chosenLlmEngine(llmEngine_));
     llmMicroBatch_->setEnabled(llm && llamaCpp);
     llmSystemRam_->setEnabled(llm && llamaCpp);
     if (!session_.isOpen()) {

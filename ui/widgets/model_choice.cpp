@@ -32,9 +32,19 @@ void chooseModel(QComboBox* box, const QString& id) {
 
 void fillLlmWeightsChoice(QComboBox* box) {
     box->clear();
-    box->addItem(QObject::tr("4-bit (Q4_K_M)"), QStringLiteral("int4"));
-    box->addItem(QObject::tr("8-bit (Q8_0)"), QStringLiteral("int8"));
+    box->addItem(QString(), QStringLiteral("int4"));
+    box->addItem(QString(), QStringLiteral("int8"));
     box->addItem(QObject::tr("16-bit"), QStringLiteral("fp16"));
+    nameLlmWeightsForEngine(box, perf::LlmEngine::LlamaCpp);
+}
+
+void nameLlmWeightsForEngine(QComboBox* box, perf::LlmEngine engine) {
+    // The files each engine reads, whose bytes per weight the model takes (perf::llmBitsPerWeight).
+    const bool llamaCpp = engine == perf::LlmEngine::LlamaCpp;
+    box->setItemText(box->findData(QStringLiteral("int4")),
+                     llamaCpp ? QObject::tr("4-bit (Q4_K_M)") : QObject::tr("4-bit (INT4 AWQ)"));
+    box->setItemText(box->findData(QStringLiteral("int8")),
+                     llamaCpp ? QObject::tr("8-bit (Q8_0)") : QObject::tr("8-bit (FP8 or INT8)"));
 }
 
 void fillLlmEngineChoice(QComboBox* box) {

@@ -32,6 +32,10 @@ void chooseModel(QComboBox* box, const QString& id);
 /// each item's data the precision's name ("int4"); the Charts page and the power-limit tab.
 void fillLlmWeightsChoice(QComboBox* box);
 
+/// Names the 4- and 8-bit entries of a box fillLlmWeightsChoice filled after the files `engine`
+/// reads: llama.cpp's Q4_K_M and Q8_0, TensorRT-LLM's INT4 AWQ and FP8 or INT8.
+void nameLlmWeightsForEngine(QComboBox* box, perf::LlmEngine engine);
+
 /// Fills `box` with the software that runs the LLM: llama.cpp (the calibration's) and TensorRT-LLM
 /// (a serving engine), each item's data the engine's name for perf --engine, the whys as tooltips.
 void fillLlmEngineChoice(QComboBox* box);
