@@ -8,6 +8,7 @@
 #include "common/file_io.h"
 #include "common/format.h"
 #include "eval/offload_fit.h"
+#include "eval/row_fields.h"
 #include "eval/stats.h"
 #include "perf/llm_offload.h"
 
@@ -32,6 +33,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
     const auto runs = file ? eval::readOffloadRuns(files::readAll(*file), *file) : eval::builtinOffloadRuns();
+    eval::requireRunGpus(ctx.catalog(), runs, file.value_or("the built-in offload runs"));
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::OffloadConstantsFit fit = eval::fitOffloadConstants(runs, ctx.catalog(), model);
     std::vector<double> shippedErrors;

@@ -9,6 +9,7 @@
 #include "common/file_io.h"
 #include "common/format.h"
 #include "eval/first_token.h"
+#include "eval/row_fields.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
 
@@ -21,11 +22,17 @@ namespace {
 struct Band {
     std::vector<double> errorsPct;
     nlohmann::json json() const {
+        if (errorsPct.empty()) { // a file without such rows: no error, rather than a perfect one
+            return {{"rows", 0}, {"median_abs_error_pct", nullptr}, {"p90_abs_error_pct", nullptr}};
+        }
         return {{"rows", errorsPct.size()},
                 {"median_abs_error_pct", eval::median(errorsPct)},
                 {"p90_abs_error_pct", eval::percentile(errorsPct, 90)}};
     }
     std::string text() const {
+        if (errorsPct.empty()) {
+            return "no rows";
+        }
         return format::number(eval::median(errorsPct), 1) + "% median, " +
                format::number(eval::percentile(errorsPct, 90), 1) + "% p90 (" + std::to_string(errorsPct.size()) +
                " rows)";
@@ -98,13 +105,15 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
     const auto runs = file ? eval::readServingRuns(files::readAll(*file), *file) : eval::builtinServingRuns();
+    eval::requireRunGpus(ctx.catalog(), runs, file.value_or("the built-in serving runs"));
+    const auto firstTokenFile = args.value("first-token");
+    const auto firstTokenRuns = firstTokenFile
+                                    ? eval::readFirstTokenRuns(files::readAll(*firstTokenFile), *firstTokenFile)
+                                    : eval::builtinFirstTokenRuns();
+    eval::requireRunGpus(ctx.catalog(), firstTokenRuns, firstTokenFile.value_or("the built-in first-token runs"));
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
-    const auto firstTokenFile = args.value("first-token");
-    const FirstTokenCheck firstToken(ctx, model,
-                                     firstTokenFile
-                                         ? eval::readFirstTokenRuns(files::readAll(*firstTokenFile), *firstTokenFile)
-                                         : eval::builtinFirstTokenRuns());
+    const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();

@@ -4,6 +4,7 @@
 /// bad field adds a problem naming the file, line and field, and reads as nothing, so that every
 /// bad field of a file is reported at once before anything is used.
 
+#include "catalog/catalog.h"
 #include "common/csv.h"
 #include "common/errors.h"
 #include "perf/model.h"
@@ -54,6 +55,23 @@ template <typename Run> void readRunStart(const RowFields& fields, int line, Run
     q.metric = perf::Metric::LlmDecode;
     q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
     q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
+}
+
+/// Resolves every run's GPU in the catalog before anything is predicted: a file naming one the
+/// catalog does not know, or one it cannot tell apart from another, is refused with each such
+/// row's file, line and field.
+template <typename Run>
+void requireRunGpus(const Catalog& catalog, const std::vector<Run>& runs, const std::string& fileLabel) {
+    std::vector<InputProblem> problems;
+    for (const auto& r : runs) {
+        const Resolution found = catalog.resolve(r.gpu);
+        if (found.status != ResolveStatus::Found) {
+            problems.push_back({{fileLabel, r.line, "", "gpu"}, found.message()});
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
 }
 
 } // namespace advisor::eval

@@ -243,6 +243,16 @@ TEST(OffloadCli, EvalOffloadReportsEachRunAndTheFitInAndOutOfSample) {
     const auto missing = cli.run({"eval-offload", "--runs", "/nonexistent/runs.csv"});
     EXPECT_NE(missing.exitCode, 0);
     EXPECT_NE(missing.err.find("/nonexistent/runs.csv"), std::string::npos) << missing.err;
+    // A GPU the catalog does not know is named with its file, line and field before any fit.
+    const std::string path = cli.write(
+        "runs.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,vocab,hidden,"
+                    "bits_per_weight,gpu_layers,cpu_moe_layers,system_ram_gbs,tokens_per_s,source\n"
+                    "RTX 2080,gemma-2-9b,9.24,,,,42,256000,3584,4.85,36,,102,23.7,ok\n"
+                    "RTX 2090,gemma-2-9b,9.24,,,,42,256000,3584,4.85,36,,102,23.7,no such card\n");
+    const auto unknown = cli.run({"eval-offload", "--runs", path});
+    EXPECT_NE(unknown.exitCode, 0);
+    EXPECT_NE(unknown.err.find("runs.csv:3: field 'gpu': unknown GPU 'RTX 2090'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(unknown.out, "");
 }
 
 } // namespace

@@ -178,6 +178,14 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
         "latency.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
                        "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,input_tokens,first_token_ms,source\n"
                        "L40S,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,soon,not a number\n");
+    const std::string unknownGpu = cli.write(
+        "unknown.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
+                       "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,input_tokens,first_token_ms,source\n"
+                       "H101 SXM,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,6.3,no such card\n");
+    const auto unknown = cli.run({"eval-serving", "--first-token", unknownGpu});
+    EXPECT_NE(unknown.exitCode, 0);
+    EXPECT_NE(unknown.err.find("unknown.csv:2: field 'gpu': unknown GPU 'H101 SXM'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(unknown.out, "");
     const auto badLatency = cli.run({"eval-serving", "--first-token", latency});
     EXPECT_NE(badLatency.exitCode, 0);
     EXPECT_NE(badLatency.err.find("latency.csv:2: field 'first_token_ms': must be a number above 0"), std::string::npos)
