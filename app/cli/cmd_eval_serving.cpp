@@ -9,9 +9,11 @@
 #include "common/file_io.h"
 #include "common/format.h"
 #include "eval/first_token.h"
+#include "eval/full_load.h"
 #include "eval/row_fields.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
+#include "perf/sequences_that_fit.h"
 
 #include <cmath>
 #include <ostream>
@@ -101,6 +103,49 @@ struct FirstTokenCheck {
     }
 };
 
+// A current release at full load against the shipped constants (never fitted on): each row, and
+// the bands on one GPU and tensor parallel.
+struct FullLoadCheck {
+    nlohmann::json rows = nlohmann::json::array();
+    Band single, parallel;
+    TextTable table{{"GPU", "MODEL", "GPUS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR"}};
+
+    FullLoadCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs) {
+        for (const size_t c : {2u, 4u, 5u, 6u, 7u}) {
+            table.setRightAligned(c);
+        }
+        for (const auto& r : runs) {
+            const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
+            const double predicted = eval::predictFullLoad(model, g, r);
+            const int atOnce = perf::llmSequencesThatFit(g, r.query);
+            const double errorPct = 100.0 * (predicted / r.outputTokensPerSecond - 1.0);
+            (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
+            rows.push_back({{"line", r.line},
+                            {"gpu", r.gpu},
+                            {"model", r.model},
+                            {"gpus", r.query.gpus},
+                            {"input_tokens", r.inputTokens},
+                            {"output_tokens", r.outputTokens},
+                            {"sequences", atOnce},
+                            {"measured_tokens_per_s", r.outputTokensPerSecond},
+                            {"predicted_tokens_per_s", predicted},
+                            {"error_pct", errorPct}});
+            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus),
+                          std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
+                          format::number(atOnce, 0), format::number(r.outputTokensPerSecond, 0),
+                          format::number(predicted, 0), format::number(errorPct, 1) + "%"});
+        }
+    }
+    nlohmann::json json() const {
+        return {{"rows", rows}, {"single_gpu", single.json()}, {"tensor_parallel", parallel.json()}};
+    }
+    void print(std::ostream& out) const {
+        out << "\na current release at full load, as many requests at once as fit (no constant fitted on it):\n";
+        table.print(out);
+        out << "\n  one GPU: " << single.text() << '\n' << "  tensor parallel: " << parallel.text() << '\n';
+    }
+};
+
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
@@ -111,9 +156,14 @@ int run(Context& ctx, const Args& args) {
                                     ? eval::readFirstTokenRuns(files::readAll(*firstTokenFile), *firstTokenFile)
                                     : eval::builtinFirstTokenRuns();
     eval::requireRunGpus(ctx.catalog(), firstTokenRuns, firstTokenFile.value_or("the built-in first-token runs"));
+    const auto fullLoadFile = args.value("full-load");
+    const auto fullLoadRuns = fullLoadFile ? eval::readFullLoadRuns(files::readAll(*fullLoadFile), *fullLoadFile)
+                                           : eval::builtinFullLoadRuns();
+    eval::requireRunGpus(ctx.catalog(), fullLoadRuns, fullLoadFile.value_or("the built-in full-load runs"));
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
+    const FullLoadCheck fullLoad(ctx, model, fullLoadRuns);
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -173,7 +223,8 @@ int run(Context& ctx, const Args& args) {
                        {"leave_one_architecture_out",
                         {{"single_gpu", heldOutSingle.json()}, {"tensor_parallel", heldOutParallel.json()}}},
                        {"llama_cpp_kernels_vs_these", llamaCpp.json()},
-                       {"first_token", firstToken.json()}});
+                       {"first_token", firstToken.json()},
+                       {"full_load", fullLoad.json()}});
         return 0;
     }
     t.print(ctx.out());
@@ -188,6 +239,7 @@ int run(Context& ctx, const Args& args) {
               << "llama.cpp's kernels (the default engine) on the single-GPU batches differ from these by "
               << llamaCpp.text() << '\n';
     firstToken.print(ctx.out());
+    fullLoad.print(ctx.out());
     return 0;
 }
 
@@ -196,7 +248,7 @@ int run(Context& ctx, const Args& args) {
 Command evalServingCommand() {
     return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
             "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--first-token FILE.csv]\n"
-            "                                [--constants calibration.json]\n\n"
+            "                                [--full-load FILE.csv] [--constants calibration.json]\n\n"
             "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
             "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
             "(--engine tensorrt-llm of perf, value, chart and recommend): the batch's prompts, then its\n"
@@ -213,9 +265,14 @@ Command evalServingCommand() {
             "1; no constant fitted on it) with the shipped constants: its prompt is one step, the\n"
             "weights read once, then each token's matmuls, then the step's fixed time. --first-token\n"
             "reads another file (default resources/perf/tensorrt-llm-0.9-first-token.csv) ending in\n"
-            "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n",
+            "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n"
+            "Last, predicts a current release at full load (TensorRT-LLM 1.0's perf overview: as many\n"
+            "requests at once as fit, grouped-query attention on the tensor cores; no constant fitted on\n"
+            "it). --full-load reads another file (default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
+            "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
+            "where model is a published model's id (gpu-advisor memory --help lists them).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"constants"}}));
+                return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"constants"}}));
             }};
 }
 

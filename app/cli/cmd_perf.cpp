@@ -7,6 +7,7 @@
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "perf/model.h"
+#include "perf/serving_engine.h"
 
 #include <optional>
 #include <ostream>
@@ -19,9 +20,18 @@ bool servingPrompt(const perf::PerfQuery& q) {
     return q.metric == perf::Metric::LlmPrefill && q.llmEngine == perf::LlmEngine::TensorRtLlm;
 }
 
+// Token generation in the engine with grouped-query attention on the tensor cores (XQA).
+bool servingXqa(const perf::PerfQuery& q) {
+    return q.metric == perf::Metric::LlmDecode && q.llmEngine == perf::LlmEngine::TensorRtLlm &&
+           perf::servingAttentionOnTensorCores(q);
+}
+
 const char* accuracyBasis(const perf::PerfQuery& q) {
     if (servingPrompt(q)) {
         return "error on TensorRT-LLM's published first-token latencies, no constant fitted on them (eval-serving)";
+    }
+    if (servingXqa(q)) {
+        return "error on TensorRT-LLM 1.0's published full-load throughput, no constant fitted on it (eval-serving)";
     }
     return perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm
                ? "leave-one-architecture-out error on TensorRT-LLM's published throughput (eval-serving)"
@@ -60,6 +70,8 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
             : "";
     const char* measuredOn = servingPrompt(q)  ? "on TensorRT-LLM's published first-token latencies, no constant "
                                                  "fitted on them (eval-serving)"
+                             : servingXqa(q)   ? "on TensorRT-LLM 1.0's published full-load throughput, no constant "
+                                                 "fitted on it (eval-serving)"
                              : !perf::isLlm(m) ? "leave-one-architecture-out on training measurements"
                              : q.llmEngine == perf::LlmEngine::TensorRtLlm
                                  ? "leave-one-architecture-out on TensorRT-LLM's published throughput (eval-serving)"

@@ -17,6 +17,9 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
         q.llmOutputHeadParamsBillion = static_cast<double>(m.vocab) * m.hidden / 1e9;
     }
     const AttentionShape attention = attentionShapeOf(m);
+    if (attention.latentDim == 0 && attention.kvHeads > 0) {
+        q.llmQueryGroup = attention.queryHeads / attention.kvHeads; // grouped-query attention above 1
+    }
     q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
     q.llmRecurrentStateBytes = recurrentStateBytes(attention);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);

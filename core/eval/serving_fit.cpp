@@ -90,6 +90,9 @@ perf::ServingConstants fitOn(const perf::PerfModel& model, const std::vector<con
 
 int readServedModel(const RowFields& fields, perf::PerfQuery& q) {
     q.llmEngine = perf::LlmEngine::TensorRtLlm;
+    // The tables' runs ran decode attention on the CUDA cores: their engines were built without the
+    // paged KV cache, which 0.9's XQA kernel needed (experiments round 78).
+    q.llmDecodeAttention = perf::DecodeAttention::CudaCores;
     const auto experts = fields.whole("experts", false, 2, 100000);
     const auto perToken = fields.whole("experts_per_token", false, 1, 100000);
     if (experts.has_value() != perToken.has_value() || (experts && *perToken >= *experts) ||

@@ -43,6 +43,9 @@ std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
         if (q.metric == Metric::LlmPrefill) {
             return q.gpus > 1 ? kServingPromptTensorParallelAccuracy : kServingPromptAccuracy;
         }
+        if (servingAttentionOnTensorCores(q)) { // checked on a current release, not the 0.9 tables
+            return q.gpus > 1 ? kServingFullLoadTensorParallelAccuracy : kServingFullLoadAccuracy;
+        }
         return q.gpus > 1 ? kServingTensorParallelAccuracy : kServingAccuracy;
     }
     if (!isLlm(q.metric) && !q.workloadName.empty() && benchmarkWorkload) {

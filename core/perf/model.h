@@ -119,6 +119,11 @@ struct PerfQuery {
     /// (perf/serving_engine.h), which reads the memory at its full rate and batches the sequences'
     /// multiplies into matmuls.
     LlmEngine llmEngine = LlmEngine::LlamaCpp;
+    /// Query heads per KV head (a published model's heads / kv_heads; above 1, grouped-query
+    /// attention). Unset: a Llama-like model's 4 (Llama 3 8B: 32 / 8), and a latent-KV model's.
+    std::optional<int> llmQueryGroup;
+    /// Where the serving engine's token generation runs attention (perf/serving_engine.h).
+    DecodeAttention llmDecodeAttention = DecodeAttention::Auto;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

@@ -12,6 +12,9 @@
 namespace advisor::perf {
 namespace {
 
+// Query heads per KV head of a Llama-like model of no published shape: Llama 3 8B's 32 / 8.
+constexpr int kLlamaLikeQueryGroup = 4;
+
 // The model's layers and width: a published model's own, else a Llama-like model's for its size.
 int servingLayers(const PerfQuery& q) {
     return q.llmLayers > 0 ? q.llmLayers : llamaLikeLayers(q.llmParamsBillion);
@@ -41,6 +44,14 @@ double matmulFlopsPerSecond(const EffectiveSpecs& s, const PerfQuery& q, double 
     return tflops * s.denseMatmulClock * 1e12 * k.matmulEfficiency * std::max(1, q.gpus);
 }
 
+// XQA multiplies a query group's heads against each cached key and value as small matmuls on the
+// tensor cores, in FP16 with FP32 sums at the engine's matmul efficiency; the CUDA-core kernel
+// does the same work head by head at its fitted share of the FP32 rate.
+double decodeAttentionFlopsPerSecond(const EffectiveSpecs& s, const PerfQuery& q, const ServingConstants& k) {
+    return servingAttentionOnTensorCores(q) ? matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k)
+                                            : s.vectorTflops * 1e12 * k.attentionEfficiency * std::max(1, q.gpus);
+}
+
 StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                      const ServingConstants& k) {
     const int sequences = std::max(1, q.llmSequences);
@@ -50,8 +61,7 @@ StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     t.multiplies = sequences * 2.0 * activeParamsBillion(q) * 1e9 /
                    matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k);
     t.cacheReads = sequences * kvCacheBytes(q) / bandwidth;
-    t.attention = sequences * servingDecodeAttentionFlops(q) /
-                  (s.vectorTflops * 1e12 * k.attentionEfficiency * std::max(1, q.gpus));
+    t.attention = sequences * servingDecodeAttentionFlops(q) / decodeAttentionFlopsPerSecond(s, q, k);
     t.overhead = (c.decodeOverheadMs + k.stepMsPerDoubling * std::log2(double(sequences))) / 1000.0;
     t.allReduce = servingAllReduceSeconds(g, q, sequences, true, k);
     return t;
@@ -80,6 +90,19 @@ StepTimes promptStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
 }
 
 } // namespace
+
+bool servingAttentionOnTensorCores(const PerfQuery& q) {
+    switch (q.llmDecodeAttention) {
+    case DecodeAttention::CudaCores:
+        return false;
+    case DecodeAttention::TensorCores:
+        return true;
+    case DecodeAttention::Auto:
+        break;
+    }
+    const int group = q.llmQueryGroup.value_or(kLlamaLikeQueryGroup);
+    return group >= 2 && group <= 64 && 64 % group == 0;
+}
 
 double servingDecodeAttentionFlops(const PerfQuery& q) {
     return 4.0 * servingLayers(q) * servingHidden(q) * cachedTokens(q);
@@ -118,8 +141,11 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
         const bool multipliesCount = !t.readsHidden || t.weightReads < t.multiplies;
         const bool cacheReadsLonger = t.cacheReads >= t.attention;
         out->memoryShare = ((readsCount ? t.weightReads : 0.0) + (cacheReadsLonger ? t.cacheReads : 0.0)) / t.total();
-        out->computeShare = (multipliesCount ? t.multiplies : 0.0) / t.total();
-        out->vectorShare = (cacheReadsLonger ? 0.0 : t.attention) / t.total();
+        // Attention longer than its cache's reads: on the tensor cores compute, else the CUDA cores'.
+        const double attention = cacheReadsLonger ? 0.0 : t.attention;
+        const bool onTensorCores = decode && servingAttentionOnTensorCores(q);
+        out->computeShare = ((multipliesCount ? t.multiplies : 0.0) + (onTensorCores ? attention : 0.0)) / t.total();
+        out->vectorShare = (onTensorCores ? 0.0 : attention) / t.total();
         out->overheadShare = (t.overhead + t.allReduce) / t.total(); // GPU-independent time and the links'
         // as llama.cpp's token generation: the reads' own work and the multiplies follow the clock
         out->clockBoundShare = kDecodeReadsClockBoundShare * out->memoryShare + out->computeShare + out->vectorShare;
@@ -176,6 +202,16 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                        ? "an 8-bit checkpoint on the 8-bit tensor cores"
                        : "FP16 with FP32 sums") +
                   ") in one step for the whole prompt: " + promptStepDetail(s, g, q, c));
+    if (decode && servingAttentionOnTensorCores(q)) {
+        PerfQuery cudaCores = q;
+        cudaCores.llmDecodeAttention = DecodeAttention::CudaCores;
+        add("attention on the tensor cores (XQA)", servingThroughput(s, g, cudaCores, c),
+            "grouped-query attention: the " + std::to_string(q.llmQueryGroup.value_or(kLlamaLikeQueryGroup)) +
+                " query heads that share a KV head are multiplied against it together on the tensor cores, as "
+                "current TensorRT-LLM releases do; the 0.9 tables' runs (fitted) did it head by head on the CUDA "
+                "cores, at " +
+                format::percent(kServingAttentionEfficiency, 1) + " of their FP32 rate");
+    }
     if (decode && q.llmSequences > 1) {
         PerfQuery alone = q;
         alone.llmSequences = 1;

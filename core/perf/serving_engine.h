@@ -10,6 +10,8 @@
 /// Token generation, one step of B sequences on N GPUs (tensor parallel: each card holds 1/N):
 ///   max(weights read / (N x bandwidth), B x 2 x active parameters / (N x matmul rate))
 ///   + max(B x one sequence's KV cache / (N x bandwidth), B x its attention FLOPs / (N x rate))
+///     (the rate: a fitted share of the FP32 rate on the CUDA cores, or on the tensor cores for
+///     grouped-query attention (XQA) the matmul rate in FP16; servingAttentionOnTensorCores)
 ///   + llama.cpp's time per token + k x log2 B
 ///   + on N > 1, two all-reduces per layer of B tokens' activations (a ring: 2 (N-1)/N of them
 ///     over each card's link) and a latency each
@@ -46,6 +48,12 @@ inline constexpr ErrorBand kServingTensorParallelAccuracy{18.5, 28.7, 29};
 /// (24 rows) and tensor parallel (16): what `perf` reports for the engine's prompts.
 inline constexpr ErrorBand kServingPromptAccuracy{10.8, 18.7, 24};
 inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
+/// Token generation with grouped-query attention on the tensor cores (XQA, as current releases run
+/// it): the error on TensorRT-LLM 1.0's full-load throughput of Llama 3.1 8B, Llama 3.3 70B and
+/// Llama 3.1 405B on H100 and H200 (resources/perf/tensorrt-llm-1.0-full-load.csv; never fitted
+/// on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such queries.
+inline constexpr ErrorBand kServingFullLoadAccuracy{6.4, 25.2, 30};
+inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{12.7, 30.7, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;
@@ -82,6 +90,14 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
 /// the time to the first token of a prompt of that many.
 double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                             double tokens, const ServingConstants& k = {});
+
+/// Whether the engine's token generation runs attention on the tensor cores (XQA) for q: as
+/// q.llmDecodeAttention says, or by default for grouped-query attention whose group of query heads
+/// per KV head (q.llmQueryGroup, unset: Llama 3's 4) is 2 to 64 and divides 64, the groups
+/// TensorRT-LLM's XQA kernel takes (its decoderXQARunner on Ampere and later; current releases
+/// take it by default with their paged KV cache). Multi-head attention (a group of 1) and odd
+/// groups (Falcon 180B's 29) stay on the CUDA cores.
+bool servingAttentionOnTensorCores(const PerfQuery& q);
 
 /// FLOPs of a generated token's attention for one sequence: 4 x layers x width x cached tokens.
 double servingDecodeAttentionFlops(const PerfQuery& q);

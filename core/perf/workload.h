@@ -95,6 +95,12 @@ const char* toString(LlmEngine e);
 /// "llama.cpp" or "tensorrt-llm" (also "llamacpp", "trt-llm", "trtllm").
 std::optional<LlmEngine> parseLlmEngine(std::string_view s);
 
+/// The kernel a serving engine's token generation runs attention with: head by head on the CUDA
+/// cores (TensorRT-LLM's masked multi-head attention), or a query group's heads together on the
+/// tensor cores (its XQA kernel, for grouped-query attention). Auto: XQA where the engine takes
+/// it, for groups of 2 to 64 query heads that divide 64 (servingAttentionOnTensorCores).
+enum class DecodeAttention { Auto, CudaCores, TensorCores };
+
 /// Bits per weight in the engine's own files: llama.cpp's (llmBitsPerWeight), or TensorRT-LLM's:
 /// 8-bit weights 8 (FP8 with one scale per tensor, INT8 with one per channel), 4-bit ones 4.125
 /// (INT4 AWQ: one FP16 scale for each group of 128 weights, the group ModelOpt and AutoAWQ use).

@@ -29,6 +29,7 @@ PerfQuery roundNumbers(int sequences = 1, int context = 512) {
     q.llmLayers = 32;
     q.llmHidden = 4096;
     q.llmSequences = sequences;
+    q.llmDecodeAttention = DecodeAttention::CudaCores; // as the 0.9 tables ran it; XQA has its own test
     return q;
 }
 
@@ -180,6 +181,42 @@ TEST(ServingEngine, APromptIsOneStepOfTheWeightsReadsItsMatmulsAndTheFixedTime) 
     EXPECT_TRUE(detailed);
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(prompt)->medianPct, kServingPromptAccuracy.medianPct);
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(two)->p90Pct, kServingPromptTensorParallelAccuracy.p90Pct);
+}
+
+TEST(ServingEngine, GroupedQueryAttentionRunsOnTheTensorCoresAsCurrentReleasesRunIt) {
+    // XQA takes groups of 2-64 query heads per KV head that divide 64; multi-head attention (1) and
+    // Falcon 180B's 29 stay on the CUDA cores. Unset, the group is a Llama-like model's 4.
+    PerfQuery q = roundNumbers(256, 4096);
+    q.llmDecodeAttention = DecodeAttention::Auto;
+    EXPECT_TRUE(servingAttentionOnTensorCores(q));
+    for (const auto& [group, tensorCores] : {std::pair{1, false}, {4, true}, {8, true}, {29, false}, {64, true}}) {
+        q.llmQueryGroup = group;
+        EXPECT_EQ(servingAttentionOnTensorCores(q), tensorCores) << group;
+    }
+    // On the tensor cores its FLOPs run at the engine's FP16 matmul rate, far under the cache's
+    // reads: 256 sequences at 4,096 tokens on an H100 read 256 x 256 MiB of FP8 cache.
+    q.llmQueryGroup = 8;
+    q.llmKvCache = KvCacheType::Fp8;
+    const Gpu& g = cat().require("H100 SXM5");
+    const EffectiveSpecs h100 = specs("H100 SXM5");
+    const double attention = 256 * servingDecodeAttentionFlops(q) /
+                             (kServingMatmulEfficiency * h100.fp16TrainTflops * h100.denseMatmulClock * 1e12);
+    const double cacheReads = 256 * 65536.0 * 4096 / (3350e9 * consts().decodeBandwidthEfficiency);
+    ASSERT_LT(attention, cacheReads);
+    PerfQuery cudaCores = q;
+    cudaCores.llmDecodeAttention = DecodeAttention::CudaCores;
+    const double onCudaCores = 256 * servingDecodeAttentionFlops(q) / (67e12 * kServingAttentionEfficiency);
+    ASSERT_GT(onCudaCores, cacheReads); // 1.6x the reads: the 0.9 kernel is bound by its dot products
+    // So the step loses the CUDA cores' excess over the reads.
+    const double faster = 1.0 / tokens("H100 SXM5", cudaCores) - 1.0 / tokens("H100 SXM5", q);
+    EXPECT_NEAR(faster * 256 / (onCudaCores - cacheReads), 1.0, 1e-6);
+    const Prediction p = model().explain(g, q);
+    EXPECT_TRUE(hasFactor(p, "attention on the tensor cores (XQA)"));
+    EXPECT_EQ(p.bound.find("CUDA cores"), std::string::npos) << p.bound;
+    // Its expected error is the current release's full-load check, not the 0.9 tables'.
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingFullLoadAccuracy.medianPct);
+    q.gpus = 2;
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->p90Pct, kServingFullLoadTensorParallelAccuracy.p90Pct);
 }
 
 TEST(ServingEngine, TheWeightsTakeTheEnginesOwnFilesBytes) {

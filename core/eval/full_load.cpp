@@ -1,0 +1,90 @@
+#include "eval/full_load.h"
+
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
+#include "common/csv.h"
+#include "common/embedded_resources.h"
+#include "common/errors.h"
+#include "common/text.h"
+#include "eval/row_fields.h"
+#include "eval/serving_fit.h"
+#include "perf/sequences_that_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::eval {
+namespace {
+
+constexpr const char* kRunsResource = "perf/tensorrt-llm-1.0-full-load.csv";
+
+} // namespace
+
+std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::string& fileLabel) {
+    const csv::Table table = csv::read(text, fileLabel);
+    const auto col = csv::columnsRequiring(
+        table, fileLabel,
+        {"gpu", "model", "gpus", "weights", "kv_cache", "input_tokens", "output_tokens", "output_tokens_per_s"});
+    std::vector<InputProblem> problems;
+    std::vector<FullLoadRun> out;
+    for (const auto& r : table.rows) {
+        const RowFields fields(table, col, r, fileLabel, problems);
+        FullLoadRun run;
+        run.line = r.line;
+        run.gpu = fields.cell("gpu");
+        run.model = fields.cell("model");
+        run.source = fields.cell("source");
+        if (run.gpu.empty()) {
+            fields.bad("gpu", "must name a GPU");
+        }
+        perf::PerfQuery& q = run.query;
+        q.metric = perf::Metric::LlmDecode;
+        q.llmEngine = perf::LlmEngine::TensorRtLlm;
+        const auto weights = perf::parsePrecision(fields.cell("weights"));
+        if (!weights || *weights == perf::Precision::Fp32) {
+            fields.bad("weights",
+                       "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
+        } else {
+            q.llmWeights = *weights;
+        }
+        const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
+        if (!kv) {
+            fields.bad("kv_cache",
+                       "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
+        } else {
+            q.llmKvCache = *kv;
+        }
+        q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
+        run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
+        run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);
+        run.outputTokensPerSecond = fields.number("output_tokens_per_s", true, 1e8).value_or(1);
+        // The cache each step reads on average: the prompt and half the answer.
+        q.llmContextTokens = static_cast<int>(std::lround(run.inputTokens + run.outputTokens / 2.0));
+        if (const calc::ModelShape* shape = calc::findModelShape(run.model)) {
+            calc::applyModelShape(q, *shape);
+        } else {
+            fields.bad("model", "must be a published model's id (gpu-advisor memory --help lists them), got " +
+                                    text::quoteForMessage(run.model));
+        }
+        out.push_back(std::move(run));
+    }
+    if (!problems.empty()) {
+        throw InputError(std::move(problems));
+    }
+    return out;
+}
+
+std::vector<FullLoadRun> builtinFullLoadRuns() {
+    return readFullLoadRuns(*resources::find(kRunsResource), std::string("resources/") + kRunsResource);
+}
+
+double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run) {
+    ServingRun served;
+    served.query = run.query;
+    served.query.llmSequences = std::max(1, perf::llmSequencesThatFit(g, run.query));
+    served.inputTokens = run.inputTokens;
+    served.outputTokens = run.outputTokens;
+    return predictServingRun(model, g, served) * std::max(1, run.query.gpus);
+}
+
+} // namespace advisor::eval

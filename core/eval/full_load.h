@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// A current serving engine at full load (resources/perf/tensorrt-llm-1.0-full-load.csv: the
+/// TensorRT-LLM 1.0 perf overview's trtllm-bench runs, requests fed without pause): total output
+/// tokens/s of a published model on 1-8 GPUs for requests of input_tokens in and output_tokens out.
+/// Never fitted on: a check of the engine's constants, fitted on the 0.9 release's tables, with a
+/// current release's decode attention (XQA on the tensor cores for grouped-query models).
+///   gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source
+/// `model` is a published model's id (calc/model_shapes.h): its shape sizes the cache and the work.
+
+#include "catalog/catalog.h"
+#include "perf/model.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace advisor::eval {
+
+struct FullLoadRun {
+    int line = 0;
+    std::string gpu;   ///< resolved against the catalog when predicted
+    std::string model; ///< the published model's id
+    /// llm-decode in tensorrt-llm on the row's GPUs at the mean context (input + output / 2).
+    perf::PerfQuery query;
+    int inputTokens = 0, outputTokens = 0;
+    double outputTokensPerSecond = 0; ///< all the GPUs together
+    std::string source;
+};
+
+/// Every bad row is reported (file, line, field); nothing is returned unless all are valid.
+std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::string& fileLabel);
+/// The shipped runs (compiled in).
+std::vector<FullLoadRun> builtinFullLoadRuns();
+
+/// The run's total output tokens/s as the model gives it: as many requests at once as fit beside
+/// the weights in 90% of the memory (perf/sequences_that_fit.h) at the mean context, their prompts
+/// as one step and then their token generation (predictServingRun).
+double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run);
+
+} // namespace advisor::eval
