@@ -30,30 +30,10 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
     for (const auto& r : table.rows) {
         const RowFields fields(table, col, r, fileLabel, problems);
         FullLoadRun run;
-        run.line = r.line;
-        run.gpu = fields.cell("gpu");
-        run.model = fields.cell("model");
-        run.source = fields.cell("source");
-        if (run.gpu.empty()) {
-            fields.bad("gpu", "must name a GPU");
-        }
+        readRunIdentity(fields, r.line, run);
         perf::PerfQuery& q = run.query;
-        q.metric = perf::Metric::LlmDecode;
         q.llmEngine = perf::LlmEngine::TensorRtLlm;
-        const auto weights = perf::parsePrecision(fields.cell("weights"));
-        if (!weights || *weights == perf::Precision::Fp32) {
-            fields.bad("weights",
-                       "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
-        } else {
-            q.llmWeights = *weights;
-        }
-        const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
-        if (!kv) {
-            fields.bad("kv_cache",
-                       "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
-        } else {
-            q.llmKvCache = *kv;
-        }
+        readWeightsAndCache(fields, q);
         q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
         run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
         run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);

@@ -40,4 +40,20 @@ std::optional<int> RowFields::whole(const char* field, bool required, int min, i
     return static_cast<int>(*v);
 }
 
+void readWeightsAndCache(const RowFields& fields, perf::PerfQuery& q) {
+    const auto weights = perf::parsePrecision(fields.cell("weights"));
+    if (!weights || *weights == perf::Precision::Fp32) {
+        fields.bad("weights",
+                   "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
+    } else {
+        q.llmWeights = *weights;
+    }
+    const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
+    if (!kv) {
+        fields.bad("kv_cache", "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
+    } else {
+        q.llmKvCache = *kv;
+    }
+}
+
 } // namespace advisor::eval

@@ -40,10 +40,9 @@ private:
     std::vector<InputProblem>& problems_;
 };
 
-/// What every measured run of LLM token generation starts with: its line, GPU (required), model
-/// and source, and a token-generation query of its parameters and active parameters (a mixture of
-/// experts'; empty: dense).
-template <typename Run> void readRunStart(const RowFields& fields, int line, Run& run) {
+/// What every measured run names: its line, GPU (required), model and source; and its query as one
+/// of LLM token generation.
+template <typename Run> void readRunIdentity(const RowFields& fields, int line, Run& run) {
     run.line = line;
     run.gpu = fields.cell("gpu");
     run.model = fields.cell("model");
@@ -51,11 +50,20 @@ template <typename Run> void readRunStart(const RowFields& fields, int line, Run
     if (run.gpu.empty()) {
         fields.bad("gpu", "must name a GPU");
     }
+    run.query.metric = perf::Metric::LlmDecode;
+}
+
+/// readRunIdentity, then the parameters and active parameters (a mixture of experts'; empty: dense).
+template <typename Run> void readRunStart(const RowFields& fields, int line, Run& run) {
+    readRunIdentity(fields, line, run);
     perf::PerfQuery& q = run.query;
-    q.metric = perf::Metric::LlmDecode;
     q.llmParamsBillion = fields.number("params_billion", true, 100000).value_or(1);
     q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
 }
+
+/// The columns `weights` (fp16, bf16, fp8, int8 or int4) and `kv_cache` (f16, fp8, q8_0 or q4_0)
+/// into q; a bad one adds a problem.
+void readWeightsAndCache(const RowFields& fields, perf::PerfQuery& q);
 
 /// Resolves every run's GPU in the catalog before anything is predicted: a file naming one the
 /// catalog does not know, or one it cannot tell apart from another, is refused with each such

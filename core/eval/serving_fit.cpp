@@ -3,7 +3,6 @@
 #include "common/csv.h"
 #include "common/embedded_resources.h"
 #include "common/errors.h"
-#include "common/text.h"
 #include "eval/least_squares.h"
 #include "eval/row_fields.h"
 
@@ -106,20 +105,8 @@ int readServedModel(const RowFields& fields, perf::PerfQuery& q) {
     q.llmLayers = fields.whole("layers", true, 1, 1000).value_or(1);
     q.llmHidden = fields.whole("hidden", true, 64, 1000000);
     const int kvValuesPerToken = fields.whole("kv_values_per_token", true, 1, 100000000).value_or(1);
-    const auto weights = perf::parsePrecision(fields.cell("weights"));
-    if (!weights || *weights == perf::Precision::Fp32) {
-        fields.bad("weights",
-                   "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
-    } else {
-        q.llmWeights = *weights;
-    }
+    readWeightsAndCache(fields, q);
     q.llmWeightBits = fields.number("bits_per_weight", true, 32);
-    const auto kv = perf::parseKvCacheType(fields.cell("kv_cache"));
-    if (!kv) {
-        fields.bad("kv_cache", "must be f16, fp8, q8_0 or q4_0, got " + text::quoteForMessage(fields.cell("kv_cache")));
-    } else {
-        q.llmKvCache = *kv;
-    }
     q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
     q.interconnect.pcieLanes = 16; // the tables' PCIe servers (L40S) give each card 16 lanes
     return kvValuesPerToken;
