@@ -13,7 +13,6 @@
 #include "eval/row_fields.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
-#include "perf/sequences_that_fit.h"
 
 #include <cmath>
 #include <ostream>
@@ -117,7 +116,7 @@ struct FullLoadCheck {
         for (const auto& r : runs) {
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
             const double predicted = eval::predictFullLoad(model, g, r);
-            const int atOnce = perf::llmSequencesThatFit(g, r.query);
+            const int atOnce = eval::fullLoadSequences(g, r);
             const double errorPct = 100.0 * (predicted / r.outputTokensPerSecond - 1.0);
             (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
             rows.push_back({{"line", r.line},

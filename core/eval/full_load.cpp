@@ -58,10 +58,14 @@ std::vector<FullLoadRun> builtinFullLoadRuns() {
     return readFullLoadRuns(*resources::find(kRunsResource), std::string("resources/") + kRunsResource);
 }
 
+int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
+    return std::max(1, perf::llmSequencesThatFit(g, run.query));
+}
+
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run) {
     ServingRun served;
     served.query = run.query;
-    served.query.llmSequences = std::max(1, perf::llmSequencesThatFit(g, run.query));
+    served.query.llmSequences = fullLoadSequences(g, run);
     served.inputTokens = run.inputTokens;
     served.outputTokens = run.outputTokens;
     return predictServingRun(model, g, served) * std::max(1, run.query.gpus);

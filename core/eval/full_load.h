@@ -33,9 +33,12 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
 /// The shipped runs (compiled in).
 std::vector<FullLoadRun> builtinFullLoadRuns();
 
-/// The run's total output tokens/s as the model gives it: as many requests at once as fit beside
-/// the weights in 90% of the memory (perf/sequences_that_fit.h) at the mean context, their prompts
-/// as one step and then their token generation (predictServingRun).
+/// The requests the run holds at once in the model: as many as fit beside the weights in 90% of
+/// the GPUs' memory at the mean context (perf/sequences_that_fit.h), at least one.
+int fullLoadSequences(const Gpu& g, const FullLoadRun& run);
+
+/// The run's total output tokens/s as the model gives it: fullLoadSequences requests at once, their
+/// prompts as one step and then their token generation (predictServingRun).
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run);
 
 } // namespace advisor::eval

@@ -181,14 +181,13 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     EXPECT_NE(bad.err.find("bad.csv:2: field 'sequences': must be a whole number from 1 to 65536, got '0'"),
               std::string::npos)
         << bad.err;
-    const std::string latency = cli.write(
-        "latency.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
-                       "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,input_tokens,first_token_ms,source\n"
-                       "L40S,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,soon,not a number\n");
-    const std::string unknownGpu = cli.write(
-        "unknown.csv", "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
-                       "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,input_tokens,first_token_ms,source\n"
-                       "H101 SXM,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,6.3,no such card\n");
+    const std::string firstTokenHeader =
+        "gpu,model,params_billion,active_params_billion,experts,experts_per_token,layers,hidden,"
+        "kv_values_per_token,weights,bits_per_weight,kv_cache,gpus,input_tokens,first_token_ms,source\n";
+    const std::string latency =
+        cli.write("latency.csv", firstTokenHeader + "L40S,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,soon,not a number\n");
+    const std::string unknownGpu =
+        cli.write("unknown.csv", firstTokenHeader + "H101 SXM,x,7,,,,32,4096,65536,fp8,8,fp8,1,128,6.3,no such card\n");
     const auto unknown = cli.run({"eval-serving", "--first-token", unknownGpu});
     EXPECT_NE(unknown.exitCode, 0);
     EXPECT_NE(unknown.err.find("unknown.csv:2: field 'gpu': unknown GPU 'H101 SXM'"), std::string::npos) << unknown.err;
