@@ -139,7 +139,8 @@ struct FullLoadCheck {
         return {{"rows", rows}, {"single_gpu", single.json()}, {"tensor_parallel", parallel.json()}};
     }
     void print(std::ostream& out) const {
-        out << "\na current release at full load, as many requests at once as fit (no constant fitted on it):\n";
+        out << "\na current release at full load, as many requests at once as fit whole, prompt and answer (no "
+               "constant fitted on it):\n";
         table.print(out);
         out << "\n  one GPU: " << single.text() << '\n' << "  tensor parallel: " << parallel.text() << '\n';
     }
@@ -266,8 +267,10 @@ Command evalServingCommand() {
             "reads another file (default resources/perf/tensorrt-llm-0.9-first-token.csv) ending in\n"
             "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n"
             "Last, predicts a current release at full load (TensorRT-LLM 1.0's perf overview: as many\n"
-            "requests at once as fit, grouped-query attention on the tensor cores; no constant fitted on\n"
-            "it). --full-load reads another file (default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
+            "requests at once as fit whole, since its scheduler reserves each one's prompt and whole\n"
+            "answer before admitting it, at most trtllm-bench's 4,096; grouped-query attention on the\n"
+            "tensor cores; no constant fitted on it). --full-load reads another file (default\n"
+            "resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

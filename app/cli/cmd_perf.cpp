@@ -362,9 +362,11 @@ Command perfCommand() {
             "its weights take its own files' bytes (int8: FP8 or INT8, 8 bits; int4: INT4 AWQ, 4.125)\n"
             "and a prompt is one step (the weights read once, then its tokens' matmuls), its time the\n"
             "time to the first token (prompt_ms in --json); a grouped-query model's attention runs on\n"
-            "the tensor cores (XQA) as current releases run it. Fitted on TensorRT-LLM 0.9's published\n"
-            "throughput, checked on its first-token latencies and on the 1.0 release's full-load\n"
-            "throughput (gpu-advisor eval-serving).\n" +
+            "the tensor cores (XQA) as current releases run it. Its default scheduler admits a request\n"
+            "only when its prompt and whole answer fit: the requests it holds at once are --sequences\n"
+            "max's at a --context of that length. Fitted on TensorRT-LLM 0.9's published throughput,\n"
+            "checked on its first-token latencies and on the 1.0 release's full-load throughput\n"
+            "(gpu-advisor eval-serving).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"

@@ -12,11 +12,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace advisor::eval {
 namespace {
 
 constexpr const char* kRunsResource = "perf/tensorrt-llm-1.0-full-load.csv";
+/// trtllm-bench's ceiling on the requests an engine runs at once (its max batch size, capped so
+/// the decoder's buffers stay small): TensorRT-LLM 1.0, tensorrt_llm/bench/build/tuning.py.
+constexpr int kBenchMaxRequests = 4096;
 
 } // namespace
 
@@ -59,7 +63,17 @@ std::vector<FullLoadRun> builtinFullLoadRuns() {
 }
 
 int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
-    return std::max(1, perf::llmSequencesThatFit(g, run.query));
+    // TensorRT-LLM's default scheduler (GUARANTEED_NO_EVICT) admits a request only when the cache
+    // has room for all of it, its prompt and its whole answer, so that none is ever paused: the
+    // requests at once are those whose whole length fits, not their mean context.
+    const calc::ModelShape* shape = calc::findModelShape(run.model);
+    if (shape == nullptr) {
+        throw std::invalid_argument("full-load run of an unknown model: " + run.model);
+    }
+    perf::PerfQuery whole = run.query;
+    whole.llmContextTokens = run.inputTokens + run.outputTokens;
+    calc::applyModelShape(whole, *shape);
+    return std::clamp(perf::llmSequencesThatFit(g, whole), 1, kBenchMaxRequests);
 }
 
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run) {

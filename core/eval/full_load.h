@@ -33,8 +33,9 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
 /// The shipped runs (compiled in).
 std::vector<FullLoadRun> builtinFullLoadRuns();
 
-/// The requests the run holds at once in the model: as many as fit beside the weights in 90% of
-/// the GPUs' memory at the mean context (perf/sequences_that_fit.h), at least one.
+/// The requests the run holds at once in the model: as many as fit whole (the prompt and the whole
+/// answer, as TensorRT-LLM's default scheduler reserves them) beside the weights in 90% of the
+/// GPUs' memory (perf/sequences_that_fit.h), at least one and at most trtllm-bench's 4,096.
 int fullLoadSequences(const Gpu& g, const FullLoadRun& run);
 
 /// The run's total output tokens/s as the model gives it: fullLoadSequences requests at once, their

@@ -52,8 +52,8 @@ inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
 /// it): the error on TensorRT-LLM 1.0's full-load throughput of Llama 3.1 8B, Llama 3.3 70B and
 /// Llama 3.1 405B on H100 and H200 (resources/perf/tensorrt-llm-1.0-full-load.csv; never fitted
 /// on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such queries.
-inline constexpr ErrorBand kServingFullLoadAccuracy{6.4, 25.2, 30};
-inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{12.7, 30.7, 30};
+inline constexpr ErrorBand kServingFullLoadAccuracy{8.0, 17.2, 30};
+inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;

@@ -50,7 +50,7 @@ TEST(ServingCli, PerfRunsTheServingEngineAndSaysHowFarToTrustIt) {
     EXPECT_NE(text.out.find("tensor parallel over 2 GPUs: x"), std::string::npos) << text.out;
     // The 8B model's grouped-query attention runs on the tensor cores (XQA), as current releases run
     // it: its expected error is their full-load check's.
-    EXPECT_NE(text.out.find("expected error: about 13% (median), 31% or more for 1 in 10 - on TensorRT-LLM 1.0's "
+    EXPECT_NE(text.out.find("expected error: about 8% (median), 19% or more for 1 in 10 - on TensorRT-LLM 1.0's "
                             "published full-load throughput"),
               std::string::npos)
         << text.out;
@@ -164,7 +164,13 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     // A current release at full load, never fitted on: the bands perf reports for grouped-query models.
     const auto& fullLoad = doc.at("full_load");
     EXPECT_EQ(fullLoad.at("rows").size(), 60u);
-    EXPECT_NEAR(fullLoad.at("single_gpu").at("median_abs_error_pct").get<double>(), 6.4, 0.05);
+    EXPECT_NEAR(fullLoad.at("single_gpu").at("median_abs_error_pct").get<double>(), 8.0, 0.05);
+    // Requests at once are those whose whole length fits, as TensorRT-LLM's scheduler admits them.
+    const auto longAnswers = std::find_if(fullLoad.at("rows").begin(), fullLoad.at("rows").end(), [](const auto& r) {
+        return r.at("gpu") == "H200 SXM" && r.at("model") == "llama-3.1-70b" && r.at("output_tokens") == 4096;
+    });
+    ASSERT_NE(longAnswers, fullLoad.at("rows").end());
+    EXPECT_EQ(longAnswers->at("sequences"), 82); // 159 at the mean context
     const auto text = cli.run({"eval-serving"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("a current release at full load"), std::string::npos);
