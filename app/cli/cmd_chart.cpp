@@ -145,7 +145,7 @@ Command chartCommand() {
             "Usage: gpu-advisor chart --out FILE.png|.pdf|.svg|.csv [--kind raw|perf-per-dollar]\n"
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB] [--gpus N]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
-            "                         [--weights fp16|int8|int4] [--context N] [--depth N] [--kv-cache T]\n"
+            "                         [--weights fp16|int8|int4|fp4] [--context N] [--depth N] [--kv-cache T]\n"
             "                         [--sequences N|max] [--ubatch N] [--system-ram RAM] [--engine E]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"

@@ -102,23 +102,36 @@ struct FirstTokenCheck {
     }
 };
 
-// A current release at full load against the shipped constants (never fitted on): each row, and
-// the bands on one GPU and tensor parallel.
+// A current release at full load against the shipped constants: each row, the bands on one GPU
+// and tensor parallel of the 8- and 16-bit rows (never fitted on), and the 4-bit float rows' with
+// the one constant fitted on them, in sample and each GPU held out.
 struct FullLoadCheck {
     nlohmann::json rows = nlohmann::json::array();
-    Band single, parallel;
-    TextTable table{{"GPU", "MODEL", "GPUS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR"}};
+    Band single, parallel, fp4, fp4HeldOut;
+    eval::FullLoadFit fit;
+    TextTable table{
+        {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "GPU LEFT OUT"}};
 
-    FullLoadCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs) {
-        for (const size_t c : {2u, 4u, 5u, 6u, 7u}) {
+    FullLoadCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs)
+        : fit(eval::fitFullLoad(model, ctx.catalog(), runs)) {
+        for (const size_t c : {2u, 5u, 6u, 7u, 8u, 9u}) {
             table.setRightAligned(c);
         }
-        for (const auto& r : runs) {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const auto& r = runs[i];
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
-            const double predicted = eval::predictFullLoad(model, g, r);
+            const double errorPct = fit.errorsPct[i];
+            const double predicted = r.outputTokensPerSecond * (1.0 + errorPct / 100.0);
             const int atOnce = eval::fullLoadSequences(g, r);
-            const double errorPct = 100.0 * (predicted / r.outputTokensPerSecond - 1.0);
-            (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
+            const auto& heldOut = fit.heldOutPct[i];
+            if (r.query.llmWeights == perf::Precision::Fp4) {
+                fp4.errorsPct.push_back(std::fabs(errorPct));
+                if (heldOut) {
+                    fp4HeldOut.errorsPct.push_back(std::fabs(*heldOut));
+                }
+            } else {
+                (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
+            }
             rows.push_back({{"line", r.line},
                             {"gpu", r.gpu},
                             {"model", r.model},
@@ -128,21 +141,37 @@ struct FullLoadCheck {
                             {"sequences", atOnce},
                             {"measured_tokens_per_s", r.outputTokensPerSecond},
                             {"predicted_tokens_per_s", predicted},
-                            {"error_pct", errorPct}});
-            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus),
+                            {"error_pct", errorPct},
+                            {"weights", perf::toString(r.query.llmWeights)},
+                            {"gpu_left_out_error_pct", heldOut ? nlohmann::json(*heldOut) : nlohmann::json()}});
+            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus), perf::toString(r.query.llmWeights),
                           std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
                           format::number(atOnce, 0), format::number(r.outputTokensPerSecond, 0),
-                          format::number(predicted, 0), format::number(errorPct, 1) + "%"});
+                          format::number(predicted, 0), format::number(errorPct, 1) + "%",
+                          heldOut ? format::number(*heldOut, 1) + "%" : std::string()});
         }
     }
     nlohmann::json json() const {
-        return {{"rows", rows}, {"single_gpu", single.json()}, {"tensor_parallel", parallel.json()}};
+        return {{"rows", rows},
+                {"single_gpu", single.json()},
+                {"tensor_parallel", parallel.json()},
+                {"fp4",
+                 {{"rate_share_shipped", perf::kServingFp4RateShare},
+                  {"rate_share_fitted", fp4.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.fp4RateShare)},
+                  {"shipped", fp4.json()},
+                  {"gpu_left_out", fp4HeldOut.json()}}}};
     }
     void print(std::ostream& out) const {
-        out << "\na current release at full load, as many requests at once as fit whole, prompt and answer (no "
-               "constant fitted on it):\n";
+        out << "\na current release at full load, as many requests at once as fit whole, prompt and answer:\n";
         table.print(out);
-        out << "\n  one GPU: " << single.text() << '\n' << "  tensor parallel: " << parallel.text() << '\n';
+        out << "\n  the other weights (no constant fitted on them): one GPU " << single.text() << "; tensor parallel "
+            << parallel.text() << '\n';
+        if (!fp4.errorsPct.empty()) {
+            out << "  4-bit floats (NVFP4), whose matmuls reach a fitted share of the FP4 rate: "
+                << format::percent(fit.fp4RateShare, 1) << " fitted here ("
+                << format::percent(perf::kServingFp4RateShare, 1) << " shipped: " << fp4.text()
+                << "); each GPU predicted by the share fitted without it (GPU LEFT OUT): " << fp4HeldOut.text() << '\n';
+        }
     }
 };
 
@@ -269,8 +298,10 @@ Command evalServingCommand() {
             "Last, predicts a current release at full load (TensorRT-LLM 1.0's perf overview: as many\n"
             "requests at once as fit whole, since its scheduler reserves each one's prompt and whole\n"
             "answer before admitting it, at most trtllm-bench's 4,096; grouped-query attention on the\n"
-            "tensor cores; no constant fitted on it). --full-load reads another file (default\n"
-            "resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
+            "tensor cores; no constant fitted on its FP8 rows). Its fp4 rows (NVFP4 on Blackwell) fit\n"
+            "one constant, the share of the FP4 tensor rate their matmuls reach, and each GPU's rows\n"
+            "are predicted by the share fitted on the others' (GPU LEFT OUT). --full-load reads another\n"
+            "file (default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

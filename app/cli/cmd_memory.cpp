@@ -68,7 +68,7 @@ int run(Context& ctx, const Args& args) {
     in.mode = *mode;
     const auto precision = perf::parsePrecision(args.value("precision").value_or(in.mode == calc::MemoryMode::Qlora ? "int4" : "fp16"));
     if (!precision || *precision == perf::Precision::Fp8 || *precision == perf::Precision::Bf16) {
-        throw UsageError("--precision must be fp32, fp16, int8 or int4");
+        throw UsageError("--precision must be fp32, fp16, int8, int4 or fp4");
     }
     in.weights = *precision;
     if (const auto c = args.integer("context", 1, perf::kMaxContextTokens)) {
@@ -174,7 +174,7 @@ int run(Context& ctx, const Args& args) {
 Command memoryCommand() {
     return {"memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
             "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
-            "                          [--precision fp16|int8|int4] [--context N] [--batch N]\n"
+            "                          [--precision fp16|int8|int4|fp4] [--context N] [--batch N]\n"
             "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
             "                          [--prefill-chunk TOKENS]\n"
             "                          [--[no-]checkpointing] [--no-flash-attention]\n"

@@ -26,12 +26,25 @@ bool servingXqa(const perf::PerfQuery& q) {
            perf::servingAttentionOnTensorCores(q);
 }
 
-const char* accuracyBasis(const perf::PerfQuery& q) {
+// The engine's check (eval-serving) whose errors perf reports for q, other than the 0.9 tables'
+// leave-one-architecture-out; null for those and for the calibration's.
+const char* servingCheck(const perf::PerfQuery& q) {
+    if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmWeights == perf::Precision::Fp4) {
+        return "TensorRT-LLM 1.0's published full-load NVFP4 throughput, each GPU predicted by the FP4 rate share "
+               "fitted without it (eval-serving)";
+    }
     if (servingPrompt(q)) {
-        return "error on TensorRT-LLM's published first-token latencies, no constant fitted on them (eval-serving)";
+        return "TensorRT-LLM's published first-token latencies, no constant fitted on them (eval-serving)";
     }
     if (servingXqa(q)) {
-        return "error on TensorRT-LLM 1.0's published full-load throughput, no constant fitted on it (eval-serving)";
+        return "TensorRT-LLM 1.0's published full-load throughput, no constant fitted on it (eval-serving)";
+    }
+    return nullptr;
+}
+
+std::string accuracyBasis(const perf::PerfQuery& q) {
+    if (const char* check = servingCheck(q)) {
+        return std::string("error on ") + check;
     }
     return perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm
                ? "leave-one-architecture-out error on TensorRT-LLM's published throughput (eval-serving)"
@@ -45,7 +58,7 @@ double promptMs(const perf::Prediction& p, const perf::PerfQuery& q) {
 
 // How far such predictions were off for an architecture the fit never saw.
 nlohmann::json accuracyJson(const std::optional<perf::ErrorBand>& band,
-                            const char* basis = "leave-one-architecture-out error on the calibration data") {
+                            const std::string& basis = "leave-one-architecture-out error on the calibration data") {
     if (!band) {
         return nullptr;
     }
@@ -68,14 +81,13 @@ void printAccuracy(std::ostream& o, const std::optional<perf::ErrorBand>& band, 
             ? " (none of them inference; docs/performance-model.md checks 16-bit inference on "
               "timm's PyTorch runs)"
             : "";
-    const char* measuredOn = servingPrompt(q)  ? "on TensorRT-LLM's published first-token latencies, no constant "
-                                                 "fitted on them (eval-serving)"
-                             : servingXqa(q)   ? "on TensorRT-LLM 1.0's published full-load throughput, no constant "
-                                                 "fitted on it (eval-serving)"
-                             : !perf::isLlm(m) ? "leave-one-architecture-out on training measurements"
-                             : q.llmEngine == perf::LlmEngine::TensorRtLlm
-                                 ? "leave-one-architecture-out on TensorRT-LLM's published throughput (eval-serving)"
-                                 : "leave-one-architecture-out on llama.cpp measurements";
+    const char* check = servingCheck(q);
+    const std::string measuredOn =
+        check != nullptr  ? std::string("on ") + check
+        : !perf::isLlm(m) ? "leave-one-architecture-out on training measurements"
+        : q.llmEngine == perf::LlmEngine::TensorRtLlm
+            ? "leave-one-architecture-out on TensorRT-LLM's published throughput (eval-serving)"
+            : "leave-one-architecture-out on llama.cpp measurements";
     o << "  expected error: about " << format::number(band->medianPct, 0) << "% (median), "
       << format::number(band->p90Pct, 0) << "% or more for 1 in 10 - " << measuredOn << inferenceCheck << '\n';
 }
@@ -331,7 +343,7 @@ Command perfCommand() {
             "Usage: gpu-advisor perf --gpu NAME [--gpus N] [--metric M] [--workload W] [--batch X]\n"
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
-            "                        [--weights fp16|int8|int4] [--context TOKENS] [--depth TOKENS]\n"
+            "                        [--weights fp16|int8|int4|fp4] [--context TOKENS] [--depth TOKENS]\n"
             "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--ubatch TOKENS]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
             "                        [--engine llama.cpp|tensorrt-llm] [--sparsity] [--constants calibration.json]\n\n"
@@ -359,7 +371,9 @@ Command perfCommand() {
             "tensorrt-llm, a serving engine whose kernels stream the memory at its full rate, multiply a\n"
             "batch's tokens as one matmul beside the weights' reads, and split a model over --gpus by\n"
             "tensors (each card a share of every layer, with two all-reduces per layer over its links);\n"
-            "its weights take its own files' bytes (int8: FP8 or INT8, 8 bits; int4: INT4 AWQ, 4.125)\n"
+            "its weights take its own files' bytes (int8: FP8 or INT8, 8 bits; int4: INT4 AWQ, 4.125,\n"
+            "multiplied in FP16; fp4: NVFP4, 4.5, on Blackwell's FP4 tensor cores at a share of their\n"
+            "rate fitted on the 1.0 release's NVFP4 throughput; llama.cpp's fp4 is MXFP4, 4.25 bits)\n"
             "and a prompt is one step (the weights read once, then its tokens' matmuls), its time the\n"
             "time to the first token (prompt_ms in --json); a grouped-query model's attention runs on\n"
             "the tensor cores (XQA) as current releases run it. Its default scheduler admits a request\n"

@@ -160,7 +160,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     if (const auto w = args.value("weights")) {
         const auto parsed = perf::parsePrecision(*w);
         if (!parsed || *parsed == perf::Precision::Fp32) {
-            throw UsageError("--weights must be fp16, bf16, int8, fp8 or int4, got '" + *w + "'");
+            throw UsageError("--weights must be fp16, bf16, int8, fp8, int4 or fp4, got '" + *w + "'");
         }
         q.llmWeights = *parsed;
     }

@@ -22,6 +22,8 @@ double weightBytes(perf::Precision p) {
         return 1.0 + 0.02; // plus per-block scales
     case perf::Precision::Int4:
         return 4.85 / 8.0; // llama.cpp Q4_K_M average incl. block scales
+    case perf::Precision::Fp4:
+        return 4.5 / 8.0; // NVFP4, the larger of the 4-bit float formats (MXFP4: 4.25)
     default:
         return 2.0;
     }

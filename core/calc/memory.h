@@ -27,7 +27,7 @@ struct MemoryInput {
     /// kvHeads are not given. Null: the size above with a Llama-like shape.
     const ModelShape* model = nullptr;
     MemoryMode mode = MemoryMode::Inference;
-    perf::Precision weights = perf::Precision::Fp16; ///< fp16, int8 or int4 (inference, LoRA base)
+    perf::Precision weights = perf::Precision::Fp16; ///< fp16, int8, int4 or fp4 (inference, LoRA base)
     std::optional<int> contextTokens;  ///< default 4096 (inference) / 2048 (training)
     int batch = 1;
     std::optional<int> layers;  ///< default: derived from the size (Llama-like, see memory.cpp)

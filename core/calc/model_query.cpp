@@ -23,7 +23,8 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
     q.llmRecurrentStateBytes = recurrentStateBytes(attention);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);
-    if (q.llmWeights == perf::Precision::Int4 && m.int4BitsPerWeight > 0) {
+    // A 4-bit release's own file (gpt-oss's MXFP4) is what either 4-bit choice reads.
+    if ((q.llmWeights == perf::Precision::Int4 || q.llmWeights == perf::Precision::Fp4) && m.int4BitsPerWeight > 0) {
         q.llmWeightBits = m.int4BitsPerWeight;
         if (m.int4SharedBitsPerWeight > 0) {
             q.llmSharedWeightBits = m.int4SharedBitsPerWeight;

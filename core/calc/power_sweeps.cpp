@@ -78,7 +78,7 @@ std::vector<MeasuredPowerLimit> readPowerLimitSweeps(std::string_view textIn, co
             if (const auto weights = perf::parsePrecision(cell("weights"))) {
                 m.query.llmWeights = *weights;
             } else {
-                bad("weights", "must be fp16, int8 or int4, got " + text::quoteForMessage(cell("weights")));
+                bad("weights", "must be fp16, int8, int4 or fp4, got " + text::quoteForMessage(cell("weights")));
             }
             const auto context = text::parseInteger(cell("context"));
             if (!context || *context < 1 || *context > perf::kMaxContextTokens) {

@@ -6,6 +6,7 @@
 #include "common/embedded_resources.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "eval/least_squares.h"
 #include "eval/row_fields.h"
 #include "eval/serving_fit.h"
 #include "perf/sequences_that_fit.h"
@@ -76,13 +77,78 @@ int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
     return std::clamp(perf::llmSequencesThatFit(g, whole), 1, kBenchMaxRequests);
 }
 
-double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run) {
+double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
+                       const perf::ServingConstants& k) {
     ServingRun served;
     served.query = run.query;
     served.query.llmSequences = fullLoadSequences(g, run);
     served.inputTokens = run.inputTokens;
     served.outputTokens = run.outputTokens;
-    return predictServingRun(model, g, served) * std::max(1, run.query.gpus);
+    return predictServingRun(model, g, served, k) * std::max(1, run.query.gpus);
+}
+
+namespace {
+
+struct Fp4Row {
+    const FullLoadRun* run = nullptr;
+    const Gpu* gpu = nullptr;
+    size_t index = 0; // in the runs
+};
+
+// The share of the FP4 rate that minimises the squared log errors of `rows`.
+double fitFp4RateShare(const perf::PerfModel& model, const std::vector<const Fp4Row*>& rows) {
+    LeastSquaresProblem problem;
+    problem.parameters = 1;
+    problem.lower = {0.05};
+    problem.upper = {1.0};
+    problem.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+        perf::ServingConstants k;
+        k.fp4RateShare = x[0];
+        r.clear();
+        for (const auto* p : rows) {
+            r.push_back(std::log(predictFullLoad(model, *p->gpu, *p->run, k) / p->run->outputTokensPerSecond));
+        }
+    };
+    return solveLeastSquaresFromStarts(problem, {{0.2}, {0.8}}).x[0];
+}
+
+} // namespace
+
+FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs) {
+    FullLoadFit fit;
+    fit.heldOutPct.resize(runs.size());
+    std::vector<Fp4Row> fp4;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const Gpu& g = catalog.require(runs[i].gpu, "a full-load run's gpu");
+        fit.errorsPct.push_back(100.0 * (predictFullLoad(model, g, runs[i]) / runs[i].outputTokensPerSecond - 1.0));
+        if (runs[i].query.llmWeights == perf::Precision::Fp4) {
+            fp4.push_back({&runs[i], &g, i});
+        }
+    }
+    if (fp4.empty()) {
+        return fit;
+    }
+    std::vector<const Fp4Row*> all;
+    for (const auto& r : fp4) {
+        all.push_back(&r);
+    }
+    fit.fp4RateShare = fitFp4RateShare(model, all);
+    for (const auto& heldOut : fp4) {
+        std::vector<const Fp4Row*> others;
+        for (const auto& r : fp4) {
+            if (r.gpu != heldOut.gpu) {
+                others.push_back(&r);
+            }
+        }
+        if (others.empty()) {
+            continue; // one GPU alone: nothing to fit its share on
+        }
+        perf::ServingConstants k;
+        k.fp4RateShare = fitFp4RateShare(model, others);
+        fit.heldOutPct[heldOut.index] =
+            100.0 * (predictFullLoad(model, *heldOut.gpu, *heldOut.run, k) / heldOut.run->outputTokensPerSecond - 1.0);
+    }
+    return fit;
 }
 
 } // namespace advisor::eval

@@ -10,7 +10,9 @@
 
 #include "catalog/catalog.h"
 #include "perf/model.h"
+#include "perf/serving_engine.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +42,17 @@ int fullLoadSequences(const Gpu& g, const FullLoadRun& run);
 
 /// The run's total output tokens/s as the model gives it: fullLoadSequences requests at once, their
 /// prompts as one step and then their token generation (predictServingRun).
-double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run);
+double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
+                       const perf::ServingConstants& k = {});
+
+/// The runs' errors, and the one constant fitted on them: the share of the FP4 tensor rate NVFP4
+/// matmuls reach (perf::kServingFp4RateShare), fitted on the rows with fp4 weights (least squares
+/// of the log errors), then again without each GPU's rows to predict that GPU's.
+struct FullLoadFit {
+    double fp4RateShare = 0;                       ///< fitted on every fp4 row
+    std::vector<double> errorsPct;                 ///< each run's, with the shipped constants
+    std::vector<std::optional<double>> heldOutPct; ///< fp4 runs: with the share fitted without their GPU
+};
+FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs);
 
 } // namespace advisor::eval

@@ -44,7 +44,7 @@ void readWeightsAndCache(const RowFields& fields, perf::PerfQuery& q) {
     const auto weights = perf::parsePrecision(fields.cell("weights"));
     if (!weights || *weights == perf::Precision::Fp32) {
         fields.bad("weights",
-                   "must be fp16, bf16, fp8, int8 or int4, got " + text::quoteForMessage(fields.cell("weights")));
+                   "must be fp16, bf16, fp8, int8, int4 or fp4, got " + text::quoteForMessage(fields.cell("weights")));
     } else {
         q.llmWeights = *weights;
     }

@@ -61,7 +61,7 @@ template <typename Run> void readRunStart(const RowFields& fields, int line, Run
     q.llmActiveParamsBillion = fields.number("active_params_billion", false, q.llmParamsBillion).value_or(0);
 }
 
-/// The columns `weights` (fp16, bf16, fp8, int8 or int4) and `kv_cache` (f16, fp8, q8_0 or q4_0)
+/// The columns `weights` (fp16, bf16, fp8, int8, int4 or fp4) and `kv_cache` (f16, fp8, q8_0 or q4_0)
 /// into q; a bad one adds a problem.
 void readWeightsAndCache(const RowFields& fields, perf::PerfQuery& q);
 

@@ -59,7 +59,7 @@ StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     StepTimes t;
     t.weightReads = llmWeightBytesRead(q, sequences) / bandwidth;
     t.multiplies = sequences * 2.0 * activeParamsBillion(q) * 1e9 /
-                   matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k);
+                   matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights, k), k);
     t.cacheReads = sequences * kvCacheBytes(q) / bandwidth;
     t.attention = sequences * servingDecodeAttentionFlops(q) / decodeAttentionFlopsPerSecond(s, q, k);
     t.overhead = (c.decodeOverheadMs + k.stepMsPerDoubling * std::log2(double(sequences))) / 1000.0;
@@ -82,7 +82,7 @@ StepTimes promptStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     t.weightReads =
         promptWeightBytesRead(q, static_cast<int>(std::min(tokens, 1e9))) / bandwidthBytesPerSecond(s, q, c);
     t.multiplies = tokens * (2.0 * activeParamsBillion(q) * 1e9 /
-                                 matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights), k) +
+                                 matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights, k), k) +
                              prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k));
     t.overhead = c.decodeOverheadMs / 1000.0;
     t.allReduce = servingAllReduceSeconds(g, q, tokens, true, k);
@@ -121,7 +121,10 @@ double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, 
     return 2.0 * layers * (bytes / linkBytesPerSecond + (withLatency ? k.allReduceUs / 1e6 : 0.0));
 }
 
-double servingMatmulTflops(const EffectiveSpecs& s, Precision weights) {
+double servingMatmulTflops(const EffectiveSpecs& s, Precision weights, const ServingConstants& k) {
+    if (weights == Precision::Fp4 && s.fourBitTflops > 0) {
+        return s.fourBitTflops * k.fp4RateShare;
+    }
     return weights == Precision::Int8 || weights == Precision::Fp8 ? s.eightBitTflops : s.fp16TrainTflops;
 }
 
@@ -170,6 +173,19 @@ std::string promptStepDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQu
            "`gpu-advisor eval-serving`)";
 }
 
+// The tensor rate the weights are multiplied at, in words (servingMatmulTflops).
+std::string matmulRateText(const EffectiveSpecs& s, Precision weights) {
+    if (weights == Precision::Int8 || weights == Precision::Fp8) {
+        return "an 8-bit checkpoint on the 8-bit tensor cores";
+    }
+    if (weights == Precision::Fp4) {
+        return s.fourBitTflops > 0 ? "NVFP4 on the FP4 tensor cores, " + format::percent(kServingFp4RateShare, 0) +
+                                         " of their " + format::number(s.fourBitTflops, 0) + " (fitted)"
+                                   : "NVFP4 multiplied in FP16: this card has no FP4 tensor cores";
+    }
+    return "FP16 with FP32 sums";
+}
+
 } // namespace
 
 void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p) {
@@ -195,12 +211,12 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                   format::percent(c.decodeBandwidthEfficiency, 0) +
                   " of the memory's rate; llama.cpp's kernels at most " + format::number(decodeBandwidthGbs(s, c), 0) +
                   " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
-                  format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak, beside the reads"
+                  format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
+                  format::number(p.computeRoofTflops, 0) + " TFLOPS: " + matmulRateText(s, q.llmWeights) +
+                  "), beside the reads"
             : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
-                  format::number(p.computeRoofTflops, 0) + " TFLOPS for these weights: " +
-                  (q.llmWeights == Precision::Int8 || q.llmWeights == Precision::Fp8
-                       ? "an 8-bit checkpoint on the 8-bit tensor cores"
-                       : "FP16 with FP32 sums") +
+                  format::number(p.computeRoofTflops, 0) +
+                  " TFLOPS for these weights: " + matmulRateText(s, q.llmWeights) +
                   ") in one step for the whole prompt: " + promptStepDetail(s, g, q, c));
     if (decode && servingAttentionOnTensorCores(q)) {
         PerfQuery cudaCores = q;
@@ -226,7 +242,12 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
     }
     p.notes.push_back("TensorRT-LLM: fitted on its 0.9 release's published peak throughput (H100, H200, L40S, "
                       "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are its own files' "
-                      "(8 bits for FP8 or INT8, 4.125 for INT4 AWQ) unless the model's own release sets them");
+                      "(8 bits for FP8 or INT8, 4.125 for INT4 AWQ, 4.5 for NVFP4) unless the model's own release "
+                      "sets them");
+    if (q.llmWeights == Precision::Fp4 && s.fourBitTflops <= 0) {
+        p.notes.push_back("TensorRT-LLM multiplies NVFP4 weights on Blackwell's FP4 tensor cores; this card has none, "
+                          "so they are taken as 4.5-bit weights multiplied in FP16, never measured");
+    }
     if (g.vendor != "NVIDIA") {
         p.notes.push_back("TensorRT-LLM runs on NVIDIA GPUs only: for this " + g.vendor +
                           " card the figure is what a serving engine as efficient would give (vLLM's builds for "

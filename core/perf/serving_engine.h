@@ -54,6 +54,11 @@ inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
 /// on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such queries.
 inline constexpr ErrorBand kServingFullLoadAccuracy{8.0, 17.2, 30};
 inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30};
+/// 4-bit float weights (NVFP4): the error on the same file's fp4 rows (Llama 3.3 70B on one B200,
+/// GB200 or RTX PRO 6000 Blackwell Server Edition, Llama 3.1 405B on four B200s or GB200s), each
+/// GPU's rows predicted by kServingFp4RateShare fitted on the other GPUs': what `perf` reports for
+/// the engine's fp4 queries, prompts and token generation alike.
+inline constexpr ErrorBand kServingFp4Accuracy{7.4, 22.1, 50};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;
@@ -67,18 +72,26 @@ inline constexpr double kServingAllReduceUs = 46.0;
 /// bytes say and the other models up to 19% faster.
 inline constexpr double kServingAttentionEfficiency = 0.235;
 
+/// Share of the FP4 tensor rate that TensorRT-LLM's NVFP4 matmuls reach, beside the FP8 and FP16
+/// rates its other matmuls reach at kServingMatmulEfficiency. Fitted (eval-serving) on TensorRT-LLM
+/// 1.0's full-load FP4 rows (B200, GB200, RTX PRO 6000 Blackwell Server Edition): end to end they
+/// run well below the FP4 rate (each layer also quantizes its activations to FP4).
+inline constexpr double kServingFp4RateShare = 0.578;
+
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;
     double stepMsPerDoubling = kServingStepMsPerDoubling;
     double linkEfficiency = kServingLinkEfficiency;
     double allReduceUs = kServingAllReduceUs;
     double attentionEfficiency = kServingAttentionEfficiency;
+    double fp4RateShare = kServingFp4RateShare;
 };
 
 /// The tensor rate a serving engine multiplies these weights at, in TFLOPS at the boost clock:
 /// 8-bit weights at the card's 8-bit rate (FP8 where it has it, else INT8: SmoothQuant),
-/// 16-bit weights and 4-bit ones (AWQ/GPTQ, multiplied in FP16) at the FP16 rate with FP32 sums.
-double servingMatmulTflops(const EffectiveSpecs& s, Precision weights);
+/// 16-bit weights and 4-bit integer ones (AWQ/GPTQ, multiplied in FP16) at the FP16 rate with FP32
+/// sums, 4-bit floats (NVFP4) at k.fp4RateShare of the FP4 rate where the card has one, else in FP16.
+double servingMatmulTflops(const EffectiveSpecs& s, Precision weights, const ServingConstants& k = {});
 
 /// Tokens/s of token generation (q.llmSequences together) or prompt processing in the serving
 /// engine; fills out's time shares and single-GPU speed. A model that does not fit is taken as

@@ -232,6 +232,11 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
         const double accRatio = s.fp16AccumulateHalfRate ? *t.fp16Fp16Acc / *t.fp16Fp32Acc : 1.0;
         s.eightBitTflops = *t.fp8 * accRatio;
         s.fp8 = true;
+        // FP4's published rate already sums in FP32 on GeForce too (RTX 5090: 1,676 TFLOPS dense,
+        // 4x its FP32-accumulate FP8), so it takes no accumulate ratio.
+        if (t.fp4) {
+            s.fourBitTflops = *t.fp4;
+        }
     } else if (t.int8) {
         s.eightBitTflops = std::max(s.fp16InferTflops, *t.int8 * c.int8EfficiencyWithoutFp8);
     } else if (s.dp4aTops > 0) {

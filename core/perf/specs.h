@@ -22,6 +22,7 @@ struct EffectiveSpecs {
     double fp16InferTflops = 0;  ///< best 16-bit rate for inference (FP16 accumulate allowed)
     double fp32TrainTflops = 0;  ///< TF32 tensor rate, or FP32 CUDA cores / no-tensor-core penalty
     double eightBitTflops = 0;   ///< FP8 (Ada/Hopper+), INT8 x practical efficiency, dp4a, else 16-bit
+    double fourBitTflops = 0;    ///< FP4 tensor rate (Blackwell, MI350); 0 where the card has none
     double vectorTflops = 0;     ///< FP32 on the CUDA cores (non-matmul work)
     /// INT8 dot products on the CUDA cores (dp4a: 4 multiply-adds per lane per clock, so 4x the
     /// FP32 rate; a Tesla P40's 11.76 TFLOPS FP32 is its datasheet's 47 TOPS INT8). Set only for

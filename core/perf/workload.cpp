@@ -50,6 +50,8 @@ const char* toString(Precision p) {
         return "fp8";
     case Precision::Int4:
         return "int4";
+    case Precision::Fp4:
+        return "fp4";
     }
     return "fp16";
 }
@@ -107,7 +109,7 @@ std::string toString(const WorkloadChoice& w) {
 
 std::optional<Precision> parsePrecision(std::string_view s) {
     for (const auto p : {Precision::Fp32, Precision::Fp16, Precision::Bf16, Precision::Int8, Precision::Fp8,
-                         Precision::Int4}) {
+                         Precision::Int4, Precision::Fp4}) {
         if (s == toString(p)) {
             return p;
         }
@@ -147,6 +149,8 @@ double llmBitsPerWeight(Precision p) {
         return 8.5;
     case Precision::Int4:
         return 4.85;
+    case Precision::Fp4:
+        return 4.0 + 8.0 / 32.0;
     }
     return 16.0;
 }
@@ -158,6 +162,9 @@ double llmBitsPerWeight(Precision p, LlmEngine e) {
         }
         if (p == Precision::Int4) {
             return 4.0 + 16.0 / 128.0;
+        }
+        if (p == Precision::Fp4) {
+            return 4.0 + 8.0 / 16.0;
         }
     }
     return llmBitsPerWeight(p);

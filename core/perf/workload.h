@@ -21,8 +21,10 @@ enum class Metric {
 
 enum class WorkloadClass { Transformer, Cnn, Rnn, Recsys };
 
-/// Numeric precision of a benchmark row or an LLM's weights.
-enum class Precision { Fp32, Fp16, Bf16, Int8, Fp8, Int4 };
+/// Numeric precision of a benchmark row or an LLM's weights. Fp4: 4-bit floating-point weights with
+/// a scale per small block (llama.cpp's MXFP4, TensorRT-LLM's NVFP4), which Blackwell's tensor cores
+/// multiply as they are; Int4: 4-bit integer weights multiplied in 16 bits.
+enum class Precision { Fp32, Fp16, Bf16, Int8, Fp8, Int4, Fp4 };
 
 /// FP16 or BF16: LLM weights that prompt processing multiplies as stored; any other precision
 /// is taken as quantized weights (dequantised, or multiplied as integers).
@@ -73,7 +75,8 @@ bool isLlm(Metric m);
 std::optional<Metric> trainingMetricFor(Precision p);
 
 /// Bits per weight actually read in LLM inference: fp16 16, int8 8.5 (Q8_0 scales),
-/// int4 4.85 (llama.cpp Q4_K_M average incl. block scales).
+/// int4 4.85 (llama.cpp Q4_K_M average incl. block scales), fp4 4.25 (MXFP4: one 8-bit scale for
+/// each block of 32).
 double llmBitsPerWeight(Precision p);
 
 /// How an LLM's KV cache is stored: llama.cpp's --cache-type-k/-v (f16, q8_0, q4_0) and
@@ -103,7 +106,8 @@ enum class DecodeAttention { Auto, CudaCores, TensorCores };
 
 /// Bits per weight in the engine's own files: llama.cpp's (llmBitsPerWeight), or TensorRT-LLM's:
 /// 8-bit weights 8 (FP8 with one scale per tensor, INT8 with one per channel), 4-bit ones 4.125
-/// (INT4 AWQ: one FP16 scale for each group of 128 weights, the group ModelOpt and AutoAWQ use).
+/// (INT4 AWQ: one FP16 scale for each group of 128 weights, the group ModelOpt and AutoAWQ use),
+/// 4-bit floats 4.5 (NVFP4: one FP8 scale for each block of 16).
 double llmBitsPerWeight(Precision p, LlmEngine e);
 
 } // namespace advisor::perf

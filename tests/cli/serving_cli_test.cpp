@@ -163,7 +163,11 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     EXPECT_EQ(firstToken.at("tensor_parallel").at("rows"), 16);
     // A current release at full load, never fitted on: the bands perf reports for grouped-query models.
     const auto& fullLoad = doc.at("full_load");
-    EXPECT_EQ(fullLoad.at("rows").size(), 60u);
+    EXPECT_EQ(fullLoad.at("rows").size(), 110u);
+    // Its NVFP4 rows fit the one constant fitted on them; each GPU held out gives perf's band.
+    EXPECT_NEAR(fullLoad.at("fp4").at("rate_share_fitted").get<double>(), 0.578, 0.001);
+    EXPECT_NEAR(fullLoad.at("fp4").at("gpu_left_out").at("median_abs_error_pct").get<double>(), 7.4, 0.05);
+    EXPECT_EQ(fullLoad.at("fp4").at("gpu_left_out").at("rows"), 50);
     EXPECT_NEAR(fullLoad.at("single_gpu").at("median_abs_error_pct").get<double>(), 8.0, 0.05);
     // Requests at once are those whose whole length fits, as TensorRT-LLM's scheduler admits them.
     const auto longAnswers = std::find_if(fullLoad.at("rows").begin(), fullLoad.at("rows").end(), [](const auto& r) {
@@ -236,6 +240,27 @@ TEST(ServingCli, PerfGivesAPromptsTimeAndTheFirstTokenLatenciesError) {
     const auto text = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--context", "1024"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("(a prompt of 1,024 tokens in "), std::string::npos) << text.out;
+}
+
+// NVFP4 weights in the engine: Llama 3.3 70B on one B200 at TensorRT-LLM 1.0's full load, with the
+// band of its fp4 rows each GPU held out; a bad --weights names the choices.
+TEST(ServingCli, Fp4WeightsRunOnBlackwellsFp4TensorCores) {
+    Cli cli;
+    const auto p =
+        cli.json({"perf", "--gpu", "B200", "--metric", "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp4",
+                  "--kv-cache", "fp8", "--context", "2000", "--sequences", "max", "--engine", "tensorrt-llm"})
+            .at("predictions")
+            .at(0);
+    EXPECT_EQ(p.at("llm").at("weights"), "fp4");
+    const auto& error = p.at("expected_error");
+    EXPECT_NE(error.at("basis").get<std::string>().find("NVFP4"), std::string::npos) << error;
+    EXPECT_EQ(error.at("rows"), 50);
+    // 374 requests of 2,000 tokens fit beside 39.4 GB of 4.5-bit weights in 0.9 x 180 GB.
+    EXPECT_EQ(p.at("llm").at("sequences"), 374);
+    const auto bad = cli.run({"perf", "--gpu", "B200", "--metric", "llm-decode", "--weights", "fp3"});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("--weights must be fp16, bf16, int8, fp8, int4 or fp4, got 'fp3'"), std::string::npos)
+        << bad.err;
 }
 
 } // namespace

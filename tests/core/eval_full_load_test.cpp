@@ -41,7 +41,12 @@ const FullLoadRun& findRun(const std::vector<FullLoadRun>& runs, const char* gpu
 
 TEST(FullLoadRuns, TheShippedFileHoldsThePerfOverviewsTables) {
     const auto runs = builtinFullLoadRuns();
-    ASSERT_EQ(runs.size(), 60u); // three models, two GPUs, ten lengths
+    // FP8: three models on the H100 and H200; NVFP4: two models on the B200 and GB200, one on the
+    // RTX PRO 6000 Blackwell Server Edition; ten lengths each.
+    ASSERT_EQ(runs.size(), 110u);
+    EXPECT_EQ(std::count_if(runs.begin(), runs.end(),
+                            [](const FullLoadRun& r) { return r.query.llmWeights == perf::Precision::Fp4; }),
+              50);
     const FullLoadRun& h100 = findRun(runs, "H100 SXM5", "llama-3.1-8b", 128, 2048);
     EXPECT_DOUBLE_EQ(h100.outputTokensPerSecond, 22714);
     EXPECT_EQ(h100.query.llmEngine, perf::LlmEngine::TensorRtLlm);
@@ -82,6 +87,9 @@ TEST(FullLoadRuns, RequestsAtOnceAreThoseWhoseWholeLengthFitsUpToTheBenchsCeilin
 TEST(FullLoadRuns, TheErrorsAreWhatPerfReportsAndXqaIsWhatBringsThemThere) {
     std::vector<double> single, parallel, singleCudaCores;
     for (const auto& r : builtinFullLoadRuns()) {
+        if (r.query.llmWeights == perf::Precision::Fp4) {
+            continue; // their band is the fitted FP4 share's (below)
+        }
         (r.query.gpus > 1 ? parallel : single).push_back(std::fabs(errorPct(r)));
         if (r.query.gpus == 1) {
             FullLoadRun cudaCores = r;
@@ -99,6 +107,38 @@ TEST(FullLoadRuns, TheErrorsAreWhatPerfReportsAndXqaIsWhatBringsThemThere) {
     EXPECT_EQ(perf::kServingFullLoadTensorParallelAccuracy.rows, 30);
     EXPECT_LT(median(single), 10.0);
     EXPECT_GT(median(singleCudaCores), 25.0); // the 0.9 kernel, head by head on the CUDA cores
+}
+
+// NVFP4: one constant, the share of the FP4 rate its matmuls reach, is fitted on the fp4 rows; the
+// shipped one is that fit, and perf's band is each GPU's rows predicted by the share fitted on the
+// other GPUs'.
+TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand) {
+    const auto runs = builtinFullLoadRuns();
+    const FullLoadFit fit = fitFullLoad(model(), Catalog::builtin(), runs);
+    EXPECT_NEAR(fit.fp4RateShare, perf::kServingFp4RateShare, 0.001);
+    std::vector<double> heldOut;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(fit.heldOutPct[i].has_value(), runs[i].query.llmWeights == perf::Precision::Fp4) << i;
+        if (fit.heldOutPct[i]) {
+            heldOut.push_back(std::fabs(*fit.heldOutPct[i]));
+        }
+        EXPECT_NEAR(fit.errorsPct[i], errorPct(runs[i]), 1e-9);
+    }
+    ASSERT_EQ(heldOut.size(), 50u);
+    EXPECT_NEAR(median(heldOut), perf::kServingFp4Accuracy.medianPct, 0.05);
+    EXPECT_NEAR(percentile(heldOut, 90), perf::kServingFp4Accuracy.p90Pct, 0.05);
+    EXPECT_EQ(perf::kServingFp4Accuracy.rows, 50);
+    // Llama 3.3 70B on one B200 at 1,000 in and 1,000 out: 7,007 tokens/s. At the full FP4 rate it
+    // would come out more than 30% fast; as INT4 AWQ (multiplied in FP16) more than 30% slow.
+    const FullLoadRun& b200 = findRun(runs, "B200", "llama-3.1-70b", 1000, 1000);
+    EXPECT_NEAR(errorPct(b200), 0.0, 10.0);
+    perf::ServingConstants fullRate;
+    fullRate.fp4RateShare = 1.0;
+    const Gpu& g = Catalog::builtin().require("B200");
+    EXPECT_GT(predictFullLoad(model(), g, b200, fullRate) / b200.outputTokensPerSecond, 1.3);
+    FullLoadRun awq = b200;
+    awq.query.llmWeights = perf::Precision::Int4;
+    EXPECT_LT(errorPct(awq), -30.0);
 }
 
 TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {

@@ -133,11 +133,12 @@ TEST(ServingRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
         FAIL() << "accepted";
     } catch (const InputError& e) {
         const std::string what = e.what();
-        for (const char* expected : {"runs.csv:3: field 'weights': must be fp16, bf16, fp8, int8 or int4, got 'fp32'",
-                                     "runs.csv:4: field 'kv_cache': must be f16, fp8, q8_0 or q4_0, got 'int2'",
-                                     "runs.csv:5: field 'gpus': must be a whole number from 1 to 64, got '0'",
-                                     "runs.csv:6: field 'experts_per_token': a mixture of experts gives",
-                                     "runs.csv:7: field 'tokens_per_s_per_gpu': must be a number above 0"}) {
+        for (const char* expected :
+             {"runs.csv:3: field 'weights': must be fp16, bf16, fp8, int8, int4 or fp4, got 'fp32'",
+              "runs.csv:4: field 'kv_cache': must be f16, fp8, q8_0 or q4_0, got 'int2'",
+              "runs.csv:5: field 'gpus': must be a whole number from 1 to 64, got '0'",
+              "runs.csv:6: field 'experts_per_token': a mixture of experts gives",
+              "runs.csv:7: field 'tokens_per_s_per_gpu': must be a number above 0"}) {
             EXPECT_NE(what.find(expected), std::string::npos) << expected << "\n" << what;
         }
         EXPECT_EQ(what.find("runs.csv:2:"), std::string::npos) << what;

@@ -53,6 +53,8 @@ TEST(Memory, InferenceWeightsKvCacheAndQuantization) {
     in.paramsBillion = 70;
     in.weights = perf::Precision::Int4;
     EXPECT_NEAR(item(estimateMemory(in), "weights"), 70 * 4.85 / 8, 1e-9);
+    in.weights = perf::Precision::Fp4; // NVFP4: 4 bits and an FP8 scale per 16
+    EXPECT_NEAR(item(estimateMemory(in), "weights"), 70 * 4.5 / 8, 1e-9);
     in.weights = perf::Precision::Fp16;
     EXPECT_DOUBLE_EQ(item(estimateMemory(in), "weights"), 140);
     // Llama-3-8B-like shape given explicitly: 32 layers x 8 KV heads x 128 x 8192 tokens x 2 x 2 bytes.

@@ -7,6 +7,7 @@
 #include "perf/serving_engine.h"
 #include "perf_test_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <string>
@@ -134,6 +135,16 @@ TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
     const EffectiveSpecs h100 = specs("H100 SXM5");
     EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int8), h100.eightBitTflops);
     EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Int4), h100.fp16TrainTflops);
+    // NVFP4 at the fitted share of the FP4 rate where the card has one (the B200's 9,000 TFLOPS
+    // dense), else multiplied in FP16 like INT4 AWQ.
+    const EffectiveSpecs b200 = specs("B200");
+    EXPECT_DOUBLE_EQ(b200.fourBitTflops, 9000);
+    EXPECT_DOUBLE_EQ(servingMatmulTflops(b200, Precision::Fp4), 9000 * kServingFp4RateShare);
+    EXPECT_DOUBLE_EQ(h100.fourBitTflops, 0);
+    EXPECT_DOUBLE_EQ(servingMatmulTflops(h100, Precision::Fp4), h100.fp16TrainTflops);
+    // The RTX 5090's FP4 rate is published with FP32 sums (1,676 TFLOPS, 4x its FP32-sum FP8):
+    // unlike its FP8, no accumulate ratio doubles it.
+    EXPECT_DOUBLE_EQ(specs("RTX 5090").fourBitTflops, 1676);
     // A very long prompt's tokens come at the matmul rate: 20 GFLOPs each at 66% of the 8-bit peak.
     PerfQuery prompt = roundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
@@ -231,6 +242,11 @@ TEST(ServingEngine, TheWeightsTakeTheEnginesOwnFilesBytes) {
     EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.85 / 8);
     q.llmWeights = Precision::Int8;
     EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 8.5 / 8);
+    // 4-bit floats: llama.cpp's MXFP4 an 8-bit scale per 32 (4.25 bits), NVFP4 an FP8 one per 16 (4.5).
+    q.llmWeights = Precision::Fp4;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.25 / 8);
+    q.llmEngine = LlmEngine::TensorRtLlm;
+    EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9 * 4.5 / 8);
     // A model's own release (gpt-oss's MXFP4) keeps its size in either engine.
     q.llmEngine = LlmEngine::TensorRtLlm;
     q.llmWeightBits = 4.34;
@@ -258,6 +274,34 @@ TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
         noted = noted || n.find("TensorRT-LLM runs on NVIDIA GPUs only") != std::string::npos;
     }
     EXPECT_TRUE(noted);
+}
+
+// NVFP4 weights: the FP4 band (eval-serving's fp4 rows, each GPU held out) for prompts and token
+// generation alike; on a card without FP4 tensor cores a note says the figure was never measured.
+TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) {
+    PerfQuery q = roundNumbers(64);
+    q.llmWeights = Precision::Fp4;
+    q.llmWeightBits.reset();
+    for (const Metric m : {Metric::LlmDecode, Metric::LlmPrefill}) {
+        q.metric = m;
+        EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingFp4Accuracy.medianPct);
+    }
+    q.metric = Metric::LlmDecode;
+    const auto neverMeasured = [&q](const char* gpu) {
+        const Prediction p = model().explain(cat().require(gpu), q);
+        return std::any_of(p.notes.begin(), p.notes.end(),
+                           [](const std::string& n) { return n.find("this card has none") != std::string::npos; });
+    };
+    EXPECT_TRUE(neverMeasured("H100 SXM5"));
+    EXPECT_FALSE(neverMeasured("B200"));
+    // On the B200 the sequences' multiplies run at 58% of the FP4 rate: twice the FP8 one's 4,500
+    // TFLOPS x 0.578, so a compute-bound prompt's tokens come 1.16x as fast as with FP8 weights.
+    PerfQuery prompt = roundNumbers(1, 1000000);
+    prompt.metric = Metric::LlmPrefill;
+    prompt.llmPrefillAttentionFlops = 0;
+    PerfQuery fp4Prompt = prompt;
+    fp4Prompt.llmWeights = Precision::Fp4;
+    EXPECT_NEAR(tokens("B200", fp4Prompt) / tokens("B200", prompt), 2 * kServingFp4RateShare, 0.01);
 }
 
 TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {

@@ -449,7 +449,7 @@ TEST(PowerLimitSweeps, ABadSweepFileNamesTheLineAndFieldOfEveryBadCell) {
                   readPowerLimitSweeps(header + "x,RTX 3090,350,200,llm-decode,,8,,int3,1e12,0.9,n\n", "sweeps.csv");
               }),
               (std::vector<std::string>{
-                  "sweeps.csv:2: field 'weights': must be fp16, int8 or int4, got 'int3'",
+                  "sweeps.csv:2: field 'weights': must be fp16, int8, int4 or fp4, got 'int3'",
                   "sweeps.csv:2: field 'context': must be a whole number of tokens from 1 to 10,000,000, got '1e12'",
               }));
 }

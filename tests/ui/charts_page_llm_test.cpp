@@ -193,14 +193,16 @@ private slots:
             page.llmSequencesField()->setValue(64);
             QCOMPARE(page.llmEngineField()->currentData().toString(), QStringLiteral("llama.cpp"));
             QVERIFY(page.llmMicroBatchField()->isEnabled() && page.llmSystemRamField()->isEnabled());
-            page.llmEngineField()->setCurrentIndex(page.llmEngineField()->findData(QStringLiteral("tensorrt-llm")));
-            QCOMPARE(page.options().llm.llmEngine, perf::LlmEngine::TensorRtLlm);
             // The weights are named after the engine's own files, whose bytes the model reads.
             const auto weightsText = [&page](const char* data) {
                 return page.llmWeightsField()->itemText(page.llmWeightsField()->findData(QString::fromLatin1(data)));
             };
+            QCOMPARE(weightsText("fp4"), QStringLiteral("4-bit float (MXFP4)"));
+            page.llmEngineField()->setCurrentIndex(page.llmEngineField()->findData(QStringLiteral("tensorrt-llm")));
+            QCOMPARE(page.options().llm.llmEngine, perf::LlmEngine::TensorRtLlm);
             QCOMPARE(weightsText("int8"), QStringLiteral("8-bit (FP8 or INT8)"));
             QCOMPARE(weightsText("int4"), QStringLiteral("4-bit (INT4 AWQ)"));
+            QCOMPARE(weightsText("fp4"), QStringLiteral("4-bit float (NVFP4)"));
             // It runs whole prompts and keeps the whole model on the GPUs: llama.cpp's two fields go grey.
             QVERIFY(!page.llmMicroBatchField()->isEnabled() && !page.llmSystemRamField()->isEnabled());
             const charts::ChartData& d = page.data();

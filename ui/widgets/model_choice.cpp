@@ -33,6 +33,7 @@ void chooseModel(QComboBox* box, const QString& id) {
 void fillLlmWeightsChoice(QComboBox* box) {
     box->clear();
     box->addItem(QString(), QStringLiteral("int4"));
+    box->addItem(QString(), QStringLiteral("fp4"));
     box->addItem(QString(), QStringLiteral("int8"));
     box->addItem(QObject::tr("16-bit"), QStringLiteral("fp16"));
     nameLlmWeightsForEngine(box, perf::LlmEngine::LlamaCpp);
@@ -43,6 +44,8 @@ void nameLlmWeightsForEngine(QComboBox* box, perf::LlmEngine engine) {
     const bool llamaCpp = engine == perf::LlmEngine::LlamaCpp;
     box->setItemText(box->findData(QStringLiteral("int4")),
                      llamaCpp ? QObject::tr("4-bit (Q4_K_M)") : QObject::tr("4-bit (INT4 AWQ)"));
+    box->setItemText(box->findData(QStringLiteral("fp4")),
+                     llamaCpp ? QObject::tr("4-bit float (MXFP4)") : QObject::tr("4-bit float (NVFP4)"));
     box->setItemText(box->findData(QStringLiteral("int8")),
                      llamaCpp ? QObject::tr("8-bit (Q8_0)") : QObject::tr("8-bit (FP8 or INT8)"));
 }
