@@ -103,8 +103,8 @@ struct FirstTokenCheck {
 };
 
 // A current release at full load against the shipped constants: each row, the bands on one GPU
-// and tensor parallel of the 8- and 16-bit rows (never fitted on), and the 4-bit float rows' with
-// the one constant fitted on them, in sample and each GPU held out.
+// and tensor parallel of the rows other than 4-bit floats (never fitted on), and the 4-bit float
+// rows' with the one constant fitted on them, in sample and each GPU held out.
 struct FullLoadCheck {
     nlohmann::json rows = nlohmann::json::array();
     Band single, parallel, fp4, fp4HeldOut;

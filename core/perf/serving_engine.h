@@ -50,8 +50,9 @@ inline constexpr ErrorBand kServingPromptAccuracy{10.8, 18.7, 24};
 inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
 /// Token generation with grouped-query attention on the tensor cores (XQA, as current releases run
 /// it): the error on TensorRT-LLM 1.0's full-load throughput of Llama 3.1 8B, Llama 3.3 70B and
-/// Llama 3.1 405B on H100 and H200 (resources/perf/tensorrt-llm-1.0-full-load.csv; never fitted
-/// on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such queries.
+/// Llama 3.1 405B on H100 and H200 (the FP8 rows of resources/perf/tensorrt-llm-1.0-full-load.csv;
+/// never fitted on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such
+/// queries.
 inline constexpr ErrorBand kServingFullLoadAccuracy{8.0, 17.2, 30};
 inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30};
 /// 4-bit float weights (NVFP4): the error on the same file's fp4 rows (Llama 3.3 70B on one B200,
