@@ -146,7 +146,7 @@ Command chartCommand() {
             "                         [--metric M] [--with-fp32] [--workload W] [--min-memory GB] [--gpus N]\n"
             "                         [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                         [--weights fp16|int8|int4|fp4] [--context N] [--depth N] [--kv-cache T]\n"
-            "                         [--sequences N|max] [--ubatch N] [--system-ram RAM] [--engine E]\n"
+            "                         [--sequences N|max] [--ubatch N] [--system-ram RAM] [--engine E [--split S]]\n"
             "                         [--vendor NVIDIA|AMD|Intel] [--only-priced] [--sparsity] [--top N]\n"
             "                         [--price-rule R] [--reference NAME] [--highlight NAME[,NAME]]\n"
             "                         [--width PX] [--height PX] [--scale F] [--theme light|dark]\n\n"

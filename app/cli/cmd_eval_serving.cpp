@@ -107,7 +107,7 @@ struct FirstTokenCheck {
 // rows' with the one constant fitted on them, in sample and each GPU held out.
 struct FullLoadCheck {
     nlohmann::json rows = nlohmann::json::array();
-    Band single, parallel, fp4, fp4HeldOut;
+    Band single, parallel, fp4, fp4HeldOut, byLayers;
     eval::FullLoadFit fit;
     TextTable table{
         {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "GPU LEFT OUT"}};
@@ -124,7 +124,10 @@ struct FullLoadCheck {
             const double predicted = r.outputTokensPerSecond * (1.0 + errorPct / 100.0);
             const int atOnce = eval::fullLoadSequences(g, r);
             const auto& heldOut = fit.heldOutPct[i];
-            if (r.query.llmWeights == perf::Precision::Fp4) {
+            const bool pipeline = eval::splitByLayers(r);
+            if (pipeline) {
+                byLayers.errorsPct.push_back(std::fabs(errorPct));
+            } else if (r.query.llmWeights == perf::Precision::Fp4) {
                 fp4.errorsPct.push_back(std::fabs(errorPct));
                 if (heldOut) {
                     fp4HeldOut.errorsPct.push_back(std::fabs(*heldOut));
@@ -143,8 +146,10 @@ struct FullLoadCheck {
                             {"predicted_tokens_per_s", predicted},
                             {"error_pct", errorPct},
                             {"weights", perf::toString(r.query.llmWeights)},
+                            {"split", perf::toString(r.query.llmSplit)},
                             {"gpu_left_out_error_pct", heldOut ? nlohmann::json(*heldOut) : nlohmann::json()}});
-            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus), perf::toString(r.query.llmWeights),
+            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus) + (pipeline ? " by layers" : ""),
+                          perf::toString(r.query.llmWeights),
                           std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
                           format::number(atOnce, 0), format::number(r.outputTokensPerSecond, 0),
                           format::number(predicted, 0), format::number(errorPct, 1) + "%",
@@ -159,7 +164,8 @@ struct FullLoadCheck {
                  {{"rate_share_shipped", perf::kServingFp4RateShare},
                   {"rate_share_fitted", fp4.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.fp4RateShare)},
                   {"shipped", fp4.json()},
-                  {"gpu_left_out", fp4HeldOut.json()}}}};
+                  {"gpu_left_out", fp4HeldOut.json()}}},
+                {"split_by_layers", byLayers.json()}};
     }
     void print(std::ostream& out) const {
         out << "\na current release at full load, as many requests at once as fit whole, prompt and answer:\n";
@@ -171,6 +177,9 @@ struct FullLoadCheck {
                 << format::percent(fit.fp4RateShare, 1) << " fitted here ("
                 << format::percent(perf::kServingFp4RateShare, 1) << " shipped: " << fp4.text()
                 << "); each GPU predicted by the share fitted without it (GPU LEFT OUT): " << fp4HeldOut.text() << '\n';
+        }
+        if (!byLayers.errorsPct.empty()) {
+            out << "  split by layers (pipeline parallel; no constant fitted on them): " << byLayers.text() << '\n';
         }
     }
 };

@@ -29,6 +29,11 @@ bool servingXqa(const perf::PerfQuery& q) {
 // The engine's check (eval-serving) whose errors perf reports for q, other than the 0.9 tables'
 // leave-one-architecture-out; null for those and for the calibration's.
 const char* servingCheck(const perf::PerfQuery& q) {
+    if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.gpus > 1 &&
+        q.llmSplit == perf::LlmSplit::Layers) {
+        return "TensorRT-LLM 1.0's published full-load throughput of 2-8 RTX PRO 6000s split by layers, no constant "
+               "fitted on it (eval-serving)";
+    }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmWeights == perf::Precision::Fp4) {
         return "TensorRT-LLM 1.0's published full-load NVFP4 throughput, each GPU predicted by the FP4 rate share "
                "fitted without it (eval-serving)";
@@ -158,6 +163,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"sequences", q.metric == perf::Metric::LlmDecode ? p.llmSequences : 1},
                     {"sequences_fill_memory", q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory},
                     {"engine", perf::toString(q.llmEngine)}};
+        if (q.llmEngine == perf::LlmEngine::TensorRtLlm) {
+            j["llm"]["split"] = perf::toString(q.llmSplit);
+        }
         if (q.metric == perf::Metric::LlmPrefill) {
             j["llm"]["micro_batch_tokens"] = q.llmMicroBatchTokens;
             j["prompt_ms"] = promptMs(p, q); // the prompt's time: to its first token
@@ -346,7 +354,8 @@ Command perfCommand() {
             "                        [--weights fp16|int8|int4|fp4] [--context TOKENS] [--depth TOKENS]\n"
             "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--ubatch TOKENS]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
-            "                        [--engine llama.cpp|tensorrt-llm] [--sparsity] [--constants calibration.json]\n\n"
+            "                        [--engine llama.cpp|tensorrt-llm [--split tensors|layers]] [--sparsity]\n"
+            "                        [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
@@ -378,7 +387,10 @@ Command perfCommand() {
             "time to the first token (prompt_ms in --json); a grouped-query model's attention runs on\n"
             "the tensor cores (XQA) as current releases run it. Its default scheduler admits a request\n"
             "only when its prompt and whole answer fit: the requests it holds at once are --sequences\n"
-            "max's at a --context of that length. Fitted on TensorRT-LLM 0.9's published throughput,\n"
+            "max's at a --context of that length. --split layers splits the model over --gpus by\n"
+            "layers instead (pipeline parallel): each card holds whole layers and steps its own\n"
+            "micro-batch of the sequences, with no all-reduces to wait on, so PCIe cards keep up; one\n"
+            "prompt crosses the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput,\n"
             "checked on its first-token latencies and on the 1.0 release's full-load throughput\n"
             "(gpu-advisor eval-serving).\n" +
                 offloadHelp() +

@@ -16,7 +16,7 @@ OptionSpec sparsityOption() {
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
            args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache") ||
-           args.has("sequences") || args.has("ubatch") || args.has("engine");
+           args.has("sequences") || args.has("ubatch") || args.has("engine") || args.has("split");
 }
 
 namespace {
@@ -96,9 +96,31 @@ void readSequences(const Args& args, int& sequences, bool& fillMemory) {
     sequences = static_cast<int>(*n);
 }
 
+namespace {
+
+// --split: how the serving engine splits a model over --gpus; llama.cpp's split is by layers.
+void readSplit(const Args& args, perf::PerfQuery& q) {
+    const auto v = args.value("split");
+    if (!v) {
+        return;
+    }
+    const auto split = perf::parseLlmSplit(text::toLower(*v));
+    if (!split) {
+        throw UsageError("option '--split' must be tensors or layers, got " + text::quoteForMessage(*v));
+    }
+    if (q.llmEngine != perf::LlmEngine::TensorRtLlm) {
+        throw UsageError("--split chooses how the serving engine splits a model (--engine tensorrt-llm); llama.cpp "
+                         "splits it by layers");
+    }
+    q.llmSplit = *split;
+}
+
+} // namespace
+
 void readEngine(const Args& args, perf::PerfQuery& q) {
     const auto v = args.value("engine");
     if (!v) {
+        readSplit(args, q);
         return;
     }
     const auto engine = perf::parseLlmEngine(text::toLower(*v));
@@ -115,11 +137,12 @@ void readEngine(const Args& args, perf::PerfQuery& q) {
             }
         }
     }
+    readSplit(args, q);
 }
 
 std::vector<OptionSpec> llmOptionSpecs() {
     return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
-            {"sequences"}, {"ubatch"}, {"engine"}};
+            {"sequences"}, {"ubatch"}, {"engine"}, {"split"}};
 }
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
@@ -291,6 +314,9 @@ std::string describeLlm(const perf::PerfQuery& q) {
     }
     if (q.llmEngine == perf::LlmEngine::TensorRtLlm) {
         out += ", in TensorRT-LLM";
+        if (q.llmSplit == perf::LlmSplit::Layers) {
+            out += " split by layers";
+        }
     }
     return out + ")";
 }

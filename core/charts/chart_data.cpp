@@ -122,6 +122,8 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     d.sortBy = o.sortBy;
     d.workload = llm ? perf::WorkloadChoice{} : o.workload; // LLM inference is no training workload
     d.llmEngine = llm ? o.llm.llmEngine : perf::LlmEngine::LlamaCpp;
+    d.llmSplit = o.llm.llmSplit;
+    d.llmWeights = o.llm.llmWeights;
     d.gpusPerSetup = o.gpus;
     for (const auto m : o.metrics) {
         d.seriesNames.push_back(metricLabel(m));

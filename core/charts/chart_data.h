@@ -70,6 +70,8 @@ struct ChartData {
     perf::Metric sortBy = perf::Metric::Fp16Training;
     perf::WorkloadChoice workload;        ///< what the bars are for (ChartOptions::workload)
     perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp; ///< the software LLM bars are for
+    perf::LlmSplit llmSplit = perf::LlmSplit::Tensors;     ///< and how it splits the model over a setup
+    perf::Precision llmWeights = perf::Precision::Int4;    ///< the LLM's weights, whose error may differ
     int gpusPerSetup = 1;                 ///< ChartOptions::gpus
     std::vector<ChartRow> rows;           ///< best first by `sortBy`
     const Gpu* reference = nullptr;

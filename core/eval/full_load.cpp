@@ -43,6 +43,13 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
         run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
         run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);
         run.outputTokensPerSecond = fields.number("output_tokens_per_s", true, 1e8).value_or(1);
+        if (const std::string split = fields.cell("split"); !split.empty()) {
+            if (const auto parsed = perf::parseLlmSplit(text::toLower(split))) {
+                q.llmSplit = *parsed;
+            } else {
+                fields.bad("split", "must be tensors or layers, got " + text::quoteForMessage(split));
+            }
+        }
         // The cache each step reads on average: the prompt and half the answer.
         q.llmContextTokens = static_cast<int>(std::lround(run.inputTokens + run.outputTokens / 2.0));
         if (const calc::ModelShape* shape = calc::findModelShape(run.model)) {
@@ -61,6 +68,10 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
 
 std::vector<FullLoadRun> builtinFullLoadRuns() {
     return readFullLoadRuns(*resources::find(kRunsResource), std::string("resources/") + kRunsResource);
+}
+
+bool splitByLayers(const FullLoadRun& run) {
+    return run.query.gpus > 1 && run.query.llmSplit == perf::LlmSplit::Layers;
 }
 
 int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
@@ -121,7 +132,7 @@ FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, co
     for (size_t i = 0; i < runs.size(); ++i) {
         const Gpu& g = catalog.require(runs[i].gpu, "a full-load run's gpu");
         fit.errorsPct.push_back(100.0 * (predictFullLoad(model, g, runs[i]) / runs[i].outputTokensPerSecond - 1.0));
-        if (runs[i].query.llmWeights == perf::Precision::Fp4) {
+        if (runs[i].query.llmWeights == perf::Precision::Fp4 && !splitByLayers(runs[i])) {
             fp4.push_back({&runs[i], &g, i});
         }
     }

@@ -5,8 +5,9 @@
 /// tokens/s of a published model on 1-8 GPUs for requests of input_tokens in and output_tokens out.
 /// Never fitted on: a check of the engine's constants, fitted on the 0.9 release's tables, with a
 /// current release's decode attention (XQA on the tensor cores for grouped-query models).
-///   gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source
-/// `model` is a published model's id (calc/model_shapes.h): its shape sizes the cache and the work.
+///   gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source[,split]
+/// `model` is a published model's id (calc/model_shapes.h): its shape sizes the cache and the work;
+/// `split` is how the run split the model over its GPUs, tensors (default) or layers.
 
 #include "catalog/catalog.h"
 #include "perf/model.h"
@@ -35,6 +36,9 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
 /// The shipped runs (compiled in).
 std::vector<FullLoadRun> builtinFullLoadRuns();
 
+/// Whether the run split the model over its GPUs by layers (pipeline parallel).
+bool splitByLayers(const FullLoadRun& run);
+
 /// The requests the run holds at once in the model: as many as fit whole (the prompt and the whole
 /// answer, as TensorRT-LLM's default scheduler reserves them) beside the weights in 90% of the
 /// GPUs' memory (perf/sequences_that_fit.h), at least one and at most trtllm-bench's 4,096.
@@ -46,12 +50,13 @@ double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoa
                        const perf::ServingConstants& k = {});
 
 /// The runs' errors, and the one constant fitted on them: the share of the FP4 tensor rate NVFP4
-/// matmuls reach (perf::kServingFp4RateShare), fitted on the rows with fp4 weights (least squares
-/// of the log errors), then again without each GPU's rows to predict that GPU's.
+/// matmuls reach (perf::kServingFp4RateShare), fitted on the rows with fp4 weights split by tensors
+/// or on one GPU (least squares of the log errors), then again without each GPU's rows to predict
+/// that GPU's. Rows split by layers are predicted, never fitted.
 struct FullLoadFit {
     double fp4RateShare = 0;                       ///< fitted on every fp4 row
     std::vector<double> errorsPct;                 ///< each run's, with the shipped constants
-    std::vector<std::optional<double>> heldOutPct; ///< fp4 runs: with the share fitted without their GPU
+    std::vector<std::optional<double>> heldOutPct; ///< the fitted runs: with the share fitted without their GPU
 };
 FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs);
 

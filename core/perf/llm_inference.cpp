@@ -196,7 +196,7 @@ std::string llmQueryDescription(const PerfQuery& q) {
         s += ", system RAM of " + format::trimmed(*q.systemRamGbs, 1) + " GB/s for what does not fit";
     }
     if (q.llmEngine == LlmEngine::TensorRtLlm) {
-        s += ", in TensorRT-LLM";
+        s += q.llmSplit == LlmSplit::Layers ? ", in TensorRT-LLM split by layers" : ", in TensorRT-LLM";
     }
     return s;
 }

@@ -124,6 +124,8 @@ struct PerfQuery {
     std::optional<int> llmQueryGroup;
     /// Where the serving engine's token generation runs attention (perf/serving_engine.h).
     DecodeAttention llmDecodeAttention = DecodeAttention::Auto;
+    /// How the serving engine splits the model over `gpus` (llama.cpp always splits by layers).
+    LlmSplit llmSplit = LlmSplit::Tensors;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

@@ -89,6 +89,33 @@ StepTimes promptStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     return t;
 }
 
+bool splitByLayers(const PerfQuery& q) {
+    return q.gpus > 1 && q.llmSplit == LlmSplit::Layers;
+}
+
+// The query as one card that held the whole model, running `sequences` at once.
+PerfQuery asOneCard(const PerfQuery& q, int sequences) {
+    PerfQuery one = q;
+    one.gpus = 1;
+    one.llmSequences = std::max(1, sequences);
+    return one;
+}
+
+// A step of one card of a pipeline: its share of the layers' reads and multiplies; the step's
+// fixed time stays whole (each card's step is scheduled and launched as a whole).
+StepTimes onOneStage(StepTimes t, int stages) {
+    t.weightReads /= stages;
+    t.multiplies /= stages;
+    t.cacheReads /= stages;
+    t.attention /= stages;
+    return t;
+}
+
+// The micro-batch each card of a pipeline works on: the sequences in as many parts as cards.
+int microBatch(const PerfQuery& q) {
+    return std::max(1, static_cast<int>(std::lround(double(std::max(1, q.llmSequences)) / q.gpus)));
+}
+
 } // namespace
 
 bool servingAttentionOnTensorCores(const PerfQuery& q) {
@@ -130,14 +157,23 @@ double servingMatmulTflops(const EffectiveSpecs& s, Precision weights, const Ser
 
 double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                             double tokens, const ServingConstants& k) {
+    if (splitByLayers(q)) { // the cards work on different prompts at once
+        return onOneStage(promptStep(s, g, asOneCard(q, 1), c, k, tokens), q.gpus).total();
+    }
     return promptStep(s, g, q, c, k, tokens).total();
 }
 
 double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                          Prediction* out, const ServingConstants& k) {
     const bool decode = q.metric == Metric::LlmDecode;
-    const int stepTokens = decode ? std::max(1, q.llmSequences) : std::max(1, q.llmContextTokens);
-    const StepTimes t = decode ? decodeStep(s, g, q, c, k) : promptStep(s, g, q, c, k, stepTokens);
+    const bool pipeline = splitByLayers(q);
+    // Split by layers, each card's step moves its micro-batch one card on, and one micro-batch's
+    // tokens come out of the last card each step; one prompt alone crosses the cards in turn.
+    const int stepTokens =
+        decode ? (pipeline ? microBatch(q) : std::max(1, q.llmSequences)) : std::max(1, q.llmContextTokens);
+    const StepTimes t = !decode    ? promptStep(s, g, pipeline ? asOneCard(q, 1) : q, c, k, stepTokens)
+                        : pipeline ? onOneStage(decodeStep(s, g, asOneCard(q, stepTokens), c, k), q.gpus)
+                                   : decodeStep(s, g, q, c, k);
     const double tokens = stepTokens / t.total();
     if (out != nullptr) {
         const bool readsCount = !t.readsHidden || t.weightReads >= t.multiplies;
@@ -186,6 +222,29 @@ std::string matmulRateText(const EffectiveSpecs& s, Precision weights) {
     return "FP16 with FP32 sums";
 }
 
+// The factor of a split by layers against one card that held the whole model; for one prompt,
+// which gains nothing from it, a note.
+template <typename Add>
+void explainPipeline(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p,
+                     const Add& add) {
+    const std::string cards = std::to_string(q.gpus);
+    const std::string name = "split by layers over " + cards + " GPUs";
+    if (q.metric != Metric::LlmDecode) {
+        p.notes.push_back(name + ": one prompt crosses the " + cards +
+                          " cards in turn, each running its share of the layers, so it takes as long as on one card "
+                          "that held the model (a split by tensors shortens it); a batch of prompts fills them all");
+        return;
+    }
+    const int batch = microBatch(q);
+    const StepTimes t = onOneStage(decodeStep(s, g, asOneCard(q, batch), c, {}), q.gpus);
+    add(name, servingThroughput(s, g, asOneCard(q, q.llmSequences), c),
+        "each card holds 1/" + cards + " of the layers and works on its own micro-batch of " +
+            format::number(batch, 0) + " sequences, handing it on to the next (pipeline parallel: no all-reduces); " +
+            "each card's step of " + format::number(t.total() * 1000.0, 2) + " ms (its share of the reads and " +
+            "multiplies, and the step's whole fixed " + format::number(t.overhead * 1000.0, 2) +
+            " ms) brings one micro-batch's tokens out of the last card; the activations handed on are not counted");
+}
+
 } // namespace
 
 void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p) {
@@ -215,9 +274,9 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                   format::number(p.computeRoofTflops, 0) + " TFLOPS: " + matmulRateText(s, q.llmWeights) +
                   "), beside the reads"
             : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
-                  format::number(p.computeRoofTflops, 0) +
-                  " TFLOPS for these weights: " + matmulRateText(s, q.llmWeights) +
-                  ") in one step for the whole prompt: " + promptStepDetail(s, g, q, c));
+                  format::number(p.computeRoofTflops, 0) + " TFLOPS for these weights: " +
+                  matmulRateText(s, q.llmWeights) + ") in one step for the whole prompt: " +
+                  promptStepDetail(s, g, splitByLayers(q) ? asOneCard(q, 1) : q, c));
     if (decode && servingAttentionOnTensorCores(q)) {
         PerfQuery cudaCores = q;
         cudaCores.llmDecodeAttention = DecodeAttention::CudaCores;
@@ -253,7 +312,9 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                           " card the figure is what a serving engine as efficient would give (vLLM's builds for "
                           "it, say), never measured");
     }
-    if (q.gpus > 1) {
+    if (splitByLayers(q)) {
+        explainPipeline(s, g, q, c, p, add);
+    } else if (q.gpus > 1) {
         PerfQuery one = q;
         one.gpus = 1;
         const Link link = linkBandwidth(g, q.gpus, q.interconnect);
@@ -266,6 +327,10 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                 std::string(link.kind) + " at " + format::number(link.gbPerSecond, 0) + " GB/s per direction: " +
                 format::percent(kServingLinkEfficiency, 0) + " of it and " + format::number(kServingAllReduceUs, 0) +
                 " us each, fitted), " + format::percent(allReduceShare, 0) + " of the time");
+        PerfQuery byLayers = q;
+        byLayers.llmSplit = LlmSplit::Layers;
+        p.notes.push_back("split by layers instead (--split layers, pipeline parallel): " +
+                          format::number(servingThroughput(s, g, byLayers, c), 1) + " tokens/s");
     }
     if (!llmFits(g, q)) {
         p.notes.push_back("does not fit: " + format::number(llmBytesHeld(q) / 1e9, 1) +

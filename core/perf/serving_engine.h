@@ -60,6 +60,10 @@ inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30}
 /// GPU's rows predicted by kServingFp4RateShare fitted on the other GPUs': what `perf` reports for
 /// the engine's fp4 queries, prompts and token generation alike.
 inline constexpr ErrorBand kServingFp4Accuracy{7.4, 22.1, 50};
+/// A model split by layers over 2-8 GPUs (pipeline parallel): the error on the same file's rows of
+/// Llama 3.3 70B in NVFP4 on 2, 4 and 8 RTX PRO 6000 Blackwell Server Editions split so (never
+/// fitted on): what `perf` reports for such queries.
+inline constexpr ErrorBand kServingPipelineAccuracy{15.0, 34.9, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;

@@ -210,6 +210,19 @@ std::optional<LlmEngine> parseLlmEngine(std::string_view s) {
     return std::nullopt;
 }
 
+const char* toString(LlmSplit s) {
+    return s == LlmSplit::Layers ? "layers" : "tensors";
+}
+
+std::optional<LlmSplit> parseLlmSplit(std::string_view s) {
+    for (const auto v : {LlmSplit::Tensors, LlmSplit::Layers}) {
+        if (s == toString(v)) {
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
 double kvCacheBytesPerValue(KvCacheType t) {
     switch (t) {
     case KvCacheType::F16:

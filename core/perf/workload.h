@@ -98,6 +98,15 @@ const char* toString(LlmEngine e);
 /// "llama.cpp" or "tensorrt-llm" (also "llamacpp", "trt-llm", "trtllm").
 std::optional<LlmEngine> parseLlmEngine(std::string_view s);
 
+/// How the serving engine splits a model over several GPUs: by tensors (each card a share of every
+/// layer, all-reduces after each; tensor parallel) or by layers (each card whole layers, the
+/// sequences in micro-batches passed from card to card; pipeline parallel).
+enum class LlmSplit { Tensors, Layers };
+
+const char* toString(LlmSplit s);
+/// "tensors" or "layers".
+std::optional<LlmSplit> parseLlmSplit(std::string_view s);
+
 /// The kernel a serving engine's token generation runs attention with: head by head on the CUDA
 /// cores (TensorRT-LLM's masked multi-head attention), or a query group's heads together on the
 /// tensor cores (its XQA kernel, for grouped-query attention). Auto: XQA where the engine takes

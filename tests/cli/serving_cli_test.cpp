@@ -163,7 +163,8 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     EXPECT_EQ(firstToken.at("tensor_parallel").at("rows"), 16);
     // A current release at full load, never fitted on: the bands perf reports for grouped-query models.
     const auto& fullLoad = doc.at("full_load");
-    EXPECT_EQ(fullLoad.at("rows").size(), 110u);
+    EXPECT_EQ(fullLoad.at("rows").size(), 140u);
+    EXPECT_NEAR(fullLoad.at("split_by_layers").at("median_abs_error_pct").get<double>(), 15.0, 0.05);
     // Its NVFP4 rows fit the one constant fitted on them; each GPU held out gives perf's band.
     EXPECT_NEAR(fullLoad.at("fp4").at("rate_share_fitted").get<double>(), 0.578, 0.001);
     EXPECT_NEAR(fullLoad.at("fp4").at("gpu_left_out").at("median_abs_error_pct").get<double>(), 7.4, 0.05);
@@ -257,6 +258,23 @@ TEST(ServingCli, Fp4WeightsRunOnBlackwellsFp4TensorCores) {
     EXPECT_EQ(error.at("rows"), 50);
     // 374 requests of 2,000 tokens fit beside 39.4 GB of 4.5-bit weights in 0.9 x 180 GB.
     EXPECT_EQ(p.at("llm").at("sequences"), 374);
+    // Four RTX PRO 6000s split by layers: the pipeline's figure and band; --split is the engine's.
+    const auto split = cli.json({"perf", "--gpu", "RTX PRO 6000 Blackwell Server Edition", "--gpus", "4", "--metric",
+                                 "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp4", "--kv-cache", "fp8",
+                                 "--sequences", "max", "--engine", "tensorrt-llm", "--split", "layers"})
+                           .at("predictions")
+                           .at(0);
+    EXPECT_EQ(split.at("llm").at("split"), "layers");
+    EXPECT_EQ(split.at("expected_error").at("rows"), 30);
+    const auto llamaCpp =
+        cli.run({"perf", "--gpu", "RTX 4090", "--gpus", "2", "--metric", "llm-decode", "--split", "layers"});
+    EXPECT_NE(llamaCpp.exitCode, 0);
+    EXPECT_NE(llamaCpp.err.find("--split chooses how the serving engine splits a model"), std::string::npos)
+        << llamaCpp.err;
+    const auto badSplit = cli.run({"perf", "--gpu", "L40S", "--gpus", "2", "--metric", "llm-decode", "--engine",
+                                   "tensorrt-llm", "--split", "experts"});
+    EXPECT_NE(badSplit.err.find("option '--split' must be tensors or layers, got 'experts'"), std::string::npos)
+        << badSplit.err;
     const auto bad = cli.run({"perf", "--gpu", "B200", "--metric", "llm-decode", "--weights", "fp3"});
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("--weights must be fp16, bf16, int8, fp8, int4 or fp4, got 'fp3'"), std::string::npos)

@@ -43,10 +43,12 @@ TEST(FullLoadRuns, TheShippedFileHoldsThePerfOverviewsTables) {
     const auto runs = builtinFullLoadRuns();
     // FP8: three models on the H100 and H200; NVFP4: two models on the B200 and GB200, one on the
     // RTX PRO 6000 Blackwell Server Edition; ten lengths each.
-    ASSERT_EQ(runs.size(), 110u);
+    // And the RTX PRO 6000's runs on 2, 4 and 8 cards split by layers (pipeline parallel).
+    ASSERT_EQ(runs.size(), 140u);
     EXPECT_EQ(std::count_if(runs.begin(), runs.end(),
                             [](const FullLoadRun& r) { return r.query.llmWeights == perf::Precision::Fp4; }),
-              50);
+              80);
+    EXPECT_EQ(std::count_if(runs.begin(), runs.end(), [](const FullLoadRun& r) { return splitByLayers(r); }), 30);
     const FullLoadRun& h100 = findRun(runs, "H100 SXM5", "llama-3.1-8b", 128, 2048);
     EXPECT_DOUBLE_EQ(h100.outputTokensPerSecond, 22714);
     EXPECT_EQ(h100.query.llmEngine, perf::LlmEngine::TensorRtLlm);
@@ -88,7 +90,7 @@ TEST(FullLoadRuns, TheErrorsAreWhatPerfReportsAndXqaIsWhatBringsThemThere) {
     std::vector<double> single, parallel, singleCudaCores;
     for (const auto& r : builtinFullLoadRuns()) {
         if (r.query.llmWeights == perf::Precision::Fp4) {
-            continue; // their band is the fitted FP4 share's (below)
+            continue; // their bands are the fitted FP4 share's and the split by layers' (below)
         }
         (r.query.gpus > 1 ? parallel : single).push_back(std::fabs(errorPct(r)));
         if (r.query.gpus == 1) {
@@ -118,13 +120,15 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
     EXPECT_NEAR(fit.fp4RateShare, perf::kServingFp4RateShare, 0.001);
     std::vector<double> heldOut;
     for (size_t i = 0; i < runs.size(); ++i) {
-        EXPECT_EQ(fit.heldOutPct[i].has_value(), runs[i].query.llmWeights == perf::Precision::Fp4) << i;
+        EXPECT_EQ(fit.heldOutPct[i].has_value(),
+                  runs[i].query.llmWeights == perf::Precision::Fp4 && !splitByLayers(runs[i]))
+            << i;
         if (fit.heldOutPct[i]) {
             heldOut.push_back(std::fabs(*fit.heldOutPct[i]));
         }
         EXPECT_NEAR(fit.errorsPct[i], errorPct(runs[i]), 1e-9);
     }
-    ASSERT_EQ(heldOut.size(), 50u);
+    ASSERT_EQ(heldOut.size(), 50u); // not the 30 split by layers: predicted, never fitted
     EXPECT_NEAR(median(heldOut), perf::kServingFp4Accuracy.medianPct, 0.05);
     EXPECT_NEAR(percentile(heldOut, 90), perf::kServingFp4Accuracy.p90Pct, 0.05);
     EXPECT_EQ(perf::kServingFp4Accuracy.rows, 50);
@@ -141,12 +145,42 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
     EXPECT_LT(errorPct(awq), -30.0);
 }
 
+// Four RTX PRO 6000s (PCIe, no NVLink) split Llama 3.3 70B by layers: each card's micro-batch
+// steps on without all-reduces. Split by tensors the model would have them wait on PCIe.
+TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
+    const auto runs = builtinFullLoadRuns();
+    std::vector<double> errors;
+    for (const auto& r : runs) {
+        if (splitByLayers(r)) {
+            errors.push_back(std::fabs(errorPct(r)));
+        }
+    }
+    ASSERT_EQ(errors.size(), 30u);
+    EXPECT_NEAR(median(errors), perf::kServingPipelineAccuracy.medianPct, 0.05);
+    EXPECT_NEAR(percentile(errors, 90), perf::kServingPipelineAccuracy.p90Pct, 0.05);
+    EXPECT_EQ(perf::kServingPipelineAccuracy.rows, 30);
+    const FullLoadRun* four = nullptr;
+    for (const auto& r : runs) {
+        if (splitByLayers(r) && r.query.gpus == 4 && r.inputTokens == 1000 && r.outputTokens == 1000) {
+            four = &r;
+        }
+    }
+    ASSERT_NE(four, nullptr);
+    EXPECT_DOUBLE_EQ(four->outputTokensPerSecond, 5961);
+    EXPECT_NEAR(errorPct(*four), 0.0, 5.0);
+    FullLoadRun byTensors = *four;
+    byTensors.query.llmSplit = perf::LlmSplit::Tensors;
+    EXPECT_LT(errorPct(byTensors), -60.0);
+}
+
 TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
-    const std::string file = "gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
-                             "H100 SXM5,llama-3.1-8b,1,fp8,fp8,128,2048,22714,ok\n"
-                             "H100 SXM5,llama-9,1,fp8,fp8,128,2048,22714,unknown model\n"
-                             "H100 SXM5,llama-3.1-8b,1,fp8,fp8,128,2048,0,no throughput\n"
-                             "H100 SXM5,llama-3.1-8b,1,fp8,f32,128,2048,22714,bad cache\n";
+    const std::string file =
+        "gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source,split\n"
+        "H100 SXM5,llama-3.1-8b,1,fp8,fp8,128,2048,22714,ok\n"
+        "H100 SXM5,llama-9,1,fp8,fp8,128,2048,22714,unknown model\n"
+        "H100 SXM5,llama-3.1-8b,1,fp8,fp8,128,2048,0,no throughput\n"
+        "H100 SXM5,llama-3.1-8b,1,fp8,f32,128,2048,22714,bad cache\n"
+        "H100 SXM5,llama-3.1-8b,2,fp8,fp8,128,2048,22714,bad split,experts\n";
     try {
         readFullLoadRuns(file, "load.csv");
         FAIL() << "accepted";
@@ -154,7 +188,8 @@ TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
         const std::string what = e.what();
         for (const char* expected : {"load.csv:3: field 'model': must be a published model's id",
                                      "load.csv:4: field 'output_tokens_per_s': must be a number above 0",
-                                     "load.csv:5: field 'kv_cache': must be f16, fp8, q8_0 or q4_0, got 'f32'"}) {
+                                     "load.csv:5: field 'kv_cache': must be f16, fp8, q8_0 or q4_0, got 'f32'",
+                                     "load.csv:6: field 'split': must be tensors or layers, got 'experts'"}) {
             EXPECT_NE(what.find(expected), std::string::npos) << expected << "\n" << what;
         }
         EXPECT_EQ(what.find("load.csv:2:"), std::string::npos) << what;

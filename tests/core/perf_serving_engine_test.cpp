@@ -304,6 +304,38 @@ TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) 
     EXPECT_NEAR(tokens("B200", fp4Prompt) / tokens("B200", prompt), 2 * kServingFp4RateShare, 0.01);
 }
 
+// Split by layers over N cards (pipeline parallel), S sequences run as N micro-batches of S / N;
+// each card's step is its 1/N share of one card's reads and multiplies for a micro-batch, plus the
+// step's whole fixed time, and brings one micro-batch's tokens out of the last card.
+TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
+    PerfQuery q = roundNumbers(256);
+    q.gpus = 4;
+    q.llmSplit = LlmSplit::Layers;
+    PerfQuery oneCard = roundNumbers(64); // the micro-batch: 256 / 4
+    const double oneCardStep = 64 / tokens("L40S", oneCard);
+    const double fixed = (consts().decodeOverheadMs + kServingStepMsPerDoubling * 6) / 1000; // log2 64 = 6
+    EXPECT_NEAR(tokens("L40S", q), 64 / ((oneCardStep - fixed) / 4 + fixed), 1e-6);
+    // Each card's step keeps the whole fixed time: for this small model at 64 sequences a card
+    // the fixed time is most of the step, and the split by tensors is faster.
+    PerfQuery byTensors = q;
+    byTensors.llmSplit = LlmSplit::Tensors;
+    EXPECT_LT(tokens("L40S", q), tokens("L40S", byTensors));
+    // One prompt crosses the cards in turn: no faster than one card.
+    PerfQuery prompt = q;
+    prompt.metric = Metric::LlmPrefill;
+    PerfQuery onePrompt = prompt;
+    onePrompt.gpus = 1;
+    EXPECT_DOUBLE_EQ(tokens("L40S", prompt), tokens("L40S", onePrompt));
+    // The explanation names the split, and a split by tensors names what the other would give.
+    const Gpu& g = cat().require("L40S");
+    EXPECT_TRUE(hasFactor(model().explain(g, q), "split by layers over 4 GPUs"));
+    const Prediction tensors = model().explain(g, byTensors);
+    EXPECT_TRUE(std::any_of(tensors.notes.begin(), tensors.notes.end(), [](const std::string& n) {
+        return n.rfind("split by layers instead (--split layers", 0) == 0;
+    }));
+    EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingPipelineAccuracy.medianPct);
+}
+
 TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {
     const Gpu& g = cat().require("H100 SXM5");
     PerfQuery q = roundNumbers();

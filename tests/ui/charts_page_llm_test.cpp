@@ -234,6 +234,19 @@ private slots:
             const double serving = tokens("H100 SXM5");
             q.llmEngine = perf::LlmEngine::LlamaCpp;
             QVERIFY(serving > 1.2 * tokens("H100 SXM5"));
+            // Several GPUs per setup: the engine's split comes free, by layers a pipeline of them.
+            auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("gpusPerSetup"));
+            QVERIFY(gpus != nullptr && !page.llmSplitField()->isEnabled());
+            gpus->setValue(4);
+            QVERIFY(page.llmSplitField()->isEnabled());
+            page.llmSplitField()->setCurrentIndex(page.llmSplitField()->findData(QStringLiteral("layers")));
+            QCOMPARE(page.options().llm.llmSplit, perf::LlmSplit::Layers);
+            QVERIFY2(page.data().title.find("in TensorRT-LLM split by layers") != std::string::npos,
+                     page.data().title.c_str());
+            QVERIFY2(ui::BarChartBuilder::barText(page.data(), 0, 0).contains(QStringLiteral("15% (1 in 10")),
+                     qPrintable(ui::BarChartBuilder::barText(page.data(), 0, 0)));
+            page.llmSplitField()->setCurrentIndex(0); // later tests expect the defaults
+            gpus->setValue(1);
         }
         ui::ChartsPage again(session); // remembered with the page's other choices
         QCOMPARE(again.llmEngineField()->currentData().toString(), QStringLiteral("tensorrt-llm"));

@@ -47,6 +47,8 @@ perf::PerfQuery accuracyQuery(const charts::ChartData& data, size_t metric) {
     perf::PerfQuery q;
     q.metric = data.metrics.at(metric);
     q.llmEngine = data.llmEngine;
+    q.llmSplit = data.llmSplit;
+    q.llmWeights = data.llmWeights;
     q.gpus = data.gpusPerSetup;
     return q;
 }

@@ -111,14 +111,7 @@ void ChartsPage::buildControls() {
     llmContext_->setValue(512);
     describeLlmContextField(llmContext_);
     llmSequences_ = new QSpinBox;
-    llmSequences_->setRange(0, 4096); // 0: as many as each card holds
-    llmSequences_->setSpecialValueText(tr("as many as fit"));
-    llmSequences_->setValue(1);
-    llmSequences_->setToolTip(tr("Token generation for this many sequences at once (a server's concurrent "
-                                 "requests): each step reads the weights once for all and each one's KV cache; "
-                                 "the chart shows their tokens together. Prompt processing is per token either way. "
-                                 "Down to \"as many as fit\": each card its own count, as many as 90% of its memory "
-                                 "holds beside the weights (vLLM's default), a server's full load."));
+    describeLlmSequencesField(llmSequences_);
 
     llmMicroBatch_ = new QSpinBox;
     llmMicroBatch_->setRange(1, 1048576);
@@ -131,6 +124,8 @@ void ChartsPage::buildControls() {
     fillSystemRamChoice(llmSystemRam_);
     llmEngine_ = new QComboBox;
     fillLlmEngineChoice(llmEngine_);
+    llmSplit_ = new QComboBox;
+    fillLlmSplitChoice(llmSplit_);
 
     for (QComboBox* box : {kind_, sortBy_, workload_, llmModel_, llmSystemRam_}) {
         makeCompact(box, 12); // the options column stays narrow beside the chart
@@ -156,6 +151,7 @@ void ChartsPage::buildControls() {
     // No Alt key: every letter of its label is taken on this screen (everyAltKeyOnAScreenIsUnique).
     form->addRow(tr("LLM system RAM:"), llmSystemRam_);
     form->addRow(tr("LLM engine:"), llmEngine_); // no Alt key free, as for the system RAM
+    form->addRow(tr("LLM split over GPUs:"), llmSplit_);
     auto* assumptions = new QGroupBox(tr("Assumptions (shared with every page)"));
     auto* assumptionsLayout = new QVBoxLayout(assumptions);
     assumptionsLayout->addWidget(new SettingsPanel(session_));
@@ -219,7 +215,8 @@ void ChartsPage::buildControls() {
             refresh();
         }
     };
-    for (QComboBox* c : {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_, llmSystemRam_, llmEngine_}) {
+    for (QComboBox* c :
+         {kind_, sortBy_, workload_, vendor_, llmModel_, llmWeights_, llmSystemRam_, llmEngine_, llmSplit_}) {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
@@ -246,6 +243,8 @@ charts::ChartOptions ChartsPage::options() const {
         o.llm.llmSequencesFillMemory = llmSequences_->value() == 0;
         o.llm.llmSequences = std::max(1, llmSequences_->value());
         o.llm.llmEngine = chosenLlmEngine(llmEngine_);
+        // One GPU is not split; llama.cpp's split is by layers whatever the box says.
+        o.llm.llmSplit = gpus_->value() > 1 ? chosenLlmSplit(llmSplit_) : perf::LlmSplit::Tensors;
         if (o.llm.llmEngine == perf::LlmEngine::LlamaCpp) { // a serving engine has neither
             o.llm.llmMicroBatchTokens = llmMicroBatch_->value();
             o.llm.systemRamGbs = chosenSystemRamGbs(llmSystemRam_);
@@ -279,6 +278,7 @@ void ChartsPage::refresh() {
     nameLlmWeightsForEngine(llmWeights_, chosenLlmEngine(llmEngine_));
     llmMicroBatch_->setEnabled(llm && llamaCpp);
     llmSystemRam_->setEnabled(llm && llamaCpp);
+    llmSplit_->setEnabled(llm && !llamaCpp && gpus_->value() > 1);
     if (!session_.isOpen()) {
         empty_->setText(tr("Opening the price database…"));
         empty_->show();
@@ -454,7 +454,7 @@ void ChartsPage::setMinimumMemory(double gb) {
 std::vector<std::pair<const char*, QComboBox*>> ChartsPage::savedChoices() const {
     return {{"kind", kind_},         {"sortBy", sortBy_},           {"workload", workload_},
             {"vendor", vendor_},     {"llmModel", llmModel_},       {"llmWeights", llmWeights_},
-            {"llmEngine", llmEngine_}, {"llmSystemRam", llmSystemRam_}};
+            {"llmEngine", llmEngine_}, {"llmSystemRam", llmSystemRam_}, {"llmSplit", llmSplit_}};
 }
 
 void ChartsPage::saveViewState() const {

@@ -60,6 +60,7 @@ public:
     QSpinBox* llmMicroBatchField() const { return llmMicroBatch_; }
     QComboBox* llmSystemRamField() const { return llmSystemRam_; }
     QComboBox* llmEngineField() const { return llmEngine_; }
+    QComboBox* llmSplitField() const { return llmSplit_; }
     void setMinimumMemory(double gb);
 
 signals:
@@ -98,6 +99,7 @@ private:
     QSpinBox* gpus_ = nullptr; ///< GPUs per setup: every bar that many cards, against as many of the reference
     QComboBox* llmSystemRam_ = nullptr;
     QComboBox* llmEngine_ = nullptr; ///< llama.cpp or a serving engine (no micro-batch, no system RAM)
+    QComboBox* llmSplit_ = nullptr;  ///< the serving engine's split over the GPUs per setup
     QLabel* empty_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QCustomPlot* plot_ = nullptr;

@@ -67,6 +67,34 @@ perf::LlmEngine chosenLlmEngine(const QComboBox* box) {
     return perf::parseLlmEngine(box->currentData().toString().toStdString()).value_or(perf::LlmEngine::LlamaCpp);
 }
 
+void fillLlmSplitChoice(QComboBox* box) {
+    box->clear();
+    box->addItem(QObject::tr("by tensors"), QString::fromLatin1(perf::toString(perf::LlmSplit::Tensors)));
+    box->setItemData(0, QObject::tr("Each card a share of every layer, summing their outputs after each (tensor "
+                                    "parallel): fast over NVLink, waits on PCIe"),
+                     Qt::ToolTipRole);
+    box->addItem(QObject::tr("by layers"), QString::fromLatin1(perf::toString(perf::LlmSplit::Layers)));
+    box->setItemData(1, QObject::tr("Each card whole layers, the sequences in micro-batches handed from card to card "
+                                    "(pipeline parallel): no sums to wait on, so PCIe cards keep up; one prompt "
+                                    "takes as long as on one card"),
+                     Qt::ToolTipRole);
+}
+
+perf::LlmSplit chosenLlmSplit(const QComboBox* box) {
+    return perf::parseLlmSplit(box->currentData().toString().toStdString()).value_or(perf::LlmSplit::Tensors);
+}
+
+void describeLlmSequencesField(QSpinBox* box) {
+    box->setRange(0, 4096); // 0: as many as each card holds
+    box->setSpecialValueText(QObject::tr("as many as fit"));
+    box->setValue(1);
+    box->setToolTip(QObject::tr("Token generation for this many sequences at once (a server's concurrent "
+                                "requests): each step reads the weights once for all and each one's KV cache; "
+                                "the chart shows their tokens together. Prompt processing is per token either way. "
+                                "Down to \"as many as fit\": each card its own count, as many as 90% of its memory "
+                                "holds beside the weights (vLLM's default), a server's full load."));
+}
+
 void describeLlmContextField(QSpinBox* box) {
     box->setSuffix(QObject::tr(" tokens"));
     box->setToolTip(QObject::tr("Token generation: the context each token reads; prompt processing: the prompt's "

@@ -15,6 +15,7 @@ struct ModelShape;
 namespace advisor::perf {
 struct PerfQuery;
 enum class LlmEngine;
+enum class LlmSplit;
 }
 
 namespace advisor::ui {
@@ -42,6 +43,16 @@ void fillLlmEngineChoice(QComboBox* box);
 
 /// The chosen engine (llama.cpp when none).
 perf::LlmEngine chosenLlmEngine(const QComboBox* box);
+
+/// Fills `box` with how the serving engine splits a model over several GPUs: by tensors (tensor
+/// parallel) or by layers (pipeline parallel), each item's data the name perf --split takes.
+void fillLlmSplitChoice(QComboBox* box);
+
+/// The chosen split (by tensors when none).
+perf::LlmSplit chosenLlmSplit(const QComboBox* box);
+
+/// Sets up a field of sequences generating together: 0 is "as many as fit", the rest a count.
+void describeLlmSequencesField(QSpinBox* box);
 
 /// Sets up a context field for LLM work: tokens as the unit, what the count means as its tooltip.
 void describeLlmContextField(QSpinBox* box);
