@@ -111,9 +111,15 @@ StepTimes onOneStage(StepTimes t, int stages) {
     return t;
 }
 
-// The micro-batch each card of a pipeline works on: the sequences in as many parts as cards.
+// A pipeline's micro-batches: the sequences in as many parts as cards, fewer when there are fewer
+// sequences than cards (then some cards wait each step).
+int microBatches(const PerfQuery& q) {
+    return std::clamp(q.llmSequences, 1, std::max(1, q.gpus));
+}
+
+// The sequences in each micro-batch.
 int microBatch(const PerfQuery& q) {
-    return std::max(1, static_cast<int>(std::lround(double(std::max(1, q.llmSequences)) / q.gpus)));
+    return std::max(1, static_cast<int>(std::lround(double(std::max(1, q.llmSequences)) / microBatches(q))));
 }
 
 } // namespace
@@ -167,14 +173,16 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
                          Prediction* out, const ServingConstants& k) {
     const bool decode = q.metric == Metric::LlmDecode;
     const bool pipeline = splitByLayers(q);
-    // Split by layers, each card's step moves its micro-batch one card on, and one micro-batch's
-    // tokens come out of the last card each step; one prompt alone crosses the cards in turn.
+    // Split by layers, each card's step moves its micro-batch one card on: every micro-batch's
+    // sequences get a token each N steps (a full pipeline: one micro-batch's tokens each step). One
+    // prompt alone crosses the cards in turn.
     const int stepTokens =
         decode ? (pipeline ? microBatch(q) : std::max(1, q.llmSequences)) : std::max(1, q.llmContextTokens);
     const StepTimes t = !decode    ? promptStep(s, g, pipeline ? asOneCard(q, 1) : q, c, k, stepTokens)
                         : pipeline ? onOneStage(decodeStep(s, g, asOneCard(q, stepTokens), c, k), q.gpus)
                                    : decodeStep(s, g, q, c, k);
-    const double tokens = stepTokens / t.total();
+    const double tokensPerStep = pipeline && decode ? double(stepTokens) * microBatches(q) / q.gpus : stepTokens;
+    const double tokens = tokensPerStep / t.total();
     if (out != nullptr) {
         const bool readsCount = !t.readsHidden || t.weightReads >= t.multiplies;
         const bool multipliesCount = !t.readsHidden || t.weightReads < t.multiplies;
@@ -238,11 +246,13 @@ void explainPipeline(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     const int batch = microBatch(q);
     const StepTimes t = onOneStage(decodeStep(s, g, asOneCard(q, batch), c, {}), q.gpus);
     add(name, servingThroughput(s, g, asOneCard(q, q.llmSequences), c),
-        "each card holds 1/" + cards + " of the layers and works on its own micro-batch of " +
-            format::number(batch, 0) + " sequences, handing it on to the next (pipeline parallel: no all-reduces); " +
-            "each card's step of " + format::number(t.total() * 1000.0, 2) + " ms (its share of the reads and " +
-            "multiplies, and the step's whole fixed " + format::number(t.overhead * 1000.0, 2) +
-            " ms) brings one micro-batch's tokens out of the last card; the activations handed on are not counted");
+        "each card holds 1/" + cards + " of the layers; the sequences run as " + std::to_string(microBatches(q)) +
+            " micro-batch" + (microBatches(q) > 1 ? "es" : "") + " of " + format::number(batch, 0) +
+            ", handed from card to card (pipeline parallel: no all-reduces); each card's step of " +
+            format::number(t.total() * 1000.0, 2) +
+            " ms (its share of the reads and multiplies, and the step's whole " + "fixed " +
+            format::number(t.overhead * 1000.0, 2) + " ms) moves a micro-batch one card on, so each " +
+            "sequence gets a token every " + cards + " steps; the activations handed on are not counted");
 }
 
 } // namespace

@@ -334,6 +334,14 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
         return n.rfind("split by layers instead (--split layers", 0) == 0;
     }));
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingPipelineAccuracy.medianPct);
+    // Fewer sequences than cards: one micro-batch, so each card's step moves it one card on and its
+    // token comes every 4 steps; one sequence is slower than on one card (4 fixed times a token).
+    PerfQuery one = roundNumbers(1);
+    PerfQuery oneSplit = one;
+    oneSplit.gpus = 4;
+    oneSplit.llmSplit = LlmSplit::Layers;
+    const double oneFixed = consts().decodeOverheadMs / 1000;
+    EXPECT_NEAR(tokens("L40S", oneSplit), 1 / ((1 / tokens("L40S", one) - oneFixed) + 4 * oneFixed), 1e-6);
 }
 
 TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {
