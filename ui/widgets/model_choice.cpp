@@ -50,17 +50,25 @@ void nameLlmWeightsForEngine(QComboBox* box, perf::LlmEngine engine) {
                      llamaCpp ? QObject::tr("8-bit (Q8_0)") : QObject::tr("8-bit (FP8 or INT8)"));
 }
 
+namespace {
+
+// An item whose data is `data` (the name perf's option takes) and whose tooltip says what it is.
+void addExplainedItem(QComboBox* box, const QString& text, const char* data, const QString& what) {
+    box->addItem(text, QString::fromLatin1(data));
+    box->setItemData(box->count() - 1, what, Qt::ToolTipRole);
+}
+
+} // namespace
+
 void fillLlmEngineChoice(QComboBox* box) {
     box->clear();
-    box->addItem(QStringLiteral("llama.cpp"), QString::fromLatin1(perf::toString(perf::LlmEngine::LlamaCpp)));
-    box->setItemData(0, QObject::tr("llama.cpp's kernels, as the calibration measured them: one machine, models split "
-                                    "by layers, the rest in system RAM when they do not fit"),
-                     Qt::ToolTipRole);
-    box->addItem(QStringLiteral("TensorRT-LLM"), QString::fromLatin1(perf::toString(perf::LlmEngine::TensorRtLlm)));
-    box->setItemData(1, QObject::tr("A serving engine (NVIDIA's): the memory read at its full rate, a batch's tokens "
-                                    "multiplied as one matmul, models split by tensors over the GPUs; fitted on its "
-                                    "published throughput"),
-                     Qt::ToolTipRole);
+    addExplainedItem(box, QStringLiteral("llama.cpp"), perf::toString(perf::LlmEngine::LlamaCpp),
+                     QObject::tr("llama.cpp's kernels, as the calibration measured them: one machine, models split "
+                                 "by layers, the rest in system RAM when they do not fit"));
+    addExplainedItem(box, QStringLiteral("TensorRT-LLM"), perf::toString(perf::LlmEngine::TensorRtLlm),
+                     QObject::tr("A serving engine (NVIDIA's): the memory read at its full rate, a batch's tokens "
+                                 "multiplied as one matmul, models split over the GPUs by tensors or by layers; "
+                                 "fitted on its published throughput"));
 }
 
 perf::LlmEngine chosenLlmEngine(const QComboBox* box) {
@@ -69,15 +77,13 @@ perf::LlmEngine chosenLlmEngine(const QComboBox* box) {
 
 void fillLlmSplitChoice(QComboBox* box) {
     box->clear();
-    box->addItem(QObject::tr("by tensors"), QString::fromLatin1(perf::toString(perf::LlmSplit::Tensors)));
-    box->setItemData(0, QObject::tr("Each card a share of every layer, summing their outputs after each (tensor "
-                                    "parallel): fast over NVLink, waits on PCIe"),
-                     Qt::ToolTipRole);
-    box->addItem(QObject::tr("by layers"), QString::fromLatin1(perf::toString(perf::LlmSplit::Layers)));
-    box->setItemData(1, QObject::tr("Each card whole layers, the sequences in micro-batches handed from card to card "
-                                    "(pipeline parallel): no sums to wait on, so PCIe cards keep up; one prompt "
-                                    "takes as long as on one card"),
-                     Qt::ToolTipRole);
+    addExplainedItem(box, QObject::tr("by tensors"), perf::toString(perf::LlmSplit::Tensors),
+                     QObject::tr("Each card a share of every layer, summing their outputs after each (tensor "
+                                 "parallel): fast over NVLink, waits on PCIe"));
+    addExplainedItem(box, QObject::tr("by layers"), perf::toString(perf::LlmSplit::Layers),
+                     QObject::tr("Each card whole layers, the sequences in micro-batches handed from card to card "
+                                 "(pipeline parallel): no sums to wait on, so PCIe cards keep up; one prompt "
+                                 "takes as long as on one card"));
 }
 
 perf::LlmSplit chosenLlmSplit(const QComboBox* box) {
