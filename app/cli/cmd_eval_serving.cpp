@@ -121,7 +121,7 @@ struct FullLoadCheck {
             const auto& r = runs[i];
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
             const double errorPct = fit.errorsPct[i];
-            const double predicted = r.outputTokensPerSecond * (1.0 + errorPct / 100.0);
+            const double predicted = fit.predictedTokensPerSecond[i];
             const int atOnce = eval::fullLoadSequences(g, r);
             const auto& heldOut = fit.heldOutPct[i];
             const bool pipeline = eval::splitByLayers(r);

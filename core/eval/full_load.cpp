@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace advisor::eval {
@@ -131,7 +132,8 @@ FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, co
     std::vector<Fp4Row> fp4;
     for (size_t i = 0; i < runs.size(); ++i) {
         const Gpu& g = catalog.require(runs[i].gpu, "a full-load run's gpu");
-        fit.errorsPct.push_back(100.0 * (predictFullLoad(model, g, runs[i]) / runs[i].outputTokensPerSecond - 1.0));
+        fit.predictedTokensPerSecond.push_back(predictFullLoad(model, g, runs[i]));
+        fit.errorsPct.push_back(100.0 * (fit.predictedTokensPerSecond.back() / runs[i].outputTokensPerSecond - 1.0));
         if (runs[i].query.llmWeights == perf::Precision::Fp4 && !splitByLayers(runs[i])) {
             fp4.push_back({&runs[i], &g, i});
         }
@@ -144,18 +146,22 @@ FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, co
         all.push_back(&r);
     }
     fit.fp4RateShare = fitFp4RateShare(model, all);
+    std::map<const Gpu*, double> shareWithout; // each GPU's share, fitted once on the other GPUs' rows
     for (const auto& heldOut : fp4) {
-        std::vector<const Fp4Row*> others;
-        for (const auto& r : fp4) {
-            if (r.gpu != heldOut.gpu) {
-                others.push_back(&r);
+        if (!shareWithout.contains(heldOut.gpu)) {
+            std::vector<const Fp4Row*> others;
+            for (const auto& r : fp4) {
+                if (r.gpu != heldOut.gpu) {
+                    others.push_back(&r);
+                }
             }
-        }
-        if (others.empty()) {
-            continue; // one GPU alone: nothing to fit its share on
+            if (others.empty()) {
+                continue; // one GPU alone: nothing to fit its share on
+            }
+            shareWithout[heldOut.gpu] = fitFp4RateShare(model, others);
         }
         perf::ServingConstants k;
-        k.fp4RateShare = fitFp4RateShare(model, others);
+        k.fp4RateShare = shareWithout.at(heldOut.gpu);
         fit.heldOutPct[heldOut.index] =
             100.0 * (predictFullLoad(model, *heldOut.gpu, *heldOut.run, k) / heldOut.run->outputTokensPerSecond - 1.0);
     }

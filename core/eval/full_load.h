@@ -55,7 +55,8 @@ double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoa
 /// that GPU's. Rows split by layers are predicted, never fitted.
 struct FullLoadFit {
     double fp4RateShare = 0;                       ///< fitted on every fp4 row
-    std::vector<double> errorsPct;                 ///< each run's, with the shipped constants
+    std::vector<double> predictedTokensPerSecond;  ///< each run's, with the shipped constants
+    std::vector<double> errorsPct;                 ///< and its error against the measured
     std::vector<std::optional<double>> heldOutPct; ///< the fitted runs: with the share fitted without their GPU
 };
 FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs);
