@@ -185,14 +185,18 @@ int recommend(Context& ctx, const Args& args) {
         }
         readSequences(args, in.llmSequences, in.llmSequencesFillMemory);
     }
-    if (args.has("engine")) {
-        // The software serving the model: llama.cpp's kernels or a serving engine's.
+    if (args.has("engine") || args.has("split")) {
+        // The software serving the model: llama.cpp's kernels or a serving engine's, and how the
+        // engine splits it over a setup's cards.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
-            throw UsageError("--engine is the software serving an LLM: give it with --task inference --domain llm");
+            throw UsageError(std::string(args.has("engine") ? "--engine is the software serving an LLM"
+                                                            : "--split is how a serving engine splits an LLM") +
+                             ": give it with --task inference --domain llm");
         }
         perf::PerfQuery engine;
         readEngine(args, engine);
         in.llmEngine = engine.llmEngine;
+        in.llmSplit = engine.llmSplit;
     }
     if (args.has("system-ram")) {
         // Cards too small for the model run it with the rest in RAM, as llama.cpp does.
@@ -233,6 +237,9 @@ int recommend(Context& ctx, const Args& args) {
         }
         if (args.has("engine")) {
             memoryBasis["engine"] = perf::toString(in.llmEngine);
+        }
+        if (args.has("split")) {
+            memoryBasis["split"] = perf::toString(in.llmSplit);
         }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
@@ -286,11 +293,11 @@ int recommend(Context& ctx, const Args& args) {
         return 0;
     }
     auto& o = ctx.out();
-    // The engine the LLM's tokens/s are for, when not llama.cpp's (the default).
-    const std::string metric = std::string(perf::toString(rec.metric)) +
-                               (perf::isLlm(rec.metric) && in.llmEngine == perf::LlmEngine::TensorRtLlm
-                                    ? " in TensorRT-LLM"
-                                    : "");
+    // The engine the LLM's tokens/s are for, when not llama.cpp's (the default), and its split.
+    const bool servingEngine = perf::isLlm(rec.metric) && in.llmEngine == perf::LlmEngine::TensorRtLlm;
+    const std::string metric =
+        std::string(perf::toString(rec.metric)) + (servingEngine ? " in TensorRT-LLM" : "") +
+        (servingEngine && in.llmSplit == perf::LlmSplit::Layers ? " (several cards split by layers)" : "");
     o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd)
       << ", ranked by "
       << (in.rankBy == advice::RankBy::Speed ? "speed in " + metric
@@ -350,7 +357,8 @@ Command recommendCommand() {
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
-            "                             [--sequences N] [--system-ram RAM] [--engine llama.cpp|tensorrt-llm]\n\n"
+            "                             [--sequences N] [--system-ram RAM]\n"
+            "                             [--engine llama.cpp|tensorrt-llm [--split tensors|layers]]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -372,7 +380,8 @@ Command recommendCommand() {
             "for the model, up to --gpus of a card where the budget buys them, at llama.cpp's speed with\n"
             "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"
             "--engine (LLM inference) ranks by the tokens/s of llama.cpp (default) or of a serving engine,\n"
-            "TensorRT-LLM (gpu-advisor perf --help says how).\n"
+            "TensorRT-LLM (gpu-advisor perf --help says how). --split says how the engine splits a model\n"
+            "over a setup's cards: by tensors (default; NVLink, or two cards) or by layers (PCIe cards).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
@@ -384,7 +393,8 @@ Command recommendCommand() {
                                                        {"rank"},         {"top"},
                                                        {"years"},        {"utilization"},
                                                        {"context"},      {"sequences"},
-                                                       {"engine"},       systemRamOption()};
+                                                       {"engine"},       {"split"},
+                                                       systemRamOption()};
                 return recommend(ctx, Args::parse(rest, specs));
             }};
 }

@@ -86,6 +86,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmSequences = in.llmSequences;
             q.llmSequencesFillMemory = in.llmSequencesFillMemory;
             q.llmEngine = in.llmEngine;
+            q.llmSplit = in.llmSplit;
             q.llmExperts = in.llmExperts;
             q.llmExpertsPerToken = in.llmExpertsPerToken;
             if (in.llmContextTokens) {
@@ -138,8 +139,12 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
                                      : " computers joined by a network (FSDP/ZeRO-3 or pipeline stages across "
                                        "machines): your code must support it, and the network costs speed"));
         } else {
-            const bool tensorParallel = in.llmEngine != perf::LlmEngine::LlamaCpp;
-            c.push_back(split + (in.task == Task::Inference && tensorParallel
+            const bool servingEngine = in.llmEngine != perf::LlmEngine::LlamaCpp;
+            const bool byLayers = in.llmSplit == perf::LlmSplit::Layers;
+            c.push_back(split + (in.task == Task::Inference && servingEngine && byLayers
+                                     ? " cards, each a run of whole layers (TensorRT-LLM's pipeline parallelism): "
+                                       "each steps its own share of the requests, with no all-reduce over PCIe"
+                                 : in.task == Task::Inference && servingEngine
                                      ? " cards, each a share of every layer (TensorRT-LLM's tensor parallelism): their "
                                        "bandwidth adds up, less two all-reduces per layer over their links"
                                  : in.task == Task::Inference

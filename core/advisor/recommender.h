@@ -69,6 +69,9 @@ struct RecommendInput {
     /// LLM inference: the software serving it (perf::PerfQuery::llmEngine): llama.cpp's kernels or
     /// a serving engine's (TensorRT-LLM), which the tokens/s ranked are for.
     perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp;
+    /// How the serving engine splits a model over a setup's cards (perf::PerfQuery::llmSplit):
+    /// by tensors (NVLink, or two cards) or by layers (PCIe cards); llama.cpp splits by layers.
+    perf::LlmSplit llmSplit = perf::LlmSplit::Tensors;
     /// A mixture of experts' routed experts and experts per token (from a published model), which
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;

@@ -147,6 +147,60 @@ TEST(ServingCli, RecommendRanksByTheEnginesSpeed) {
     EXPECT_NE(refused.err.find("--engine is the software serving an LLM"), std::string::npos) << refused.err;
 }
 
+TEST(ServingCli, RecommendSplitsSeveralCardsByLayersWhenAsked) {
+    // Llama 3.1 70B in 8-bit at full load on up to four cards split by layers: each setup of
+    // several cards is ranked at perf's pipeline figure, which is not the split by tensors'.
+    Cli cli;
+    const std::vector<std::string> ask = {"recommend", "--model",      "llama-3.1-70b", "--task",      "inference",
+                                          "--domain",  "llm",          "--budget",      "60000",       "--gpus",
+                                          "4",         "--context",    "2000",          "--sequences", "max",
+                                          "--engine",  "tensorrt-llm", "--precision",   "8bit"};
+    auto byLayers = ask;
+    byLayers.insert(byLayers.end(), {"--split", "layers"});
+    const auto doc = cli.json(byLayers);
+    EXPECT_EQ(doc.at("memory_basis").at("split"), "layers");
+    EXPECT_FALSE(cli.json(ask).at("memory_basis").contains("split")); // the object stays as it was
+    int several = 0;
+    for (const auto& c : doc.at("candidates")) {
+        const int count = c.at("count").get<int>();
+        if (count < 2) {
+            continue;
+        }
+        ++several;
+        const auto perfOf = [&](const char* split) {
+            return cli
+                .json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus", std::to_string(count), "--metric",
+                       "llm-decode", "--model", "llama-3.1-70b", "--weights", "int8", "--context", "2000",
+                       "--sequences", "max", "--engine", "tensorrt-llm", "--split", split})
+                .at("predictions")
+                .at(0)
+                .at("throughput")
+                .get<double>();
+        };
+        EXPECT_NEAR(c.at("throughput").get<double>(), perfOf("layers"), 1e-9) << c.at("gpu");
+        // A handful of requests per card leaves decoding bound by the reads: each stage reads its
+        // layers once per micro-batch, so tensors (every card reading at once) is well ahead.
+        EXPECT_GT(perfOf("tensors"), 1.5 * c.at("throughput").get<double>()) << c.at("gpu");
+        bool told = false;
+        for (const auto& caveat : c.at("caveats")) {
+            told = told || caveat.get<std::string>().find("each a run of whole layers") != std::string::npos;
+        }
+        EXPECT_TRUE(told) << c;
+    }
+    EXPECT_GE(several, 2);
+    const auto text = cli.run(byLayers);
+    EXPECT_NE(text.out.find("in TensorRT-LLM (several cards split by layers) per dollar"), std::string::npos)
+        << text.out;
+    const auto noEngine = cli.run({"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--domain", "llm",
+                                   "--budget", "3000", "--split", "layers"});
+    EXPECT_EQ(noEngine.exitCode, 2);
+    EXPECT_NE(noEngine.err.find("--split chooses how the serving engine splits a model"), std::string::npos)
+        << noEngine.err;
+    const auto notLlm = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--split", "layers"});
+    EXPECT_EQ(notLlm.exitCode, 2);
+    EXPECT_NE(notLlm.err.find("--split is how a serving engine splits an LLM"), std::string::npos) << notLlm.err;
+}
+
 TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     Cli cli;
     const auto doc = cli.json({"eval-serving"});

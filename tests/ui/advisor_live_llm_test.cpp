@@ -1,7 +1,7 @@
 // The Advisor page's live recommender for LLMs, offscreen on a real database: a model's size or a
 // published model sizes the memory for the leaf's task, and an LLM's context, the requests served
 // at once (or as many as each card holds), system RAM for what does not fit and the engine serving
-// it reach the shortlist.
+// it, with its split over several cards, reach the shortlist.
 #include "advisor_live_checks.h"
 #include "mnemonics.h"
 #include "pages/advisor_page.h"
@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 #include <memory>
 
 using namespace advisor;
@@ -274,6 +275,57 @@ private slots:
                  QVariant(QStringLiteral("tensorrt-llm")));
         engine->setCurrentIndex(0); // later tests expect the defaults
         model->setCurrentIndex(0);
+    }
+
+    void theServingEnginesSplitReachesSetupsOfSeveralCards() {
+        // As `recommend --split layers`: Llama 3.1 70B in 4 bits on up to four cards.
+        ui::AdvisorPage page(*session_);
+        page.show();
+        answerUpToRunningLlms(page);
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* engine = page.findChild<QComboBox*>(QStringLiteral("liveEngine"));
+        auto* split = page.findChild<QComboBox*>(QStringLiteral("liveSplit"));
+        auto* weights = page.findChild<QComboBox*>(QStringLiteral("liveWeights"));
+        auto* gpus = page.findChild<QSpinBox*>(QStringLiteral("liveGpus"));
+        QVERIFY(model != nullptr && engine != nullptr && split != nullptr && weights != nullptr && gpus != nullptr);
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-70b")));
+        weights->setCurrentIndex(weights->findData(QStringLiteral("int4")));
+        gpus->setValue(4);
+        QVERIFY(!split->isVisible()); // llama.cpp splits by layers whatever the box says
+        engine->setCurrentIndex(engine->findData(QStringLiteral("tensorrt-llm")));
+        QVERIFY(split->isVisible());
+        QCOMPARE(split->currentData().toString(), QStringLiteral("tensors"));
+        // Each setup of several cards, at the split by tensors.
+        std::map<std::string, double> byTensors;
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            if (c.count > 1) {
+                byTensors[c.gpu->id + " x" + std::to_string(c.count)] = c.throughput;
+            }
+        }
+        QVERIFY(!byTensors.empty());
+        split->setCurrentIndex(split->findData(QStringLiteral("layers")));
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("served by TensorRT-LLM, several cards split by "
+                                                                   "layers")),
+                 qPrintable(liveSummary(page)->text()));
+        // One request crosses the cards in turn: no faster than the split by tensors.
+        int compared = 0;
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            const auto before = byTensors.find(c.gpu->id + " x" + std::to_string(c.count));
+            if (before != byTensors.end()) {
+                ++compared;
+                QVERIFY2(c.throughput < 0.9 * before->second, c.gpu->id.c_str());
+            }
+        }
+        QVERIFY(compared > 0);
+        const QStringList clashes = testing::clashingMnemonics(&page); // the new row takes no Alt key
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSplit"))->currentData(),
+                 QVariant(QStringLiteral("layers")));
+        engine->setCurrentIndex(0); // llama.cpp: the row hides again
+        QVERIFY(!split->isVisible());
+        QVERIFY2(!liveSummary(page)->text().contains(QStringLiteral("split by layers")),
+                 qPrintable(liveSummary(page)->text()));
+        model->setCurrentIndex(0); // later tests expect the defaults
     }
 };
 

@@ -113,6 +113,7 @@ private:
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
     QComboBox* liveEngine_ = nullptr;      ///< LLM inference: llama.cpp or a serving engine
+    QComboBox* liveSplit_ = nullptr;       ///< the serving engine's split over several cards
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use
     QSpinBox* liveGpus_ = nullptr;         ///< most cards in one setup (0: the chart leaf's)
     QFormLayout* liveMemoryForm_ = nullptr; ///< the memory rows; requests and RAM show for LLM inference

@@ -1,5 +1,5 @@
-// The advisor page's live options beyond the memory: an LLM's weights, context, requests, engine
-// and system RAM, and how many cards one setup may have; and how they size the memory and the query.
+// The advisor page's live options beyond the memory: an LLM's weights, context, requests, engine,
+// its split and system RAM, and how many cards one setup may have; and how they size the memory and the query.
 #include "pages/advisor_page.h"
 
 #include "advisor/model_memory.h"
@@ -91,6 +91,17 @@ void AdvisorPage::createLiveOptionFields() {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // How the serving engine splits a model over a setup's cards (`recommend --split`).
+    liveSplit_ = new QComboBox;
+    liveSplit_->setObjectName(QStringLiteral("liveSplit"));
+    fillLlmSplitChoice(liveSplit_);
+    liveSplit_->setCurrentIndex(
+        std::max(0, liveSplit_->findData(QSettings().value(QStringLiteral("advisor/llm_split")).toString())));
+    connect(liveSplit_, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(QStringLiteral("advisor/llm_split"), liveSplit_->currentData());
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
     // eight for an organisation) unless the user says.
     liveGpus_ = rememberedSpinBox(QStringLiteral("liveGpus"), QStringLiteral("advisor/max_gpus"), 0, 16, 0,
@@ -122,6 +133,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmSequencesFillMemory = false;
     liveInput_.systemRamGbs.reset();
     liveInput_.llmEngine = perf::LlmEngine::LlamaCpp;
+    liveInput_.llmSplit = perf::LlmSplit::Tensors;
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
@@ -130,6 +142,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     const bool llamaCpp = chosenLlmEngine(liveEngine_) == perf::LlmEngine::LlamaCpp;
     nameLlmWeightsForEngine(liveWeights_, chosenLlmEngine(liveEngine_));
     liveMemoryForm_->setRowVisible(liveEngine_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveSplit_, llmInference && params > 0 && !llamaCpp);
     liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0 && llamaCpp);
     liveMemoryForm_->setRowVisible(liveWeights_, llmInference);
     if (llmInference) {
@@ -150,6 +163,8 @@ void AdvisorPage::sizeLiveMemoryForModel() {
         liveInput_.llmEngine = chosenLlmEngine(liveEngine_);
         if (llamaCpp) { // a serving engine keeps the whole model on the GPUs
             liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
+        } else {
+            liveInput_.llmSplit = chosenLlmSplit(liveSplit_);
         }
     }
     try {
@@ -159,7 +174,9 @@ void AdvisorPage::sizeLiveMemoryForModel() {
             liveMemoryBasis_ += tr("; as many requests at once as each card holds");
         }
         if (liveInput_.llmEngine == perf::LlmEngine::TensorRtLlm) {
-            liveMemoryBasis_ += tr("; served by TensorRT-LLM");
+            liveMemoryBasis_ += liveInput_.llmSplit == perf::LlmSplit::Layers
+                                    ? tr("; served by TensorRT-LLM, several cards split by layers")
+                                    : tr("; served by TensorRT-LLM");
         }
     } catch (const AdvisorError& e) {
         liveMemoryBasis_ = QString::fromUtf8(e.what());

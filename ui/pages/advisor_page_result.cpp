@@ -219,6 +219,8 @@ void AdvisorPage::buildResultView(QWidget* page) {
     memoryRow->setRowVisible(liveRequests_, false);
     memoryRow->addRow(tr("LLM engine:"), liveEngine_); // no Alt key free on this screen
     memoryRow->setRowVisible(liveEngine_, false);
+    memoryRow->addRow(tr("LLM split over GPUs:"), liveSplit_); // nor for this one
+    memoryRow->setRowVisible(liveSplit_, false);
     memoryRow->addRow(tr("&System RAM:"), liveSystemRam_);
     memoryRow->setRowVisible(liveSystemRam_, false);
     memoryRow->addRow(tr("&GPUs at most:"), liveGpus_);
