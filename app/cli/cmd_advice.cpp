@@ -144,8 +144,9 @@ int recommend(Context& ctx, const Args& args) {
     in.settings = ctx.db().settings();
     in.budgetUsd = args.requiredNumber("budget");
     const std::string precision = args.value("precision").value_or("16bit");
-    if (precision != "8bit" && precision != "16bit" && precision != "4bit") {
-        throw UsageError("--precision must be 8bit or 16bit (or 4bit for --task inference --domain llm)");
+    if (precision != "8bit" && precision != "16bit" && precision != "4bit" && precision != "fp4") {
+        throw UsageError("--precision must be 8bit or 16bit (or 4bit or fp4 for --task inference --domain llm), got " +
+                         text::quoteForMessage(precision));
     }
     in.eightBit = precision == "8bit";
     if (const auto t = args.value("task")) {
@@ -162,12 +163,13 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.domain = *domain;
     }
-    if (precision == "4bit") {
-        // 4-bit weights (llama.cpp Q4_K_M) are an LLM-inference choice; training keeps 16 bits.
+    if (precision == "4bit" || precision == "fp4") {
+        // 4-bit weights (llama.cpp Q4_K_M; or 4-bit floats, MXFP4 / NVFP4, on Blackwell's FP4
+        // tensor cores) are an LLM-inference choice; training keeps 16 bits.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm) {
-            throw UsageError("--precision 4bit is for LLM inference: add --task inference --domain llm");
+            throw UsageError("--precision " + precision + " is for LLM inference: add --task inference --domain llm");
         }
-        in.llmWeights = perf::Precision::Int4;
+        in.llmWeights = precision == "fp4" ? perf::Precision::Fp4 : perf::Precision::Int4;
     }
     if (const auto context = args.integer("context", 1, perf::kMaxContextTokens)) {
         // The context sizes an LLM's KV cache: in the memory it needs and in what each token reads.
@@ -353,7 +355,7 @@ Command flowchartCommand() {
 Command recommendCommand() {
     return {"recommend", "a ranked shortlist of GPUs for your work, memory and budget",
             "Usage: gpu-advisor recommend (--memory-gb N | --params-billion P | --model ID) --budget USD\n"
-            "                             [--precision 8bit|16bit|4bit] [--task train|fine-tune|inference]\n"
+            "                             [--precision 8bit|16bit|4bit|fp4] [--task train|fine-tune|inference]\n"
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
@@ -366,7 +368,8 @@ Command recommendCommand() {
             "allow them in data centers) and used prices, and allows server modules (SXM/OAM).\n"
             "--rank speed picks the fastest setup within the budget instead (money is no object).\n"
             "--precision 4bit (LLM inference only) sizes and ranks for 4-bit weights (llama.cpp Q4_K_M;\n"
-            "with --engine tensorrt-llm, INT4 AWQ).\n"
+            "with --engine tensorrt-llm, INT4 AWQ); --precision fp4 for 4-bit floats (MXFP4; NVFP4 in the\n"
+            "engine), which Blackwell's tensor cores multiply at their FP4 rate.\n"
             "--params-billion sizes the memory with 'gpu-advisor memory': inference, fine-tune as QLoRA\n"
             "(4-bit weights), train as full training; the first line says which. --model does the same\n"
             "with a published model's size and shape ('gpu-advisor memory --help' lists them).\n"

@@ -19,7 +19,7 @@ int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
     args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
-                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "checkpointing",
+                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "engine", "checkpointing",
                                    "no-checkpointing", "no-flash-attention", "optimizer", "offload", "shard",
                                    "lora-rank"});
     if (const auto task = args.value("task")) {
@@ -85,6 +85,18 @@ int run(Context& ctx, const Args& args) {
         }
         in.kvCache = *kv;
     }
+    if (const auto v = args.value("engine")) {
+        // Inference: the weights at the bits of this engine's own files, as perf reads them.
+        const auto engine = perf::parseLlmEngine(text::toLower(*v));
+        if (!engine) {
+            throw UsageError("option '--engine' must be llama.cpp or tensorrt-llm, got " + text::quoteForMessage(*v));
+        }
+        if (in.mode != calc::MemoryMode::Inference) {
+            throw UsageError("--engine sizes the weights of an engine's files for inference; training keeps them in "
+                             "--precision");
+        }
+        in.engine = engine;
+    }
     if (const auto chunk = args.integer("prefill-chunk", 1, perf::kMaxContextTokens)) {
         if (in.mode != calc::MemoryMode::Inference) {
             throw UsageError("--prefill-chunk sizes how inference reads a prompt; training holds every token's "
@@ -129,6 +141,7 @@ int run(Context& ctx, const Args& args) {
                        {"shape_basis", e.shapeBasis},
                        {"mode", calc::toString(in.mode)},
                        {"precision", perf::toString(in.weights)},
+                       {"engine", in.engine ? nlohmann::json(perf::toString(*in.engine)) : nlohmann::json()},
                        {"kv_cache", perf::toString(in.kvCache)},
                        {"prefill_chunk_tokens",
                         in.prefillChunkTokens ? nlohmann::json(*in.prefillChunkTokens) : nlohmann::json()},
@@ -176,7 +189,7 @@ Command memoryCommand() {
             "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
             "                          [--precision fp16|int8|int4|fp4] [--context N] [--batch N]\n"
             "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
-            "                          [--prefill-chunk TOKENS]\n"
+            "                          [--prefill-chunk TOKENS] [--engine llama.cpp|tensorrt-llm]\n"
             "                          [--[no-]checkpointing] [--no-flash-attention]\n"
             "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
             "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
@@ -192,13 +205,16 @@ Command memoryCommand() {
             "at once: the whole prompt (Hugging Face transformers), or --prefill-chunk of them (llama.cpp's\n"
             "micro-batch -ub, 512; vLLM's chunked prefill, max_num_batched_tokens); without flash attention\n"
             "a layer's attention scores too.\n"
+            "--engine sizes inference's weights as that engine's own files hold them (the bits perf reads):\n"
+            "llama.cpp's Q8_0 8.5 bits, Q4_K_M 4.85, MXFP4 4.25; TensorRT-LLM's FP8 or INT8 8, INT4 AWQ\n"
+            "4.125, NVFP4 4.5. Without it 8-bit takes 1.02 bytes per weight, 4-bit Q4_K_M's and fp4 NVFP4's.\n"
             "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
             "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
                 calc::modelShapeIds() + "\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"params-billion"}, {"model"}, {"mode"}, {"precision"}, {"context"},
                                                    {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"}, {"head-dim"},
-                                                   {"kv-cache"}, {"prefill-chunk"},
+                                                   {"kv-cache"}, {"prefill-chunk"}, {"engine"},
                                                    {"checkpointing", false}, {"no-checkpointing", false},
                                                    {"no-flash-attention", false},
                                                    {"optimizer"}, {"offload", false}, {"shard"}, {"lora-rank"},

@@ -18,6 +18,9 @@ calc::MemoryInput memoryInputFor(const RecommendInput& in, double paramsBillion,
     if (mem.mode == calc::MemoryMode::Inference) {
         mem.contextTokens = in.llmContextTokens;
         mem.batch = in.llmSequences; // each request served at once keeps its own KV cache
+        if (in.domain == Domain::Llm) {
+            mem.engine = in.llmEngine; // its weights at the bits of the engine's files, as perf reads them
+        }
     }
     return mem;
 }

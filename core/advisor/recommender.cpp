@@ -173,6 +173,11 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
     if (in.eightBit && !s.fp8 && in.task == Task::Inference) {
         c.push_back("no FP8: 8-bit inference runs at about the 16-bit speed (seed)");
     }
+    if (in.llmWeights == perf::Precision::Fp4 && s.fourBitTflops <= 0 && in.llmEngine == perf::LlmEngine::TensorRtLlm &&
+        in.task == Task::Inference) {
+        c.push_back("no FP4 tensor cores: NVFP4 weights are ranked as multiplied at 16 bits, never measured "
+                    "(TensorRT-LLM runs NVFP4 on Blackwell)");
+    }
     if (g.segment == Segment::Datacenter && g.form == FormFactor::Pcie) {
         c.push_back("passively cooled data-center card: needs a server chassis with strong airflow");
     }

@@ -150,14 +150,20 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         // A model released in its own 4-bit format takes that format's size for 4-bit inference.
         const bool ownFormat = in.mode == MemoryMode::Inference && base == perf::Precision::Int4 && model != nullptr &&
                                model->int4BitsPerWeight > 0;
+        // An engine's own files (inference): the bits perf reads per token for that engine.
+        const bool engineFile =
+            in.mode == MemoryMode::Inference && in.engine && !ownFormat && base != perf::Precision::Fp32;
         const double perParam = in.mode == MemoryMode::Qlora ? 4.127 / 8.0
                                 : ownFormat                  ? model->int4BitsPerWeight / 8.0
+                                : engineFile                 ? perf::llmBitsPerWeight(base, *in.engine) / 8.0
                                                              : weightBytes(base);
         add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam / shards,
             format::number(perParam, 3) + " bytes per parameter (" +
                 (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
                  : ownFormat                  ? model->int4Format + " file"
-                                              : std::string(perf::toString(base))) +
+                 : engineFile                 ? std::string(perf::llmFileFormat(base, *in.engine)) + ", " +
+                                    perf::llmEngineName(*in.engine) + "'s files"
+                              : std::string(perf::toString(base))) +
                 ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
     }
     if (in.mode == MemoryMode::Inference) {

@@ -28,6 +28,11 @@ struct MemoryInput {
     const ModelShape* model = nullptr;
     MemoryMode mode = MemoryMode::Inference;
     perf::Precision weights = perf::Precision::Fp16; ///< fp16, int8, int4 or fp4 (inference, LoRA base)
+    /// Inference: the engine whose own files hold the weights, at their bits per weight
+    /// (perf::llmBitsPerWeight: TensorRT-LLM's FP8 or INT8 8, INT4 AWQ 4.125, NVFP4 4.5;
+    /// llama.cpp's Q8_0 8.5, Q4_K_M 4.85, MXFP4 4.25). Unset: a file of no engine in particular
+    /// (8-bit 1.02 bytes per weight, Q4_K_M, NVFP4).
+    std::optional<perf::LlmEngine> engine;
     std::optional<int> contextTokens;  ///< default 4096 (inference) / 2048 (training)
     int batch = 1;
     std::optional<int> layers;  ///< default: derived from the size (Llama-like, see memory.cpp)

@@ -170,6 +170,31 @@ double llmBitsPerWeight(Precision p, LlmEngine e) {
     return llmBitsPerWeight(p);
 }
 
+const char* llmEngineName(LlmEngine e) {
+    return e == LlmEngine::TensorRtLlm ? "TensorRT-LLM" : "llama.cpp";
+}
+
+const char* llmFileFormat(Precision p, LlmEngine e) {
+    const bool llamaCpp = e == LlmEngine::LlamaCpp;
+    switch (p) {
+    case Precision::Int8:
+        return llamaCpp ? "Q8_0" : "FP8 or INT8"; // the engine's 8-bit files, both 8 bits
+    case Precision::Fp8:
+        return llamaCpp ? "Q8_0" : "FP8";
+    case Precision::Int4:
+        return llamaCpp ? "Q4_K_M" : "INT4 AWQ";
+    case Precision::Fp4:
+        return llamaCpp ? "MXFP4" : "NVFP4";
+    case Precision::Bf16:
+        return "BF16";
+    case Precision::Fp32:
+        return "FP32";
+    case Precision::Fp16:
+        break;
+    }
+    return "FP16";
+}
+
 const char* toString(KvCacheType t) {
     switch (t) {
     case KvCacheType::F16:

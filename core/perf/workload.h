@@ -118,5 +118,11 @@ enum class DecodeAttention { Auto, CudaCores, TensorCores };
 /// (INT4 AWQ: one FP16 scale for each group of 128 weights, the group ModelOpt and AutoAWQ use),
 /// 4-bit floats 4.5 (NVFP4: one FP8 scale for each block of 16).
 double llmBitsPerWeight(Precision p, LlmEngine e);
+/// The engine's name as people write it: "llama.cpp" or "TensorRT-LLM".
+const char* llmEngineName(LlmEngine e);
+/// The format of the engine's own files for weights of precision p, whose bits
+/// llmBitsPerWeight(p, e) gives: llama.cpp's Q8_0, Q4_K_M and MXFP4; TensorRT-LLM's FP8 or
+/// INT8 (FP8 when asked for), INT4 AWQ and NVFP4; 16-bit weights are FP16 (BF16 as given).
+const char* llmFileFormat(Precision p, LlmEngine e);
 
 } // namespace advisor::perf

@@ -283,6 +283,31 @@ TEST(MemoryCli, BreakdownTotalAndFits) {
     EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--mode", "pretraining"}).exitCode, 2);
 }
 
+TEST(MemoryCli, AnEngineSizesTheWeightsAsItsOwnFilesHoldThem) {
+    // Llama 3.1 70B in TensorRT-LLM's INT4 AWQ (4.125 bits) and llama.cpp's Q8_0 (8.5 bits).
+    Cli cli;
+    const auto weightsOf = [](const nlohmann::json& doc) { return doc.at("breakdown").at(0).at("gb").get<double>(); };
+    const auto awq =
+        cli.json({"memory", "--model", "llama-3.1-70b", "--precision", "int4", "--engine", "tensorrt-llm"});
+    EXPECT_EQ(awq.at("engine"), "tensorrt-llm");
+    EXPECT_NEAR(weightsOf(awq), 70 * 4.125 / 8, 1e-9);
+    EXPECT_NEAR(
+        weightsOf(cli.json({"memory", "--model", "llama-3.1-70b", "--precision", "int8", "--engine", "llama.cpp"})),
+        70 * 8.5 / 8, 1e-9);
+    const auto generic = cli.json({"memory", "--model", "llama-3.1-70b", "--precision", "int4"});
+    EXPECT_TRUE(generic.at("engine").is_null());
+    EXPECT_NEAR(weightsOf(generic), 70 * 4.85 / 8, 1e-9);
+    const auto text = cli.run({"memory", "--model", "llama-3.1-70b", "--precision", "fp4", "--engine", "tensorrt-llm"});
+    EXPECT_NE(text.out.find("0.562 bytes per parameter (NVFP4, TensorRT-LLM's files)"), std::string::npos) << text.out;
+    const auto training = cli.run({"memory", "--params-billion", "7", "--mode", "lora", "--engine", "llama.cpp"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--engine sizes the weights of an engine's files for inference"), std::string::npos)
+        << training.err;
+    const auto bad = cli.run({"memory", "--params-billion", "7", "--engine", "vllm"});
+    EXPECT_NE(bad.err.find("option '--engine' must be llama.cpp or tensorrt-llm, got 'vllm'"), std::string::npos)
+        << bad.err;
+}
+
 TEST(MemoryCli, APublishedModelBringsItsSizeAndShape) {
     Cli cli;
     const auto llama = cli.json({"memory", "--model", "Llama 3.1 70B", "--precision", "int4", "--context", "131072"});

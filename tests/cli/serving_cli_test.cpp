@@ -201,6 +201,51 @@ TEST(ServingCli, RecommendSplitsSeveralCardsByLayersWhenAsked) {
     EXPECT_NE(notLlm.err.find("--split is how a serving engine splits an LLM"), std::string::npos) << notLlm.err;
 }
 
+TEST(ServingCli, RecommendRanksFourBitFloatsAtTheFp4TensorCoresWhereACardHasThem) {
+    // Llama 3.1 70B in NVFP4 at full load: sized at 4.5 bits, each card ranked at perf's figure
+    // for --weights fp4, and a card without FP4 tensor cores says it was ranked at 16 bits.
+    Cli cli;
+    const auto doc = cli.json({"recommend", "--model",  "llama-3.1-70b",  "--task",      "inference",
+                               "--domain",  "llm",      "--precision",    "fp4",         "--budget",
+                               "20000",     "--engine", "tensorrt-llm",   "--sequences", "max",
+                               "--context", "2000",     "--organization", "--top",       "8"});
+    EXPECT_EQ(doc.at("memory_basis").at("weights"), "fp4");
+    // 70B parameters at NVFP4's 4.5 bits are 39.4 GB of weights; at INT4 AWQ's 4.125 bits, 36.1.
+    EXPECT_NEAR(doc.at("memory_gb").get<double>() -
+                    cli.json({"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--domain", "llm",
+                              "--precision", "4bit", "--budget", "20000", "--engine", "tensorrt-llm", "--sequences",
+                              "max", "--context", "2000", "--organization"})
+                        .at("memory_gb")
+                        .get<double>(),
+                70.0 * (4.5 - 4.125) / 8, 0.01);
+    bool blackwell = false;
+    bool withoutFp4 = false;
+    for (const auto& c : doc.at("candidates")) {
+        const auto gpu = c.at("gpu").get<std::string>();
+        const auto p = cli.json({"perf", "--gpu", gpu, "--gpus", std::to_string(c.at("count").get<int>()), "--metric",
+                                 "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp4", "--sequences", "max",
+                                 "--context", "2000", "--engine", "tensorrt-llm"})
+                           .at("predictions")
+                           .at(0);
+        EXPECT_NEAR(c.at("throughput").get<double>(), p.at("throughput").get<double>(), 1e-9) << gpu;
+        const bool noFp4 = p.at("notes").dump().find("this card has none") != std::string::npos;
+        bool told = false;
+        for (const auto& caveat : c.at("caveats")) {
+            told = told || caveat.get<std::string>().find("no FP4 tensor cores") != std::string::npos;
+        }
+        EXPECT_EQ(told, noFp4) << gpu;
+        blackwell = blackwell || !noFp4;
+        withoutFp4 = withoutFp4 || noFp4;
+    }
+    EXPECT_TRUE(blackwell && withoutFp4);
+    const auto training = cli.run({"recommend", "--params-billion", "7", "--budget", "2000", "--precision", "fp4"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--precision fp4 is for LLM inference"), std::string::npos) << training.err;
+    const auto bad = cli.run({"recommend", "--params-billion", "7", "--budget", "2000", "--precision", "fp3"});
+    EXPECT_NE(bad.err.find("or 4bit or fp4 for --task inference --domain llm), got 'fp3'"), std::string::npos)
+        << bad.err;
+}
+
 TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     Cli cli;
     const auto doc = cli.json({"eval-serving"});

@@ -68,6 +68,41 @@ TEST(Memory, InferenceWeightsKvCacheAndQuantization) {
     EXPECT_NEAR(item(estimateMemory(in), "KV cache"), 4 * 2.0 * 32 * 8 * 128 * 8192 * 2 / 1e9, 1e-9);
 }
 
+TEST(Memory, AnEnginesOwnFilesSetTheBitsPerWeight) {
+    // The bits perf reads per token: llama.cpp's Q8_0 is 34 bytes per 32 weights (8.5 bits), its
+    // MXFP4 32 four-bit values and one 8-bit scale (4.25); TensorRT-LLM's INT4 AWQ one FP16 scale
+    // per 128 weights (4.125), its NVFP4 one FP8 scale per 16 (4.5), its FP8 8.
+    MemoryInput in;
+    in.paramsBillion = 70;
+    const auto weights = [&](perf::Precision p, std::optional<perf::LlmEngine> e) {
+        in.weights = p;
+        in.engine = e;
+        return item(estimateMemory(in), "weights");
+    };
+    const auto llamaCpp = perf::LlmEngine::LlamaCpp;
+    const auto trt = perf::LlmEngine::TensorRtLlm;
+    EXPECT_NEAR(weights(perf::Precision::Int8, llamaCpp), 70 * 8.5 / 8, 1e-9);
+    EXPECT_NEAR(weights(perf::Precision::Int4, llamaCpp), 70 * 4.85 / 8, 1e-9);
+    EXPECT_NEAR(weights(perf::Precision::Fp4, llamaCpp), 70 * 4.25 / 8, 1e-9);
+    EXPECT_NEAR(weights(perf::Precision::Int8, trt), 70.0, 1e-9);
+    EXPECT_NEAR(weights(perf::Precision::Int4, trt), 70 * 4.125 / 8, 1e-9);
+    EXPECT_NEAR(weights(perf::Precision::Fp4, trt), 70 * 4.5 / 8, 1e-9);
+    EXPECT_DOUBLE_EQ(weights(perf::Precision::Fp16, trt), 140);
+    EXPECT_NEAR(weights(perf::Precision::Int8, std::nullopt), 70 * 1.02, 1e-9); // no engine: as before
+    in.weights = perf::Precision::Int4;
+    in.engine = trt;
+    EXPECT_NE(estimateMemory(in).items.front().detail.find("(INT4 AWQ, TensorRT-LLM's files)"), std::string::npos)
+        << estimateMemory(in).items.front().detail;
+    // A model's own 4-bit release keeps its size in any engine (gpt-oss's MXFP4 file).
+    in.model = findModelShape("gpt-oss-120b");
+    EXPECT_NEAR(item(estimateMemory(in), "weights"), 59.02 * 1073741824.0 / 1e9, 0.05);
+    // Training keeps --precision's generic sizes: the engine sizes inference only.
+    in.model = nullptr;
+    in.mode = MemoryMode::Lora;
+    in.weights = perf::Precision::Int8;
+    EXPECT_NEAR(item(estimateMemory(in), "frozen base weights"), 70 * 1.02, 1e-9);
+}
+
 TEST(Memory, InferenceHoldsActivationsForThePromptTokensReadAtOnce) {
     // Llama 3.1 8B at 128K tokens: read whole (Hugging Face transformers), one layer's fp16
     // working set of 4 x hidden values per token is 131,072 x 4,096 x 8 bytes; llama.cpp reads

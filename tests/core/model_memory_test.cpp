@@ -93,7 +93,18 @@ TEST(ModelMemory, RequestsServedTogetherEachKeepTheirCache) {
         says |= r.find("(llm-decode, 16 requests together: ") != std::string::npos;
     }
     EXPECT_TRUE(says);
-    // A mixture of experts brings its routing with it.
+    // The engine's own files size the weights, as perf reads them: TensorRT-LLM's INT4 AWQ is
+    // 4.125 bits against Q4_K_M's 4.85; a CNN's inference is sized without an engine.
+    const double q4km = in.memoryGb;
+    in.llmEngine = perf::LlmEngine::TensorRtLlm;
+    sizeMemoryForModel(in, 0, llama);
+    EXPECT_NEAR(q4km - in.memoryGb, 8.0 * (4.85 - 4.125) / 8, 1e-9);
+    EXPECT_EQ(memoryInputFor(in, 8, llama).engine, perf::LlmEngine::TensorRtLlm);
+    in.domain = Domain::Cnn;
+    EXPECT_FALSE(memoryInputFor(in, 8).engine);
+    in.domain = Domain::Llm;
+    in.llmEngine = perf::LlmEngine::LlamaCpp;
+    // A mixture of experts brings its routing with it.    // A mixture of experts brings its routing with it.
     sizeMemoryForModel(in, 0, calc::findModelShape("mixtral-8x7b"));
     EXPECT_EQ(queryFor(in).llmExperts, 8);
     EXPECT_EQ(queryFor(in).llmExpertsPerToken, 2);

@@ -41,13 +41,13 @@ void fillLlmWeightsChoice(QComboBox* box) {
 
 void nameLlmWeightsForEngine(QComboBox* box, perf::LlmEngine engine) {
     // The files each engine reads, whose bytes per weight the model takes (perf::llmBitsPerWeight).
-    const bool llamaCpp = engine == perf::LlmEngine::LlamaCpp;
+    const auto format = [engine](perf::Precision p) { return QString::fromLatin1(perf::llmFileFormat(p, engine)); };
     box->setItemText(box->findData(QStringLiteral("int4")),
-                     llamaCpp ? QObject::tr("4-bit (Q4_K_M)") : QObject::tr("4-bit (INT4 AWQ)"));
+                     QObject::tr("4-bit (%1)").arg(format(perf::Precision::Int4)));
     box->setItemText(box->findData(QStringLiteral("fp4")),
-                     llamaCpp ? QObject::tr("4-bit float (MXFP4)") : QObject::tr("4-bit float (NVFP4)"));
+                     QObject::tr("4-bit float (%1)").arg(format(perf::Precision::Fp4)));
     box->setItemText(box->findData(QStringLiteral("int8")),
-                     llamaCpp ? QObject::tr("8-bit (Q8_0)") : QObject::tr("8-bit (FP8 or INT8)"));
+                     QObject::tr("8-bit (%1)").arg(format(perf::Precision::Int8)));
 }
 
 namespace {
