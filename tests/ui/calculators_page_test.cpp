@@ -432,6 +432,39 @@ private slots:
         QVERIFY(!tab.kvCacheField()->isEnabled());
     }
 
+    void memorySizesTheWeightsAsAnEnginesOwnFilesHoldThem() {
+        // As `memory --engine`: Llama 3.1 70B's 4-bit weights in TensorRT-LLM's INT4 AWQ files.
+        ui::MemoryTab tab(*session_);
+        pick(tab.modelField(), "llama-3.1-70b");
+        pick(tab.weightsField(), "int4");
+        calc::MemoryInput in;
+        in.model = calc::findModelShape("llama-3.1-70b");
+        in.weights = perf::Precision::Int4;
+        const auto generic = calc::estimateMemory(in);
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(generic.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        QCOMPARE(tab.weightsField()->currentText(), QStringLiteral("4-bit"));
+        pick(tab.engineField(), "tensorrt-llm");
+        in.engine = perf::LlmEngine::TensorRtLlm;
+        const auto awq = calc::estimateMemory(in);
+        QVERIFY(generic.perGpuGb - awq.perGpuGb > 6.0); // 4.85 against 4.125 bits of 70B weights
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(awq.perGpuGb)) + QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        QCOMPARE(tab.weightsField()->currentText(), QStringLiteral("4-bit (INT4 AWQ)"));
+        pick(tab.weightsField(), "fp4"); // NVFP4 in the engine's files
+        in.weights = perf::Precision::Fp4;
+        QVERIFY2(tab.resultText().contains(q(format::gigabytes(calc::estimateMemory(in).perGpuGb)) +
+                                           QStringLiteral(" per GPU")),
+                 qPrintable(tab.resultText()));
+        pick(tab.engineField(), "");
+        QCOMPARE(tab.weightsField()->currentText(), QStringLiteral("4-bit float"));
+        // Training keeps the weights as given: the field is off.
+        QVERIFY(tab.engineField()->isEnabled());
+        pick(tab.modeField(), "lora");
+        QVERIFY(!tab.engineField()->isEnabled());
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+    }
+
     void memoryReadsThePromptInChunksAsAsked() {
         ui::MemoryTab tab(*session_);
         pick(tab.modelField(), "llama-3.1-8b");

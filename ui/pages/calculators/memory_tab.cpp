@@ -44,9 +44,25 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     weights_ = new QComboBox;
     weights_->addItem(tr("16-bit (fp16/bf16)"), QStringLiteral("fp16"));
     weights_->addItem(tr("8-bit"), QStringLiteral("int8"));
-    weights_->addItem(tr("4-bit"), QStringLiteral("int4"));
+    weights_->addItem(QString(), QStringLiteral("int4"));
+    weights_->addItem(QString(), QStringLiteral("fp4"));
     inputs()->addRow(tr("Wei&ghts:"), weights_);
     labelField("precision", tr("Weights"));
+    // Inference: the engine whose own files hold the weights, at the bits perf reads for it
+    // (`memory --engine`); none in particular keeps the generic sizes.
+    engine_ = new QComboBox;
+    engine_->setObjectName(QStringLiteral("memoryEngine"));
+    fillLlmEngineChoice(engine_);
+    engine_->insertItem(0, tr("None in particular"), QString());
+    engine_->setItemData(0,
+                         tr("8-bit weights at 1.02 bytes each, 4-bit at Q4_K_M's 4.85 bits, 4-bit floats at "
+                            "NVFP4's 4.5"),
+                         Qt::ToolTipRole);
+    engine_->setCurrentIndex(0);
+    engine_->setToolTip(tr("Inference: the engine whose own files hold the weights, and so their bits per weight"));
+    inputs()->addRow(tr("Engine's files:"), engine_); // no Alt key left on this screen
+    connect(engine_, &QComboBox::currentIndexChanged, this, &MemoryTab::nameWeightsForEngine);
+    nameWeightsForEngine();
     // QLoRA trains on 4-bit weights, full training on 16-bit: follow the work, then recompute.
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
         const QString mode = mode_->currentData().toString(); // weights_ signals: its new value is saved
@@ -58,6 +74,7 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     });
     watch(mode_);
     watch(weights_);
+    watch(engine_);
     context_ = addCount(tr("&Context:"), 0, 1048576, 0);
     context_->setSpecialValueText(tr("default"));
     context_->setSuffix(tr(" tokens"));
@@ -151,6 +168,17 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     ready();
 }
 
+void MemoryTab::nameWeightsForEngine() {
+    // An engine's own formats (Q4_K_M, INT4 AWQ, ...); none in particular, the generic sizes.
+    if (engine_->currentData().toString().isEmpty()) {
+        weights_->setItemText(weights_->findData(QStringLiteral("int8")), tr("8-bit"));
+        weights_->setItemText(weights_->findData(QStringLiteral("int4")), tr("4-bit"));
+        weights_->setItemText(weights_->findData(QStringLiteral("fp4")), tr("4-bit float"));
+    } else {
+        nameLlmWeightsForEngine(weights_, chosenLlmEngine(engine_));
+    }
+}
+
 void MemoryTab::followModel() {
     const calc::ModelShape* m = chosenModel(model_);
     params_->setEnabled(m == nullptr);
@@ -191,6 +219,9 @@ void MemoryTab::compute() {
     in.kvCache = perf::parseKvCacheType(kvCache_->currentData().toString().toStdString()).value_or(perf::KvCacheType::F16);
     if (in.mode == calc::MemoryMode::Inference) {
         in.prefillChunkTokens = given(prefillChunk_);
+        if (!engine_->currentData().toString().isEmpty()) {
+            in.engine = chosenLlmEngine(engine_);
+        }
     }
     const auto m = calc::estimateMemory(in);
     // "automatic (32)": the shape the estimate used, where the user left it to the size or model.
@@ -201,6 +232,7 @@ void MemoryTab::compute() {
     headDim_->setSpecialValueText(shapeFrom.arg(m.headDim));
     loraRank_->setEnabled(in.mode == calc::MemoryMode::Lora || in.mode == calc::MemoryMode::Qlora);
     kvCache_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps no KV cache
+    engine_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps the weights as given
     prefillChunk_->setEnabled(in.mode == calc::MemoryMode::Inference); // training holds every token
     QStringList notes;
     for (const auto& n : m.notes) {

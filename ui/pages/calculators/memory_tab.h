@@ -30,6 +30,8 @@ public:
     QSpinBox* kvHeadsField() const { return kvHeads_; }
     QSpinBox* headDimField() const { return headDim_; }
     QComboBox* kvCacheField() const { return kvCache_; }
+    /// Inference: the engine whose own files hold the weights (empty data: none in particular).
+    QComboBox* engineField() const { return engine_; }
     QSpinBox* contextField() const { return context_; }
     /// Prompt tokens inference reads at once; 0 is "whole prompt".
     QSpinBox* prefillChunkField() const { return prefillChunk_; }
@@ -45,6 +47,7 @@ protected:
 private:
     void fitLegendToPlot();
     void followModel();
+    void nameWeightsForEngine();
 
     QComboBox* model_ = nullptr;
     QDoubleSpinBox* params_ = nullptr;
@@ -63,6 +66,7 @@ private:
     QSpinBox* kvHeads_ = nullptr;
     QSpinBox* headDim_ = nullptr;
     QComboBox* kvCache_ = nullptr;
+    QComboBox* engine_ = nullptr;
     QSpinBox* prefillChunk_ = nullptr;
     QLabel* result_ = nullptr;
     QCustomPlot* plot_ = nullptr;
