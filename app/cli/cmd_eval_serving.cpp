@@ -103,14 +103,15 @@ struct FirstTokenCheck {
 };
 
 // A current release at full load against the shipped constants: each row, the bands on one GPU
-// and tensor parallel of the rows other than 4-bit floats (never fitted on), and the 4-bit float
-// rows' with the one constant fitted on them, in sample and each GPU held out.
+// and tensor parallel of the rows other than 4-bit floats (never fitted on), the 4-bit float
+// rows' with the one constant fitted on them, in sample and each GPU held out, and the rows split
+// by layers' with the hand-over fitted on them, in sample and each count of cards held out.
 struct FullLoadCheck {
     nlohmann::json rows = nlohmann::json::array();
-    Band single, parallel, fp4, fp4HeldOut, byLayers;
+    Band single, parallel, fp4, fp4HeldOut, byLayers, byLayersHeldOut;
     eval::FullLoadFit fit;
     TextTable table{
-        {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "GPU LEFT OUT"}};
+        {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "LEFT OUT"}};
 
     FullLoadCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs)
         : fit(eval::fitFullLoad(model, ctx.catalog(), runs)) {
@@ -127,6 +128,9 @@ struct FullLoadCheck {
             const bool pipeline = eval::splitByLayers(r);
             if (pipeline) {
                 byLayers.errorsPct.push_back(std::fabs(errorPct));
+                if (heldOut) {
+                    byLayersHeldOut.errorsPct.push_back(std::fabs(*heldOut));
+                }
             } else if (r.query.llmWeights == perf::Precision::Fp4) {
                 fp4.errorsPct.push_back(std::fabs(errorPct));
                 if (heldOut) {
@@ -147,7 +151,10 @@ struct FullLoadCheck {
                             {"error_pct", errorPct},
                             {"weights", perf::toString(r.query.llmWeights)},
                             {"split", perf::toString(r.query.llmSplit)},
-                            {"gpu_left_out_error_pct", heldOut ? nlohmann::json(*heldOut) : nlohmann::json()}});
+                            {"gpu_left_out_error_pct",
+                             heldOut && !pipeline ? nlohmann::json(*heldOut) : nlohmann::json()},
+                            {"cards_left_out_error_pct",
+                             heldOut && pipeline ? nlohmann::json(*heldOut) : nlohmann::json()}});
             table.addRow({r.gpu, r.model, std::to_string(r.query.gpus) + (pipeline ? " by layers" : ""),
                           perf::toString(r.query.llmWeights),
                           std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
@@ -165,7 +172,16 @@ struct FullLoadCheck {
                   {"rate_share_fitted", fp4.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.fp4RateShare)},
                   {"shipped", fp4.json()},
                   {"gpu_left_out", fp4HeldOut.json()}}},
-                {"split_by_layers", byLayers.json()}};
+                {"split_by_layers", splitByLayersJson()}};
+    }
+    // The band of the rows split by layers, the hand-over fitted on them and each count of cards
+    // predicted by the hand-over fitted without it.
+    nlohmann::json splitByLayersJson() const {
+        nlohmann::json j = byLayers.json();
+        j["hand_over_ms_shipped"] = perf::kServingPipelineHandOverMs;
+        j["hand_over_ms_fitted"] = byLayers.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.pipelineHandOverMs);
+        j["cards_left_out"] = byLayersHeldOut.json();
+        return j;
     }
     void print(std::ostream& out) const {
         out << "\na current release at full load, as many requests at once as fit whole, prompt and answer:\n";
@@ -176,10 +192,14 @@ struct FullLoadCheck {
             out << "  4-bit floats (NVFP4), whose matmuls reach a fitted share of the FP4 rate: "
                 << format::percent(fit.fp4RateShare, 1) << " fitted here ("
                 << format::percent(perf::kServingFp4RateShare, 1) << " shipped: " << fp4.text()
-                << "); each GPU predicted by the share fitted without it (GPU LEFT OUT): " << fp4HeldOut.text() << '\n';
+                << "); each GPU predicted by the share fitted without it (LEFT OUT): " << fp4HeldOut.text() << '\n';
         }
         if (!byLayers.errorsPct.empty()) {
-            out << "  split by layers (pipeline parallel; no constant fitted on them): " << byLayers.text() << '\n';
+            out << "  split by layers (pipeline parallel), whose steps take a fitted hand-over to each other card: "
+                << format::number(fit.pipelineHandOverMs, 2) << " ms fitted here ("
+                << format::number(perf::kServingPipelineHandOverMs, 2) << " shipped: " << byLayers.text()
+                << "); each count of cards predicted by the hand-over fitted without it (LEFT OUT): "
+                << byLayersHeldOut.text() << '\n';
         }
     }
 };
@@ -309,9 +329,12 @@ Command evalServingCommand() {
             "answer before admitting it, at most trtllm-bench's 4,096; grouped-query attention on the\n"
             "tensor cores; no constant fitted on its FP8 rows). Its fp4 rows (NVFP4 on Blackwell) fit\n"
             "one constant, the share of the FP4 tensor rate their matmuls reach, and each GPU's rows\n"
-            "are predicted by the share fitted on the others' (GPU LEFT OUT). --full-load reads another\n"
-            "file (default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
+            "are predicted by the share fitted on the others' (LEFT OUT); its rows split by layers fit\n"
+            "another, each step's hand-over to each other card, and each count of cards is predicted\n"
+            "by the hand-over fitted on the other counts' (LEFT OUT). --full-load reads another file\n"
+            "(default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
+            "  [,split]  (tensors, the default, or layers)\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
                 return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"constants"}}));

@@ -101,27 +101,65 @@ double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoa
 
 namespace {
 
-struct Fp4Row {
+struct FittedRow {
     const FullLoadRun* run = nullptr;
     const Gpu* gpu = nullptr;
     size_t index = 0; // in the runs
 };
 
-// The share of the FP4 rate that minimises the squared log errors of `rows`.
-double fitFp4RateShare(const perf::PerfModel& model, const std::vector<const Fp4Row*>& rows) {
+using Member = double perf::ServingConstants::*;
+
+// The value of `member` in [lower, upper] that minimises the squared log errors of `rows`.
+double fitOne(const perf::PerfModel& model, const std::vector<const FittedRow*>& rows, Member member, double lower,
+              double upper) {
     LeastSquaresProblem problem;
     problem.parameters = 1;
-    problem.lower = {0.05};
-    problem.upper = {1.0};
+    problem.lower = {lower};
+    problem.upper = {upper};
     problem.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
         perf::ServingConstants k;
-        k.fp4RateShare = x[0];
+        k.*member = x[0];
         r.clear();
         for (const auto* p : rows) {
             r.push_back(std::log(predictFullLoad(model, *p->gpu, *p->run, k) / p->run->outputTokensPerSecond));
         }
     };
-    return solveLeastSquaresFromStarts(problem, {{0.2}, {0.8}}).x[0];
+    return solveLeastSquaresFromStarts(problem, {{lower + 0.2 * (upper - lower)}, {lower + 0.8 * (upper - lower)}})
+        .x[0];
+}
+
+// Fits `member` on all `rows`, then again without each group's rows (as `groupOf` names it) to
+// predict that group's: the held-out errors go to heldOutPct at each row's index.
+template <typename GroupOf>
+double fitWithGroupsHeldOut(const perf::PerfModel& model, const std::vector<FittedRow>& rows, Member member,
+                            double lower, double upper, const GroupOf& groupOf,
+                            std::vector<std::optional<double>>& heldOutPct) {
+    std::vector<const FittedRow*> all;
+    for (const auto& r : rows) {
+        all.push_back(&r);
+    }
+    const double fitted = fitOne(model, all, member, lower, upper);
+    std::map<decltype(groupOf(rows.front())), double> without; // each group's value, fitted once on the others
+    for (const auto& heldOut : rows) {
+        const auto group = groupOf(heldOut);
+        if (!without.contains(group)) {
+            std::vector<const FittedRow*> others;
+            for (const auto& r : rows) {
+                if (groupOf(r) != group) {
+                    others.push_back(&r);
+                }
+            }
+            if (others.empty()) {
+                continue; // one group alone: nothing to fit it on
+            }
+            without[group] = fitOne(model, others, member, lower, upper);
+        }
+        perf::ServingConstants k;
+        k.*member = without.at(group);
+        heldOutPct[heldOut.index] =
+            100.0 * (predictFullLoad(model, *heldOut.gpu, *heldOut.run, k) / heldOut.run->outputTokensPerSecond - 1.0);
+    }
+    return fitted;
 }
 
 } // namespace
@@ -129,41 +167,26 @@ double fitFp4RateShare(const perf::PerfModel& model, const std::vector<const Fp4
 FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs) {
     FullLoadFit fit;
     fit.heldOutPct.resize(runs.size());
-    std::vector<Fp4Row> fp4;
+    std::vector<FittedRow> fp4, pipeline;
     for (size_t i = 0; i < runs.size(); ++i) {
         const Gpu& g = catalog.require(runs[i].gpu, "a full-load run's gpu");
         fit.predictedTokensPerSecond.push_back(predictFullLoad(model, g, runs[i]));
         fit.errorsPct.push_back(100.0 * (fit.predictedTokensPerSecond.back() / runs[i].outputTokensPerSecond - 1.0));
-        if (runs[i].query.llmWeights == perf::Precision::Fp4 && !splitByLayers(runs[i])) {
+        if (splitByLayers(runs[i])) {
+            pipeline.push_back({&runs[i], &g, i});
+        } else if (runs[i].query.llmWeights == perf::Precision::Fp4) {
             fp4.push_back({&runs[i], &g, i});
         }
     }
-    if (fp4.empty()) {
-        return fit;
+    if (!fp4.empty()) {
+        fit.fp4RateShare = fitWithGroupsHeldOut(
+            model, fp4, &perf::ServingConstants::fp4RateShare, 0.05, 1.0, [](const FittedRow& r) { return r.gpu; },
+            fit.heldOutPct);
     }
-    std::vector<const Fp4Row*> all;
-    for (const auto& r : fp4) {
-        all.push_back(&r);
-    }
-    fit.fp4RateShare = fitFp4RateShare(model, all);
-    std::map<const Gpu*, double> shareWithout; // each GPU's share, fitted once on the other GPUs' rows
-    for (const auto& heldOut : fp4) {
-        if (!shareWithout.contains(heldOut.gpu)) {
-            std::vector<const Fp4Row*> others;
-            for (const auto& r : fp4) {
-                if (r.gpu != heldOut.gpu) {
-                    others.push_back(&r);
-                }
-            }
-            if (others.empty()) {
-                continue; // one GPU alone: nothing to fit its share on
-            }
-            shareWithout[heldOut.gpu] = fitFp4RateShare(model, others);
-        }
-        perf::ServingConstants k;
-        k.fp4RateShare = shareWithout.at(heldOut.gpu);
-        fit.heldOutPct[heldOut.index] =
-            100.0 * (predictFullLoad(model, *heldOut.gpu, *heldOut.run, k) / heldOut.run->outputTokensPerSecond - 1.0);
+    if (!pipeline.empty()) {
+        fit.pipelineHandOverMs = fitWithGroupsHeldOut(
+            model, pipeline, &perf::ServingConstants::pipelineHandOverMs, 0.0, 5.0,
+            [](const FittedRow& r) { return r.run->query.gpus; }, fit.heldOutPct);
     }
     return fit;
 }

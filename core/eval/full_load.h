@@ -49,15 +49,19 @@ int fullLoadSequences(const Gpu& g, const FullLoadRun& run);
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
                        const perf::ServingConstants& k = {});
 
-/// The runs' errors, and the one constant fitted on them: the share of the FP4 tensor rate NVFP4
-/// matmuls reach (perf::kServingFp4RateShare), fitted on the rows with fp4 weights split by tensors
-/// or on one GPU (least squares of the log errors), then again without each GPU's rows to predict
-/// that GPU's. Rows split by layers are predicted, never fitted.
+/// The runs' errors, and the two constants fitted on them (least squares of the log errors): the
+/// share of the FP4 tensor rate NVFP4 matmuls reach (perf::kServingFp4RateShare), on the rows with
+/// fp4 weights on one GPU or split by tensors, then again without each GPU's rows to predict that
+/// GPU's; and a pipeline's hand-over per other card (perf::kServingPipelineHandOverMs), on the rows
+/// split by layers, then again without each count of cards to predict that count's rows.
 struct FullLoadFit {
-    double fp4RateShare = 0;                       ///< fitted on every fp4 row
+    double fp4RateShare = 0;                       ///< fitted on every fp4 row not split by layers
+    double pipelineHandOverMs = 0;                 ///< fitted on every row split by layers
     std::vector<double> predictedTokensPerSecond;  ///< each run's, with the shipped constants
     std::vector<double> errorsPct;                 ///< and its error against the measured
-    std::vector<std::optional<double>> heldOutPct; ///< the fitted runs: with the share fitted without their GPU
+    /// The fitted runs: fp4 ones with the share fitted without their GPU, ones split by layers with
+    /// the hand-over fitted without their count of cards.
+    std::vector<std::optional<double>> heldOutPct;
 };
 FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs);
 

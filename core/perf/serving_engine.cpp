@@ -101,13 +101,21 @@ PerfQuery asOneCard(const PerfQuery& q, int sequences) {
     return one;
 }
 
+// What a step of a pipeline of `stages` cards adds to hand its state to the other cards
+// (kServingPipelineHandOverMs each).
+double handOverSeconds(int stages, const ServingConstants& k) {
+    return std::max(0, stages - 1) * k.pipelineHandOverMs / 1000.0;
+}
+
 // A step of one card of a pipeline: its share of the layers' reads and multiplies; the step's
-// fixed time stays whole (each card's step is scheduled and launched as a whole).
-StepTimes onOneStage(StepTimes t, int stages) {
+// fixed time stays whole (each card's step is scheduled and launched as a whole), and the
+// hand-over to the other cards comes on top.
+StepTimes onOneStage(StepTimes t, int stages, const ServingConstants& k) {
     t.weightReads /= stages;
     t.multiplies /= stages;
     t.cacheReads /= stages;
     t.attention /= stages;
+    t.overhead += handOverSeconds(stages, k);
     return t;
 }
 
@@ -164,7 +172,7 @@ double servingMatmulTflops(const EffectiveSpecs& s, Precision weights, const Ser
 double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                             double tokens, const ServingConstants& k) {
     if (splitByLayers(q)) { // the cards work on different prompts at once
-        return onOneStage(promptStep(s, g, asOneCard(q, 1), c, k, tokens), q.gpus).total();
+        return onOneStage(promptStep(s, g, asOneCard(q, 1), c, k, tokens), q.gpus, k).total();
     }
     return promptStep(s, g, q, c, k, tokens).total();
 }
@@ -175,12 +183,15 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
     const bool pipeline = splitByLayers(q);
     // Split by layers, each card's step moves its micro-batch one card on: every micro-batch's
     // sequences get a token each N steps (a full pipeline: one micro-batch's tokens each step). One
-    // prompt alone crosses the cards in turn.
+    // prompt alone crosses the cards in turn, handed from each to the next.
     const int stepTokens =
         decode ? (pipeline ? microBatch(q) : std::max(1, q.llmSequences)) : std::max(1, q.llmContextTokens);
-    const StepTimes t = !decode    ? promptStep(s, g, pipeline ? asOneCard(q, 1) : q, c, k, stepTokens)
-                        : pipeline ? onOneStage(decodeStep(s, g, asOneCard(q, stepTokens), c, k), q.gpus)
-                                   : decodeStep(s, g, q, c, k);
+    StepTimes t = !decode    ? promptStep(s, g, pipeline ? asOneCard(q, 1) : q, c, k, stepTokens)
+                  : pipeline ? onOneStage(decodeStep(s, g, asOneCard(q, stepTokens), c, k), q.gpus, k)
+                             : decodeStep(s, g, q, c, k);
+    if (pipeline && !decode) {
+        t.overhead += handOverSeconds(q.gpus, k);
+    }
     const double tokensPerStep = pipeline && decode ? double(stepTokens) * microBatches(q) / q.gpus : stepTokens;
     const double tokens = tokensPerStep / t.total();
     if (out != nullptr) {
@@ -240,19 +251,20 @@ void explainPipeline(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     if (q.metric != Metric::LlmDecode) {
         p.notes.push_back(name + ": one prompt crosses the " + cards +
                           " cards in turn, each running its share of the layers, so it takes as long as on one card "
-                          "that held the model (a split by tensors shortens it); a batch of prompts fills them all");
+                          "that held the model and the hand-overs between them (a split by tensors shortens it); a "
+                          "batch of prompts fills them all");
         return;
     }
     const int batch = microBatch(q);
-    const StepTimes t = onOneStage(decodeStep(s, g, asOneCard(q, batch), c, {}), q.gpus);
+    const StepTimes t = onOneStage(decodeStep(s, g, asOneCard(q, batch), c, {}), q.gpus, {});
     add(name, servingThroughput(s, g, asOneCard(q, q.llmSequences), c),
         "each card holds 1/" + cards + " of the layers; the sequences run as " + std::to_string(microBatches(q)) +
             " micro-batch" + (microBatches(q) > 1 ? "es" : "") + " of " + format::number(batch, 0) +
             ", handed from card to card (pipeline parallel: no all-reduces); each card's step of " +
             format::number(t.total() * 1000.0, 2) +
-            " ms (its share of the reads and multiplies, and the step's whole " + "fixed " +
-            format::number(t.overhead * 1000.0, 2) + " ms) moves a micro-batch one card on, so each " +
-            "sequence gets a token every " + cards + " steps; the activations handed on are not counted");
+            " ms (its share of the reads and multiplies, and the step's whole fixed time and hand-over to the "
+            "other cards, " + format::number(t.overhead * 1000.0, 2) + " ms) moves a micro-batch one card on, so "
+            "each sequence gets a token every " + cards + " steps");
 }
 
 } // namespace

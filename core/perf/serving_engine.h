@@ -61,9 +61,10 @@ inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30}
 /// the engine's fp4 queries, prompts and token generation alike.
 inline constexpr ErrorBand kServingFp4Accuracy{7.4, 22.1, 50};
 /// A model split by layers over 2-8 GPUs (pipeline parallel): the error on the same file's rows of
-/// Llama 3.3 70B in NVFP4 on 2, 4 and 8 RTX PRO 6000 Blackwell Server Editions split so (never
-/// fitted on): what `perf` reports for such queries.
-inline constexpr ErrorBand kServingPipelineAccuracy{15.0, 34.9, 30};
+/// Llama 3.3 70B in NVFP4 on 2, 4 and 8 RTX PRO 6000 Blackwell Server Editions split so, each count
+/// of cards predicted by kServingPipelineHandOverMs fitted on the other counts' rows: what `perf`
+/// reports for such queries.
+inline constexpr ErrorBand kServingPipelineAccuracy{12.2, 25.9, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
 inline constexpr double kServingLinkEfficiency = 0.70;
@@ -82,6 +83,13 @@ inline constexpr double kServingAttentionEfficiency = 0.235;
 /// 1.0's full-load FP4 rows (B200, GB200, RTX PRO 6000 Blackwell Server Edition): end to end they
 /// run well below the FP4 rate (each layer also quantizes its activations to FP4).
 inline constexpr double kServingFp4RateShare = 0.578;
+/// Time a step of a model split by layers (pipeline parallel) spends handing its state to each of
+/// the other cards, in milliseconds: a step of N cards takes (N - 1) times it more. Fitted
+/// (eval-serving) on TensorRT-LLM 1.0's rows of 2, 4 and 8 RTX PRO 6000s split by layers: without
+/// it the eight-card rows came out 12-42% fast. Taken to be the engine's host-side exchange of
+/// each micro-batch's requests and sampled tokens between the cards' processes, which grows with
+/// the cards; the activations themselves (a few MB a step) take far less over PCIe.
+inline constexpr double kServingPipelineHandOverMs = 0.511;
 
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;
@@ -90,6 +98,7 @@ struct ServingConstants {
     double allReduceUs = kServingAllReduceUs;
     double attentionEfficiency = kServingAttentionEfficiency;
     double fp4RateShare = kServingFp4RateShare;
+    double pipelineHandOverMs = kServingPipelineHandOverMs;
 };
 
 /// The tensor rate a serving engine multiplies these weights at, in TFLOPS at the boost clock:

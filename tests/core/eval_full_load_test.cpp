@@ -120,15 +120,13 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
     EXPECT_NEAR(fit.fp4RateShare, perf::kServingFp4RateShare, 0.001);
     std::vector<double> heldOut;
     for (size_t i = 0; i < runs.size(); ++i) {
-        EXPECT_EQ(fit.heldOutPct[i].has_value(),
-                  runs[i].query.llmWeights == perf::Precision::Fp4 && !splitByLayers(runs[i]))
-            << i;
-        if (fit.heldOutPct[i]) {
+        EXPECT_EQ(fit.heldOutPct[i].has_value(), runs[i].query.llmWeights == perf::Precision::Fp4) << i;
+        if (fit.heldOutPct[i] && !splitByLayers(runs[i])) {
             heldOut.push_back(std::fabs(*fit.heldOutPct[i]));
         }
         EXPECT_NEAR(fit.errorsPct[i], errorPct(runs[i]), 1e-9);
     }
-    ASSERT_EQ(heldOut.size(), 50u); // not the 30 split by layers: predicted, never fitted
+    ASSERT_EQ(heldOut.size(), 50u); // not the 30 split by layers: they fit the hand-over (below)
     EXPECT_NEAR(median(heldOut), perf::kServingFp4Accuracy.medianPct, 0.05);
     EXPECT_NEAR(percentile(heldOut, 90), perf::kServingFp4Accuracy.p90Pct, 0.05);
     EXPECT_EQ(perf::kServingFp4Accuracy.rows, 50);
@@ -146,19 +144,42 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
 }
 
 // Four RTX PRO 6000s (PCIe, no NVLink) split Llama 3.3 70B by layers: each card's micro-batch
-// steps on without all-reduces. Split by tensors the model would have them wait on PCIe.
+// steps on without all-reduces. Split by tensors the model would have them wait on PCIe. One
+// constant, each step's hand-over to the other cards, is fitted on the 30 rows split by layers;
+// the shipped one is that fit, and perf's band is each count of cards predicted by the hand-over
+// fitted on the other counts' rows.
 TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
     const auto runs = builtinFullLoadRuns();
-    std::vector<double> errors;
-    for (const auto& r : runs) {
-        if (splitByLayers(r)) {
-            errors.push_back(std::fabs(errorPct(r)));
+    const FullLoadFit fit = fitFullLoad(model(), Catalog::builtin(), runs);
+    EXPECT_NEAR(fit.pipelineHandOverMs, perf::kServingPipelineHandOverMs, 0.001);
+    std::vector<double> heldOut, eightCards, eightCardsWithout;
+    perf::ServingConstants noHandOver;
+    noHandOver.pipelineHandOverMs = 0;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (!splitByLayers(runs[i])) {
+            continue;
+        }
+        ASSERT_TRUE(fit.heldOutPct[i].has_value()) << i;
+        heldOut.push_back(std::fabs(*fit.heldOutPct[i]));
+        if (runs[i].query.gpus == 8 && runs[i].outputTokens >= 1000 && runs[i].inputTokens <= 2048) {
+            // The eight-card rows whose answers are most of the work (not the prompt-heavy rows,
+            // which inherit the RTX PRO 6000's slow NVFP4 prompts on one card).
+            eightCards.push_back(errorPct(runs[i]));
+            const Gpu& g = Catalog::builtin().require(runs[i].gpu);
+            eightCardsWithout.push_back(
+                100.0 * (predictFullLoad(model(), g, runs[i], noHandOver) / runs[i].outputTokensPerSecond - 1.0));
         }
     }
-    ASSERT_EQ(errors.size(), 30u);
-    EXPECT_NEAR(median(errors), perf::kServingPipelineAccuracy.medianPct, 0.05);
-    EXPECT_NEAR(percentile(errors, 90), perf::kServingPipelineAccuracy.p90Pct, 0.05);
+    ASSERT_EQ(heldOut.size(), 30u);
+    EXPECT_NEAR(median(heldOut), perf::kServingPipelineAccuracy.medianPct, 0.05);
+    EXPECT_NEAR(percentile(heldOut, 90), perf::kServingPipelineAccuracy.p90Pct, 0.05);
     EXPECT_EQ(perf::kServingPipelineAccuracy.rows, 30);
+    // Without the hand-over those eight-card rows were all 15-42% fast; with it, within 20%.
+    ASSERT_EQ(eightCards.size(), 6u);
+    for (size_t i = 0; i < eightCards.size(); ++i) {
+        EXPECT_GT(eightCardsWithout[i], 15.0) << i;
+        EXPECT_LT(std::fabs(eightCards[i]), 20.0) << i;
+    }
     const FullLoadRun* four = nullptr;
     for (const auto& r : runs) {
         if (splitByLayers(r) && r.query.gpus == 4 && r.inputTokens == 1000 && r.outputTokens == 1000) {
@@ -167,7 +188,7 @@ TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
     }
     ASSERT_NE(four, nullptr);
     EXPECT_DOUBLE_EQ(four->outputTokensPerSecond, 5961);
-    EXPECT_NEAR(errorPct(*four), 0.0, 5.0);
+    EXPECT_NEAR(errorPct(*four), 0.0, 10.0); // 5,611 predicted (5,825 before the hand-over)
     FullLoadRun byTensors = *four;
     byTensors.query.llmSplit = perf::LlmSplit::Tensors;
     EXPECT_LT(errorPct(byTensors), -60.0);
