@@ -139,22 +139,21 @@ struct FullLoadCheck {
             } else {
                 (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
             }
-            rows.push_back({{"line", r.line},
-                            {"gpu", r.gpu},
-                            {"model", r.model},
-                            {"gpus", r.query.gpus},
-                            {"input_tokens", r.inputTokens},
-                            {"output_tokens", r.outputTokens},
-                            {"sequences", atOnce},
-                            {"measured_tokens_per_s", r.outputTokensPerSecond},
-                            {"predicted_tokens_per_s", predicted},
-                            {"error_pct", errorPct},
-                            {"weights", perf::toString(r.query.llmWeights)},
-                            {"split", perf::toString(r.query.llmSplit)},
-                            {"gpu_left_out_error_pct",
-                             heldOut && !pipeline ? nlohmann::json(*heldOut) : nlohmann::json()},
-                            {"cards_left_out_error_pct",
-                             heldOut && pipeline ? nlohmann::json(*heldOut) : nlohmann::json()}});
+            rows.push_back(
+                {{"line", r.line},
+                 {"gpu", r.gpu},
+                 {"model", r.model},
+                 {"gpus", r.query.gpus},
+                 {"input_tokens", r.inputTokens},
+                 {"output_tokens", r.outputTokens},
+                 {"sequences", atOnce},
+                 {"measured_tokens_per_s", r.outputTokensPerSecond},
+                 {"predicted_tokens_per_s", predicted},
+                 {"error_pct", errorPct},
+                 {"weights", perf::toString(r.query.llmWeights)},
+                 {"split", perf::toString(r.query.llmSplit)},
+                 {"gpu_left_out_error_pct", heldOut && !pipeline ? nlohmann::json(*heldOut) : nlohmann::json()},
+                 {"cards_left_out_error_pct", heldOut && pipeline ? nlohmann::json(*heldOut) : nlohmann::json()}});
             table.addRow({r.gpu, r.model, std::to_string(r.query.gpus) + (pipeline ? " by layers" : ""),
                           perf::toString(r.query.llmWeights),
                           std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
@@ -179,7 +178,8 @@ struct FullLoadCheck {
     nlohmann::json splitByLayersJson() const {
         nlohmann::json j = byLayers.json();
         j["hand_over_ms_shipped"] = perf::kServingPipelineHandOverMs;
-        j["hand_over_ms_fitted"] = byLayers.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.pipelineHandOverMs);
+        j["hand_over_ms_fitted"] =
+            byLayers.errorsPct.empty() ? nlohmann::json() : nlohmann::json(fit.pipelineHandOverMs);
         j["cards_left_out"] = byLayersHeldOut.json();
         return j;
     }

@@ -55,10 +55,10 @@ double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoa
 /// GPU's; and a pipeline's hand-over per other card (perf::kServingPipelineHandOverMs), on the rows
 /// split by layers, then again without each count of cards to predict that count's rows.
 struct FullLoadFit {
-    double fp4RateShare = 0;                       ///< fitted on every fp4 row not split by layers
-    double pipelineHandOverMs = 0;                 ///< fitted on every row split by layers
-    std::vector<double> predictedTokensPerSecond;  ///< each run's, with the shipped constants
-    std::vector<double> errorsPct;                 ///< and its error against the measured
+    double fp4RateShare = 0;                      ///< fitted on every fp4 row not split by layers
+    double pipelineHandOverMs = 0;                ///< fitted on every row split by layers
+    std::vector<double> predictedTokensPerSecond; ///< each run's, with the shipped constants
+    std::vector<double> errorsPct;                ///< and its error against the measured
     /// The fitted runs: fp4 ones with the share fitted without their GPU, ones split by layers with
     /// the hand-over fitted without their count of cards.
     std::vector<std::optional<double>> heldOutPct;

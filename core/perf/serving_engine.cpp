@@ -263,8 +263,11 @@ void explainPipeline(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
             ", handed from card to card (pipeline parallel: no all-reduces); each card's step of " +
             format::number(t.total() * 1000.0, 2) +
             " ms (its share of the reads and multiplies, and the step's whole fixed time and hand-over to the "
-            "other cards, " + format::number(t.overhead * 1000.0, 2) + " ms) moves a micro-batch one card on, so "
-            "each sequence gets a token every " + cards + " steps");
+            "other cards, " +
+            format::number(t.overhead * 1000.0, 2) +
+            " ms) moves a micro-batch one card on, so "
+            "each sequence gets a token every " +
+            cards + " steps");
 }
 
 } // namespace

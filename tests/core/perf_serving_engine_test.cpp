@@ -345,8 +345,7 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
     oneSplit.gpus = 4;
     oneSplit.llmSplit = LlmSplit::Layers;
     const double oneFixed = consts().decodeOverheadMs / 1000;
-    EXPECT_NEAR(tokens("L40S", oneSplit), 1 / ((1 / tokens("L40S", one) - oneFixed) + 4 * (oneFixed + handOver)),
-                1e-6);
+    EXPECT_NEAR(tokens("L40S", oneSplit), 1 / ((1 / tokens("L40S", one) - oneFixed) + 4 * (oneFixed + handOver)), 1e-6);
 }
 
 TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {
