@@ -389,10 +389,11 @@ Command perfCommand() {
             "only when its prompt and whole answer fit: the requests it holds at once are --sequences\n"
             "max's at a --context of that length. --split layers splits the model over --gpus by\n"
             "layers instead (pipeline parallel): each card holds whole layers and steps its own\n"
-            "micro-batch of the sequences, with no all-reduces to wait on, so PCIe cards keep up; one\n"
-            "prompt crosses the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput,\n"
-            "checked on its first-token latencies and on the 1.0 release's full-load throughput\n"
-            "(gpu-advisor eval-serving).\n" +
+            "micro-batch of the sequences, with no all-reduces to wait on, so PCIe cards keep up, but\n"
+            "each step hands its state to every other card (0.51 ms each, fitted); one prompt crosses\n"
+            "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
+            "first-token latencies and on the 1.0 release's full-load throughput (gpu-advisor\n"
+            "eval-serving, which fits the 1.0 release's NVFP4 share and hand-over).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
