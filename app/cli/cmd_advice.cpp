@@ -133,6 +133,7 @@ nlohmann::json candidateJson(const advice::Candidate& c) {
             {"perf_per_dollar", c.perfPerDollar},
             {"memory_headroom_gb", c.memoryHeadroomGb},
             {"partly_in_ram", c.partlyInRam},
+            {"llm_split", c.llmSplit ? nlohmann::json(perf::toString(*c.llmSplit)) : nlohmann::json()},
             {"tdp_w", c.gpu->tdpW},
             {"reasons", c.reasons},
             {"caveats", c.caveats}};
@@ -196,7 +197,7 @@ int recommend(Context& ctx, const Args& args) {
                              ": give it with --task inference --domain llm");
         }
         perf::PerfQuery engine;
-        readEngine(args, engine);
+        readEngine(args, engine, &in.llmSplitFastest);
         in.llmEngine = engine.llmEngine;
         in.llmSplit = engine.llmSplit;
     }
@@ -241,7 +242,7 @@ int recommend(Context& ctx, const Args& args) {
             memoryBasis["engine"] = perf::toString(in.llmEngine);
         }
         if (args.has("split")) {
-            memoryBasis["split"] = perf::toString(in.llmSplit);
+            memoryBasis["split"] = in.llmSplitFastest ? "fastest" : perf::toString(in.llmSplit);
         }
         memoryBasisText = " (" + advice::describeMemoryBasis(mem) + "; 'gpu-advisor memory' itemises it)";
     } else {
@@ -297,9 +298,11 @@ int recommend(Context& ctx, const Args& args) {
     auto& o = ctx.out();
     // The engine the LLM's tokens/s are for, when not llama.cpp's (the default), and its split.
     const bool servingEngine = perf::isLlm(rec.metric) && in.llmEngine == perf::LlmEngine::TensorRtLlm;
-    const std::string metric =
-        std::string(perf::toString(rec.metric)) + (servingEngine ? " in TensorRT-LLM" : "") +
-        (servingEngine && in.llmSplit == perf::LlmSplit::Layers ? " (several cards split by layers)" : "");
+    const std::string metric = std::string(perf::toString(rec.metric)) + (servingEngine ? " in TensorRT-LLM" : "") +
+                               (!servingEngine       ? ""
+                                : in.llmSplitFastest ? " (several cards split whichever way is faster)"
+                                : in.llmSplit == perf::LlmSplit::Layers ? " (several cards split by layers)"
+                                                                        : "");
     o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd)
       << ", ranked by "
       << (in.rankBy == advice::RankBy::Speed ? "speed in " + metric
@@ -360,7 +363,7 @@ Command recommendCommand() {
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
             "                             [--sequences N] [--system-ram RAM]\n"
-            "                             [--engine llama.cpp|tensorrt-llm [--split tensors|layers]]\n\n"
+            "                             [--engine llama.cpp|tensorrt-llm [--split tensors|layers|fastest]]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -384,7 +387,8 @@ Command recommendCommand() {
             "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"
             "--engine (LLM inference) ranks by the tokens/s of llama.cpp (default) or of a serving engine,\n"
             "TensorRT-LLM (gpu-advisor perf --help says how). --split says how the engine splits a model\n"
-            "over a setup's cards: by tensors (default; NVLink, or two cards) or by layers (PCIe cards).\n"
+            "over a setup's cards: by tensors (default; NVLink, or two cards), by layers (PCIe cards at\n"
+            "full load), or whichever runs each setup faster (fastest; each candidate's caveat says which).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

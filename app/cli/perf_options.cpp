@@ -99,28 +99,35 @@ void readSequences(const Args& args, int& sequences, bool& fillMemory) {
 namespace {
 
 // --split: how the serving engine splits a model over --gpus; llama.cpp's split is by layers.
-void readSplit(const Args& args, perf::PerfQuery& q) {
+// "fastest" where the command ranks setups (splitFastest given).
+void readSplit(const Args& args, perf::PerfQuery& q, bool* splitFastest) {
     const auto v = args.value("split");
     if (!v) {
         return;
     }
+    const bool fastest = splitFastest != nullptr && text::toLower(*v) == "fastest";
     const auto split = perf::parseLlmSplit(text::toLower(*v));
-    if (!split) {
-        throw UsageError("option '--split' must be tensors or layers, got " + text::quoteForMessage(*v));
+    if (!split && !fastest) {
+        const std::string choices = splitFastest != nullptr ? "tensors, layers or fastest" : "tensors or layers";
+        throw UsageError("option '--split' must be " + choices + ", got " + text::quoteForMessage(*v));
     }
     if (q.llmEngine != perf::LlmEngine::TensorRtLlm) {
         throw UsageError("--split chooses how the serving engine splits a model (--engine tensorrt-llm); llama.cpp "
                          "splits it by layers");
     }
-    q.llmSplit = *split;
+    if (fastest) {
+        *splitFastest = true;
+    } else {
+        q.llmSplit = *split;
+    }
 }
 
 } // namespace
 
-void readEngine(const Args& args, perf::PerfQuery& q) {
+void readEngine(const Args& args, perf::PerfQuery& q, bool* splitFastest) {
     const auto v = args.value("engine");
     if (!v) {
-        readSplit(args, q);
+        readSplit(args, q, splitFastest);
         return;
     }
     const auto engine = perf::parseLlmEngine(text::toLower(*v));
@@ -137,7 +144,7 @@ void readEngine(const Args& args, perf::PerfQuery& q) {
             }
         }
     }
-    readSplit(args, q);
+    readSplit(args, q, splitFastest);
 }
 
 std::vector<OptionSpec> llmOptionSpecs() {

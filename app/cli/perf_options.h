@@ -55,10 +55,12 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 /// unchanged when not given. UsageError naming the option when it is neither.
 void readSequences(const Args& args, int& sequences, bool& fillMemory);
 
-/// --engine (llama.cpp, the default, or tensorrt-llm) into q.llmEngine when given. UsageError naming
-/// the option when it is neither, or when a llama.cpp-only option (--ubatch, --system-ram,
-/// --gpu-layers, --cpu-moe-layers) comes with tensorrt-llm.
-void readEngine(const Args& args, perf::PerfQuery& q);
+/// --engine (llama.cpp, the default, or tensorrt-llm) into q.llmEngine when given, and --split
+/// (tensors or layers; the engine's only) into q.llmSplit. UsageError naming the option when it is
+/// neither, or when a llama.cpp-only option (--ubatch, --system-ram, --gpu-layers,
+/// --cpu-moe-layers) comes with tensorrt-llm. Given splitFastest, --split also takes "fastest",
+/// which sets it instead of q.llmSplit (each setup split whichever way runs faster).
+void readEngine(const Args& args, perf::PerfQuery& q, bool* splitFastest = nullptr);
 
 /// The options readLlmOptions reads (kLlmOptionNames), for a command's option list.
 std::vector<OptionSpec> llmOptionSpecs();

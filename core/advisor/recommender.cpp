@@ -198,6 +198,24 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
 
 namespace {
 
+// The serving engine's split of a setup of several cards: the one asked for, or whichever runs
+// faster; none for one card or llama.cpp (which splits by layers and counts extra cards as memory).
+std::optional<perf::LlmSplit> splitFor(const perf::PerfModel& model, const Gpu& g, const perf::PerfQuery& q,
+                                       const RecommendInput& in) {
+    if (q.gpus < 2 || !perf::isLlm(q.metric) || q.llmEngine != perf::LlmEngine::TensorRtLlm) {
+        return std::nullopt;
+    }
+    if (!in.llmSplitFastest) {
+        return in.llmSplit;
+    }
+    perf::PerfQuery byLayers = q;
+    byLayers.llmSplit = perf::LlmSplit::Layers;
+    perf::PerfQuery byTensors = q;
+    byTensors.llmSplit = perf::LlmSplit::Tensors;
+    return model.throughput(g, byLayers) > model.throughput(g, byTensors) ? perf::LlmSplit::Layers
+                                                                          : perf::LlmSplit::Tensors;
+}
+
 std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,
                                     const RecommendInput& in, const Date& newestPriceDate, perf::Metric rankedBy) {
     std::vector<std::string> c = hardwareCaveats(g, s, count, in);
@@ -310,6 +328,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         c.priceBasis = offer->price.basis;
         perf::PerfQuery q = base;
         q.gpus = count;
+        c.llmSplit = splitFor(model, g, q, in);
+        q.llmSplit = c.llmSplit.value_or(q.llmSplit);
         c.throughput = model.throughput(g, q);
         c.relativePerformance = c.throughput / refThroughput;
         c.tco = ownershipCost(g, c.unitPriceUsd, count, in.settings);
@@ -354,7 +374,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                 format::number(g.tdpW * count, 0) + " W of GPUs: a " +
                 (p.recommendedPsuWatts > 0 ? format::number(p.recommendedPsuWatts, 0) + " W" : "server") + " PSU");
         }
-        c.caveats = caveatsFor(g, specs, *offer, count, in, newestPriceDate, base.metric);
+        RecommendInput asSplit = in; // the caveats name the split this setup is ranked at
+        asSplit.llmSplit = q.llmSplit;
+        c.caveats = caveatsFor(g, specs, *offer, count, asSplit, newestPriceDate, base.metric);
         all.push_back(std::move(c));
     }
     std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
@@ -402,6 +424,8 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         alt.count = n;
         perf::PerfQuery q = base;
         q.gpus = n;
+        alt.llmSplit = splitFor(model, *c.gpu, q, in);
+        q.llmSplit = alt.llmSplit.value_or(q.llmSplit);
         alt.throughput = model.throughput(*c.gpu, q);
         alt.relativePerformance = alt.throughput / refThroughput;
         alt.reasons = {std::to_string(n) + " x " + c.gpu->name + " (" + toString(c.condition) + ") for " +

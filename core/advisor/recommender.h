@@ -72,6 +72,9 @@ struct RecommendInput {
     /// How the serving engine splits a model over a setup's cards (perf::PerfQuery::llmSplit):
     /// by tensors (NVLink, or two cards) or by layers (PCIe cards); llama.cpp splits by layers.
     perf::LlmSplit llmSplit = perf::LlmSplit::Tensors;
+    /// Instead of llmSplit, each setup of several cards split whichever way the serving engine
+    /// runs it faster (Candidate::llmSplit says which).
+    bool llmSplitFastest = false;
     /// A mixture of experts' routed experts and experts per token (from a published model), which
     /// set how many experts the sequences read together; 0: not known.
     int llmExperts = 0;
@@ -104,6 +107,8 @@ struct Candidate {
     double memoryHeadroomGb = 0; ///< per GPU (split evenly); 0 when part of the model is in RAM
     /// LLM inference on one card too small for the model, with the rest in system RAM.
     bool partlyInRam = false;
+    /// LLM inference in the serving engine on several cards: how it splits the model over them.
+    std::optional<perf::LlmSplit> llmSplit;
     std::vector<std::string> reasons;
     std::vector<std::string> caveats;
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace advisor::testing {
 namespace {
@@ -199,6 +200,49 @@ TEST(ServingCli, RecommendSplitsSeveralCardsByLayersWhenAsked) {
     const auto notLlm = cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--split", "layers"});
     EXPECT_EQ(notLlm.exitCode, 2);
     EXPECT_NE(notLlm.err.find("--split is how a serving engine splits an LLM"), std::string::npos) << notLlm.err;
+}
+
+TEST(ServingCli, RecommendSplitsEachSetupWhicheverWayRunsItFaster) {
+    // --split fastest: each setup of several cards at the faster of perf's two splits, named in
+    // its llm_split; one card is not split. Llama 3.3 70B in NVFP4 at full load on up to 8 cards.
+    Cli cli;
+    const auto doc = cli.json({"recommend",    "--model",     "llama-3.1-70b", "--task",   "inference", "--domain",
+                               "llm",          "--precision", "fp4",           "--gpus",   "8",         "--sequences",
+                               "max",          "--context",   "2000",          "--budget", "60000",     "--engine",
+                               "tensorrt-llm", "--split",     "fastest",       "--top",    "8"});
+    EXPECT_EQ(doc.at("memory_basis").at("split"), "fastest");
+    std::set<std::string> chosen;
+    for (const auto& c : doc.at("candidates")) {
+        const int count = c.at("count").get<int>();
+        if (count < 2) {
+            EXPECT_TRUE(c.at("llm_split").is_null()) << c.at("gpu");
+            continue;
+        }
+        const auto perfOf = [&](const char* split) {
+            return cli
+                .json({"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus", std::to_string(count), "--metric",
+                       "llm-decode", "--model", "llama-3.1-70b", "--weights", "fp4", "--context", "2000", "--sequences",
+                       "max", "--engine", "tensorrt-llm", "--split", split})
+                .at("predictions")
+                .at(0)
+                .at("throughput")
+                .get<double>();
+        };
+        const double tensors = perfOf("tensors");
+        const double layers = perfOf("layers");
+        EXPECT_NEAR(c.at("throughput").get<double>(), std::max(tensors, layers), 1e-9) << c.at("gpu");
+        EXPECT_EQ(c.at("llm_split"), layers > tensors ? "layers" : "tensors") << c.at("gpu");
+        chosen.insert(c.at("llm_split").get<std::string>());
+    }
+    EXPECT_EQ(chosen.size(), 2u); // some setups run faster split by layers, some by tensors
+    const auto perfRefuses = cli.run({"perf", "--gpu", "L40S", "--gpus", "2", "--metric", "llm-decode", "--engine",
+                                      "tensorrt-llm", "--split", "fastest"});
+    EXPECT_NE(perfRefuses.err.find("option '--split' must be tensors or layers, got 'fastest'"), std::string::npos)
+        << perfRefuses.err;
+    const auto bad = cli.run({"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--domain", "llm",
+                              "--budget", "3000", "--engine", "tensorrt-llm", "--split", "experts"});
+    EXPECT_NE(bad.err.find("option '--split' must be tensors, layers or fastest, got 'experts'"), std::string::npos)
+        << bad.err;
 }
 
 TEST(ServingCli, RecommendRanksFourBitFloatsAtTheFp4TensorCoresWhereACardHasThem) {

@@ -317,6 +317,22 @@ private slots:
             }
         }
         QVERIFY(compared > 0);
+        // Whichever is faster: each setup of several cards at the faster of the two.
+        split->setCurrentIndex(split->findData(QStringLiteral("fastest")));
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("split whichever way is faster")),
+                 qPrintable(liveSummary(page)->text()));
+        int comparedAgain = 0;
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            QCOMPARE(c.llmSplit.has_value(), c.count > 1);
+            const auto before = byTensors.find(c.gpu->id + " x" + std::to_string(c.count));
+            if (before != byTensors.end()) {
+                ++comparedAgain;
+                QVERIFY2(c.throughput >= before->second * (1 - 1e-12), c.gpu->id.c_str()); // tensors, here
+                QCOMPARE(*c.llmSplit, perf::LlmSplit::Tensors);
+            }
+        }
+        QVERIFY(comparedAgain > 0);
+        split->setCurrentIndex(split->findData(QStringLiteral("layers")));
         const QStringList clashes = testing::clashingMnemonics(&page); // the new row takes no Alt key
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
         QCOMPARE(ui::AdvisorPage(*session_).findChild<QComboBox*>(QStringLiteral("liveSplit"))->currentData(),

@@ -95,6 +95,11 @@ void AdvisorPage::createLiveOptionFields() {
     liveSplit_ = new QComboBox;
     liveSplit_->setObjectName(QStringLiteral("liveSplit"));
     fillLlmSplitChoice(liveSplit_);
+    liveSplit_->addItem(tr("whichever is faster"), QStringLiteral("fastest")); // as `recommend --split fastest`
+    liveSplit_->setItemData(liveSplit_->count() - 1,
+                            tr("Each setup of several cards ranked at the faster of the two splits; its caveats say "
+                               "which"),
+                            Qt::ToolTipRole);
     liveSplit_->setCurrentIndex(
         std::max(0, liveSplit_->findData(QSettings().value(QStringLiteral("advisor/llm_split")).toString())));
     connect(liveSplit_, &QComboBox::currentIndexChanged, this, [this] {
@@ -134,6 +139,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.systemRamGbs.reset();
     liveInput_.llmEngine = perf::LlmEngine::LlamaCpp;
     liveInput_.llmSplit = perf::LlmSplit::Tensors;
+    liveInput_.llmSplitFastest = false;
     const calc::ModelShape* model = chosenModel(liveModel_);
     const double params = model != nullptr ? model->paramsBillion : liveParams_->value(); // not the field's rounding
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
@@ -165,6 +171,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
             liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
         } else {
             liveInput_.llmSplit = chosenLlmSplit(liveSplit_);
+            liveInput_.llmSplitFastest = liveSplit_->currentData() == QStringLiteral("fastest");
         }
     }
     try {
@@ -174,7 +181,9 @@ void AdvisorPage::sizeLiveMemoryForModel() {
             liveMemoryBasis_ += tr("; as many requests at once as each card holds");
         }
         if (liveInput_.llmEngine == perf::LlmEngine::TensorRtLlm) {
-            liveMemoryBasis_ += liveInput_.llmSplit == perf::LlmSplit::Layers
+            liveMemoryBasis_ += liveInput_.llmSplitFastest ? tr("; served by TensorRT-LLM, several cards split "
+                                                                "whichever way is faster")
+                                : liveInput_.llmSplit == perf::LlmSplit::Layers
                                     ? tr("; served by TensorRT-LLM, several cards split by layers")
                                     : tr("; served by TensorRT-LLM");
         }
