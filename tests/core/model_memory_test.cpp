@@ -75,7 +75,8 @@ TEST(ModelMemory, RequestsServedTogetherEachKeepTheirCache) {
     const auto sixteen = sizeMemoryForModel(in, 0, llama);
     EXPECT_EQ(sixteen.batch, 16);
     EXPECT_EQ(describeMemoryBasis(sixteen),
-              "Llama 3.1 8B: 8B parameters, inference with int4 weights, 8,192 tokens of context, 16 requests at once");
+              "Llama 3.1 8B: 8B parameters, inference with int4 weights (Q4_K_M), 8,192 tokens of context, 16 "
+              "requests at once");
     EXPECT_GT(in.memoryGb - one, 15 * 65536.0 * 8192 * 2 / 1e9);
     EXPECT_EQ(queryFor(in).llmSequences, 16);
 
@@ -100,6 +101,10 @@ TEST(ModelMemory, RequestsServedTogetherEachKeepTheirCache) {
     sizeMemoryForModel(in, 0, llama);
     EXPECT_NEAR(q4km - in.memoryGb, 8.0 * (4.85 - 4.125) / 8, 1e-9);
     EXPECT_EQ(memoryInputFor(in, 8, llama).engine, perf::LlmEngine::TensorRtLlm);
+    EXPECT_NE(describeMemoryBasis(memoryInputFor(in, 8, llama)).find("int4 weights (INT4 AWQ)"), std::string::npos);
+    // A model's own 4-bit release keeps its own format's name and size in any engine.
+    EXPECT_NE(describeMemoryBasis(memoryInputFor(in, 0, calc::findModelShape("gpt-oss-120b"))).find("(MXFP4)"),
+              std::string::npos);
     in.domain = Domain::Cnn;
     EXPECT_FALSE(memoryInputFor(in, 8).engine);
     in.domain = Domain::Llm;
