@@ -62,8 +62,8 @@ std::string describeMemoryBasis(const calc::MemoryInput& m) {
     const std::string size = format::trimmed(m.paramsBillion, 2) + "B parameters";
     // Quantized weights in an engine's own files name their format (Q4_K_M, INT4 AWQ, ...), whose
     // bits sized them; a model's own 4-bit release its own (gpt-oss's MXFP4).
-    const bool quantized = m.weights != perf::Precision::Fp16 && m.weights != perf::Precision::Bf16 &&
-                           m.weights != perf::Precision::Fp32;
+    const bool quantized =
+        m.weights != perf::Precision::Fp16 && m.weights != perf::Precision::Bf16 && m.weights != perf::Precision::Fp32;
     const bool ownRelease = m.model != nullptr && m.weights == perf::Precision::Int4 && m.model->int4BitsPerWeight > 0;
     const std::string format = m.mode != calc::MemoryMode::Inference || !m.engine || !quantized ? std::string()
                                : ownRelease ? " (" + m.model->int4Format + ")"
