@@ -35,6 +35,15 @@ QSpinBox* rememberedSpinBox(const QString& name, const QString& key, int min, in
     return box;
 }
 
+// Starts `box` (already filled) at its item remembered under `key`, else its first, and
+// remembers every choice (connected first, so it is saved before the page reacts to it).
+void rememberChoice(QComboBox* box, const QString& name, const QString& key) {
+    box->setObjectName(name);
+    box->setCurrentIndex(std::max(0, box->findData(QSettings().value(key).toString())));
+    QObject::connect(box, &QComboBox::currentIndexChanged, box,
+                     [box, key] { QSettings().setValue(key, box->currentData()); });
+}
+
 } // namespace
 
 void AdvisorPage::createLiveOptionFields() {
@@ -82,31 +91,17 @@ void AdvisorPage::createLiveOptionFields() {
     // The software serving the model (`recommend --engine`): llama.cpp's kernels or a serving
     // engine's, which runs everything on the GPUs (no system RAM).
     liveEngine_ = new QComboBox;
-    liveEngine_->setObjectName(QStringLiteral("liveEngine"));
     fillLlmEngineChoice(liveEngine_);
-    liveEngine_->setCurrentIndex(
-        std::max(0, liveEngine_->findData(QSettings().value(QStringLiteral("advisor/llm_engine")).toString())));
-    connect(liveEngine_, &QComboBox::currentIndexChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/llm_engine"), liveEngine_->currentData());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
+    rememberChoice(liveEngine_, QStringLiteral("liveEngine"), QStringLiteral("advisor/llm_engine"));
     // How the serving engine splits a model over a setup's cards (`recommend --split`).
     liveSplit_ = new QComboBox;
-    liveSplit_->setObjectName(QStringLiteral("liveSplit"));
     fillLlmSplitChoice(liveSplit_);
     liveSplit_->addItem(tr("whichever is faster"), QStringLiteral("fastest")); // as `recommend --split fastest`
     liveSplit_->setItemData(liveSplit_->count() - 1,
                             tr("Each setup of several cards ranked at the faster of the two splits; its caveats say "
                                "which"),
                             Qt::ToolTipRole);
-    liveSplit_->setCurrentIndex(
-        std::max(0, liveSplit_->findData(QSettings().value(QStringLiteral("advisor/llm_split")).toString())));
-    connect(liveSplit_, &QComboBox::currentIndexChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/llm_split"), liveSplit_->currentData());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
+    rememberChoice(liveSplit_, QStringLiteral("liveSplit"), QStringLiteral("advisor/llm_split"));
     // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,
     // eight for an organisation) unless the user says.
     liveGpus_ = rememberedSpinBox(QStringLiteral("liveGpus"), QStringLiteral("advisor/max_gpus"), 0, 16, 0,
@@ -118,15 +113,15 @@ void AdvisorPage::createLiveOptionFields() {
     // LLM inference: cards too small for the model ranked with the rest in this RAM
     // (`recommend --system-ram`).
     liveSystemRam_ = new QComboBox;
-    liveSystemRam_->setObjectName(QStringLiteral("liveSystemRam"));
     fillSystemRamChoice(liveSystemRam_);
-    liveSystemRam_->setCurrentIndex(
-        std::max(0, liveSystemRam_->findData(QSettings().value(QStringLiteral("advisor/system_ram")).toString())));
-    connect(liveSystemRam_, &QComboBox::currentIndexChanged, this, [this] {
-        QSettings().setValue(QStringLiteral("advisor/system_ram"), liveSystemRam_->currentData());
-        sizeLiveMemoryForModel();
-        updateLive();
-    });
+    rememberChoice(liveSystemRam_, QStringLiteral("liveSystemRam"), QStringLiteral("advisor/system_ram"));
+    // Each of them sizes the memory (the engine's files) and the live query.
+    for (QComboBox* box : {liveEngine_, liveSplit_, liveSystemRam_}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            sizeLiveMemoryForModel();
+            updateLive();
+        });
+    }
 }
 
 void AdvisorPage::sizeLiveMemoryForModel() {
