@@ -159,7 +159,10 @@ double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, 
     const double hidden = servingHidden(q);
     const double bytes = 2.0 * (n - 1) / n * tokens * hidden * 2.0; // a ring's share of FP16 activations
     const double linkBytesPerSecond = linkBandwidth(g, n, q.interconnect).gbPerSecond * 1e9 * k.linkEfficiency;
-    return 2.0 * layers * (bytes / linkBytesPerSecond + (withLatency ? k.allReduceUs / 1e6 : 0.0));
+    // The latency grows with the cards an all-reduce waits on: a tree's log2 N rounds (k.allReduceUs
+    // is two cards').
+    const double latency = k.allReduceUs / 1e6 * std::log2(double(n));
+    return 2.0 * layers * (bytes / linkBytesPerSecond + (withLatency ? latency : 0.0));
 }
 
 double servingMatmulTflops(const EffectiveSpecs& s, Precision weights, const ServingConstants& k) {
@@ -349,9 +352,10 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
         add("tensor parallel over " + std::to_string(q.gpus) + " GPUs", servingThroughput(s, g, one, c),
             "each card reads and multiplies its share of every layer, so their bandwidth and compute add up; "
             "after each layer's attention and MLP they sum their outputs (two all-reduces per layer over " +
-                std::string(link.kind) + " at " + format::number(link.gbPerSecond, 0) + " GB/s per direction: " +
-                format::percent(kServingLinkEfficiency, 0) + " of it and " + format::number(kServingAllReduceUs, 0) +
-                " us each, fitted), " + format::percent(allReduceShare, 0) + " of the time");
+                std::string(link.kind) + " at " + format::number(link.gbPerSecond, 0) +
+                " GB/s per direction: " + format::percent(kServingLinkEfficiency, 0) + " of it and " +
+                format::number(kServingAllReduceUs * std::log2(double(q.gpus)), 0) + " us each, fitted), " +
+                format::percent(allReduceShare, 0) + " of the time");
         PerfQuery byLayers = q;
         byLayers.llmSplit = LlmSplit::Layers;
         p.notes.push_back("split by layers instead (--split layers, pipeline parallel): " +

@@ -42,33 +42,36 @@ inline constexpr double kServingStepMsPerDoubling = 0.594;
 /// Ada and Ampere in turn: on one GPU (51 rows of dense models) and tensor parallel (29): what
 /// `perf` reports as the expected error.
 inline constexpr ErrorBand kServingAccuracy{6.7, 16.3, 51};
-inline constexpr ErrorBand kServingTensorParallelAccuracy{18.5, 28.7, 29};
+inline constexpr ErrorBand kServingTensorParallelAccuracy{19.0, 31.4, 29};
 /// Prompts (llm-prefill): the error on TensorRT-LLM 0.9's first-token latencies of one request
 /// (resources/perf/tensorrt-llm-0.9-first-token.csv, dense models; never fitted on), on one GPU
 /// (24 rows) and tensor parallel (16): what `perf` reports for the engine's prompts.
 inline constexpr ErrorBand kServingPromptAccuracy{10.8, 18.7, 24};
-inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{12.4, 24.4, 16};
+inline constexpr ErrorBand kServingPromptTensorParallelAccuracy{11.9, 21.2, 16};
 /// Token generation with grouped-query attention on the tensor cores (XQA, as current releases run
 /// it): the error on TensorRT-LLM 1.0's full-load throughput of Llama 3.1 8B, Llama 3.3 70B and
 /// Llama 3.1 405B on H100 and H200 (the FP8 rows of resources/perf/tensorrt-llm-1.0-full-load.csv;
 /// never fitted on), on one GPU (30 rows) and tensor parallel (30): what `perf` reports for such
 /// queries.
 inline constexpr ErrorBand kServingFullLoadAccuracy{8.0, 17.2, 30};
-inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{7.8, 19.1, 30};
+inline constexpr ErrorBand kServingFullLoadTensorParallelAccuracy{5.9, 12.5, 30};
 /// 4-bit float weights (NVFP4): the error on the same file's fp4 rows (Llama 3.3 70B on one B200,
 /// GB200 or RTX PRO 6000 Blackwell Server Edition, Llama 3.1 405B on four B200s or GB200s), each
 /// GPU's rows predicted by kServingFp4RateShare fitted on the other GPUs': what `perf` reports for
 /// the engine's fp4 queries, prompts and token generation alike.
-inline constexpr ErrorBand kServingFp4Accuracy{7.4, 22.1, 50};
+inline constexpr ErrorBand kServingFp4Accuracy{7.2, 22.2, 50};
 /// A model split by layers over 2-8 GPUs (pipeline parallel): the error on the same file's rows of
 /// Llama 3.3 70B in NVFP4 on 2, 4 and 8 RTX PRO 6000 Blackwell Server Editions split so, each count
 /// of cards predicted by kServingPipelineHandOverMs fitted on the other counts' rows: what `perf`
 /// reports for such queries.
-inline constexpr ErrorBand kServingPipelineAccuracy{12.2, 25.9, 30};
+inline constexpr ErrorBand kServingPipelineAccuracy{11.9, 25.6, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
-/// at, and its fixed latency in microseconds. Fitted (eval-serving) on the tensor-parallel rows.
-inline constexpr double kServingLinkEfficiency = 0.70;
-inline constexpr double kServingAllReduceUs = 46.0;
+/// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
+/// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of
+/// cards (0.70 and 46 us) fitted them about as well and left TensorRT-LLM 1.0's eight-card rows
+/// 10-20% fast (round 83).
+inline constexpr double kServingLinkEfficiency = 0.741;
+inline constexpr double kServingAllReduceUs = 28.5;
 
 /// The rate a generated token's attention works through the cache at, as a share of the FP32
 /// CUDA-core rate: TensorRT-LLM's decode attention kernel does its dot products and softmax there,
@@ -82,14 +85,14 @@ inline constexpr double kServingAttentionEfficiency = 0.235;
 /// rates its other matmuls reach at kServingMatmulEfficiency. Fitted (eval-serving) on TensorRT-LLM
 /// 1.0's full-load FP4 rows (B200, GB200, RTX PRO 6000 Blackwell Server Edition): end to end they
 /// run well below the FP4 rate (each layer also quantizes its activations to FP4).
-inline constexpr double kServingFp4RateShare = 0.578;
+inline constexpr double kServingFp4RateShare = 0.582;
 /// Time a step of a model split by layers (pipeline parallel) spends handing its state to each of
 /// the other cards, in milliseconds: a step of N cards takes (N - 1) times it more. Fitted
 /// (eval-serving) on TensorRT-LLM 1.0's rows of 2, 4 and 8 RTX PRO 6000s split by layers: without
 /// it the eight-card rows came out 12-42% fast. Taken to be the engine's host-side exchange of
 /// each micro-batch's requests and sampled tokens between the cards' processes, which grows with
 /// the cards; the activations themselves (a few MB a step) take far less over PCIe.
-inline constexpr double kServingPipelineHandOverMs = 0.511;
+inline constexpr double kServingPipelineHandOverMs = 0.521;
 
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;
@@ -130,7 +133,8 @@ bool servingAttentionOnTensorCores(const PerfQuery& q);
 double servingDecodeAttentionFlops(const PerfQuery& q);
 
 /// Seconds the all-reduces of tensor parallelism over q.gpus of g take for `tokens` tokens (two
-/// per layer, each with its latency when `withLatency`); 0 on one GPU.
+/// per layer, each with its latency, kServingAllReduceUs x log2 of the cards, when
+/// `withLatency`); 0 on one GPU.
 double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, bool withLatency,
                                const ServingConstants& k = {});
 

@@ -51,7 +51,7 @@ TEST(ServingCli, PerfRunsTheServingEngineAndSaysHowFarToTrustIt) {
     EXPECT_NE(text.out.find("tensor parallel over 2 GPUs: x"), std::string::npos) << text.out;
     // The 8B model's grouped-query attention runs on the tensor cores (XQA), as current releases run
     // it: its expected error is their full-load check's.
-    EXPECT_NE(text.out.find("expected error: about 8% (median), 19% or more for 1 in 10 - on TensorRT-LLM 1.0's "
+    EXPECT_NE(text.out.find("expected error: about 6% (median), 12% or more for 1 in 10 - on TensorRT-LLM 1.0's "
                             "published full-load throughput"),
               std::string::npos)
         << text.out;
@@ -308,12 +308,12 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     const auto& fullLoad = doc.at("full_load");
     EXPECT_EQ(fullLoad.at("rows").size(), 140u);
     const auto& byLayers = fullLoad.at("split_by_layers");
-    EXPECT_NEAR(byLayers.at("hand_over_ms_fitted").get<double>(), 0.511, 0.001);
-    EXPECT_NEAR(byLayers.at("cards_left_out").at("median_abs_error_pct").get<double>(), 12.2, 0.05);
+    EXPECT_NEAR(byLayers.at("hand_over_ms_fitted").get<double>(), 0.521, 0.001);
+    EXPECT_NEAR(byLayers.at("cards_left_out").at("median_abs_error_pct").get<double>(), 11.9, 0.05);
     EXPECT_EQ(byLayers.at("cards_left_out").at("rows"), 30);
     // Its NVFP4 rows fit the one constant fitted on them; each GPU held out gives perf's band.
-    EXPECT_NEAR(fullLoad.at("fp4").at("rate_share_fitted").get<double>(), 0.578, 0.001);
-    EXPECT_NEAR(fullLoad.at("fp4").at("gpu_left_out").at("median_abs_error_pct").get<double>(), 7.4, 0.05);
+    EXPECT_NEAR(fullLoad.at("fp4").at("rate_share_fitted").get<double>(), 0.582, 0.001);
+    EXPECT_NEAR(fullLoad.at("fp4").at("gpu_left_out").at("median_abs_error_pct").get<double>(), 7.2, 0.05);
     EXPECT_EQ(fullLoad.at("fp4").at("gpu_left_out").at("rows"), 50);
     EXPECT_NEAR(fullLoad.at("single_gpu").at("median_abs_error_pct").get<double>(), 8.0, 0.05);
     // Requests at once are those whose whole length fits, as TensorRT-LLM's scheduler admits them.

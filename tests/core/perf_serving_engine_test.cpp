@@ -118,8 +118,8 @@ TEST(ServingEngine, TensorParallelAddsCardsBandwidthLessTheAllReducesByLink) {
     const double efficiency = tokens("H100 SXM5", two) / (2 * tokens("H100 SXM5", one));
     EXPECT_LT(efficiency, 0.9);
     EXPECT_GT(efficiency, 0.6);
-    // By hand: 64 tokens x 4,096 x 2 bytes, half of it each way (a ring of two), at 70% of NVLink's
-    // 450 GB/s, plus 46 us, for each of 2 x 32 all-reduces.
+    // By hand: 64 tokens x 4,096 x 2 bytes, half of it each way (a ring of two), at 74% of NVLink's
+    // 450 GB/s, plus 28.5 us (two cards: log2 2 = 1 round), for each of 2 x 32 all-reduces.
     const double bytes = 1.0 * 64 * 4096 * 2;
     const Gpu& h100 = cat().require("H100 SXM5");
     EXPECT_NEAR(servingAllReduceSeconds(h100, two, 64, true),
@@ -128,6 +128,12 @@ TEST(ServingEngine, TensorParallelAddsCardsBandwidthLessTheAllReducesByLink) {
     // The L40S's PCIe 4.0 x16 (31.5 GB/s each way) moves the same bytes 14x slower.
     const double l40sBytes = servingAllReduceSeconds(cat().require("L40S"), two, 64, false);
     EXPECT_NEAR(l40sBytes / servingAllReduceSeconds(h100, two, 64, false), 450 / 31.5, 0.05);
+    // The latency grows with the rounds of a tree over the cards: eight wait log2 8 = 3 x 28.5 us.
+    PerfQuery eight = two;
+    eight.gpus = 8;
+    const double latency =
+        servingAllReduceSeconds(h100, eight, 64, true) - servingAllReduceSeconds(h100, eight, 64, false);
+    EXPECT_NEAR(latency, 64 * 3 * kServingAllReduceUs / 1e6, 1e-12);
 }
 
 TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
@@ -295,7 +301,7 @@ TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) 
     EXPECT_TRUE(neverMeasured("H100 SXM5"));
     EXPECT_FALSE(neverMeasured("B200"));
     // On the B200 the sequences' multiplies run at 58% of the FP4 rate: twice the FP8 one's 4,500
-    // TFLOPS x 0.578, so a compute-bound prompt's tokens come 1.16x as fast as with FP8 weights.
+    // TFLOPS x 0.582, so a compute-bound prompt's tokens come 1.16x as fast as with FP8 weights.
     PerfQuery prompt = roundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
