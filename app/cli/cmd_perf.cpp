@@ -379,7 +379,8 @@ Command perfCommand() {
             "--engine is the software that runs the LLM: llama.cpp (default; the calibration's runs) or\n"
             "tensorrt-llm, a serving engine whose kernels stream the memory at its full rate, multiply a\n"
             "batch's tokens as one matmul beside the weights' reads, and split a model over --gpus by\n"
-            "tensors (each card a share of every layer, with two all-reduces per layer over its links);\n"
+            "tensors (each card a share of every layer, with two all-reduces per layer over its links,\n"
+            "each waiting longer the more cards there are);\n"
             "its weights take its own files' bytes (int8: FP8 or INT8, 8 bits; int4: INT4 AWQ, 4.125,\n"
             "multiplied in FP16; fp4: NVFP4, 4.5, on Blackwell's FP4 tensor cores at a share of their\n"
             "rate fitted on the 1.0 release's NVFP4 throughput; llama.cpp's fp4 is MXFP4, 4.25 bits)\n"
@@ -390,7 +391,9 @@ Command perfCommand() {
             "max's at a --context of that length. --split layers splits the model over --gpus by\n"
             "layers instead (pipeline parallel): each card holds whole layers and steps its own\n"
             "micro-batch of the sequences, with no all-reduces to wait on, so PCIe cards keep up, but\n"
-            "each step hands its state to every other card (0.51 ms each, fitted); one prompt crosses\n"
+            "each step hands its state to every other card (" +
+                format::number(perf::kServingPipelineHandOverMs, 2) +
+                " ms each, fitted); one prompt crosses\n"
             "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
             "first-token latencies and on the 1.0 release's full-load throughput (gpu-advisor\n"
             "eval-serving, which fits the 1.0 release's NVFP4 share and hand-over).\n" +
