@@ -394,9 +394,9 @@ Command perfCommand() {
             "each step hands its state to every other card (" +
                 format::number(perf::kServingPipelineHandOverMs, 2) +
                 " ms each, fitted); one prompt crosses\n"
-            "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
-            "first-token latencies and on the 1.0 release's full-load throughput (gpu-advisor\n"
-            "eval-serving, which fits the 1.0 release's NVFP4 share and hand-over).\n" +
+                "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
+                "first-token latencies and on the 1.0 release's full-load throughput (gpu-advisor\n"
+                "eval-serving, which fits the 1.0 release's NVFP4 share and hand-over).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"
