@@ -290,10 +290,12 @@ private slots:
         QVERIFY(model != nullptr && engine != nullptr && split != nullptr && weights != nullptr && gpus != nullptr);
         model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-70b")));
         weights->setCurrentIndex(weights->findData(QStringLiteral("int4")));
-        gpus->setValue(4);
         QVERIFY(!split->isVisible()); // llama.cpp splits by layers whatever the box says
         engine->setCurrentIndex(engine->findData(QStringLiteral("tensorrt-llm")));
         QVERIFY(split->isVisible());
+        QVERIFY(!split->isEnabled()); // a person's leaf: one card, nothing to split
+        gpus->setValue(4);
+        QVERIFY(split->isEnabled());
         QCOMPARE(split->currentData().toString(), QStringLiteral("tensors"));
         // Each setup of several cards, at the split by tensors.
         std::map<std::string, double> byTensors;

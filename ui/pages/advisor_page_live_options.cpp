@@ -144,6 +144,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     nameLlmWeightsForEngine(liveWeights_, chosenLlmEngine(liveEngine_));
     liveMemoryForm_->setRowVisible(liveEngine_, llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveSplit_, llmInference && params > 0 && !llamaCpp);
+    liveSplit_->setEnabled(liveInput_.maxGpus > 1); // one card is not split
     liveMemoryForm_->setRowVisible(liveSystemRam_, llmInference && params > 0 && llamaCpp);
     liveMemoryForm_->setRowVisible(liveWeights_, llmInference);
     if (llmInference) {
