@@ -231,6 +231,15 @@ std::string promptStepDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQu
            "`gpu-advisor eval-serving`)";
 }
 
+// The matmuls' roof in words: at the clock the card sustains under dense matmuls where its board
+// power holds it below the boost clock (the "board power" factor says by how much).
+std::string roofText(const EffectiveSpecs& s, const Prediction& p, const std::string& what = {}) {
+    return format::number(p.computeRoofTflops, 0) + " TFLOPS" + what +
+           (s.denseMatmulClock < 1.0 ? " at its sustained clock, " + format::percent(s.denseMatmulClock, 0) +
+                                           " of the boost clock"
+                                     : std::string());
+}
+
 // The tensor rate the weights are multiplied at, in words (servingMatmulTflops).
 std::string matmulRateText(const EffectiveSpecs& s, Precision weights) {
     if (weights == Precision::Int8 || weights == Precision::Fp8) {
@@ -298,13 +307,19 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                   format::percent(c.decodeBandwidthEfficiency, 0) +
                   " of the memory's rate; llama.cpp's kernels at most " + format::number(decodeBandwidthGbs(s, c), 0) +
                   " GB/s here, their cache reads slower still) and the sequences' multiplies run as one matmul at " +
-                  format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
-                  format::number(p.computeRoofTflops, 0) + " TFLOPS: " + matmulRateText(s, q.llmWeights) +
-                  "), beside the reads"
+                  format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" + roofText(s, p) + ": " +
+                  matmulRateText(s, q.llmWeights) + "), beside the reads"
             : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
-                  format::number(p.computeRoofTflops, 0) + " TFLOPS for these weights: " +
-                  matmulRateText(s, q.llmWeights) + ") in one step for the whole prompt: " +
+                  roofText(s, p, " for these weights") + ": " + matmulRateText(s, q.llmWeights) +
+                  ") in one step for the whole prompt: " +
                   promptStepDetail(s, g, splitByLayers(q) ? asOneCard(q, 1) : q, c));
+    // The card's clock under chained dense matmuls (specs.cpp), as llama.cpp's prompts take it: what
+    // the matmuls lose to a board power per SM below the chip's best card.
+    if (s.denseMatmulClock < 1.0) {
+        EffectiveSpecs boost = s;
+        boost.denseMatmulClock = 1.0;
+        add("board power", servingThroughput(boost, g, q, c), s.denseMatmulClockDetail);
+    }
     if (decode && servingAttentionOnTensorCores(q)) {
         PerfQuery cudaCores = q;
         cudaCores.llmDecodeAttention = DecodeAttention::CudaCores;

@@ -282,6 +282,38 @@ TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
     EXPECT_TRUE(noted);
 }
 
+// The L40S (350 W for 142 SMs of the AD102 that the RTX 4090 runs at 450 W for 128) sustains 70% of
+// its boost clock under dense matmuls: the engine's matmuls run at that clock, and the explanation
+// says so and by how much it moved the figure, as it does for llama.cpp's prompts.
+TEST(ServingEngine, ACardShortOfBoardPowerMultipliesAtItsSustainedClock) {
+    const Gpu& l40s = cat().require("L40S");
+    const EffectiveSpecs s = specs("L40S");
+    ASSERT_NEAR(s.denseMatmulClock, 0.70, 0.01);
+    EffectiveSpecs boost = s;
+    boost.denseMatmulClock = 1.0;
+    // A very long prompt is all matmuls: it comes at the clock's share of the boost clock's speed.
+    PerfQuery prompt = roundNumbers(1, 1000000);
+    prompt.metric = Metric::LlmPrefill;
+    prompt.llmPrefillAttentionFlops = 0;
+    const Prediction p = model().explain(l40s, prompt);
+    const Factor* power = factorNamed(p, "board power");
+    ASSERT_NE(power, nullptr);
+    EXPECT_NEAR(power->effect, s.denseMatmulClock, 0.001);
+    EXPECT_DOUBLE_EQ(power->effect, p.throughput / servingThroughput(boost, l40s, prompt, consts()));
+    EXPECT_NE(power->detail.find("RTX 4090's 450 W"), std::string::npos) << power->detail;
+    // The roof is given at that clock: 733 dense FP8 TFLOPS x 70%, not the 733 of the spec sheet.
+    EXPECT_NEAR(p.computeRoofTflops, 733 * s.denseMatmulClock, 1.0);
+    const Factor* kernels = factorNamed(p, "TensorRT-LLM's kernels");
+    ASSERT_NE(kernels, nullptr);
+    EXPECT_NE(kernels->detail.find("at its sustained clock, 70% of the boost clock"), std::string::npos)
+        << kernels->detail;
+    // One sequence's token generation reads the weights for far longer than it multiplies: the clock
+    // does not move it, and no factor claims it does.
+    EXPECT_FALSE(hasFactor(model().explain(l40s, roundNumbers(1)), "board power"));
+    // Nor on a card at its chip's full power per SM.
+    EXPECT_FALSE(hasFactor(model().explain(cat().require("H100 SXM5"), prompt), "board power"));
+}
+
 // NVFP4 weights: the FP4 band (eval-serving's fp4 rows, each GPU held out) for prompts and token
 // generation alike; on a card without FP4 tensor cores a note says the figure was never measured.
 TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) {
