@@ -162,6 +162,9 @@ nlohmann::json predictionJson(const perf::Prediction& p, const perf::PerfQuery& 
                     {"kv_cache", perf::toString(q.llmKvCache)},
                     {"sequences", q.metric == perf::Metric::LlmDecode ? p.llmSequences : 1},
                     {"sequences_fill_memory", q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory},
+                    {"min_sequence_speed", q.metric == perf::Metric::LlmDecode && q.llmMinSequenceSpeed
+                                               ? nlohmann::json(*q.llmMinSequenceSpeed)
+                                               : nlohmann::json()},
                     {"engine", perf::toString(q.llmEngine)}};
         if (q.llmEngine == perf::LlmEngine::TensorRtLlm) {
             j["llm"]["split"] = perf::toString(q.llmSplit);
@@ -352,7 +355,8 @@ Command perfCommand() {
             "                        [--pcie-gen G] [--pcie-lanes L] [--nvlink] [--reference NAME]\n"
             "                        [--params-billion P [--active-params-billion A] | --model ID]\n"
             "                        [--weights fp16|int8|int4|fp4] [--context TOKENS] [--depth TOKENS]\n"
-            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--ubatch TOKENS]\n"
+            "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--min-sequence-speed T]\n"
+            "                        [--ubatch TOKENS]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
             "                        [--engine llama.cpp|tensorrt-llm [--split tensors|layers]] [--sparsity]\n"
             "                        [--constants calibration.json]\n\n"
@@ -372,6 +376,9 @@ Command perfCommand() {
             "multiplies each one's token; tokens/s is theirs together (a mixture of experts reads every\n"
             "expert some sequence's router picks); --sequences max runs as many as fit beside the\n"
             "weights in 90% of the memory (vLLM's and TensorRT-LLM's default), a server's full load.\n"
+            "--min-sequence-speed T runs, of those that fit, the most that each still generate T tokens/s\n"
+            "(each step takes longer the more sequences share it): the users a setup serves at a reading\n"
+            "speed you promise them. The note says what one more would get.\n"
             "--ubatch is the prompt tokens each step multiplies\n"
             "(llama.cpp's -ub, default 512): each step reads the weights its tokens use once, and a\n"
             "mixture of experts gives each expert it picks a few of them, which llama.cpp's quantized\n"

@@ -189,7 +189,8 @@ Command valueCommand() {
             "--workload: transformer (default), cnn, rnn, recsys, or llm (a language model of\n"
             "--params-billion, default 8, or --model). --metric llm-decode or llm-prefill compares LLM\n"
             "inference in tokens/s (--params-billion or --model, --weights, --context, --depth, --kv-cache,\n"
-            "--sequences generating together, --ubatch a prompt's tokens per step, --engine llama.cpp or\n"
+            "--sequences generating together or --min-sequence-speed, as many as each still get that many\n"
+            "tokens/s, --ubatch a prompt's tokens per step, --engine llama.cpp or\n"
             "tensorrt-llm: perf --help), leaving out the GPUs\n"
             "too small to hold the weights and KV caches (unless --system-ram holds the rest).\n" +
                 std::string(kSystemRamHelp) + std::string(kSparsityHelp),

@@ -16,7 +16,8 @@ OptionSpec sparsityOption() {
 bool hasLlmOptions(const Args& args) {
     return args.has("params-billion") || args.has("active-params-billion") || args.has("model") ||
            args.has("weights") || args.has("context") || args.has("depth") || args.has("kv-cache") ||
-           args.has("sequences") || args.has("ubatch") || args.has("engine") || args.has("split");
+           args.has("sequences") || args.has("min-sequence-speed") || args.has("ubatch") || args.has("engine") ||
+           args.has("split");
 }
 
 namespace {
@@ -96,6 +97,19 @@ void readSequences(const Args& args, int& sequences, bool& fillMemory) {
     sequences = static_cast<int>(*n);
 }
 
+void readMinSequenceSpeed(const Args& args, perf::PerfQuery& q) {
+    const auto speed = args.number("min-sequence-speed", 0.1, 100000);
+    if (!speed) {
+        return;
+    }
+    if (args.has("sequences") && !q.llmSequencesFillMemory) {
+        throw UsageError("--min-sequence-speed sets how many sequences generate together (as many as fit that each "
+                         "still get that many tokens/s): give it without --sequences N, or with --sequences max");
+    }
+    q.llmSequencesFillMemory = true;
+    q.llmMinSequenceSpeed = *speed;
+}
+
 namespace {
 
 // --split: how the serving engine splits a model over --gpus; llama.cpp's split is by layers.
@@ -149,7 +163,7 @@ void readEngine(const Args& args, perf::PerfQuery& q, bool* splitFastest) {
 
 std::vector<OptionSpec> llmOptionSpecs() {
     return {{"params-billion"}, {"active-params-billion"}, {"model"}, {"weights"}, {"context"}, {"depth"}, {"kv-cache"},
-            {"sequences"}, {"ubatch"}, {"engine"}, {"split"}};
+            {"sequences"}, {"min-sequence-speed"}, {"ubatch"}, {"engine"}, {"split"}};
 }
 
 std::vector<OptionSpec> perfOptionSpecs(std::vector<OptionSpec> extra, GpuSetup setup) {
@@ -198,6 +212,7 @@ void readLlmOptions(const Args& args, perf::PerfQuery& q) {
     q.llmDepthTokens = args.integer("depth", 0, perf::kMaxContextTokens).value_or(0);
     q.llmKvCache = kvCacheOption(args).value_or(perf::KvCacheType::F16);
     readSequences(args, q.llmSequences, q.llmSequencesFillMemory);
+    readMinSequenceSpeed(args, q);
     q.llmMicroBatchTokens =
         args.integer("ubatch", 1, perf::kMaxContextTokens).value_or(perf::kDefaultMicroBatchTokens);
     readEngine(args, q);
@@ -311,7 +326,10 @@ std::string describeLlm(const perf::PerfQuery& q) {
     if (q.llmKvCache != perf::KvCacheType::F16) {
         out += std::string(" in a ") + perf::toString(q.llmKvCache) + " KV cache";
     }
-    if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
+    if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory && q.llmMinSequenceSpeed) {
+        out += ", as many sequences at once as fit and each get " + format::trimmed(*q.llmMinSequenceSpeed, 1) +
+               " tokens/s";
+    } else if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
         out += ", as many sequences at once as fit";
     } else if (q.metric == perf::Metric::LlmDecode && q.llmSequences > 1) {
         out += ", " + std::to_string(q.llmSequences) + " sequences at once";

@@ -42,7 +42,8 @@ void readSystemRam(const Args& args, bool llmInference, perf::PerfQuery& q);
 /// names for a message.
 bool hasLlmOptions(const Args& args);
 inline constexpr const char* kLlmOptionNames = "--params-billion, --active-params-billion, --model, --weights, "
-                                               "--context, --depth, --kv-cache, --sequences, --ubatch and --engine";
+                                               "--context, --depth, --kv-cache, --sequences, --min-sequence-speed, "
+                                               "--ubatch and --engine";
 
 /// For a command whose default metric is not an LLM one (power-limit, cloud-vs-desktop): LLM
 /// options without --metric llm-decode or llm-prefill are refused (UsageError), not ignored.
@@ -54,6 +55,11 @@ std::optional<perf::KvCacheType> kvCacheOption(const Args& args);
 /// --sequences into `sequences`, or `fillMemory` for "max" (as many as each card's memory holds);
 /// unchanged when not given. UsageError naming the option when it is neither.
 void readSequences(const Args& args, int& sequences, bool& fillMemory);
+
+/// --min-sequence-speed into q: as many sequences as fit that each still generate that many tokens/s
+/// (llmSequencesFillMemory with llmMinSequenceSpeed). UsageError naming the option when it is not a
+/// positive number, or when --sequences gives a number of sequences as well.
+void readMinSequenceSpeed(const Args& args, perf::PerfQuery& q);
 
 /// --engine (llama.cpp, the default, or tensorrt-llm) into q.llmEngine when given, and --split
 /// (tensors or layers; the engine's only) into q.llmSplit. UsageError naming the option when it is

@@ -184,7 +184,10 @@ std::string llmQueryDescription(const PerfQuery& q) {
     if (q.llmKvCache != KvCacheType::F16) {
         s += ", " + std::string(toString(q.llmKvCache)) + " KV cache";
     }
-    if (q.llmSequencesFillMemory) {
+    if (q.llmSequencesFillMemory && q.llmMinSequenceSpeed) {
+        s += ", as many sequences generating together as the memory holds and each get " +
+             format::trimmed(*q.llmMinSequenceSpeed, 1) + " tokens/s";
+    } else if (q.llmSequencesFillMemory) {
         s += ", as many sequences generating together as the memory holds";
     } else if (q.llmSequences > 1) {
         s += ", " + std::to_string(q.llmSequences) + " sequences generating together";

@@ -6,6 +6,7 @@
 #include "perf/llm_offload.h"
 #include "perf/llm_throughput.h"
 #include "perf/llm_training.h"
+#include "perf/sequences_at_speed.h"
 #include "perf/sequences_that_fit.h"
 #include "perf/serving_engine.h"
 
@@ -101,6 +102,9 @@ EffectiveSpecs PerfModel::specs(const Gpu& g) const {
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
+    if (q.llmMinSequenceSpeed && q.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
+        return modelThroughput(s, g, withSequencesResolved(s, g, q, c), c, out);
+    }
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
         return q.llmSequencesFillMemory ? servingThroughput(s, g, withSequencesResolved(g, q), c, out)
                                         : servingThroughput(s, g, q, c, out); // no copy of the query
@@ -140,6 +144,10 @@ double PerfModel::throughput(const Gpu& g, const PerfQuery& q) const {
     return modelThroughput(deriveSpecs(g, constants_, &catalog_), g, q, constants_);
 }
 
+int PerfModel::sequencesRun(const Gpu& g, const PerfQuery& q) const {
+    return std::max(1, withSequencesResolved(specs(g), g, q, constants_).llmSequences);
+}
+
 double PerfModel::relative(const Gpu& g, const Gpu& reference, const PerfQuery& q) const {
     PerfQuery one = q;
     one.gpus = 1;
@@ -148,14 +156,15 @@ double PerfModel::relative(const Gpu& g, const Gpu& reference, const PerfQuery& 
 
 Prediction PerfModel::explain(const Gpu& g, const PerfQuery& query) const {
     const EffectiveSpecs s = specs(g);
-    const PerfQuery q = withSequencesResolved(g, query);
+    const PerfQuery q = withSequencesResolved(s, g, query, constants_);
     Prediction p;
     p.throughput = modelThroughput(s, g, q, constants_, &p);
     p.unit = isLlm(q.metric) ? "tokens/s" : "x one V100 SXM2 training in fp16";
     p.llmSequences = q.metric == Metric::LlmDecode ? std::max(1, q.llmSequences) : 0;
     p.notes = s.notes;
     if (query.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
-        p.notes.push_back(sequencesThatFitNote(g, query, p.llmSequences));
+        p.notes.push_back(query.llmMinSequenceSpeed ? sequencesAtSpeedNote(s, g, query, constants_, p.llmSequences)
+                                                    : sequencesThatFitNote(g, query, p.llmSequences));
     }
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
         explainServing(s, g, q, constants_, p);

@@ -77,6 +77,10 @@ struct PerfQuery {
     /// Token generation: instead of llmSequences, as many sequences as the GPUs' memory holds
     /// beside the weights (perf/sequences_that_fit.h), each card its own count: a server's load.
     bool llmSequencesFillMemory = false;
+    /// With llmSequencesFillMemory: of the sequences that fit, only as many as each still generate
+    /// at least this many tokens/s (a server that promises each request a reading speed;
+    /// perf/sequences_at_speed.h). Unset: all that fit.
+    std::optional<double> llmMinSequenceSpeed;
     /// Prompt processing: the tokens one step multiplies together (llama.cpp's micro-batch, -ub;
     /// llama-bench's n_ubatch, default 512). Each step reads the weights its tokens use once: a
     /// mixture of experts' routed experts, all read for a few tokens each, can wait on memory.
@@ -197,6 +201,9 @@ public:
 
     /// Fast path: the throughput only (no allocation for catalog GPUs).
     double throughput(const Gpu& g, const PerfQuery& q) const;
+    /// The sequences token generation on `g` runs for q: llmSequences, or those that fit
+    /// (llmSequencesFillMemory), or of those the most that keep llmMinSequenceSpeed each.
+    int sequencesRun(const Gpu& g, const PerfQuery& q) const;
     /// Throughput with the explanation: roofs, bound, time shares and every factor's effect.
     Prediction explain(const Gpu& g, const PerfQuery& q) const;
     /// throughput(g) / throughput(reference, same query but one GPU).

@@ -235,9 +235,9 @@ std::string promptStepDetail(const EffectiveSpecs& s, const Gpu& g, const PerfQu
 // power holds it below the boost clock (the "board power" factor says by how much).
 std::string roofText(const EffectiveSpecs& s, const Prediction& p, const std::string& what = {}) {
     return format::number(p.computeRoofTflops, 0) + " TFLOPS" + what +
-           (s.denseMatmulClock < 1.0 ? " at its sustained clock, " + format::percent(s.denseMatmulClock, 0) +
-                                           " of the boost clock"
-                                     : std::string());
+           (s.denseMatmulClock < 1.0
+                ? " at its sustained clock, " + format::percent(s.denseMatmulClock, 0) + " of the boost clock"
+                : std::string());
 }
 
 // The tensor rate the weights are multiplied at, in words (servingMatmulTflops).

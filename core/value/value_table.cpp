@@ -58,7 +58,7 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
         row.partlyInRam = perf::offloads(g, q);
         row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q) || row.partlyInRam;
         if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
-            row.llmSequences = perf::withSequencesResolved(g, q).llmSequences;
+            row.llmSequences = model.sequencesRun(g, q);
         }
         const auto it = byGpu.find(g.id);
         if (it != byGpu.end()) {

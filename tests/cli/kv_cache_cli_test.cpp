@@ -119,7 +119,8 @@ TEST(KvCacheCli, TokenGenerationReadsTheModelsOwnCacheInItsFormat) {
     // A KV cache belongs to LLM inference; a bad format is named.
     const auto training = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "fp16-training", "--kv-cache", "q8_0"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--kv-cache, --sequences, --ubatch and --engine describe an LLM"), std::string::npos)
+    EXPECT_NE(training.err.find("--kv-cache, --sequences, --min-sequence-speed, --ubatch and --engine describe an LLM"),
+              std::string::npos)
         << training.err;
     const auto bad = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--kv-cache", "int2"});
     EXPECT_EQ(bad.exitCode, 2);
@@ -185,7 +186,8 @@ TEST(KvCacheCli, DepthIsWhatTheCacheHoldsBeforeThePromptOrTheReply) {
         << human.out;
     const auto training = cli.run({"perf", "--gpu", "RTX 3090", "--metric", "fp16-training", "--depth", "4096"});
     EXPECT_EQ(training.exitCode, 2);
-    EXPECT_NE(training.err.find("--depth, --kv-cache, --sequences, --ubatch and --engine describe an LLM"),
+    EXPECT_NE(training.err.find(
+                  "--depth, --kv-cache, --sequences, --min-sequence-speed, --ubatch and --engine describe an LLM"),
               std::string::npos)
         << training.err;
     EXPECT_EQ(cli.run({"perf", "--gpu", "RTX 3090", "--metric", "llm-prefill", "--depth", "-5"}).exitCode, 2);
@@ -329,6 +331,56 @@ TEST(KvCacheCli, AChartAtFullLoadGivesEachCardsSequencesInItsCsv) {
     const auto text = cli.run(value);
     EXPECT_NE(text.out.find("REL. PERF  SEQUENCES  PERF/$"), std::string::npos) << text.out;
     EXPECT_TRUE(cli.json({"value", "--metric", "llm-decode"}).at("rows").at(0).at("sequences").is_null());
+}
+
+// --min-sequence-speed: of the sequences that fit, the most that each still get that many tokens/s,
+// which is what perf gives for that many sequences asked by number, and one more would not get it.
+TEST(KvCacheCli, MinSequenceSpeedServesTheMostThatEachStillGetIt) {
+    Cli cli;
+    const std::vector<std::string> base = {"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model",
+                                           "llama-3.1-8b", "--context", "2048"};
+    const auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli.json(args).at("predictions").at(0);
+    };
+    const auto served = with({"--min-sequence-speed", "30"});
+    const int n = served.at("llm").at("sequences").get<int>();
+    EXPECT_EQ(served.at("llm").at("min_sequence_speed"), 30.0);
+    EXPECT_EQ(served.at("llm").at("sequences_fill_memory"), true);
+    EXPECT_GE(served.at("tokens_per_s_per_sequence").get<double>(), 30.0);
+    const int fit = with({"--sequences", "max"}).at("llm").at("sequences").get<int>();
+    ASSERT_GT(n, 1);
+    ASSERT_LT(n, fit); // the speed, not the memory, stops it here
+    EXPECT_DOUBLE_EQ(with({"--sequences", std::to_string(n)}).at("throughput").get<double>(),
+                     served.at("throughput").get<double>());
+    EXPECT_LT(with({"--sequences", std::to_string(n + 1)}).at("tokens_per_s_per_sequence").get<double>(), 30.0);
+    EXPECT_EQ(with({"--sequences", "max", "--min-sequence-speed", "30"}).at("llm").at("sequences"), n);
+    EXPECT_TRUE(with({"--sequences", "max"}).at("llm").at("min_sequence_speed").is_null());
+
+    // The value table ranks each card at its own count.
+    bool sawRow = false;
+    const auto valueDoc = cli.json(
+        {"value", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--context", "2048", "--min-sequence-speed", "30"});
+    for (const auto& r : valueDoc.at("rows")) {
+        if (r.at("gpu") == "RTX 4090") {
+            sawRow = true;
+            EXPECT_EQ(r.at("sequences"), n);
+        }
+    }
+    EXPECT_TRUE(sawRow);
+
+    // A number of sequences and a speed for each cannot both set the count; a speed must be one.
+    std::vector<std::string> both = base;
+    both.insert(both.end(), {"--sequences", "8", "--min-sequence-speed", "30"});
+    const auto conflict = cli.run(both);
+    EXPECT_EQ(conflict.exitCode, 2);
+    EXPECT_NE(conflict.err.find("--min-sequence-speed sets how many sequences"), std::string::npos) << conflict.err;
+    std::vector<std::string> bad = base;
+    bad.insert(bad.end(), {"--min-sequence-speed", "fast"});
+    const auto refused = cli.run(bad);
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("--min-sequence-speed"), std::string::npos) << refused.err;
 }
 
 TEST(PromptCli, UbatchIsThePromptTokensEachStepMultiplies) {
