@@ -1,7 +1,6 @@
 // The words a recommendation's input is given in (tasks, domains, rankings) and the performance
 // query it asks the model for each setup.
 #include "advisor/recommender.h"
-
 #include "perf/workload.h"
 
 #include <algorithm>
