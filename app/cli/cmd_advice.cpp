@@ -180,13 +180,19 @@ int recommend(Context& ctx, const Args& args) {
         }
         in.llmContextTokens = context;
     }
-    if (args.has("sequences")) {
+    if (args.has("sequences") || args.has("min-sequence-speed")) {
         // Requests served at once: each keeps its own KV cache, and they generate together.
         if (in.task != advice::Task::Inference || in.domain != advice::Domain::Llm || args.has("memory-gb")) {
-            throw UsageError("--sequences is the requests an LLM serves at once: give it with --task inference "
-                             "--domain llm and --params-billion or --model");
+            throw UsageError(std::string(args.has("sequences") ? "--sequences" : "--min-sequence-speed") +
+                             " is the requests an LLM serves at once: give it with --task inference --domain llm "
+                             "and --params-billion or --model");
         }
-        readSequences(args, in.llmSequences, in.llmSequencesFillMemory);
+        perf::PerfQuery served;
+        readSequences(args, served.llmSequences, served.llmSequencesFillMemory);
+        readMinSequenceSpeed(args, served);
+        in.llmSequences = served.llmSequences;
+        in.llmSequencesFillMemory = served.llmSequencesFillMemory;
+        in.llmMinSequenceSpeed = served.llmMinSequenceSpeed;
     }
     if (args.has("engine") || args.has("split")) {
         // The software serving the model: llama.cpp's kernels or a serving engine's, and how the
@@ -234,9 +240,12 @@ int recommend(Context& ctx, const Args& args) {
         if (mem.contextTokens) {
             memoryBasis["context_tokens"] = *mem.contextTokens; // only when given: the object stays as it was
         }
-        if (args.has("sequences")) {
+        if (args.has("sequences") || args.has("min-sequence-speed")) {
             memoryBasis["sequences"] = in.llmSequences;
             memoryBasis["sequences_fill_memory"] = in.llmSequencesFillMemory; // sized for one; each card holds more
+            if (in.llmMinSequenceSpeed) {
+                memoryBasis["min_sequence_speed"] = *in.llmMinSequenceSpeed;
+            }
         }
         if (args.has("engine")) {
             memoryBasis["engine"] = perf::toString(in.llmEngine);
@@ -362,7 +371,7 @@ Command recommendCommand() {
             "                             [--domain transformers|cnn|llm|image-generation] [--new-only]\n"
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
-            "                             [--sequences N] [--system-ram RAM]\n"
+            "                             [--sequences N|max] [--min-sequence-speed T] [--system-ram RAM]\n"
             "                             [--engine llama.cpp|tensorrt-llm [--split tensors|layers|fastest]]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
@@ -381,7 +390,9 @@ Command recommendCommand() {
             "--sequences (LLM inference) is the requests served at once: each keeps its own KV cache in\n"
             "the memory needed, and the tokens/s ranked is theirs together (default 1); --sequences max\n"
             "serves as many as each card holds beside the weights in 90% of its memory (vLLM's default),\n"
-            "the memory needed being one's, so cards rank by what they serve at full load.\n"
+            "the memory needed being one's, so cards rank by what they serve at full load;\n"
+            "--min-sequence-speed T serves, of those, as many as each still get T tokens/s, so cards rank\n"
+            "by what they serve at the reading speed you promise each request.\n"
             "--system-ram (LLM inference: ddr5-5600, ddr4-3200x4 or GB/s) also ranks the cards too small\n"
             "for the model, up to --gpus of a card where the budget buys them, at llama.cpp's speed with\n"
             "the rest in that RAM (gpu-advisor perf --help says how); they are marked '+ system RAM'.\n"
@@ -392,16 +403,17 @@ Command recommendCommand() {
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {
-                const std::vector<OptionSpec> specs = {{"memory-gb"},    {"params-billion"},
-                                                       {"model"},        {"budget"},
-                                                       {"precision"},    {"task"},
-                                                       {"domain"},       {"new-only", false},
-                                                       {"gpus"},         {"organization", false},
-                                                       {"rank"},         {"top"},
-                                                       {"years"},        {"utilization"},
-                                                       {"context"},      {"sequences"},
-                                                       {"engine"},       {"split"},
-                                                       systemRamOption()};
+                std::vector<OptionSpec> specs = {{"memory-gb"},    {"params-billion"},
+                                                 {"model"},        {"budget"},
+                                                 {"precision"},    {"task"},
+                                                 {"domain"},       {"new-only", false},
+                                                 {"gpus"},         {"organization", false},
+                                                 {"rank"},         {"top"},
+                                                 {"years"},        {"utilization"},
+                                                 {"context"},      {"sequences"},
+                                                 {"engine"},       {"split"},
+                                                 systemRamOption()};
+                specs.push_back({"min-sequence-speed"});
                 return recommend(ctx, Args::parse(rest, specs));
             }};
 }

@@ -77,6 +77,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmActiveParamsBillion = in.llmActiveParamsBillion.value_or(0);
             q.llmSequences = in.llmSequences;
             q.llmSequencesFillMemory = in.llmSequencesFillMemory;
+            q.llmMinSequenceSpeed = in.llmMinSequenceSpeed;
             q.llmEngine = in.llmEngine;
             q.llmSplit = in.llmSplit;
             q.llmExperts = in.llmExperts;

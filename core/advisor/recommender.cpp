@@ -252,14 +252,17 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
-        const int together =
-            base.metric == perf::Metric::LlmDecode ? perf::withSequencesResolved(g, q).llmSequences : 1;
+        const int together = base.metric == perf::Metric::LlmDecode ? model.sequencesRun(g, q) : 1;
+        const std::string howMany =
+            in.llmMinSequenceSpeed
+                ? " (as many as fit and each get " + format::trimmed(*in.llmMinSequenceSpeed, 1) + " tokens/s)"
+            : in.llmSequencesFillMemory ? " (as many as fit)"
+                                        : "";
         c.reasons.push_back(std::string(perf::isLlm(base.metric)
                                             ? "speed " + format::number(c.throughput, 0) + " tokens/s"
                                             : "speed " + format::ratio(c.relativePerformance) + " " + reference->name) +
                             " (" + perf::toString(base.metric) +
-                            (together > 1 ? ", " + std::to_string(together) + " requests together" +
-                                                (in.llmSequencesFillMemory ? " (as many as fit)" : "") + ": " +
+                            (together > 1 ? ", " + std::to_string(together) + " requests together" + howMany + ": " +
                                                 format::number(c.throughput / together, 0) + " each"
                                           : std::string()) +
                             ")");

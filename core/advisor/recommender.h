@@ -66,6 +66,9 @@ struct RecommendInput {
     /// Instead of llmSequences, as many requests as each card's memory holds beside the weights
     /// (perf/sequences_that_fit.h): cards ranked by what each serves at full load.
     bool llmSequencesFillMemory = false;
+    /// With llmSequencesFillMemory: of the requests that fit, only as many as each still get this many
+    /// tokens/s (perf::PerfQuery::llmMinSequenceSpeed): cards ranked by what they serve at that speed.
+    std::optional<double> llmMinSequenceSpeed;
     /// LLM inference: the software serving it (perf::PerfQuery::llmEngine): llama.cpp's kernels or
     /// a serving engine's (TensorRT-LLM), which the tokens/s ranked are for.
     perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp;

@@ -303,6 +303,43 @@ TEST(RecommendCli, AsManyRequestsAsFitRanksEachCardAtItsOwnFullLoad) {
     EXPECT_GE(counts.size(), 2U); // cards of different memory hold different counts
 }
 
+TEST(RecommendCli, AReadingSpeedForEachRequestRanksCardsByTheRequestsTheyServeAtIt) {
+    // --min-sequence-speed 30: each candidate ranked by perf's tokens/s for the requests it serves
+    // with each at 30 tokens/s or more, which its reasons give.
+    Cli cli;
+    const auto served =
+        cli.json(llamaInference("20000", {"--context", "8192", "--top", "10", "--min-sequence-speed", "30"}));
+    EXPECT_EQ(served.at("memory_basis").at("min_sequence_speed"), 30.0);
+    EXPECT_EQ(served.at("memory_basis").at("sequences_fill_memory"), true);
+    ASSERT_GE(served.at("candidates").size(), 2U);
+    int fewerThanFit = 0;
+    for (const auto& c : served.at("candidates")) {
+        std::vector<std::string> base = {"perf", "--gpu", c.at("gpu").get<std::string>(), "--gpus",
+                                         std::to_string(c.at("count").get<int>())};
+        base.insert(base.end(), {"--metric", "llm-decode", "--model", "llama-3.1-8b", "--weights", "int4", "--context",
+                                 "8192", "--sequences", "max"});
+        std::vector<std::string> atSpeed = base;
+        atSpeed.insert(atSpeed.end(), {"--min-sequence-speed", "30"});
+        const auto doc = cli.json(atSpeed);
+        const auto& p = doc.at("predictions").at(0);
+        EXPECT_NEAR(c.at("throughput").get<double>(), p.at("throughput").get<double>(), 1e-9);
+        const int n = p.at("llm").at("sequences").get<int>();
+        fewerThanFit += n < cli.json(base).at("predictions").at(0).at("llm").at("sequences").get<int>();
+        if (n > 1) {
+            EXPECT_NE(c.at("reasons").dump().find(std::to_string(n) +
+                                                  " requests together (as many as fit and each get 30 tokens/s)"),
+                      std::string::npos)
+                << c.at("reasons").dump();
+        }
+    }
+    EXPECT_GE(fewerThanFit, 1); // the speed, not the memory, limits some
+    const auto training =
+        cli.run({"recommend", "--params-billion", "7", "--budget", "3000", "--min-sequence-speed", "30"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("--min-sequence-speed is the requests an LLM serves at once"), std::string::npos)
+        << training.err;
+}
+
 TEST(RecommendCli, RequestsServedAtOnceEachKeepTheirCacheAndGenerateTogether) {
     // Sixteen requests of Llama 3.1 8B at 8,192 tokens: 16 caches of 1.07 GB in the memory, and
     // each candidate ranked by perf's tokens/s for 16 sequences.
