@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -139,6 +141,54 @@ private slots:
         again.llmModelField()->setCurrentIndex(0); // later tests expect the defaults
         again.setSortBy(perf::Metric::Fp16Training);
         QCOMPARE(again.data().metrics, charts::defaultChartMetrics(false));
+    }
+
+    // "As many as fit", each at a speed: every card's bar is for the most sequences that each still
+    // get it (perf --min-sequence-speed), fewer than fit where the speed stops it first.
+    void aSpeedForEachSequenceChartsWhatEachCardServesAtIt() {
+        ui::Session session;
+        session.open(dbPath());
+        {
+            ui::ChartsPage page(session);
+            page.setKind(charts::ChartKind::RawPerformance);
+            page.setSortBy(perf::Metric::LlmDecode);
+            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("llama-3.1-8b")));
+            page.llmContextField()->setValue(2048);
+            QVERIFY(!page.llmSequenceSpeedField()->isEnabled()); // one sequence: nothing to limit
+            page.llmSequencesField()->setValue(0);
+            QVERIFY(page.llmSequenceSpeedField()->isEnabled());
+            QCOMPARE(page.llmSequenceSpeedField()->text(), QStringLiteral("any"));
+            QVERIFY(!page.options().llm.llmMinSequenceSpeed);
+            std::map<std::string, int> fit;
+            for (const auto& r : page.data().rows) {
+                fit[r.gpu->id] = r.llmSequences;
+            }
+            page.llmSequenceSpeedField()->setValue(30);
+            perf::PerfQuery q = page.options().llm;
+            QCOMPARE(*q.llmMinSequenceSpeed, 30.0);
+            q.metric = perf::Metric::LlmDecode; // the chart's token generation bars
+            QVERIFY2(page.data().title.find("each get 30 tokens/s") != std::string::npos, page.data().title.c_str());
+            int fewer = 0;
+            for (const auto& r : page.data().rows) {
+                QCOMPARE(r.llmSequences, session.model().sequencesRun(*r.gpu, q));
+                QVERIFY2(r.llmSequences <= fit[r.gpu->id], r.gpu->name.c_str());
+                fewer += r.llmSequences < fit[r.gpu->id];
+            }
+            QVERIFY2(fewer >= 10, qPrintable(QString::number(fewer)));
+            // A count of sequences is what it is: the speed is off and not applied.
+            page.llmSequencesField()->setValue(8);
+            QVERIFY(!page.llmSequenceSpeedField()->isEnabled());
+            QVERIFY(!page.options().llm.llmMinSequenceSpeed);
+            page.llmSequencesField()->setValue(0);
+        }
+        ui::ChartsPage again(session); // remembered with the page's other choices
+        QCOMPARE(again.llmSequenceSpeedField()->value(), 30.0);
+        QCOMPARE(*again.options().llm.llmMinSequenceSpeed, 30.0);
+        again.llmSequenceSpeedField()->setValue(0); // later tests expect the defaults
+        again.llmSequencesField()->setValue(1);
+        again.llmContextField()->setValue(512);
+        again.llmModelField()->setCurrentIndex(0);
+        again.setSortBy(perf::Metric::Fp16Training);
     }
 
     void systemRamBringsBackTheCardsThatRunTheModelWithTheRestInRam() {

@@ -112,6 +112,8 @@ void ChartsPage::buildControls() {
     describeLlmContextField(llmContext_);
     llmSequences_ = new QSpinBox;
     describeLlmSequencesField(llmSequences_);
+    llmSequenceSpeed_ = new QDoubleSpinBox;
+    describeLlmSequenceSpeedField(llmSequenceSpeed_);
 
     llmMicroBatch_ = new QSpinBox;
     llmMicroBatch_->setRange(1, 1048576);
@@ -147,6 +149,7 @@ void ChartsPage::buildControls() {
     form->addRow(tr("LLM we&ights:"), llmWeights_);
     form->addRow(tr("LLM conte&xt:"), llmContext_);
     form->addRow(tr("LLM se&quences:"), llmSequences_);
+    form->addRow(tr("LLM speed of each:"), llmSequenceSpeed_); // no Alt key free, as for the system RAM
     form->addRow(tr("LLM micro-batch:"), llmMicroBatch_); // no Alt key free, as for the system RAM
     // No Alt key: every letter of its label is taken on this screen (everyAltKeyOnAScreenIsUnique).
     form->addRow(tr("LLM system RAM:"), llmSystemRam_);
@@ -221,6 +224,7 @@ void ChartsPage::buildControls() {
     }
     connect(llmContext_, &QSpinBox::valueChanged, this, changed);
     connect(llmSequences_, &QSpinBox::valueChanged, this, changed);
+    connect(llmSequenceSpeed_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(llmMicroBatch_, &QSpinBox::valueChanged, this, changed);
     connect(gpus_, &QSpinBox::valueChanged, this, changed);
     connect(minMemory_, &QDoubleSpinBox::valueChanged, this, changed);
@@ -240,8 +244,7 @@ charts::ChartOptions ChartsPage::options() const {
     if (perf::isLlm(o.sortBy)) {
         o.metrics = charts::llmChartMetrics();
         applyLlmChoices(o.llm, llmModel_, llmWeights_, llmContext_);
-        o.llm.llmSequencesFillMemory = llmSequences_->value() == 0;
-        o.llm.llmSequences = std::max(1, llmSequences_->value());
+        applyLlmSequences(o.llm, llmSequences_, llmSequenceSpeed_);
         o.llm.llmEngine = chosenLlmEngine(llmEngine_);
         // One GPU is not split; llama.cpp's split is by layers whatever the box says.
         o.llm.llmSplit = gpus_->value() > 1 ? chosenLlmSplit(llmSplit_) : perf::LlmSplit::Tensors;
@@ -277,6 +280,7 @@ void ChartsPage::refresh() {
     const bool llamaCpp = chosenLlmEngine(llmEngine_) == perf::LlmEngine::LlamaCpp;
     nameLlmWeightsForEngine(llmWeights_, chosenLlmEngine(llmEngine_));
     llmMicroBatch_->setEnabled(llm && llamaCpp);
+    llmSequenceSpeed_->setEnabled(llm && llmSequences_->value() == 0); // a speed limits "as many as fit"
     llmSystemRam_->setEnabled(llm && llamaCpp);
     llmSplit_->setEnabled(llm && !llamaCpp && gpus_->value() > 1);
     if (!session_.isOpen()) {

@@ -56,6 +56,8 @@ public:
     QComboBox* llmWeightsField() const { return llmWeights_; }
     QSpinBox* llmContextField() const { return llmContext_; }
     QSpinBox* llmSequencesField() const { return llmSequences_; }
+    /// With "as many as fit": the tokens/s each sequence must still get (0: any).
+    QDoubleSpinBox* llmSequenceSpeedField() const { return llmSequenceSpeed_; }
     /// Prompt processing's micro-batch (llama.cpp's -ub): the tokens each step multiplies.
     QSpinBox* llmMicroBatchField() const { return llmMicroBatch_; }
     QComboBox* llmSystemRamField() const { return llmSystemRam_; }
@@ -95,6 +97,7 @@ private:
     QComboBox* llmWeights_ = nullptr;
     QSpinBox* llmContext_ = nullptr;
     QSpinBox* llmSequences_ = nullptr;
+    QDoubleSpinBox* llmSequenceSpeed_ = nullptr;
     QSpinBox* llmMicroBatch_ = nullptr;
     QSpinBox* gpus_ = nullptr; ///< GPUs per setup: every bar that many cards, against as many of the reference
     QComboBox* llmSystemRam_ = nullptr;

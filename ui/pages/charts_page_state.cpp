@@ -42,6 +42,7 @@ void ChartsPage::saveViewState() const {
     s.setValue(QStringLiteral("sparsity"), sparsity_->isChecked());
     s.setValue(QStringLiteral("llmContext"), llmContext_->value());
     s.setValue(QStringLiteral("llmSequences"), llmSequences_->value());
+    s.setValue(QStringLiteral("llmSequenceSpeed"), llmSequenceSpeed_->value());
     s.setValue(QStringLiteral("llmMicroBatch"), llmMicroBatch_->value());
     s.setValue(QStringLiteral("splitter"), splitter_->saveState());
 }
@@ -57,6 +58,7 @@ void ChartsPage::restoreViewState() {
     }
     llmContext_->setValue(s.value(QStringLiteral("llmContext"), 512).toInt());
     llmSequences_->setValue(s.value(QStringLiteral("llmSequences"), 1).toInt());
+    llmSequenceSpeed_->setValue(s.value(QStringLiteral("llmSequenceSpeed"), 0.0).toDouble());
     llmMicroBatch_->setValue(s.value(QStringLiteral("llmMicroBatch"), perf::kDefaultMicroBatchTokens).toInt());
     minMemory_->setValue(s.value(QStringLiteral("minMemory"), 0.0).toDouble());
     gpus_->setValue(s.value(QStringLiteral("gpus"), 1).toInt());

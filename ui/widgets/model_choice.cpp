@@ -6,6 +6,7 @@
 #include "ui_text.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -99,6 +100,27 @@ void describeLlmSequencesField(QSpinBox* box) {
                                 "the chart shows their tokens together. Prompt processing is per token either way. "
                                 "Down to \"as many as fit\": each card its own count, as many as 90% of its memory "
                                 "holds beside the weights (vLLM's default), a server's full load."));
+}
+
+void describeLlmSequenceSpeedField(QDoubleSpinBox* box) {
+    box->setRange(0, 1000); // 0: no speed asked of each
+    box->setDecimals(0);
+    box->setSingleStep(5);
+    box->setSuffix(QObject::tr(" tokens/s"));
+    box->setSpecialValueText(QObject::tr("any"));
+    box->setToolTip(QObject::tr("With \"as many as fit\": of those, only as many as each still generate this many "
+                                "tokens/s (a reading speed promised to each request; each step takes longer the more "
+                                "sequences share it), so each card shows what it serves at that speed. \"any\": "
+                                "all that fit."));
+}
+
+void applyLlmSequences(perf::PerfQuery& q, const QSpinBox* sequences, const QDoubleSpinBox* speed) {
+    q.llmSequencesFillMemory = sequences->value() == 0;
+    q.llmSequences = std::max(1, sequences->value());
+    q.llmMinSequenceSpeed.reset();
+    if (q.llmSequencesFillMemory && speed->value() > 0) {
+        q.llmMinSequenceSpeed = speed->value();
+    }
 }
 
 void describeLlmContextField(QSpinBox* box) {

@@ -6,6 +6,7 @@
 /// all list the same models alike; and the choice of an LLM's weights.
 
 class QComboBox;
+class QDoubleSpinBox;
 class QSpinBox;
 class QString;
 
@@ -53,6 +54,13 @@ perf::LlmSplit chosenLlmSplit(const QComboBox* box);
 
 /// Sets up a field of sequences generating together: 0 is "as many as fit", the rest a count.
 void describeLlmSequencesField(QSpinBox* box);
+
+/// Sets up a field of the tokens/s each sequence must still get (perf --min-sequence-speed): 0 is
+/// "any", the rest a speed that limits "as many as fit" to those that each keep it.
+void describeLlmSequenceSpeedField(QDoubleSpinBox* box);
+
+/// The sequences fields into q: a count, as many as fit, or of those as many as each keep the speed.
+void applyLlmSequences(perf::PerfQuery& q, const QSpinBox* sequences, const QDoubleSpinBox* speed);
 
 /// Sets up a context field for LLM work: tokens as the unit, what the count means as its tooltip.
 void describeLlmContextField(QSpinBox* box);
