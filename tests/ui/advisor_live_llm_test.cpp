@@ -172,6 +172,47 @@ private slots:
         model->setCurrentIndex(0);
     }
 
+    void aSpeedForEachRequestRanksWhatEachCardServesAtIt() {
+        ui::AdvisorPage page(*session_);
+        page.show();
+        answerUpToRunningLlms(page);
+        auto* model = page.findChild<QComboBox*>(QStringLiteral("liveModel"));
+        auto* requests = page.findChild<QSpinBox*>(QStringLiteral("liveRequests"));
+        auto* speed = page.findChild<QDoubleSpinBox*>(QStringLiteral("liveRequestSpeed"));
+        QVERIFY(model != nullptr && requests != nullptr && speed != nullptr);
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-8b")));
+        QVERIFY(!speed->isVisible()); // one request: nothing to limit
+        requests->setValue(0);
+        QVERIFY(speed->isVisible());
+        QCOMPARE(speed->text(), QStringLiteral("any"));
+        speed->setValue(30);
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("each get 30 tokens/s")),
+                 qPrintable(liveSummary(page)->text()));
+        // "speed X tokens/s (llm-decode, N requests together (as many as fit and each get 30 tokens/s): Y each)"
+        const auto& shortlist = page.liveRecommendation().shortlist;
+        QVERIFY(!shortlist.empty());
+        int checked = 0;
+        for (const auto& c : shortlist) {
+            for (const auto& r : c.reasons) {
+                const auto at = r.find(" requests together (as many as fit and each get 30 tokens/s): ");
+                if (at != std::string::npos) {
+                    const double each = std::stod(r.substr(r.find("): ", at) + 3));
+                    QVERIFY2(each >= 29.5, r.c_str()); // rounded to whole tokens/s
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked >= 1);
+        QCOMPARE(ui::AdvisorPage(*session_).findChild<QDoubleSpinBox*>(QStringLiteral("liveRequestSpeed"))->value(),
+                 30.0);
+        requests->setValue(8); // a count is what it is: the speed is hidden and not applied
+        QVERIFY(!speed->isVisible());
+        QVERIFY(!liveSummary(page)->text().contains(QStringLiteral("tokens/s")));
+        speed->setValue(0); // later tests expect the defaults
+        requests->setValue(1);
+        model->setCurrentIndex(0);
+    }
+
     void systemRamLetsCardsTooSmallForTheModelInWithTheRestInRam() {
         ui::AdvisorPage page(*session_);
         page.show();

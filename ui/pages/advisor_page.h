@@ -112,6 +112,7 @@ private:
     QComboBox* liveWeights_ = nullptr;     ///< LLM inference: the weights' precision
     QSpinBox* liveContext_ = nullptr;      ///< LLM inference: tokens of context; 0 = the default
     QSpinBox* liveRequests_ = nullptr;     ///< LLM inference: requests served at once
+    QDoubleSpinBox* liveRequestSpeed_ = nullptr; ///< with "as many as fit": tokens/s each must still get
     QComboBox* liveEngine_ = nullptr;      ///< LLM inference: llama.cpp or a serving engine
     QComboBox* liveSplit_ = nullptr;       ///< the serving engine's split over several cards
     QComboBox* liveSystemRam_ = nullptr;   ///< LLM inference: RAM a card too small may use

@@ -88,6 +88,17 @@ void AdvisorPage::createLiveOptionFields() {
         sizeLiveMemoryForModel();
         updateLive();
     });
+    // Of as many as fit, as many as each still get this speed (`recommend --min-sequence-speed`).
+    liveRequestSpeed_ = new QDoubleSpinBox;
+    liveRequestSpeed_->setObjectName(QStringLiteral("liveRequestSpeed"));
+    liveRequestSpeed_->setKeyboardTracking(false);
+    describeLlmSequenceSpeedField(liveRequestSpeed_);
+    liveRequestSpeed_->setValue(QSettings().value(QStringLiteral("advisor/sequence_speed"), 0.0).toDouble());
+    connect(liveRequestSpeed_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        QSettings().setValue(QStringLiteral("advisor/sequence_speed"), v);
+        sizeLiveMemoryForModel();
+        updateLive();
+    });
     // The software serving the model (`recommend --engine`): llama.cpp's kernels or a serving
     // engine's, which runs everything on the GPUs (no system RAM).
     liveEngine_ = new QComboBox;
@@ -131,6 +142,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     liveInput_.llmContextTokens.reset();
     liveInput_.llmSequences = 1;
     liveInput_.llmSequencesFillMemory = false;
+    liveInput_.llmMinSequenceSpeed.reset();
     liveInput_.systemRamGbs.reset();
     liveInput_.llmEngine = perf::LlmEngine::LlamaCpp;
     liveInput_.llmSplit = perf::LlmSplit::Tensors;
@@ -140,6 +152,7 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     const bool llmInference = liveInput_.task == advice::Task::Inference && liveInput_.domain == advice::Domain::Llm;
     liveContext_->setEnabled(llmInference && params > 0);
     liveMemoryForm_->setRowVisible(liveRequests_, llmInference && params > 0);
+    liveMemoryForm_->setRowVisible(liveRequestSpeed_, llmInference && params > 0 && liveRequests_->value() == 0);
     const bool llamaCpp = chosenLlmEngine(liveEngine_) == perf::LlmEngine::LlamaCpp;
     nameLlmWeightsForEngine(liveWeights_, chosenLlmEngine(liveEngine_));
     liveMemoryForm_->setRowVisible(liveEngine_, llmInference && params > 0);
@@ -160,8 +173,11 @@ void AdvisorPage::sizeLiveMemoryForModel() {
         liveInput_.llmContextTokens = liveContext_->value();
     }
     if (llmInference) {
-        liveInput_.llmSequencesFillMemory = liveRequests_->value() == 0;
-        liveInput_.llmSequences = std::max(1, liveRequests_->value());
+        perf::PerfQuery served;
+        applyLlmSequences(served, liveRequests_, liveRequestSpeed_);
+        liveInput_.llmSequencesFillMemory = served.llmSequencesFillMemory;
+        liveInput_.llmSequences = served.llmSequences;
+        liveInput_.llmMinSequenceSpeed = served.llmMinSequenceSpeed;
         liveInput_.llmEngine = chosenLlmEngine(liveEngine_);
         if (llamaCpp) { // a serving engine keeps the whole model on the GPUs
             liveInput_.systemRamGbs = chosenSystemRamGbs(liveSystemRam_);
@@ -173,7 +189,10 @@ void AdvisorPage::sizeLiveMemoryForModel() {
     try {
         const auto mem = advice::sizeMemoryForModel(liveInput_, params, model);
         liveMemoryBasis_ = qs(advice::describeMemoryBasis(mem));
-        if (liveInput_.llmSequencesFillMemory) {
+        if (liveInput_.llmMinSequenceSpeed) {
+            liveMemoryBasis_ += tr("; as many requests at once as each card holds and each get %1 tokens/s")
+                                    .arg(*liveInput_.llmMinSequenceSpeed);
+        } else if (liveInput_.llmSequencesFillMemory) {
             liveMemoryBasis_ += tr("; as many requests at once as each card holds");
         }
         if (liveInput_.llmEngine == perf::LlmEngine::TensorRtLlm) {

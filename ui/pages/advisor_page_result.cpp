@@ -217,6 +217,8 @@ void AdvisorPage::buildResultView(QWidget* page) {
     // Shown on an LLM-inference leaf only, so other leaves keep the shortlist's height.
     memoryRow->addRow(tr("Re&quests at once:"), liveRequests_);
     memoryRow->setRowVisible(liveRequests_, false);
+    memoryRow->addRow(tr("Speed of each:"), liveRequestSpeed_); // no Alt key free, as for the engine
+    memoryRow->setRowVisible(liveRequestSpeed_, false);
     memoryRow->addRow(tr("LLM engine:"), liveEngine_); // no Alt key free on this screen
     memoryRow->setRowVisible(liveEngine_, false);
     memoryRow->addRow(tr("LLM split over GPUs:"), liveSplit_); // nor for this one
