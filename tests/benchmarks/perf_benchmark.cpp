@@ -51,6 +51,29 @@ void BM_ExplainOne(benchmark::State& state) {
 }
 BENCHMARK(BM_ExplainOne)->Unit(benchmark::kMicrosecond);
 
+// Token generation for every catalog GPU at as many sequences as each serves at 30 tokens/s apiece
+// (--min-sequence-speed: a bisection over the model's own figures, up to 18 of them per GPU), in
+// llama.cpp (arg 0) and the serving engine (arg 1): what the Charts page redraws on each change.
+void BM_SequencesAtSpeedCatalog(benchmark::State& state) {
+    const auto& catalog = advisor::Catalog::builtin();
+    const advisor::perf::PerfModel model(catalog);
+    advisor::perf::PerfQuery q;
+    q.metric = advisor::perf::Metric::LlmDecode;
+    q.llmContextTokens = 2048;
+    q.llmSequencesFillMemory = true;
+    q.llmMinSequenceSpeed = 30.0;
+    q.llmEngine = state.range(0) == 1 ? advisor::perf::LlmEngine::TensorRtLlm : advisor::perf::LlmEngine::LlamaCpp;
+    for (auto _ : state) {
+        double sum = 0;
+        for (const auto& g : catalog.gpus()) {
+            sum += model.throughput(g, q);
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * catalog.gpus().size()));
+}
+BENCHMARK(BM_SequencesAtSpeedCatalog)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
 } // namespace
 
 BENCHMARK_MAIN();
