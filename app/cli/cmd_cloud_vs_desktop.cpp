@@ -266,7 +266,7 @@ Command cloudVsDesktopCommand() {
             "         [--desktop-gpus N] [--grid KG_PER_KWH|PRESET]\n"
             "         [--metric M] [--workload W] [--batch B]\n"
             "         [--params-billion P --weights W --context N --depth N --kv-cache T --sequences N|max\n"
-            "          --ubatch N]\n\n"
+            "          --min-sequence-speed T --ubatch N]\n\n"
             "Desktop electricity: (GPU W + CPU W) x utilization x 24 x 365 / 1000 kWh a year. The cloud is\n"
             "paid for the same hours of work; with --desktop-gpu the model's speed ratio (--metric, default\n"
             "fp16-training) converts hours against --cloud-gpu, else the offer's GPU, else the same GPU\n"
