@@ -277,9 +277,10 @@ PerfOptions perfOptions(const Args& args, GpuSetup setup, const perf::ModelConst
                          std::string(perf::toString(*o.metric)) +
                          " takes --params-billion (or --model), --weights, --context, --depth and --kv-cache");
     }
-    if (o.metric == perf::Metric::LlmPrefill && args.has("sequences")) {
-        throw UsageError("--sequences is for token generation (--metric llm-decode): the sequences generating "
-                         "together; prompt processing is predicted per prompt token whatever the prompts");
+    if (o.metric == perf::Metric::LlmPrefill && (args.has("sequences") || args.has("min-sequence-speed"))) {
+        throw UsageError(std::string(args.has("sequences") ? "--sequences" : "--min-sequence-speed") +
+                         " is for token generation (--metric llm-decode): the sequences generating together; prompt "
+                         "processing is predicted per prompt token whatever the prompts");
     }
     if (o.metric == perf::Metric::LlmDecode && args.has("ubatch")) {
         throw UsageError("--ubatch is for prompt processing (--metric llm-prefill): the prompt tokens each step "

@@ -376,6 +376,9 @@ TEST(KvCacheCli, MinSequenceSpeedServesTheMostThatEachStillGetIt) {
     const auto conflict = cli.run(both);
     EXPECT_EQ(conflict.exitCode, 2);
     EXPECT_NE(conflict.err.find("--min-sequence-speed sets how many sequences"), std::string::npos) << conflict.err;
+    const auto prompt = cli.run({"perf", "--gpu", "RTX 4090", "--metric", "llm-prefill", "--min-sequence-speed", "30"});
+    EXPECT_EQ(prompt.exitCode, 2);
+    EXPECT_NE(prompt.err.find("--min-sequence-speed is for token generation"), std::string::npos) << prompt.err;
     std::vector<std::string> bad = base;
     bad.insert(bad.end(), {"--min-sequence-speed", "fast"});
     const auto refused = cli.run(bad);
