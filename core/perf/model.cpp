@@ -102,16 +102,15 @@ EffectiveSpecs PerfModel::specs(const Gpu& g) const {
 double modelThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                        Prediction* out) {
     const int n = std::max(1, q.gpus);
-    if (q.llmMinSequenceSpeed && q.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
+    // As many sequences as fit (at a speed) are settled first; otherwise the fast path copies nothing.
+    if (q.llmSequencesFillMemory && q.metric == Metric::LlmDecode) {
         return modelThroughput(s, g, withSequencesResolved(s, g, q, c), c, out);
     }
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) {
-        return q.llmSequencesFillMemory ? servingThroughput(s, g, withSequencesResolved(g, q), c, out)
-                                        : servingThroughput(s, g, q, c, out); // no copy of the query
+        return servingThroughput(s, g, q, c, out);
     }
     if (q.metric == Metric::LlmDecode) {
-        return q.llmSequencesFillMemory ? decodeThroughput(s, g, withSequencesResolved(g, q), c, out)
-                                        : decodeThroughput(s, g, q, c, out); // the fast path copies nothing
+        return decodeThroughput(s, g, q, c, out);
     }
     if (q.metric == Metric::LlmPrefill) {
         return prefillThroughput(s, g, q, c, out);
