@@ -4,6 +4,7 @@
 #include "perf/sequences_that_fit.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace advisor::perf {
 namespace {
@@ -14,6 +15,15 @@ double speedOfEach(const EffectiveSpecs& s, const Gpu& g, PerfQuery q, const Mod
     q.llmMinSequenceSpeed.reset();
     q.llmSequences = sequences;
     return modelThroughput(s, g, q, c) / sequences;
+}
+
+// A speed below `wanted` with as many decimals as it takes not to read as `wanted` (19.98, not 20.0).
+std::string speedBelow(double speed, double wanted) {
+    int decimals = 1;
+    while (decimals < 4 && std::round(speed * std::pow(10.0, decimals)) / std::pow(10.0, decimals) >= wanted) {
+        ++decimals;
+    }
+    return format::number(speed, decimals);
 }
 
 int sequencesThatFitOrOne(const Gpu& g, const PerfQuery& q) {
@@ -68,7 +78,7 @@ std::string sequencesAtSpeedNote(const EffectiveSpecs& s, const Gpu& g, const Pe
     }
     return "at least " + speed + " for each sequence: " + std::to_string(sequences) + " at once keep it (each gets " +
            format::number(each, 1) + " tokens/s; with " + std::to_string(sequences + 1) + ", " +
-           format::number(speedOfEach(s, g, q, c, sequences + 1), 1) + "), of the " + std::to_string(fit) +
+           speedBelow(speedOfEach(s, g, q, c, sequences + 1), wanted) + "), of the " + std::to_string(fit) +
            " that would fit";
 }
 

@@ -112,13 +112,33 @@ TEST(SequencesAtSpeed, TheExplanationSaysWhatOneMoreWouldGet) {
     EXPECT_EQ(p.llmSequences, n);
     EXPECT_NE(factorNamed(p, std::to_string(n) + " sequences at once"), nullptr);
     const std::string expected = std::to_string(n) + " at once keep it";
+    const std::string oneMore = "with " + std::to_string(n + 1) + ", ";
     bool said = false;
     for (const auto& note : p.notes) {
-        said = said || (note.find(expected) != std::string::npos &&
-                        note.find("with " + std::to_string(n + 1) + ", ") != std::string::npos &&
-                        note.find("of the " + std::to_string(fit) + " that would fit") != std::string::npos);
+        if (note.find(expected) != std::string::npos &&
+            note.find("of the " + std::to_string(fit) + " that would fit") != std::string::npos) {
+            const auto at = note.find(oneMore);
+            ASSERT_NE(at, std::string::npos) << note;
+            // What one more would get reads as below the speed, however close (19.997, not 20.0).
+            EXPECT_LT(std::stod(note.substr(at + oneMore.size())), 30.0) << note;
+            said = true;
+        }
     }
     EXPECT_TRUE(said) << expected;
+    // The same on a setup whose next sequence falls short by less than 0.05 tokens/s.
+    const Gpu& pro = cat().require("RTX PRO 6000 Blackwell Server Edition");
+    PerfQuery close = servedAt("llama-3.1-70b", Precision::Fp4, 2000, 20.0, LlmEngine::TensorRtLlm, 4);
+    const int m = model().sequencesRun(pro, close);
+    ASSERT_GT(speedOfEach(pro, close, m + 1), 19.95);
+    bool closeSaid = false;
+    for (const auto& note : model().explain(pro, close).notes) {
+        if (const auto at = note.find("with " + std::to_string(m + 1) + ", "); at != std::string::npos) {
+            const double shown = std::stod(note.substr(at + std::to_string(m + 1).size() + 7));
+            EXPECT_LT(shown, 20.0) << note;
+            closeSaid = true;
+        }
+    }
+    EXPECT_TRUE(closeSaid);
     // A faster promise serves fewer.
     PerfQuery faster = q;
     faster.llmMinSequenceSpeed = 60.0;
