@@ -125,9 +125,11 @@ int microBatches(const PerfQuery& q) {
     return std::clamp(q.llmSequences, 1, std::max(1, q.gpus));
 }
 
-// The sequences in each micro-batch.
+// The sequences in the largest micro-batch, whose step each card's step is taken at: parts as even
+// as whole sequences allow (6 over 4 cards: 2, 2, 1, 1).
 int microBatch(const PerfQuery& q) {
-    return std::max(1, static_cast<int>(std::lround(double(std::max(1, q.llmSequences)) / microBatches(q))));
+    const int parts = microBatches(q);
+    return std::max(1, (std::max(1, q.llmSequences) + parts - 1) / parts);
 }
 
 } // namespace
@@ -195,7 +197,8 @@ double servingThroughput(const EffectiveSpecs& s, const Gpu& g, const PerfQuery&
     if (pipeline && !decode) {
         t.overhead += handOverSeconds(q.gpus, k);
     }
-    const double tokensPerStep = pipeline && decode ? double(stepTokens) * microBatches(q) / q.gpus : stepTokens;
+    // Every sequence gets a token each N steps, however the micro-batches divide them.
+    const double tokensPerStep = pipeline && decode ? double(std::max(1, q.llmSequences)) / q.gpus : stepTokens;
     const double tokens = tokensPerStep / t.total();
     if (out != nullptr) {
         const bool readsCount = !t.readsHidden || t.weightReads >= t.multiplies;

@@ -64,7 +64,7 @@ inline constexpr ErrorBand kServingFp4Accuracy{7.2, 22.2, 50};
 /// Llama 3.3 70B in NVFP4 on 2, 4 and 8 RTX PRO 6000 Blackwell Server Editions split so, each count
 /// of cards predicted by kServingPipelineHandOverMs fitted on the other counts' rows: what `perf`
 /// reports for such queries.
-inline constexpr ErrorBand kServingPipelineAccuracy{11.9, 25.6, 30};
+inline constexpr ErrorBand kServingPipelineAccuracy{12.1, 25.6, 30};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
 /// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of
@@ -92,7 +92,7 @@ inline constexpr double kServingFp4RateShare = 0.582;
 /// it the eight-card rows came out 12-42% fast. Taken to be the engine's host-side exchange of
 /// each micro-batch's requests and sampled tokens between the cards' processes, which grows with
 /// the cards; the activations themselves (a few MB a step) take far less over PCIe.
-inline constexpr double kServingPipelineHandOverMs = 0.521;
+inline constexpr double kServingPipelineHandOverMs = 0.511;
 
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;

@@ -308,8 +308,8 @@ TEST(ServingCli, EvalServingReportsEachArchitectureHeldOut) {
     const auto& fullLoad = doc.at("full_load");
     EXPECT_EQ(fullLoad.at("rows").size(), 140u);
     const auto& byLayers = fullLoad.at("split_by_layers");
-    EXPECT_NEAR(byLayers.at("hand_over_ms_fitted").get<double>(), 0.521, 0.001);
-    EXPECT_NEAR(byLayers.at("cards_left_out").at("median_abs_error_pct").get<double>(), 11.9, 0.05);
+    EXPECT_NEAR(byLayers.at("hand_over_ms_fitted").get<double>(), 0.511, 0.001);
+    EXPECT_NEAR(byLayers.at("cards_left_out").at("median_abs_error_pct").get<double>(), 12.1, 0.05);
     EXPECT_EQ(byLayers.at("cards_left_out").at("rows"), 30);
     // Its NVFP4 rows fit the one constant fitted on them; each GPU held out gives perf's band.
     EXPECT_NEAR(fullLoad.at("fp4").at("rate_share_fitted").get<double>(), 0.582, 0.001);

@@ -7,6 +7,7 @@
 #include "perf/sequences_that_fit.h"
 #include "perf_test_support.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -75,6 +76,35 @@ TEST(SequencesAtSpeed, TheMostThatEachKeepTheSpeedAndNotOneMore) {
         }
     }
     EXPECT_GE(limitedBySpeed, 6); // most cases stop short of the memory
+}
+
+// The bisection's premise: each sequence's speed never rises as sequences join, on any catalog card,
+// in llama.cpp, in the engine split by tensors, and split by layers (micro-batches that divide the
+// sequences unevenly: 6 over 4 cards run as 2, 2, 1, 1, each step as long as a step of 2).
+TEST(SequencesAtSpeed, EachSequencesSpeedNeverRisesAsSequencesJoin) {
+    const PerfQuery queries[] = {
+        servedAt("llama-3.1-8b", Precision::Int4, 2048, 1.0, LlmEngine::LlamaCpp),
+        servedAt("llama-3.1-70b", Precision::Int8, 2048, 1.0, LlmEngine::TensorRtLlm, 2),
+        [] {
+            PerfQuery q = servedAt("llama-3.1-70b", Precision::Fp4, 2000, 1.0, LlmEngine::TensorRtLlm, 4);
+            q.llmSplit = LlmSplit::Layers;
+            return q;
+        }(),
+    };
+    int checked = 0;
+    for (const PerfQuery& q : queries) {
+        for (const Gpu& g : cat().gpus()) {
+            const int fit = std::min(llmSequencesThatFit(g, q), 160);
+            double previous = fit > 0 ? speedOfEach(g, q, 1) : 0.0;
+            for (int n = 2; n <= fit; ++n) {
+                const double now = speedOfEach(g, q, n);
+                ASSERT_LE(now, previous * (1 + 1e-9)) << g.name << ", " << n << " sequences";
+                previous = now;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 10000);
 }
 
 TEST(SequencesAtSpeed, AllThatFitWhenEachKeepsItAndOneWhenNotEvenOneDoes) {
