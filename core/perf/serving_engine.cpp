@@ -274,7 +274,8 @@ void explainPipeline(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     const StepTimes t = onOneStage(decodeStep(s, g, asOneCard(q, batch), c, {}), q.gpus, {});
     add(name, servingThroughput(s, g, asOneCard(q, q.llmSequences), c),
         "each card holds 1/" + cards + " of the layers; the sequences run as " + std::to_string(microBatches(q)) +
-            " micro-batch" + (microBatches(q) > 1 ? "es" : "") + " of " + format::number(batch, 0) +
+            " micro-batch" + (microBatches(q) > 1 ? "es" : "") +
+            (std::max(1, q.llmSequences) % microBatches(q) != 0 ? " of up to " : " of ") + format::number(batch, 0) +
             ", handed from card to card (pipeline parallel: no all-reduces); each card's step of " +
             format::number(t.total() * 1000.0, 2) +
             " ms (its share of the reads and multiplies, and the step's whole fixed time and hand-over to the "

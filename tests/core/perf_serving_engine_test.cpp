@@ -342,10 +342,10 @@ TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) 
     EXPECT_NEAR(tokens("B200", fp4Prompt) / tokens("B200", prompt), 2 * kServingFp4RateShare, 0.01);
 }
 
-// Split by layers over N cards (pipeline parallel), S sequences run as N micro-batches of S / N;
-// each card's step is its 1/N share of one card's reads and multiplies for a micro-batch, plus the
-// step's whole fixed time and its hand-over to the N - 1 other cards, and brings one micro-batch's
-// tokens out of the last card.
+// Split by layers over N cards (pipeline parallel), S sequences run as N micro-batches of S / N (as
+// even as whole sequences allow); each card's step is its 1/N share of one card's reads and
+// multiplies for the largest micro-batch, plus the step's whole fixed time and its hand-over to the
+// N - 1 other cards, and every sequence gets a token each N steps.
 TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
     PerfQuery q = roundNumbers(256);
     q.gpus = 4;
@@ -375,6 +375,18 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
         return n.rfind("split by layers instead (--split layers", 0) == 0;
     }));
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingPipelineAccuracy.medianPct);
+    // 258 sequences: micro-batches of 65, 65, 64 and 64; each step as long as one of 65, and all 258
+    // get a token every 4 steps (64.5 a step).
+    PerfQuery uneven = roundNumbers(258);
+    uneven.gpus = 4;
+    uneven.llmSplit = LlmSplit::Layers;
+    const double step65 = 65 / tokens("L40S", roundNumbers(65));
+    const double fixed65 = (consts().decodeOverheadMs + kServingStepMsPerDoubling * std::log2(65.0)) / 1000;
+    EXPECT_NEAR(tokens("L40S", uneven), 64.5 / ((step65 - fixed65) / 4 + fixed65 + handOver), 1e-6);
+    const Prediction unevenWhy = model().explain(g, uneven);
+    const Factor* split = factorNamed(unevenWhy, "split by layers over 4 GPUs");
+    ASSERT_NE(split, nullptr);
+    EXPECT_NE(split->detail.find("4 micro-batches of up to 65"), std::string::npos) << split->detail;
     // Fewer sequences than cards: one micro-batch, so each card's step moves it one card on and its
     // token comes every 4 steps; one sequence is slower than on one card (4 fixed times and 4
     // hand-overs a token).
