@@ -232,7 +232,9 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
         q.gpus = count;
         c.llmSplit = splitFor(model, g, q, in);
         q.llmSplit = c.llmSplit.value_or(q.llmSplit);
-        c.throughput = model.throughput(g, q);
+        // The sequences as many as fit (at a speed) are found once, for the figure and the reasons.
+        const perf::PerfQuery run = base.metric == perf::Metric::LlmDecode ? model.withSequencesSettled(g, q) : q;
+        c.throughput = model.throughput(g, run);
         c.relativePerformance = c.throughput / refThroughput;
         c.tco = ownershipCost(g, c.unitPriceUsd, count, in.settings);
         c.perfPerDollar = perfPerDollarFrom(anchor, c.throughput, c.tco.totalUsd).value_or(0.0);
@@ -252,7 +254,7 @@ Recommendation recommend(const Catalog& catalog, const perf::PerfModel& model, c
                             anchor.label() + "): " + format::money(c.unitPriceUsd) + " " + toString(c.condition) + ", " +
                             format::trimmed(in.settings.years, 2) + "-year cost " + format::money(c.tco.totalUsd) +
                             " incl. " + format::money(c.tco.electricityUsd) + " electricity");
-        const int together = base.metric == perf::Metric::LlmDecode ? model.sequencesRun(g, q) : 1;
+        const int together = base.metric == perf::Metric::LlmDecode ? std::max(1, run.llmSequences) : 1;
         const std::string howMany =
             in.llmMinSequenceSpeed
                 ? " (as many as fit and each get " + format::trimmed(*in.llmMinSequenceSpeed, 1) + " tokens/s)"

@@ -143,10 +143,6 @@ double PerfModel::throughput(const Gpu& g, const PerfQuery& q) const {
     return modelThroughput(deriveSpecs(g, constants_, &catalog_), g, q, constants_);
 }
 
-int PerfModel::sequencesRun(const Gpu& g, const PerfQuery& q) const {
-    return std::max(1, withSequencesResolved(specs(g), g, q, constants_).llmSequences);
-}
-
 double PerfModel::relative(const Gpu& g, const Gpu& reference, const PerfQuery& q) const {
     PerfQuery one = q;
     one.gpus = 1;

@@ -204,6 +204,9 @@ public:
     /// The sequences token generation on `g` runs for q: llmSequences, or those that fit
     /// (llmSequencesFillMemory), or of those the most that keep llmMinSequenceSpeed each.
     int sequencesRun(const Gpu& g, const PerfQuery& q) const;
+    /// q with those sequences settled (perf/sequences_at_speed.h): the same throughput, without
+    /// searching for them again on each call.
+    PerfQuery withSequencesSettled(const Gpu& g, const PerfQuery& q) const;
     /// Throughput with the explanation: roofs, bound, time shares and every factor's effect.
     Prediction explain(const Gpu& g, const PerfQuery& q) const;
     /// throughput(g) / throughput(reference, same query but one GPU).

@@ -61,6 +61,14 @@ PerfQuery withSequencesResolved(const EffectiveSpecs& s, const Gpu& g, PerfQuery
     return withSequencesResolved(g, q);
 }
 
+int PerfModel::sequencesRun(const Gpu& g, const PerfQuery& q) const {
+    return std::max(1, withSequencesSettled(g, q).llmSequences);
+}
+
+PerfQuery PerfModel::withSequencesSettled(const Gpu& g, const PerfQuery& q) const {
+    return withSequencesResolved(specs(g), g, q, constants_);
+}
+
 std::string sequencesAtSpeedNote(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c,
                                  int sequences) {
     const double wanted = q.llmMinSequenceSpeed.value_or(0.0);

@@ -50,15 +50,18 @@ ValueTable computeValueTable(const Catalog& catalog, const perf::PerfModel& mode
     const perf::PerfQuery q = valueQuery(o);
     const double refThroughput = model.throughput(*table.reference, q);
 
+    const bool settle = q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory;
     for (const auto& g : catalog.gpus()) {
         ValueRow row;
         row.gpu = &g;
-        row.throughput = model.throughput(g, q);
+        // Each card's sequences (as many as fit, at a speed) are found once, for its figure and its count.
+        const perf::PerfQuery run = settle ? model.withSequencesSettled(g, q) : q;
+        row.throughput = model.throughput(g, run);
         row.relativePerformance = row.throughput / refThroughput;
         row.partlyInRam = perf::offloads(g, q);
         row.holdsModel = !perf::isLlm(q.metric) || perf::llmFits(g, q) || row.partlyInRam;
-        if (q.metric == perf::Metric::LlmDecode && q.llmSequencesFillMemory) {
-            row.llmSequences = model.sequencesRun(g, q);
+        if (settle) {
+            row.llmSequences = std::max(1, run.llmSequences);
         }
         const auto it = byGpu.find(g.id);
         if (it != byGpu.end()) {
