@@ -102,6 +102,35 @@ struct FirstTokenCheck {
     }
 };
 
+// A full-load row's fields as both full-load checks give them.
+nlohmann::json fullLoadRowJson(const eval::FullLoadRun& r, int atOnce, double predicted, double errorPct) {
+    return {{"line", r.line},
+            {"gpu", r.gpu},
+            {"model", r.model},
+            {"gpus", r.query.gpus},
+            {"input_tokens", r.inputTokens},
+            {"output_tokens", r.outputTokens},
+            {"sequences", atOnce},
+            {"measured_tokens_per_s", r.outputTokensPerSecond},
+            {"predicted_tokens_per_s", predicted},
+            {"error_pct", errorPct},
+            {"weights", perf::toString(r.query.llmWeights)},
+            {"split", perf::toString(r.query.llmSplit)},
+            {"mixture_of_experts", r.mixtureOfExperts()}};
+}
+
+std::vector<std::string> fullLoadRowCells(const eval::FullLoadRun& r, int atOnce, double predicted, double errorPct) {
+    return {r.gpu,
+            r.model,
+            std::to_string(r.query.gpus) + (eval::splitByLayers(r) ? " by layers" : ""),
+            perf::toString(r.query.llmWeights),
+            std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
+            format::number(atOnce, 0),
+            format::number(r.outputTokensPerSecond, 0),
+            format::number(predicted, 0),
+            format::number(errorPct, 1) + "%"};
+}
+
 // A current release at full load against the shipped constants: each row, the bands on one GPU
 // and tensor parallel of the rows other than 4-bit floats (never fitted on), the 4-bit float
 // rows' with the one constant fitted on them, in sample and each GPU held out, and the rows split
@@ -139,27 +168,13 @@ struct FullLoadCheck {
             } else {
                 (r.query.gpus > 1 ? parallel : single).errorsPct.push_back(std::fabs(errorPct));
             }
-            rows.push_back(
-                {{"line", r.line},
-                 {"gpu", r.gpu},
-                 {"model", r.model},
-                 {"gpus", r.query.gpus},
-                 {"input_tokens", r.inputTokens},
-                 {"output_tokens", r.outputTokens},
-                 {"sequences", atOnce},
-                 {"measured_tokens_per_s", r.outputTokensPerSecond},
-                 {"predicted_tokens_per_s", predicted},
-                 {"error_pct", errorPct},
-                 {"weights", perf::toString(r.query.llmWeights)},
-                 {"split", perf::toString(r.query.llmSplit)},
-                 {"gpu_left_out_error_pct", heldOut && !pipeline ? nlohmann::json(*heldOut) : nlohmann::json()},
-                 {"cards_left_out_error_pct", heldOut && pipeline ? nlohmann::json(*heldOut) : nlohmann::json()}});
-            table.addRow({r.gpu, r.model, std::to_string(r.query.gpus) + (pipeline ? " by layers" : ""),
-                          perf::toString(r.query.llmWeights),
-                          std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
-                          format::number(atOnce, 0), format::number(r.outputTokensPerSecond, 0),
-                          format::number(predicted, 0), format::number(errorPct, 1) + "%",
-                          heldOut ? format::number(*heldOut, 1) + "%" : std::string()});
+            nlohmann::json row = fullLoadRowJson(r, atOnce, predicted, errorPct);
+            row["gpu_left_out_error_pct"] = heldOut && !pipeline ? nlohmann::json(*heldOut) : nlohmann::json();
+            row["cards_left_out_error_pct"] = heldOut && pipeline ? nlohmann::json(*heldOut) : nlohmann::json();
+            rows.push_back(std::move(row));
+            auto cells = fullLoadRowCells(r, atOnce, predicted, errorPct);
+            cells.push_back(heldOut ? format::number(*heldOut, 1) + "%" : std::string());
+            table.addRow(cells);
         }
     }
     nlohmann::json json() const {
@@ -204,6 +219,57 @@ struct FullLoadCheck {
     }
 };
 
+// A later release's full-load runs against the shipped constants, never fitted on: the dense
+// models' rows on one GPU, split by tensors and split by layers, and the mixtures of experts', with
+// how many of those the model gives too fast.
+struct LaterReleaseCheck {
+    nlohmann::json rows = nlohmann::json::array();
+    Band single, parallel, byLayers, dense, mixture;
+    int mixtureFast = 0;
+    TextTable table{{"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR"}};
+
+    LaterReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs) {
+        for (const size_t c : {2u, 5u, 6u, 7u, 8u}) {
+            table.setRightAligned(c);
+        }
+        for (const auto& r : runs) {
+            const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
+            const double predicted = eval::predictFullLoad(model, g, r);
+            const double errorPct = 100.0 * (predicted / r.outputTokensPerSecond - 1.0);
+            const int atOnce = eval::fullLoadSequences(g, r);
+            if (r.mixtureOfExperts()) {
+                mixture.errorsPct.push_back(std::fabs(errorPct));
+                mixtureFast += errorPct > 0 ? 1 : 0;
+            } else {
+                dense.errorsPct.push_back(std::fabs(errorPct));
+                (eval::splitByLayers(r) ? byLayers
+                 : r.query.gpus > 1     ? parallel
+                                        : single)
+                    .errorsPct.push_back(std::fabs(errorPct));
+            }
+            rows.push_back(fullLoadRowJson(r, atOnce, predicted, errorPct));
+            table.addRow(fullLoadRowCells(r, atOnce, predicted, errorPct));
+        }
+    }
+    nlohmann::json json() const {
+        nlohmann::json moe = mixture.json();
+        moe["predicted_fast"] = mixtureFast;
+        return {{"rows", rows},
+                {"dense", dense.json()},
+                {"dense_single_gpu", single.json()},
+                {"dense_tensor_parallel", parallel.json()},
+                {"dense_split_by_layers", byLayers.json()},
+                {"mixture_of_experts", moe}};
+    }
+    void print(std::ostream& out) const {
+        out << "\na later release at full load (never fitted on):\n";
+        table.print(out);
+        out << "\n  dense models: " << dense.text() << " (one GPU " << single.text() << "; tensor parallel "
+            << parallel.text() << "; split by layers " << byLayers.text() << ")\n"
+            << "  mixtures of experts: " << mixture.text() << ", " << mixtureFast << " of them predicted fast\n";
+    }
+};
+
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
@@ -218,10 +284,15 @@ int run(Context& ctx, const Args& args) {
     const auto fullLoadRuns = fullLoadFile ? eval::readFullLoadRuns(files::readAll(*fullLoadFile), *fullLoadFile)
                                            : eval::builtinFullLoadRuns();
     eval::requireRunGpus(ctx.catalog(), fullLoadRuns, fullLoadFile.value_or("the built-in full-load runs"));
+    const auto laterFile = args.value("later");
+    const auto laterRuns =
+        laterFile ? eval::readFullLoadRuns(files::readAll(*laterFile), *laterFile) : eval::builtinLaterFullLoadRuns();
+    eval::requireRunGpus(ctx.catalog(), laterRuns, laterFile.value_or("the built-in later-release runs"));
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
     const FullLoadCheck fullLoad(ctx, model, fullLoadRuns);
+    const LaterReleaseCheck later(ctx, model, laterRuns);
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -282,7 +353,8 @@ int run(Context& ctx, const Args& args) {
                         {{"single_gpu", heldOutSingle.json()}, {"tensor_parallel", heldOutParallel.json()}}},
                        {"llama_cpp_kernels_vs_these", llamaCpp.json()},
                        {"first_token", firstToken.json()},
-                       {"full_load", fullLoad.json()}});
+                       {"full_load", fullLoad.json()},
+                       {"later_release", later.json()}});
         return 0;
     }
     t.print(ctx.out());
@@ -298,7 +370,12 @@ int run(Context& ctx, const Args& args) {
               << llamaCpp.text() << '\n';
     firstToken.print(ctx.out());
     fullLoad.print(ctx.out());
+    later.print(ctx.out());
     return 0;
+}
+
+Args parseOptions(const std::vector<std::string>& rest) {
+    return Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"later"}, {"constants"}});
 }
 
 } // namespace
@@ -306,7 +383,8 @@ int run(Context& ctx, const Args& args) {
 Command evalServingCommand() {
     return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
             "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--first-token FILE.csv]\n"
-            "                                [--full-load FILE.csv] [--constants calibration.json]\n\n"
+            "                                [--full-load FILE.csv] [--later FILE.csv]\n"
+            "                                [--constants calibration.json]\n\n"
             "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
             "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
             "(--engine tensorrt-llm of perf, value, chart and recommend): the batch's prompts, then its\n"
@@ -335,10 +413,13 @@ Command evalServingCommand() {
             "(default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
             "  [,split]  (tensors, the default, or layers)\n"
-            "where model is a published model's id (gpu-advisor memory --help lists them).\n",
-            [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"constants"}}));
-            }};
+            "where model is a published model's id (gpu-advisor memory --help lists them).\n"
+            "Then predicts a later release's perf overview with the shipped constants, never fitting on\n"
+            "it: Llama 3.3 70B at new lengths and on new GPU counts, and three mixtures of experts\n"
+            "(Qwen3 30B-A3B, gpt-oss-20b and gpt-oss-120b), which the engine gives too fast. --later\n"
+            "reads another file of the full-load columns (default\n"
+            "resources/perf/tensorrt-llm-later-full-load.csv).\n",
+            [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};
 }
 
 } // namespace advisor::cli

@@ -20,6 +20,7 @@ namespace advisor::eval {
 namespace {
 
 constexpr const char* kRunsResource = "perf/tensorrt-llm-1.0-full-load.csv";
+constexpr const char* kLaterRunsResource = "perf/tensorrt-llm-later-full-load.csv";
 /// trtllm-bench's ceiling on the requests an engine runs at once (its max batch size, capped so
 /// the decoder's buffers stay small): TensorRT-LLM 1.0, tensorrt_llm/bench/build/tuning.py.
 constexpr int kBenchMaxRequests = 4096;
@@ -67,8 +68,20 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
     return out;
 }
 
+namespace {
+
+std::vector<FullLoadRun> runsFromResource(const char* name) {
+    return readFullLoadRuns(*resources::find(name), std::string("resources/") + name);
+}
+
+} // namespace
+
 std::vector<FullLoadRun> builtinFullLoadRuns() {
-    return readFullLoadRuns(*resources::find(kRunsResource), std::string("resources/") + kRunsResource);
+    return runsFromResource(kRunsResource);
+}
+
+std::vector<FullLoadRun> builtinLaterFullLoadRuns() {
+    return runsFromResource(kLaterRunsResource);
 }
 
 bool splitByLayers(const FullLoadRun& run) {

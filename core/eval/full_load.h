@@ -29,12 +29,17 @@ struct FullLoadRun {
     int inputTokens = 0, outputTokens = 0;
     double outputTokensPerSecond = 0; ///< all the GPUs together
     std::string source;
+    bool mixtureOfExperts() const { return query.llmExperts > 0; }
 };
 
 /// Every bad row is reported (file, line, field); nothing is returned unless all are valid.
 std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::string& fileLabel);
 /// The shipped runs (compiled in).
 std::vector<FullLoadRun> builtinFullLoadRuns();
+/// A later release's perf overview, the same columns (resources/perf/tensorrt-llm-later-full-load.csv):
+/// Llama 3.3 70B at new lengths and GPU counts, and three mixtures of experts (Qwen3 30B-A3B,
+/// gpt-oss-20b and -120b). Never fitted on: what the shipped constants predict of runs they never saw.
+std::vector<FullLoadRun> builtinLaterFullLoadRuns();
 
 /// Whether the run split the model over its GPUs by layers (pipeline parallel).
 bool splitByLayers(const FullLoadRun& run);

@@ -40,7 +40,11 @@ std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
         return std::nullopt; // derived, not fitted: no held-out error on the calibration data says how good
     }
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) { // eval-serving's, not the calibration's
-        // The fp4 rows, and those split by layers, hold prompts and token generation alike.
+        // The mixtures' rows, the fp4 rows and those split by layers hold prompts and token generation
+        // alike.
+        if (q.llmExperts > 0) {
+            return kServingMixtureOfExpertsAccuracy;
+        }
         if (q.gpus > 1 && q.llmSplit == LlmSplit::Layers) {
             return kServingPipelineAccuracy;
         }

@@ -350,6 +350,12 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                       "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are its own files' "
                       "(8 bits for FP8 or INT8, 4.125 for INT4 AWQ, 4.5 for NVFP4) unless the model's own release "
                       "sets them");
+    if (q.llmExperts > 0) {
+        p.notes.push_back("a mixture of experts: on a later release's full-load runs (Qwen3 30B-A3B, gpt-oss-20b and "
+                          "-120b on H100, H200, B200, GB200 and RTX PRO 6000) the engine's figures came out too fast "
+                          "in 49 of 50, by up to 2.6x, most where many requests share a step: read this as an upper "
+                          "bound (`gpu-advisor eval-serving`)");
+    }
     if (q.llmWeights == Precision::Fp4 && s.fourBitTflops <= 0) {
         p.notes.push_back("TensorRT-LLM multiplies NVFP4 weights on Blackwell's FP4 tensor cores; this card has none, "
                           "so they are taken as 4.5-bit weights multiplied in FP16, never measured");

@@ -65,6 +65,12 @@ inline constexpr ErrorBand kServingFp4Accuracy{7.2, 22.2, 50};
 /// of cards predicted by kServingPipelineHandOverMs fitted on the other counts' rows: what `perf`
 /// reports for such queries.
 inline constexpr ErrorBand kServingPipelineAccuracy{12.1, 25.6, 30};
+/// A mixture of experts in the engine: the error on a later release's full-load runs of Qwen3
+/// 30B-A3B, gpt-oss-20b and gpt-oss-120b on H100, H200, B200, GB200 and RTX PRO 6000 Blackwell
+/// Server Edition (the mixtures' rows of resources/perf/tensorrt-llm-later-full-load.csv; never
+/// fitted on), 49 of the 50 predicted too fast: what `perf` reports for such queries, whatever
+/// their weights or split (experiments round 86).
+inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{55.6, 132.5, 50};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
 /// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of

@@ -427,5 +427,43 @@ TEST(ServingCli, Fp4WeightsRunOnBlackwellsFp4TensorCores) {
         << bad.err;
 }
 
+// A later release's perf overview, never fitted on: eval-serving predicts it with the shipped
+// constants, its dense rows close and its mixtures of experts too fast, and perf gives a mixture of
+// experts in the engine that band and says so; a bad --later file names its line and field.
+TEST(ServingCli, EvalServingPredictsALaterReleaseAndPerfWarnsOfItsMixtures) {
+    Cli cli;
+    const auto doc = cli.json({"eval-serving"});
+    const auto& later = doc.at("later_release");
+    EXPECT_EQ(later.at("rows").size(), 74u);
+    EXPECT_EQ(later.at("dense").at("rows"), 24);
+    EXPECT_LT(later.at("dense").at("median_abs_error_pct").get<double>(), 8.0);
+    EXPECT_EQ(later.at("dense_split_by_layers").at("rows"), 4);
+    const auto& moe = later.at("mixture_of_experts");
+    EXPECT_EQ(moe.at("rows"), 50);
+    EXPECT_EQ(moe.at("predicted_fast"), 49);
+    EXPECT_GT(moe.at("median_abs_error_pct").get<double>(), 50.0);
+    const auto text = cli.run({"eval-serving"});
+    EXPECT_NE(text.out.find("a later release at full load (never fitted on)"), std::string::npos);
+    EXPECT_NE(text.out.find("49 of them predicted fast"), std::string::npos);
+    const auto p =
+        cli.json({"perf", "--gpu", "B200", "--metric", "llm-decode", "--model", "qwen3-30b-a3b", "--weights", "fp4",
+                  "--kv-cache", "fp8", "--context", "2000", "--sequences", "max", "--engine", "tensorrt-llm"})
+            .at("predictions")
+            .at(0);
+    EXPECT_EQ(p.at("expected_error").at("rows"), 50);
+    EXPECT_NE(p.at("expected_error").at("basis").get<std::string>().find("mixtures of experts"), std::string::npos);
+    const auto& notes = p.at("notes");
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const auto& n) {
+        return n.template get<std::string>().find("read this as an upper bound") != std::string::npos;
+    })) << notes;
+    const std::string bad =
+        cli.write("later.csv", "gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
+                               "B200,gpt-oss-20b,1,fp5,fp8,1000,1000,53812,typo\n");
+    const auto refused = cli.run({"eval-serving", "--later", bad});
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("later.csv:2: field 'weights'"), std::string::npos) << refused.err;
+    EXPECT_EQ(refused.out, "");
+}
+
 } // namespace
 } // namespace advisor::testing
