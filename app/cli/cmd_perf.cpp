@@ -30,8 +30,8 @@ bool servingXqa(const perf::PerfQuery& q) {
 // leave-one-architecture-out; null for those and for the calibration's.
 const char* servingCheck(const perf::PerfQuery& q) {
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmExperts > 0) {
-        return "a later TensorRT-LLM release's published full-load throughput of three mixtures of experts, no "
-               "constant fitted on it, nearly every one predicted too fast (eval-serving)";
+        return "a later TensorRT-LLM release's published full-load throughput of three mixtures of experts, each "
+               "predicted by the routed experts' matmul share fitted without it (eval-serving)";
     }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.gpus > 1 &&
         q.llmSplit == perf::LlmSplit::Layers) {
@@ -398,17 +398,21 @@ Command perfCommand() {
             "rate fitted on the 1.0 release's NVFP4 throughput; llama.cpp's fp4 is MXFP4, 4.25 bits)\n"
             "and a prompt is one step (the weights read once, then its tokens' matmuls), its time the\n"
             "time to the first token (prompt_ms in --json); a grouped-query model's attention runs on\n"
-            "the tensor cores (XQA) as current releases run it. Its default scheduler admits a request\n"
-            "only when its prompt and whole answer fit: the requests it holds at once are --sequences\n"
-            "max's at a --context of that length. --split layers splits the model over --gpus by\n"
-            "layers instead (pipeline parallel): each card holds whole layers and steps its own\n"
-            "micro-batch of the sequences, with no all-reduces to wait on, so PCIe cards keep up, but\n"
-            "each step hands its state to every other card (" +
+            "the tensor cores (XQA) as current releases run it. A mixture of experts' routed experts\n"
+            "multiply at a fitted share of the dense rate on cards whose dense peak needs warpgroup MMA\n"
+            "(Hopper, B200, GB200). Its default scheduler admits a request only when its prompt and\n"
+            "whole answer fit, a sliding-window layer's cache reserved at the whole length as it writes\n"
+            "it: the requests it holds at once are --sequences max's at a --context of that length.\n"
+            "--split layers splits the model over --gpus by layers instead (pipeline parallel): each\n"
+            "card holds whole layers and steps its own micro-batch of the sequences, with no\n"
+            "all-reduces to wait on, so PCIe cards keep up, but each step hands its state to every\n"
+            "other card (" +
                 format::number(perf::kServingPipelineHandOverMs, 2) +
                 " ms each, fitted); one prompt crosses\n"
                 "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
-                "first-token latencies and on the 1.0 release's full-load throughput (gpu-advisor\n"
-                "eval-serving, which fits the 1.0 release's NVFP4 share and hand-over).\n" +
+                "first-token latencies and on the 1.0 and a later release's full-load throughput\n"
+                "(gpu-advisor eval-serving, which fits the 1.0 release's NVFP4 share and hand-over and the\n"
+                "later one's routed experts' share).\n" +
                 offloadHelp() +
                 "Workloads: transformer (default), cnn, rnn, recsys, or a network of the calibration data\n"
                 "(bert_large_squad, resnet50, gnmt, ...; also \"BERT-Large\", \"ResNet-50 v1.5\" and the\n"

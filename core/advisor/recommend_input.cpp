@@ -85,6 +85,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             if (in.llmContextTokens) {
                 q.llmContextTokens = *in.llmContextTokens;
                 q.llmKvCacheValues = in.llmKvCacheValues;
+                q.llmKvCacheValuesReserved = in.llmKvCacheValuesReserved;
             }
             q.llmRecurrentStateBytes = in.llmRecurrentStateBytes;
             q.llmLayers = in.llmLayers;

@@ -57,6 +57,9 @@ struct RecommendInput {
     /// A published model's own K and V elements at llmContextTokens (calc::kvCacheValues);
     /// unset: the size law.
     std::optional<double> llmKvCacheValues;
+    /// What TensorRT-LLM reserves of them where sliding windows make that more
+    /// (calc::kvCacheValuesReservedWhole); unset: llmKvCacheValues.
+    std::optional<double> llmKvCacheValuesReserved;
     /// A published model's recurrent state per sequence (linear-attention layers;
     /// calc::recurrentStateBytes); 0: none.
     double llmRecurrentStateBytes = 0;

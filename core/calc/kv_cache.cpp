@@ -27,6 +27,13 @@ double kvCacheValues(const AttentionShape& a, double contextTokens) {
     return kvValuesPerLayerToken(a) * (fullAttentionLayers(a) * tokens + sliding * slidingTokens);
 }
 
+double kvCacheValuesReservedWhole(const AttentionShape& a, double contextTokens) {
+    AttentionShape whole = a;
+    whole.slidingWindow = 0;
+    whole.slidingLayers = 0;
+    return kvCacheValues(whole, contextTokens);
+}
+
 namespace {
 
 // Sum of min(x, window) over x = from..to (whole numbers, from >= 1): the positions up to the

@@ -52,6 +52,13 @@ double kvValuesPerLayerToken(const AttentionShape& a);
 /// is recurrentStateBytes).
 double kvCacheValues(const AttentionShape& a, double contextTokens);
 
+/// The elements TensorRT-LLM reserves for such a sequence: its KV cache manager writes a
+/// sliding-window layer's blocks one after another up to the whole length, detaching those the
+/// window has passed (NVIDIA/TensorRT-LLM PR #6768, August 2025), and its default scheduler admits
+/// a request only when its whole length fits, so a windowed layer reserves as much as a full one.
+/// Linear layers still keep none. Equal to kvCacheValues without sliding windows.
+double kvCacheValuesReservedWhole(const AttentionShape& a, double contextTokens);
+
 /// Positions a prompt token attends to, summed over the layers and averaged over a prompt of
 /// `promptTokens` read after `depthTokens` already cached (llama-bench's -d; a chat's later
 /// turn): token t of N sees depth + t positions, depth + (N + 1) / 2 on average; a

@@ -20,7 +20,12 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     if (attention.latentDim == 0 && attention.kvHeads > 0) {
         q.llmQueryGroup = attention.queryHeads / attention.kvHeads; // grouped-query attention above 1
     }
-    q.llmKvCacheValues = kvCacheValues(attention, static_cast<double>(q.llmDepthTokens) + q.llmContextTokens);
+    const double cached = static_cast<double>(q.llmDepthTokens) + q.llmContextTokens;
+    q.llmKvCacheValues = kvCacheValues(attention, cached);
+    q.llmKvCacheValuesReserved.reset();
+    if (attention.slidingWindow > 0) {
+        q.llmKvCacheValuesReserved = kvCacheValuesReservedWhole(attention, cached);
+    }
     q.llmRecurrentStateBytes = recurrentStateBytes(attention);
     q.llmPrefillAttentionFlops = attentionFlopsPerPromptToken(attention, q.llmContextTokens, q.llmDepthTokens);
     // A 4-bit release's own file (gpt-oss's MXFP4) is what either 4-bit choice reads.

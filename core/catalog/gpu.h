@@ -92,6 +92,10 @@ struct Gpu {
 
     bool asyncCopy = false; ///< Ampere+ asynchronous global->shared copies
     bool tma = false;       ///< Hopper+ Tensor Memory Accelerator
+    /// Tensor cores fed by asynchronous MMA issued for a warpgroup or from tensor memory (Hopper's
+    /// wgmma, sm_90a; datacenter Blackwell's tcgen05, sm_100a), which their dense peak needs; the
+    /// other cards' (RTX 50, RTX PRO Blackwell, Ada, Ampere) take warp-level mma.
+    bool warpgroupMma = false;
     bool sparsity24 = false;
 
     std::vector<std::string> aliases;

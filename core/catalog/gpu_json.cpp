@@ -177,6 +177,7 @@ Gpu gpuFromJson(const json& j, const InputLocation& where) {
 
     g.asyncCopy = f.optionalBool("features.async_copy", false);
     g.tma = f.optionalBool("features.tma", false);
+    g.warpgroupMma = f.optionalBool("features.warpgroup_mma", false);
     g.sparsity24 = f.optionalBool("features.sparsity_2_4", false);
 
     g.aliases = f.optionalStringArray("aliases");
@@ -243,7 +244,8 @@ json gpuToJson(const Gpu& g) {
     j["interconnect"] = {{"type", toString(g.interconnect)},
                          {"bandwidth_gbs", optionalToJson(g.interconnectGbs)},
                          {"label", optionalText(g.interconnectLabel)}};
-    j["features"] = {{"async_copy", g.asyncCopy}, {"tma", g.tma}, {"sparsity_2_4", g.sparsity24}};
+    j["features"] = {
+        {"async_copy", g.asyncCopy}, {"tma", g.tma}, {"warpgroup_mma", g.warpgroupMma}, {"sparsity_2_4", g.sparsity24}};
     j["aliases"] = g.aliases;
     j["confidence"] = optionalText(g.confidence);
     j["derived_fields"] = optionalText(g.derivedFields);

@@ -204,4 +204,23 @@ FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, co
     return fit;
 }
 
+RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog& catalog,
+                                    const std::vector<FullLoadRun>& runs) {
+    RoutedShareFit fit;
+    fit.heldOutPct.resize(runs.size());
+    std::vector<FittedRow> rows;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const Gpu& g = catalog.require(runs[i].gpu, "a full-load run's gpu");
+        if (runs[i].mixtureOfExperts() && g.warpgroupMma && !splitByLayers(runs[i])) {
+            rows.push_back({&runs[i], &g, i});
+        }
+    }
+    if (!rows.empty()) {
+        fit.share = fitWithGroupsHeldOut(
+            model, rows, &perf::ServingConstants::routedMatmulShare, 0.05, 1.0,
+            [](const FittedRow& r) { return r.run->model; }, fit.heldOutPct);
+    }
+    return fit;
+}
+
 } // namespace advisor::eval

@@ -70,4 +70,16 @@ struct FullLoadFit {
 };
 FullLoadFit fitFullLoad(const perf::PerfModel& model, const Catalog& catalog, const std::vector<FullLoadRun>& runs);
 
+/// The share of the engine's matmul rate a mixture of experts' routed experts reach on cards whose
+/// dense peak needs warpgroup MMA (perf::kServingRoutedMatmulShare), fitted on the runs of mixtures
+/// of experts on such cards (least squares of the log errors), then again without each model's runs
+/// to predict that model's.
+struct RoutedShareFit {
+    double share = 0; ///< 0 when the runs hold no such rows
+    /// At each such run's index, its error with the share fitted without its model.
+    std::vector<std::optional<double>> heldOutPct;
+};
+RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog& catalog,
+                                    const std::vector<FullLoadRun>& runs);
+
 } // namespace advisor::eval

@@ -40,6 +40,18 @@ double attentionCacheBytes(const PerfQuery& q) {
     return attentionCacheValues(q) * kvCacheBytesPerValue(q.llmKvCache);
 }
 
+bool reservesWholeWindows(const PerfQuery& q) {
+    return q.llmEngine == LlmEngine::TensorRtLlm && q.llmKvCacheValuesReserved && q.llmKvCacheValues &&
+           *q.llmKvCacheValuesReserved > *q.llmKvCacheValues;
+}
+
+double reservedKvCacheBytes(const PerfQuery& q) {
+    if (!reservesWholeWindows(q)) {
+        return kvCacheBytes(q);
+    }
+    return *q.llmKvCacheValuesReserved * kvCacheBytesPerValue(q.llmKvCache) + std::max(0.0, q.llmRecurrentStateBytes);
+}
+
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
     return paramsBillion * 1e9 * q.llmWeightBits.value_or(llmBitsPerWeight(q.llmWeights, q.llmEngine)) / 8.0;
 }

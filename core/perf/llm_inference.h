@@ -31,6 +31,13 @@ double kvCacheBytes(const PerfQuery& q);
 double attentionCacheValues(const PerfQuery& q);
 double attentionCacheBytes(const PerfQuery& q);
 
+/// The KV cache bytes the engine reserves for each sequence it admits: TensorRT-LLM's
+/// PerfQuery::llmKvCacheValuesReserved where a model's sliding windows make it more, else
+/// kvCacheBytes (llama.cpp and vLLM keep a windowed layer's window only).
+double reservedKvCacheBytes(const PerfQuery& q);
+/// Whether reservedKvCacheBytes is more than kvCacheBytes for q.
+bool reservesWholeWindows(const PerfQuery& q);
+
 /// What token generation reads per token: the active weights and the KV cache.
 double llmBytesPerToken(const PerfQuery& q);
 

@@ -93,6 +93,9 @@ struct PerfQuery {
     /// attention (calc::kvCacheValues: its KV heads, head width, sliding windows or latent KV).
     /// Unset: 64K elements per token for an 8B model, scaled by sqrt(size) (model.cpp).
     std::optional<double> llmKvCacheValues;
+    /// What TensorRT-LLM reserves of them for each sequence it admits, when a model's sliding-window
+    /// layers make that more (calc::kvCacheValuesReservedWhole). Unset: llmKvCacheValues.
+    std::optional<double> llmKvCacheValuesReserved;
     /// Bytes of one sequence's recurrent state in a model with linear-attention layers (Qwen3.5's
     /// Gated DeltaNet; calc::recurrentStateBytes): held beside the KV cache and read every token,
     /// the same at any context. 0: none.

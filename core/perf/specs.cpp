@@ -161,6 +161,7 @@ EffectiveSpecs deriveSpecs(const Gpu& g, const ModelConstants& c, const Catalog*
     s.asyncCopy = g.asyncCopy;
     s.sparsity24 = g.sparsity24;
     s.tma = g.tma;
+    s.warpgroupMma = g.warpgroupMma;
     const double fp32 = g.fp32Tflops.value_or(0);
     const bool matrixUnits = g.tensorCoreGeneration != "none";
     TensorThroughput t = g.tensor;

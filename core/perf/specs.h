@@ -41,6 +41,7 @@ struct EffectiveSpecs {
     double l2Mb = 0;
     bool asyncCopy = false;
     bool tma = false;
+    bool warpgroupMma = false; ///< Gpu::warpgroupMma
     bool sparsity24 = false; ///< sparse tensor cores for 2:4 structured sparsity (Ampere and later)
     /// Clock the chip sustains under load, relative to the boost clock its published rates
     /// assume: below 1 when the board's power per SM is less than that of the best-fed card

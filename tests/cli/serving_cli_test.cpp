@@ -427,10 +427,11 @@ TEST(ServingCli, Fp4WeightsRunOnBlackwellsFp4TensorCores) {
         << bad.err;
 }
 
-// A later release's perf overview, never fitted on: eval-serving predicts it with the shipped
-// constants, its dense rows close and its mixtures of experts too fast, and perf gives a mixture of
-// experts in the engine that band and says so; a bad --later file names its line and field.
-TEST(ServingCli, EvalServingPredictsALaterReleaseAndPerfWarnsOfItsMixtures) {
+// A later release's perf overview: eval-serving predicts its dense rows (never fitted on) close,
+// fits the routed experts' matmul share on its mixtures of experts and holds each model out; perf
+// gives a mixture of experts in the engine that band and the share's factor on a warpgroup-MMA card
+// only; a bad --later file names its line and field.
+TEST(ServingCli, EvalServingPredictsALaterReleaseAndFitsItsMixturesRoutedShare) {
     Cli cli;
     const auto doc = cli.json({"eval-serving"});
     const auto& later = doc.at("later_release");
@@ -440,11 +441,16 @@ TEST(ServingCli, EvalServingPredictsALaterReleaseAndPerfWarnsOfItsMixtures) {
     EXPECT_EQ(later.at("dense_split_by_layers").at("rows"), 4);
     const auto& moe = later.at("mixture_of_experts");
     EXPECT_EQ(moe.at("rows"), 50);
-    EXPECT_EQ(moe.at("predicted_fast"), 49);
-    EXPECT_GT(moe.at("median_abs_error_pct").get<double>(), 50.0);
+    EXPECT_NEAR(moe.at("routed_matmul_share_fitted").get<double>(), 0.262, 0.001);
+    EXPECT_NEAR(moe.at("model_left_out").at("median_abs_error_pct").get<double>(), 22.0, 0.05);
+    const auto held = std::find_if(later.at("rows").begin(), later.at("rows").end(), [](const auto& r) {
+        return r.at("gpu") == "B200" && r.at("model") == "qwen3-30b-a3b";
+    });
+    ASSERT_NE(held, later.at("rows").end());
+    EXPECT_TRUE(held->at("model_left_out_error_pct").is_number());
     const auto text = cli.run({"eval-serving"});
-    EXPECT_NE(text.out.find("a later release at full load (never fitted on)"), std::string::npos);
-    EXPECT_NE(text.out.find("49 of them predicted fast"), std::string::npos);
+    EXPECT_NE(text.out.find("a later release at full load (its dense rows never fitted on)"), std::string::npos);
+    EXPECT_NE(text.out.find("each model predicted by the share fitted without it"), std::string::npos);
     const auto p =
         cli.json({"perf", "--gpu", "B200", "--metric", "llm-decode", "--model", "qwen3-30b-a3b", "--weights", "fp4",
                   "--kv-cache", "fp8", "--context", "2000", "--sequences", "max", "--engine", "tensorrt-llm"})
@@ -452,10 +458,14 @@ TEST(ServingCli, EvalServingPredictsALaterReleaseAndPerfWarnsOfItsMixtures) {
             .at(0);
     EXPECT_EQ(p.at("expected_error").at("rows"), 50);
     EXPECT_NE(p.at("expected_error").at("basis").get<std::string>().find("mixtures of experts"), std::string::npos);
-    const auto& notes = p.at("notes");
-    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const auto& n) {
-        return n.template get<std::string>().find("read this as an upper bound") != std::string::npos;
-    })) << notes;
+    EXPECT_TRUE(hasFactor(p, "routed experts' grouped matmuls"));
+    const auto rtxPro =
+        cli.json({"perf", "--gpu", "RTX PRO 6000 Blackwell Server Edition", "--metric", "llm-decode", "--model",
+                  "qwen3-30b-a3b", "--weights", "fp4", "--sequences", "max", "--engine", "tensorrt-llm"})
+            .at("predictions")
+            .at(0);
+    EXPECT_FALSE(hasFactor(rtxPro, "routed experts' grouped matmuls")); // warp-level MMA: the dense rate
+    EXPECT_EQ(rtxPro.at("expected_error").at("rows"), 50);
     const std::string bad =
         cli.write("later.csv", "gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
                                "B200,gpt-oss-20b,1,fp5,fp8,1000,1000,53812,typo\n");

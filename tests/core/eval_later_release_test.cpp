@@ -1,12 +1,17 @@
-// A later TensorRT-LLM release's perf overview at full load, never fitted on: the serving engine,
-// fitted on the 0.9 tables and checked on 1.0's, predicts its dense rows (Llama 3.3 70B at new
-// lengths and GPU counts) about as well as perf says, and gives its mixtures of experts too fast,
-// by as much as the band perf reports for them says.
+// A later TensorRT-LLM release's perf overview at full load: the serving engine, fitted on the 0.9
+// tables and checked on 1.0's, predicts its dense rows (Llama 3.3 70B at new lengths and GPU counts,
+// never fitted on) about as well as perf says; its mixtures of experts fit the routed experts'
+// matmul share, each model held out gives perf's band, and the share predicts 0.9's Hopper Mixtral.
+#include "calc/model_query.h"
+#include "calc/model_shapes.h"
 #include "catalog/catalog.h"
 #include "common/errors.h"
 #include "eval/full_load.h"
+#include "eval/serving_fit.h"
 #include "eval/stats.h"
 #include "perf/accuracy.h"
+#include "perf/llm_inference.h"
+#include "perf/sequences_that_fit.h"
 #include "perf/serving_engine.h"
 
 #include <algorithm>
@@ -25,7 +30,6 @@ double errorPct(const FullLoadRun& r) {
 
 struct Errors {
     std::vector<double> dense, mixture;
-    int mixtureFast = 0;
 };
 
 Errors laterReleaseErrors() {
@@ -34,7 +38,6 @@ Errors laterReleaseErrors() {
         const double err = errorPct(r);
         if (r.mixtureOfExperts()) {
             e.mixture.push_back(std::fabs(err));
-            e.mixtureFast += err > 0 ? 1 : 0;
         } else {
             e.dense.push_back(std::fabs(err));
         }
@@ -73,13 +76,94 @@ TEST(LaterRelease, ItsDenseRowsComeOutAsCloseAsTheEnginesBandsSay) {
     EXPECT_LT(*std::max_element(e.dense.begin(), e.dense.end()), 20.0);
 }
 
-TEST(LaterRelease, ItsMixturesOfExpertsComeOutTooFastByTheBandPerfReports) {
-    const Errors e = laterReleaseErrors();
-    ASSERT_EQ(e.mixture.size(), 50u);
+TEST(LaterRelease, TheRoutedExpertsShareFitsTheMixturesAndEachModelHeldOutGivesPerfsBand) {
+    const auto runs = builtinLaterFullLoadRuns();
+    static const perf::PerfModel model(Catalog::builtin());
+    const RoutedShareFit fit = fitRoutedMatmulShare(model, Catalog::builtin(), runs);
+    EXPECT_NEAR(fit.share, perf::kServingRoutedMatmulShare, 0.001);
+    std::vector<double> heldOut;
+    int fitted = 0;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (!runs[i].mixtureOfExperts()) {
+            EXPECT_FALSE(fit.heldOutPct[i]); // the dense rows are not the share's
+            continue;
+        }
+        const bool warpgroup = Catalog::builtin().require(runs[i].gpu).warpgroupMma;
+        EXPECT_EQ(fit.heldOutPct[i].has_value(), warpgroup) << runs[i].gpu; // the RTX PRO 6000 keeps the dense rate
+        fitted += warpgroup ? 1 : 0;
+        heldOut.push_back(std::fabs(fit.heldOutPct[i].value_or(errorPct(runs[i]))));
+    }
+    EXPECT_EQ(fitted, 45);
+    ASSERT_EQ(heldOut.size(), 50u);
     EXPECT_EQ(perf::kServingMixtureOfExpertsAccuracy.rows, 50);
-    EXPECT_NEAR(median(e.mixture), perf::kServingMixtureOfExpertsAccuracy.medianPct, 0.05);
-    EXPECT_NEAR(percentile(e.mixture, 90), perf::kServingMixtureOfExpertsAccuracy.p90Pct, 0.05);
-    EXPECT_GE(e.mixtureFast, 49); // what the note on such predictions says
+    EXPECT_NEAR(median(heldOut), perf::kServingMixtureOfExpertsAccuracy.medianPct, 0.05);
+    EXPECT_NEAR(percentile(heldOut, 90), perf::kServingMixtureOfExpertsAccuracy.p90Pct, 0.05);
+    // With the share the rows are far closer than at the dense rate, where nearly all were fast.
+    const Errors e = laterReleaseErrors();
+    EXPECT_LT(median(e.mixture), 15.0);
+    perf::ServingConstants dense;
+    dense.routedMatmulShare = 1.0;
+    int fastAtDenseRate = 0;
+    for (const auto& r : runs) {
+        if (r.mixtureOfExperts()) {
+            fastAtDenseRate +=
+                predictFullLoad(model, Catalog::builtin().require(r.gpu), r, dense) > r.outputTokensPerSecond;
+        }
+    }
+    EXPECT_GE(fastAtDenseRate, 44);
+}
+
+// Never fitted on: TensorRT-LLM 0.9's Mixtral 8x7B on two H100s or H200s (its peak-throughput
+// table), which the model gave 77-155% fast at the dense rate; with the share fitted on the later
+// release's other mixtures, within 10% but for one row. The A100's and L40S's rows are not moved.
+TEST(LaterRelease, TheShareFittedOnTheLaterReleasePredictsTheOldReleasesHopperMixtral) {
+    static const perf::PerfModel model(Catalog::builtin());
+    perf::ServingConstants dense;
+    dense.routedMatmulShare = 1.0;
+    std::vector<double> hopper, hopperDense;
+    for (const auto& r : builtinServingRuns()) {
+        if (!r.mixtureOfExperts()) {
+            continue;
+        }
+        const Gpu& g = Catalog::builtin().require(r.gpu);
+        const double shipped = predictServingRun(model, g, r);
+        const double atDenseRate = predictServingRun(model, g, r, dense);
+        if (!g.warpgroupMma) {
+            EXPECT_DOUBLE_EQ(shipped, atDenseRate) << r.gpu;
+            continue;
+        }
+        hopper.push_back(std::fabs(100.0 * (shipped / r.tokensPerSecondPerGpu - 1.0)));
+        hopperDense.push_back(std::fabs(100.0 * (atDenseRate / r.tokensPerSecondPerGpu - 1.0)));
+    }
+    ASSERT_EQ(hopper.size(), 8u);
+    EXPECT_GT(median(hopperDense), 50.0);
+    EXPECT_LT(median(hopper), 10.0);
+    EXPECT_EQ(std::count_if(hopper.begin(), hopper.end(), [](double e) { return e < 10.0; }), 7);
+}
+
+// TensorRT-LLM writes a sliding-window layer's blocks up to the whole length and admits a request
+// only when all of it fits, so gpt-oss-120b (18 of its 36 layers windowed at 128 tokens) holds half
+// as many requests of 9,216 tokens on one H200 as a cache of the window alone would take.
+TEST(LaterRelease, ASlidingWindowLayerReservesTheWholeLengthInTheEngine) {
+    const auto runs = builtinLaterFullLoadRuns();
+    const auto it = std::find_if(runs.begin(), runs.end(), [](const FullLoadRun& r) {
+        return r.gpu == "H200 SXM" && r.model == "gpt-oss-120b" && r.outputTokens == 8192;
+    });
+    ASSERT_NE(it, runs.end());
+    const Gpu& h200 = Catalog::builtin().require("H200 SXM");
+    perf::PerfQuery whole = it->query;
+    whole.llmContextTokens = 1024 + 8192;
+    calc::applyModelShape(whole, *calc::findModelShape("gpt-oss-120b"));
+    ASSERT_TRUE(whole.llmKvCacheValuesReserved);
+    // 36 layers x 8 KV heads x 64 x 2 (K, V) at every position; the reads keep 18 layers' windows.
+    EXPECT_DOUBLE_EQ(*whole.llmKvCacheValuesReserved, 36.0 * 8 * 64 * 2 * 9216);
+    EXPECT_DOUBLE_EQ(*whole.llmKvCacheValues, 8.0 * 64 * 2 * (18 * 9216 + 18 * 128));
+    const double room = 0.9 * 141e9 - perf::llmWeightBytes(whole, whole.llmParamsBillion);
+    EXPECT_EQ(fullLoadSequences(h200, *it), static_cast<int>(room / (*whole.llmKvCacheValuesReserved * 2.0)));
+    perf::PerfQuery llamaCpp = whole;
+    llamaCpp.llmEngine = perf::LlmEngine::LlamaCpp; // keeps the window only
+    EXPECT_EQ(perf::llmSequencesThatFit(h200, llamaCpp), static_cast<int>(room / (*whole.llmKvCacheValues * 2.0)));
+    EXPECT_LT(fullLoadSequences(h200, *it), perf::llmSequencesThatFit(h200, llamaCpp) * 0.55);
 }
 
 TEST(LaterRelease, PerfReportsTheMixturesBandForAnyMixtureInTheEngine) {
