@@ -149,6 +149,21 @@ TEST(BuiltinCatalog, CarriesTheSeedsKeyFigures) {
     EXPECT_FALSE(cat().require("GTX 1080 Ti").hasTensorCores());
 }
 
+TEST(BuiltinCatalog, WarpgroupMmaIsHopperAndDatacenterBlackwellOnly) {
+    // Hopper's wgmma (sm_90a) and datacenter Blackwell's tcgen05 (sm_100a): every Hopper card and
+    // the B100, B200, B300 and GB200; not the GeForce or RTX PRO Blackwell cards (sm_120), whose
+    // tensor cores take warp-level mma as Ada's and Ampere's do.
+    int warpgroup = 0;
+    for (const auto& g : cat().gpus()) {
+        const bool datacenterBlackwell = g.name == "B100" || g.name == "B200" || g.name == "B300" || g.name == "GB200";
+        EXPECT_EQ(g.warpgroupMma, g.architecture == "Hopper" || datacenterBlackwell) << g.name;
+        warpgroup += g.warpgroupMma ? 1 : 0;
+    }
+    EXPECT_EQ(warpgroup, 13);
+    EXPECT_FALSE(cat().require("RTX PRO 6000 Blackwell Server Edition").warpgroupMma);
+    EXPECT_TRUE(cat().require("H20").warpgroupMma);
+}
+
 TEST(BuiltinCatalog, JsonRoundTripKeepsEveryEntry) {
     for (const auto& g : cat().gpus()) {
         const Gpu back = gpuFromJson(gpuToJson(g), {"roundtrip", 0, g.name, ""});
