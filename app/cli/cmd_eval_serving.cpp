@@ -131,6 +131,15 @@ std::vector<std::string> fullLoadRowCells(const eval::FullLoadRun& r, int atOnce
             format::number(errorPct, 1) + "%"};
 }
 
+// The table both full-load checks print: each run and its error held out (LEFT OUT).
+TextTable fullLoadTable() {
+    TextTable t({"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "LEFT OUT"});
+    for (const size_t c : {2u, 5u, 6u, 7u, 8u, 9u}) {
+        t.setRightAligned(c);
+    }
+    return t;
+}
+
 // A current release at full load against the shipped constants: each row, the bands on one GPU
 // and tensor parallel of the rows other than 4-bit floats (never fitted on), the 4-bit float
 // rows' with the one constant fitted on them, in sample and each GPU held out, and the rows split
@@ -139,14 +148,10 @@ struct FullLoadCheck {
     nlohmann::json rows = nlohmann::json::array();
     Band single, parallel, fp4, fp4HeldOut, byLayers, byLayersHeldOut;
     eval::FullLoadFit fit;
-    TextTable table{
-        {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "LEFT OUT"}};
+    TextTable table = fullLoadTable();
 
     FullLoadCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs)
         : fit(eval::fitFullLoad(model, ctx.catalog(), runs)) {
-        for (const size_t c : {2u, 5u, 6u, 7u, 8u, 9u}) {
-            table.setRightAligned(c);
-        }
         for (size_t i = 0; i < runs.size(); ++i) {
             const auto& r = runs[i];
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
@@ -228,14 +233,10 @@ struct LaterReleaseCheck {
     Band single, parallel, byLayers, dense, mixture, mixtureHeldOut;
     int mixtureFast = 0;
     eval::RoutedShareFit fit;
-    TextTable table{
-        {"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "LEFT OUT"}};
+    TextTable table = fullLoadTable();
 
     LaterReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs)
         : fit(eval::fitRoutedMatmulShare(model, ctx.catalog(), runs)) {
-        for (const size_t c : {2u, 5u, 6u, 7u, 8u, 9u}) {
-            table.setRightAligned(c);
-        }
         for (size_t i = 0; i < runs.size(); ++i) {
             const auto& r = runs[i];
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
