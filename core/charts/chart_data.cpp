@@ -124,6 +124,7 @@ ChartData buildChartData(const Catalog& catalog, const perf::PerfModel& model, c
     d.llmEngine = llm ? o.llm.llmEngine : perf::LlmEngine::LlamaCpp;
     d.llmSplit = o.llm.llmSplit;
     d.llmWeights = o.llm.llmWeights;
+    d.llmExperts = o.llm.llmExperts;
     d.gpusPerSetup = o.gpus;
     for (const auto m : o.metrics) {
         d.seriesNames.push_back(metricLabel(m));

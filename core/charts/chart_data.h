@@ -72,6 +72,7 @@ struct ChartData {
     perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp; ///< the software LLM bars are for
     perf::LlmSplit llmSplit = perf::LlmSplit::Tensors;     ///< and how it splits the model over a setup
     perf::Precision llmWeights = perf::Precision::Int4;    ///< the LLM's weights, whose error may differ
+    int llmExperts = 0; ///< the LLM's routed experts (a mixture of experts' error differs in the engine); 0: dense
     int gpusPerSetup = 1;                 ///< ChartOptions::gpus
     std::vector<ChartRow> rows;           ///< best first by `sortBy`
     const Gpu* reference = nullptr;

@@ -302,6 +302,17 @@ private slots:
                      qPrintable(ui::BarChartBuilder::barText(page.data(), 0, 0)));
             page.llmSplitField()->setCurrentIndex(0); // later tests expect the defaults
             gpus->setValue(1);
+            // A mixture of experts in the engine: the band of a later release's mixtures, each model
+            // held out, not the dense models' 8%.
+            const int dense = page.llmModelField()->currentIndex();
+            page.llmModelField()->setCurrentIndex(page.llmModelField()->findData(QStringLiteral("qwen3-30b-a3b")));
+            QCOMPARE(page.options().llm.llmExperts, 128);
+            const QString mixture = QStringLiteral("Typical error of such estimates: %1% (1 in 10 off by %2% or more)")
+                                        .arg(std::lround(perf::kServingMixtureOfExpertsAccuracy.medianPct))
+                                        .arg(std::lround(perf::kServingMixtureOfExpertsAccuracy.p90Pct));
+            QVERIFY2(ui::BarChartBuilder::barText(page.data(), 0, 0).contains(mixture),
+                     qPrintable(ui::BarChartBuilder::barText(page.data(), 0, 0)));
+            page.llmModelField()->setCurrentIndex(dense);
         }
         ui::ChartsPage again(session); // remembered with the page's other choices
         QCOMPARE(again.llmEngineField()->currentData().toString(), QStringLiteral("tensorrt-llm"));

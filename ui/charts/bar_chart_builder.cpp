@@ -49,6 +49,7 @@ perf::PerfQuery accuracyQuery(const charts::ChartData& data, size_t metric) {
     q.llmEngine = data.llmEngine;
     q.llmSplit = data.llmSplit;
     q.llmWeights = data.llmWeights;
+    q.llmExperts = data.llmExperts;
     q.gpus = data.gpusPerSetup;
     return q;
 }
