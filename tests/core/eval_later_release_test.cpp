@@ -114,8 +114,8 @@ TEST(LaterRelease, TheRoutedExpertsShareFitsTheMixturesAndEachModelHeldOutGivesP
 }
 
 // Never fitted on: TensorRT-LLM 0.9's Mixtral 8x7B on two H100s or H200s (its peak-throughput
-// table), which the model gave 77-155% fast at the dense rate; with the share fitted on the later
-// release's other mixtures, within 10% but for one row. The A100's and L40S's rows are not moved.
+// table), four of which the model gave 84-155% fast at the dense rate; with the share fitted on the
+// later release's other mixtures, within 10% but for one row. The A100's and L40S's rows are not moved.
 TEST(LaterRelease, TheShareFittedOnTheLaterReleasePredictsTheOldReleasesHopperMixtral) {
     static const perf::PerfModel model(Catalog::builtin());
     perf::ServingConstants dense;
