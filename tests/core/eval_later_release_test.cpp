@@ -58,8 +58,9 @@ TEST(LaterRelease, TheShippedFileHoldsTheOverviewsRowsPerGpuTimesTheGpus) {
     EXPECT_EQ(h200->query.gpus, 2);
     EXPECT_DOUBLE_EQ(h200->outputTokensPerSecond, 2 * 2587.0);
     // gpt-oss on Hopper ran MXFP4 weights multiplied in 16 bits with a 16-bit cache.
-    const auto oss = std::find_if(runs.begin(), runs.end(),
-                                  [](const FullLoadRun& r) { return r.gpu == "H100 SXM5" && r.model == "gpt-oss-20b"; });
+    const auto oss = std::find_if(runs.begin(), runs.end(), [](const FullLoadRun& r) {
+        return r.gpu == "H100 SXM5" && r.model == "gpt-oss-20b";
+    });
     ASSERT_NE(oss, runs.end());
     EXPECT_EQ(oss->query.llmWeights, perf::Precision::Int4);
     EXPECT_EQ(oss->query.llmKvCache, perf::KvCacheType::F16);
