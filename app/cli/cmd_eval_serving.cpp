@@ -423,7 +423,7 @@ Command evalServingCommand() {
             "weights read once, then each token's matmuls, then the step's fixed time. --first-token\n"
             "reads another file (default resources/perf/tensorrt-llm-0.9-first-token.csv) ending in\n"
             "  ...,kv_cache,gpus,input_tokens,first_token_ms,source\n"
-            "Last, predicts a current release at full load (TensorRT-LLM 1.0's perf overview: as many\n"
+            "Then predicts a current release at full load (TensorRT-LLM 1.0's perf overview: as many\n"
             "requests at once as fit whole, since its scheduler reserves each one's prompt and whole\n"
             "answer before admitting it, at most trtllm-bench's 4,096; grouped-query attention on the\n"
             "tensor cores; no constant fitted on its FP8 rows). Its fp4 rows (NVFP4 on Blackwell) fit\n"
@@ -435,10 +435,12 @@ Command evalServingCommand() {
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
             "  [,split]  (tensors, the default, or layers)\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n"
-            "Then predicts a later release's perf overview with the shipped constants, never fitting on\n"
-            "it: Llama 3.3 70B at new lengths and on new GPU counts, and three mixtures of experts\n"
-            "(Qwen3 30B-A3B, gpt-oss-20b and gpt-oss-120b), which the engine gives too fast. --later\n"
-            "reads another file of the full-load columns (default\n"
+            "Last, predicts a later release's perf overview with the shipped constants: Llama 3.3 70B\n"
+            "at new lengths and on new GPU counts (never fitted on), and three mixtures of experts\n"
+            "(Qwen3 30B-A3B, gpt-oss-20b and gpt-oss-120b), on which it fits one constant, the share of\n"
+            "the dense matmul rate a mixture's routed experts reach on cards whose dense peak needs\n"
+            "warpgroup MMA (Hopper, B200, GB200), and predicts each model's rows by the share fitted on\n"
+            "the others' (LEFT OUT). --later reads another file of the full-load columns (default\n"
             "resources/perf/tensorrt-llm-later-full-load.csv).\n",
             [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};
 }
