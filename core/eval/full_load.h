@@ -38,7 +38,8 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
 std::vector<FullLoadRun> builtinFullLoadRuns();
 /// A later release's perf overview, the same columns (resources/perf/tensorrt-llm-later-full-load.csv):
 /// Llama 3.3 70B at new lengths and GPU counts, and three mixtures of experts (Qwen3 30B-A3B,
-/// gpt-oss-20b and -120b). Never fitted on: what the shipped constants predict of runs they never saw.
+/// gpt-oss-20b and -120b). Its dense rows are never fitted on; its mixtures on warpgroup-MMA cards
+/// fit the routed experts' share (fitRoutedMatmulShare).
 std::vector<FullLoadRun> builtinLaterFullLoadRuns();
 
 /// Whether the run split the model over its GPUs by layers (pipeline parallel).
