@@ -54,6 +54,8 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmLayers = shaped.llmLayers;
     in.llmOutputHeadParamsBillion = shaped.llmOutputHeadParamsBillion;
     in.llmHidden = shaped.llmHidden;
+    in.llmKvHeads = shaped.llmKvHeads;
+    in.llmLatentKv = shaped.llmLatentKv;
     in.llmWeightBits = shaped.llmWeightBits;
     in.llmSharedWeightBits = shaped.llmSharedWeightBits;
     if (model != nullptr && model->activeParamsBillion > 0) {

@@ -91,6 +91,8 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmLayers = in.llmLayers;
             q.llmOutputHeadParamsBillion = in.llmOutputHeadParamsBillion;
             q.llmHidden = in.llmHidden;
+            q.llmKvHeads = in.llmKvHeads;
+            q.llmLatentKv = in.llmLatentKv;
             q.llmWeightBits = in.llmWeightBits;
             q.llmSharedWeightBits = in.llmSharedWeightBits;
             q.systemRamGbs = in.systemRamGbs;

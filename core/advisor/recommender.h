@@ -60,6 +60,10 @@ struct RecommendInput {
     /// What TensorRT-LLM reserves of them where sliding windows make that more
     /// (calc::kvCacheValuesReservedWhole); unset: llmKvCacheValues.
     std::optional<double> llmKvCacheValuesReserved;
+    /// A published model's KV heads and whether its cache is latent (perf::PerfQuery::llmKvHeads):
+    /// what each card holds of the cache when the engine splits the model by tensors.
+    int llmKvHeads = 0;
+    bool llmLatentKv = false;
     /// A published model's recurrent state per sequence (linear-attention layers;
     /// calc::recurrentStateBytes); 0: none.
     double llmRecurrentStateBytes = 0;

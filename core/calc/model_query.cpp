@@ -20,6 +20,8 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     if (attention.latentDim == 0 && attention.kvHeads > 0) {
         q.llmQueryGroup = attention.queryHeads / attention.kvHeads; // grouped-query attention above 1
     }
+    q.llmKvHeads = attention.latentDim == 0 ? attention.kvHeads : 0;
+    q.llmLatentKv = attention.latentDim > 0;
     const double cached = static_cast<double>(q.llmDepthTokens) + q.llmContextTokens;
     q.llmKvCacheValues = kvCacheValues(attention, cached);
     q.llmKvCacheValuesReserved.reset();

@@ -42,6 +42,7 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
         q.llmEngine = perf::LlmEngine::TensorRtLlm;
         readWeightsAndCache(fields, q);
         q.gpus = fields.whole("gpus", true, 1, 64).value_or(1);
+        q.interconnect.pcieLanes = 16; // servers give each PCIe card 16 lanes, as the 0.9 fit takes them
         run.inputTokens = fields.whole("input_tokens", true, 1, 1000000).value_or(1);
         run.outputTokens = fields.whole("output_tokens", true, 1, 1000000).value_or(1);
         run.outputTokensPerSecond = fields.number("output_tokens_per_s", true, 1e8).value_or(1);

@@ -32,8 +32,24 @@ double kvCacheBytes(const PerfQuery& q) {
     return attentionCacheBytes(q) + std::max(0.0, q.llmRecurrentStateBytes);
 }
 
+double kvCacheCopies(const PerfQuery& q) {
+    if (q.llmEngine != LlmEngine::TensorRtLlm || q.gpus <= 1 || q.llmSplit == LlmSplit::Layers) {
+        return 1.0;
+    }
+    if (q.llmLatentKv) {
+        return q.gpus;
+    }
+    if (q.llmKvHeads <= 0) {
+        return 1.0;
+    }
+    const int headsPerCard = (q.llmKvHeads + q.gpus - 1) / q.gpus;
+    return static_cast<double>(headsPerCard) * q.gpus / q.llmKvHeads;
+}
+
 double attentionCacheValues(const PerfQuery& q) {
-    return q.llmKvCacheValues ? *q.llmKvCacheValues : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
+    const double values =
+        q.llmKvCacheValues ? *q.llmKvCacheValues : kvValuesPerContextToken(activeParamsBillion(q)) * cachedTokens(q);
+    return values * kvCacheCopies(q);
 }
 
 double attentionCacheBytes(const PerfQuery& q) {
@@ -49,7 +65,8 @@ double reservedKvCacheBytes(const PerfQuery& q) {
     if (!reservesWholeWindows(q)) {
         return kvCacheBytes(q);
     }
-    return *q.llmKvCacheValuesReserved * kvCacheBytesPerValue(q.llmKvCache) + std::max(0.0, q.llmRecurrentStateBytes);
+    return *q.llmKvCacheValuesReserved * kvCacheCopies(q) * kvCacheBytesPerValue(q.llmKvCache) +
+           std::max(0.0, q.llmRecurrentStateBytes);
 }
 
 double llmWeightBytes(const PerfQuery& q, double paramsBillion) {
@@ -167,6 +184,22 @@ double prefillAttentionFlops(const PerfQuery& q) {
     return 4.0 * 131072.0 * std::pow(activeParamsBillion(q) / 8.0, 2.0 / 3.0) * attendedPerToken;
 }
 
+namespace {
+
+// Why the cache counts more than once when the engine splits the model by tensors.
+std::string kvCopiesNote(const PerfQuery& q) {
+    const double copies = kvCacheCopies(q);
+    if (copies <= 1.0) {
+        return {};
+    }
+    return ", held " + format::trimmed(copies, 2) + "x over: " +
+           (q.llmLatentKv ? "its latent cache is on each of the " + std::to_string(q.gpus) + " cards"
+                          : "each of the " + std::to_string(q.gpus) + " cards keeps at least one of its " +
+                                std::to_string(q.llmKvHeads) + " KV heads whole");
+}
+
+} // namespace
+
 std::string decodeBytesNote(const PerfQuery& q) {
     const int sequences = std::max(1, q.llmSequences);
     const double kv = kvCacheBytes(q) / 1e9;
@@ -177,6 +210,7 @@ std::string decodeBytesNote(const PerfQuery& q) {
            (sequences == 1 ? std::string() : std::to_string(sequences) + " x ") + format::number(kv, 2) +
            " GB of KV cache (" + format::number(cachedTokens(q), 0) + " tokens of context, " + toString(q.llmKvCache) +
            (q.llmKvCacheValues ? ", the model's own attention shape" : ", sized from the parameters") +
+           kvCopiesNote(q) +
            (q.llmRecurrentStateBytes > 0
                 ? "; with " + format::number(q.llmRecurrentStateBytes / 1e9, 2) +
                       " GB of linear-attention state, the same at any context)"

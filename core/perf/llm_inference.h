@@ -25,6 +25,13 @@ double llmWeightBytes(const PerfQuery& q, double paramsBillion);
 /// sqrt(active size), at the cache's bytes per element (PerfQuery::llmKvCache).
 double kvCacheBytes(const PerfQuery& q);
 
+/// How many times over the serving engine's cards hold a sequence's attention cache: split by
+/// tensors, each card keeps its share of the KV heads but at least one whole head, copied to the
+/// cards that share it (TensorRT-LLM's attention takes max(KV heads / cards, 1) per card: Qwen3's
+/// 4 KV heads on 8 cards are held twice), and a latent cache (one vector per layer) is on every
+/// card. 1 on one card, split by layers, in llama.cpp, or when the model's heads are not known.
+double kvCacheCopies(const PerfQuery& q);
+
 /// The attention layers' cached keys' and values' elements (a published model's own shape, else
 /// the size law's), and their bytes at the cache's type: kvCacheBytes less a linear-attention
 /// layer's state, which another kernel reads.

@@ -133,6 +133,11 @@ struct PerfQuery {
     DecodeAttention llmDecodeAttention = DecodeAttention::Auto;
     /// How the serving engine splits the model over `gpus` (llama.cpp always splits by layers).
     LlmSplit llmSplit = LlmSplit::Tensors;
+    /// A published model's KV heads per layer (0: not known), and whether it caches one latent
+    /// vector per layer instead (multi-head latent attention): what the serving engine's cards
+    /// hold of the cache when it splits the model by tensors (kvCacheCopies).
+    int llmKvHeads = 0;
+    bool llmLatentKv = false;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

@@ -191,7 +191,7 @@ TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
     EXPECT_NEAR(errorPct(*four), 0.0, 10.0); // 5,630 predicted (5,825 before the hand-over)
     FullLoadRun byTensors = *four;
     byTensors.query.llmSplit = perf::LlmSplit::Tensors;
-    EXPECT_LT(errorPct(byTensors), -60.0);
+    EXPECT_LT(errorPct(byTensors), -40.0); // 3,047: the all-reduces over 16 PCIe lanes a card
 }
 
 TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {

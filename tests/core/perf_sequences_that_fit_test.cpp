@@ -3,6 +3,7 @@
 // over one sequence's KV cache.
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
+#include "perf/llm_inference.h"
 #include "perf/sequences_that_fit.h"
 #include "perf_test_support.h"
 
@@ -126,6 +127,55 @@ TEST(SequencesThatFit, OnlyTokenGenerationAndAtMostTheModelsCap) {
     tiny.llmKvCacheValues = 1000; // 2 KB a sequence: millions would fit
     EXPECT_EQ(llmSequencesThatFit(g, tiny), kMaxLlmSequences);
     EXPECT_TRUE(has(model().explain(g, tiny).notes, "65536 (the most the model takes; more would fit)"));
+}
+
+// Split by tensors, TensorRT-LLM gives each card max(KV heads / cards, 1) heads: Qwen3 235B-A22B's
+// 4 KV heads on 8 cards are held twice, Llama 3.1 70B's 8 once; DeepSeek-V3's latent cache is on
+// every card; split by layers, or in llama.cpp, each card holds its own layers' cache once.
+PerfQuery servedOn(const char* model, int gpus) {
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmEngine = LlmEngine::TensorRtLlm;
+    q.llmWeights = Precision::Int8;
+    q.llmContextTokens = 2048;
+    q.gpus = gpus;
+    calc::applyModelShape(q, *calc::findModelShape(model));
+    q.llmSequencesFillMemory = true;
+    return q;
+}
+
+TEST(SequencesThatFit, SplitByTensorsEachCardKeepsAtLeastOneKvHeadWhole) {
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("qwen3-235b-a22b", 8)), 2.0);
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("qwen3-235b-a22b", 4)), 1.0);
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("qwen3-235b-a22b", 1)), 1.0);
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("llama-3.1-70b", 8)), 1.0);
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("llama-3.1-70b", 3)), 9.0 / 8.0); // 3 heads a card, 9 held
+    EXPECT_DOUBLE_EQ(kvCacheCopies(servedOn("deepseek-v3", 8)), 8.0);
+    PerfQuery byLayers = servedOn("qwen3-235b-a22b", 8);
+    byLayers.llmSplit = LlmSplit::Layers;
+    EXPECT_DOUBLE_EQ(kvCacheCopies(byLayers), 1.0);
+    PerfQuery llamaCpp = servedOn("qwen3-235b-a22b", 8);
+    llamaCpp.llmEngine = LlmEngine::LlamaCpp;
+    EXPECT_DOUBLE_EQ(kvCacheCopies(llamaCpp), 1.0);
+
+    // Qwen3 235B-A22B at 2,048 tokens: 94 layers x 4 heads x 128 x 2 = 96,256 values a token, 197 MB
+    // of fp8 cache a sequence, held twice on eight H200s: (8 x 141 x 0.9 - 235) / 0.394 = 1,978
+    // sequences, where four KV heads' worth would hold 3,957.
+    const Gpu& h200 = cat().require("H200 SXM");
+    const PerfQuery q = [] {
+        PerfQuery r = servedOn("qwen3-235b-a22b", 8);
+        r.llmKvCache = KvCacheType::Fp8;
+        return r;
+    }();
+    EXPECT_DOUBLE_EQ(*q.llmKvCacheValues, 94.0 * 4 * 128 * 2 * 2048);
+    EXPECT_DOUBLE_EQ(kvCacheBytes(q), 2.0 * 94 * 4 * 128 * 2 * 2048);
+    EXPECT_EQ(llmSequencesThatFit(h200, q), 1978);
+    PerfQuery once = q;
+    once.llmSplit = LlmSplit::Layers;
+    EXPECT_EQ(llmSequencesThatFit(h200, once), 3957);
+    EXPECT_TRUE(has(model().explain(h200, q).notes,
+                    "held 2x over: each of the 8 cards keeps at least one of its 4 KV heads whole"));
+    EXPECT_FALSE(has(model().explain(h200, once).notes, "held 2x over"));
 }
 
 } // namespace
