@@ -211,10 +211,9 @@ std::string decodeBytesNote(const PerfQuery& q) {
            " GB of KV cache (" + format::number(cachedTokens(q), 0) + " tokens of context, " + toString(q.llmKvCache) +
            (q.llmKvCacheValues ? ", the model's own attention shape" : ", sized from the parameters") +
            kvCopiesNote(q) +
-           (q.llmRecurrentStateBytes > 0
-                ? "; with " + format::number(q.llmRecurrentStateBytes / 1e9, 2) +
-                      " GB of linear-attention state, the same at any context)"
-                : std::string(")"));
+           (q.llmRecurrentStateBytes > 0 ? "; with " + format::number(q.llmRecurrentStateBytes / 1e9, 2) +
+                                               " GB of linear-attention state, the same at any context)"
+                                         : std::string(")"));
 }
 
 std::string llmQueryDescription(const PerfQuery& q) {
