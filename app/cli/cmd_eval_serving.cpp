@@ -224,19 +224,22 @@ struct FullLoadCheck {
     }
 };
 
-// A later release's full-load runs against the shipped constants: the dense models' rows on one
-// GPU, split by tensors and split by layers (never fitted on), and the mixtures of experts', with
-// the routed experts' matmul share on warpgroup-MMA cards fitted on them and each model predicted by
-// the share fitted without it (LEFT OUT; the other cards' rows as shipped, the share not theirs).
+// Full-load runs other than the 1.0 file's against the shipped constants: the dense models' rows on
+// one GPU, split by tensors and split by layers, and the mixtures of experts' (on one GPU and split by
+// tensors), with the routed experts' matmul share on warpgroup-MMA cards fitted on them and each model
+// predicted by the share fitted without it (LEFT OUT; the other cards' rows as shipped, the share not
+// theirs). A later release's mixtures fit the shipped share; the 1.0 file's left-out rows fit nothing.
 struct LaterReleaseCheck {
+    std::string title;
     nlohmann::json rows = nlohmann::json::array();
-    Band single, parallel, byLayers, dense, mixture, mixtureHeldOut;
+    Band single, parallel, byLayers, dense, mixture, mixtureSingle, mixtureParallel, mixtureHeldOut;
     int mixtureFast = 0;
     eval::RoutedShareFit fit;
     TextTable table = fullLoadTable();
 
-    LaterReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs)
-        : fit(eval::fitRoutedMatmulShare(model, ctx.catalog(), runs)) {
+    LaterReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,
+                      std::string heading)
+        : title(std::move(heading)), fit(eval::fitRoutedMatmulShare(model, ctx.catalog(), runs)) {
         for (size_t i = 0; i < runs.size(); ++i) {
             const auto& r = runs[i];
             const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
@@ -246,6 +249,7 @@ struct LaterReleaseCheck {
             const auto& heldOut = fit.heldOutPct[i];
             if (r.mixtureOfExperts()) {
                 mixture.errorsPct.push_back(std::fabs(errorPct));
+                (r.query.gpus > 1 ? mixtureParallel : mixtureSingle).errorsPct.push_back(std::fabs(errorPct));
                 mixtureHeldOut.errorsPct.push_back(std::fabs(heldOut.value_or(errorPct)));
                 mixtureFast += errorPct > 0 ? 1 : 0;
             } else {
@@ -269,6 +273,8 @@ struct LaterReleaseCheck {
         moe["routed_matmul_share_shipped"] = perf::kServingRoutedMatmulShare;
         moe["routed_matmul_share_fitted"] = fit.share > 0 ? nlohmann::json(fit.share) : nlohmann::json();
         moe["model_left_out"] = mixtureHeldOut.json();
+        moe["single_gpu"] = mixtureSingle.json();
+        moe["tensor_parallel"] = mixtureParallel.json();
         return {{"rows", rows},
                 {"dense", dense.json()},
                 {"dense_single_gpu", single.json()},
@@ -277,19 +283,27 @@ struct LaterReleaseCheck {
                 {"mixture_of_experts", moe}};
     }
     void print(std::ostream& out) const {
-        out << "\na later release at full load (its dense rows never fitted on):\n";
+        out << "\n" << title << ":\n";
         table.print(out);
         out << "\n  dense models: " << dense.text() << " (one GPU " << single.text() << "; tensor parallel "
             << parallel.text() << "; split by layers " << byLayers.text() << ")\n"
             << "  mixtures of experts, whose routed experts multiply at a fitted share of the matmul rate on "
                "warpgroup-MMA cards: "
             << format::percent(fit.share, 1) << " fitted here (" << format::percent(perf::kServingRoutedMatmulShare, 1)
-            << " shipped: " << mixture.text() << ", " << mixtureFast
-            << " of them predicted fast); each model predicted by the share fitted without it (LEFT OUT; the "
-               "other cards' rows as shipped): "
+            << " shipped: " << mixture.text() << ", " << mixtureFast << " of them predicted fast; one GPU "
+            << mixtureSingle.text() << "; tensor parallel " << mixtureParallel.text()
+            << "); each model predicted by the share fitted without it (LEFT OUT; the other cards' rows as "
+               "shipped): "
             << mixtureHeldOut.text() << '\n';
     }
 };
+
+nlohmann::json moeBandJson(const Band& band) {
+    nlohmann::json j = band.json();
+    j["shipped_median_abs_error_pct"] = perf::kServingMixtureOfExpertsAccuracy.medianPct;
+    j["shipped_p90_abs_error_pct"] = perf::kServingMixtureOfExpertsAccuracy.p90Pct;
+    return j;
+}
 
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
@@ -309,11 +323,22 @@ int run(Context& ctx, const Args& args) {
     const auto laterRuns =
         laterFile ? eval::readFullLoadRuns(files::readAll(*laterFile), *laterFile) : eval::builtinLaterFullLoadRuns();
     eval::requireRunGpus(ctx.catalog(), laterRuns, laterFile.value_or("the built-in later-release runs"));
+    const auto neverFittedFile = args.value("never-fitted");
+    const auto neverFittedRuns = neverFittedFile
+                                     ? eval::readFullLoadRuns(files::readAll(*neverFittedFile), *neverFittedFile)
+                                     : eval::builtinNeverFittedFullLoadRuns();
+    eval::requireRunGpus(ctx.catalog(), neverFittedRuns,
+                         neverFittedFile.value_or("the built-in never-fitted full-load runs"));
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
     const FullLoadCheck fullLoad(ctx, model, fullLoadRuns);
-    const LaterReleaseCheck later(ctx, model, laterRuns);
+    const LaterReleaseCheck later(ctx, model, laterRuns,
+                                  "a later release at full load (its dense rows never fitted on)");
+    const LaterReleaseCheck neverFitted(ctx, model, neverFittedRuns,
+                                        "the 1.0 release's rows left out of its file at full load (never fitted "
+                                        "on; the share fitted here is what they would ask for)");
+    const Band moeBand{eval::mixtureOfExpertsHeldOutErrors(model, ctx.catalog(), laterRuns, neverFittedRuns)};
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -375,7 +400,9 @@ int run(Context& ctx, const Args& args) {
                        {"llama_cpp_kernels_vs_these", llamaCpp.json()},
                        {"first_token", firstToken.json()},
                        {"full_load", fullLoad.json()},
-                       {"later_release", later.json()}});
+                       {"later_release", later.json()},
+                       {"never_fitted", neverFitted.json()},
+                       {"mixture_of_experts_band", moeBandJson(moeBand)}});
         return 0;
     }
     t.print(ctx.out());
@@ -392,11 +419,17 @@ int run(Context& ctx, const Args& args) {
     firstToken.print(ctx.out());
     fullLoad.print(ctx.out());
     later.print(ctx.out());
+    neverFitted.print(ctx.out());
+    ctx.out()
+        << "\nperf's band for a mixture of experts in the engine (the later release's each predicted by the share "
+           "fitted without its model, the 1.0 release's never fitted): "
+        << moeBand.text() << "; shipped " << format::number(perf::kServingMixtureOfExpertsAccuracy.medianPct, 1)
+        << "% median, " << format::number(perf::kServingMixtureOfExpertsAccuracy.p90Pct, 1) << "% p90\n";
     return 0;
 }
 
 Args parseOptions(const std::vector<std::string>& rest) {
-    return Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"later"}, {"constants"}});
+    return Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"later"}, {"never-fitted"}, {"constants"}});
 }
 
 } // namespace
@@ -405,6 +438,7 @@ Command evalServingCommand() {
     return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
             "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--first-token FILE.csv]\n"
             "                                [--full-load FILE.csv] [--later FILE.csv]\n"
+            "                                [--never-fitted FILE.csv]\n"
             "                                [--constants calibration.json]\n\n"
             "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
             "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
@@ -435,13 +469,18 @@ Command evalServingCommand() {
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
             "  [,split]  (tensors, the default, or layers)\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n"
-            "Last, predicts a later release's perf overview with the shipped constants: Llama 3.3 70B\n"
+            "Then predicts a later release's perf overview with the shipped constants: Llama 3.3 70B\n"
             "at new lengths and on new GPU counts (never fitted on), and three mixtures of experts\n"
             "(Qwen3 30B-A3B, gpt-oss-20b and gpt-oss-120b), on which it fits one constant, the share of\n"
             "the dense matmul rate a mixture's routed experts reach on cards whose dense peak needs\n"
             "warpgroup MMA (Hopper, B200, GB200), and predicts each model's rows by the share fitted on\n"
             "the others' (LEFT OUT). --later reads another file of the full-load columns (default\n"
-            "resources/perf/tensorrt-llm-later-full-load.csv).\n",
+            "resources/perf/tensorrt-llm-later-full-load.csv).\n"
+            "Last, predicts the 1.0 overview's rows its file leaves out, with the shipped constants and\n"
+            "nothing fitted on them: its mixtures of experts (Qwen3 30B-A3B on one B200 or GB200 and on\n"
+            "1-8 RTX PRO 6000s split by tensors, Qwen3 235B-A22B on eight B200s, H200s or H100s) and\n"
+            "Llama 3.1 405B on eight RTX PRO 6000s split by layers. --never-fitted reads another file of\n"
+            "the full-load columns (default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n",
             [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};
 }
 

@@ -21,6 +21,7 @@ namespace {
 
 constexpr const char* kRunsResource = "perf/tensorrt-llm-1.0-full-load.csv";
 constexpr const char* kLaterRunsResource = "perf/tensorrt-llm-later-full-load.csv";
+constexpr const char* kNeverFittedRunsResource = "perf/tensorrt-llm-1.0-never-fitted.csv";
 /// trtllm-bench's ceiling on the requests an engine runs at once (its max batch size, capped so
 /// the decoder's buffers stay small): TensorRT-LLM 1.0, tensorrt_llm/bench/build/tuning.py.
 constexpr int kBenchMaxRequests = 4096;
@@ -83,6 +84,10 @@ std::vector<FullLoadRun> builtinFullLoadRuns() {
 
 std::vector<FullLoadRun> builtinLaterFullLoadRuns() {
     return runsFromResource(kLaterRunsResource);
+}
+
+std::vector<FullLoadRun> builtinNeverFittedFullLoadRuns() {
+    return runsFromResource(kNeverFittedRunsResource);
 }
 
 bool splitByLayers(const FullLoadRun& run) {
@@ -222,6 +227,28 @@ RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog&
             [](const FittedRow& r) { return r.run->model; }, fit.heldOutPct);
     }
     return fit;
+}
+
+std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                                  const std::vector<FullLoadRun>& later,
+                                                  const std::vector<FullLoadRun>& neverFitted) {
+    const auto shippedErrorPct = [&](const FullLoadRun& r) {
+        const Gpu& g = catalog.require(r.gpu, "a full-load run's gpu");
+        return 100.0 * (predictFullLoad(model, g, r) / r.outputTokensPerSecond - 1.0);
+    };
+    std::vector<double> errors;
+    const RoutedShareFit fit = fitRoutedMatmulShare(model, catalog, later);
+    for (size_t i = 0; i < later.size(); ++i) {
+        if (later[i].mixtureOfExperts()) {
+            errors.push_back(std::fabs(fit.heldOutPct[i] ? *fit.heldOutPct[i] : shippedErrorPct(later[i])));
+        }
+    }
+    for (const auto& r : neverFitted) {
+        if (r.mixtureOfExperts()) {
+            errors.push_back(std::fabs(shippedErrorPct(r)));
+        }
+    }
+    return errors;
 }
 
 } // namespace advisor::eval

@@ -41,6 +41,11 @@ std::vector<FullLoadRun> builtinFullLoadRuns();
 /// gpt-oss-20b and -120b). Its dense rows are never fitted on; its mixtures on warpgroup-MMA cards
 /// fit the routed experts' share (fitRoutedMatmulShare).
 std::vector<FullLoadRun> builtinLaterFullLoadRuns();
+/// The 1.0 overview's rows the 1.0 file leaves out, the same columns
+/// (resources/perf/tensorrt-llm-1.0-never-fitted.csv): its mixtures of experts (Qwen3 30B-A3B on
+/// 1-8 cards, Qwen3 235B-A22B on eight) and Llama 3.1 405B on eight RTX PRO 6000s split by layers.
+/// No constant is fitted on them: a check of the routed share and the hand-over, fitted elsewhere.
+std::vector<FullLoadRun> builtinNeverFittedFullLoadRuns();
 
 /// Whether the run split the model over its GPUs by layers (pipeline parallel).
 bool splitByLayers(const FullLoadRun& run);
@@ -82,5 +87,13 @@ struct RoutedShareFit {
 };
 RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog& catalog,
                                     const std::vector<FullLoadRun>& runs);
+
+/// The absolute errors (percent) perf's band for a mixture of experts in the engine is taken from
+/// (perf::kServingMixtureOfExpertsAccuracy): the later release's mixtures, each run predicted by the
+/// routed share fitted without its model (as shipped where no share is fitted: the RTX PRO 6000's),
+/// and the never-fitted runs' mixtures as shipped.
+std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                                  const std::vector<FullLoadRun>& later,
+                                                  const std::vector<FullLoadRun>& neverFitted);
 
 } // namespace advisor::eval
