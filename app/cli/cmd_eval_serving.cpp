@@ -229,7 +229,7 @@ struct FullLoadCheck {
 // tensors), with the routed experts' matmul share on warpgroup-MMA cards fitted on them and each model
 // predicted by the share fitted without it (LEFT OUT; the other cards' rows as shipped, the share not
 // theirs). A later release's mixtures fit the shipped share; the 1.0 file's left-out rows fit nothing.
-struct LaterReleaseCheck {
+struct FullLoadReleaseCheck {
     std::string title;
     nlohmann::json rows = nlohmann::json::array();
     Band single, parallel, byLayers, dense, mixture, mixtureSingle, mixtureParallel, mixtureHeldOut;
@@ -237,7 +237,7 @@ struct LaterReleaseCheck {
     eval::RoutedShareFit fit;
     TextTable table = fullLoadTable();
 
-    LaterReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,
+    FullLoadReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,
                       std::string heading)
         : title(std::move(heading)), fit(eval::fitRoutedMatmulShare(model, ctx.catalog(), runs)) {
         for (size_t i = 0; i < runs.size(); ++i) {
@@ -333,9 +333,9 @@ int run(Context& ctx, const Args& args) {
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
     const FullLoadCheck fullLoad(ctx, model, fullLoadRuns);
-    const LaterReleaseCheck later(ctx, model, laterRuns,
+    const FullLoadReleaseCheck later(ctx, model, laterRuns,
                                   "a later release at full load (its dense rows never fitted on)");
-    const LaterReleaseCheck neverFitted(ctx, model, neverFittedRuns,
+    const FullLoadReleaseCheck neverFitted(ctx, model, neverFittedRuns,
                                         "the 1.0 release's rows left out of its file at full load (never fitted "
                                         "on; the share fitted here is what they would ask for)");
     const Band moeBand{eval::mixtureOfExpertsHeldOutErrors(model, ctx.catalog(), laterRuns, neverFittedRuns)};

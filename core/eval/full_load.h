@@ -32,7 +32,8 @@ struct FullLoadRun {
     bool mixtureOfExperts() const { return query.llmExperts > 0; }
 };
 
-/// Every bad row is reported (file, line, field); nothing is returned unless all are valid.
+/// Every bad row is reported (file, line, field); nothing is returned unless all are valid. The runs
+/// were on servers: each PCIe card is read at 16 lanes, as the 0.9 fit reads its L40S servers'.
 std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::string& fileLabel);
 /// The shipped runs (compiled in).
 std::vector<FullLoadRun> builtinFullLoadRuns();
