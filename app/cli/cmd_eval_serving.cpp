@@ -238,7 +238,7 @@ struct FullLoadReleaseCheck {
     TextTable table = fullLoadTable();
 
     FullLoadReleaseCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,
-                      std::string heading)
+                         std::string heading)
         : title(std::move(heading)), fit(eval::fitRoutedMatmulShare(model, ctx.catalog(), runs)) {
         for (size_t i = 0; i < runs.size(); ++i) {
             const auto& r = runs[i];
@@ -334,10 +334,10 @@ int run(Context& ctx, const Args& args) {
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);
     const FullLoadCheck fullLoad(ctx, model, fullLoadRuns);
     const FullLoadReleaseCheck later(ctx, model, laterRuns,
-                                  "a later release at full load (its dense rows never fitted on)");
+                                     "a later release at full load (its dense rows never fitted on)");
     const FullLoadReleaseCheck neverFitted(ctx, model, neverFittedRuns,
-                                        "the 1.0 release's rows left out of its file at full load (never fitted "
-                                        "on; the share fitted here is what they would ask for)");
+                                           "the 1.0 release's rows left out of its file at full load (never fitted "
+                                           "on; the share fitted here is what they would ask for)");
     const Band moeBand{eval::mixtureOfExpertsHeldOutErrors(model, ctx.catalog(), laterRuns, neverFittedRuns)};
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
