@@ -160,6 +160,14 @@ double servingDecodeAttentionFlops(const PerfQuery& q) {
     return 4.0 * servingLayers(q) * servingHidden(q) * cachedTokens(q);
 }
 
+Link servingLink(const Gpu& g, const PerfQuery& q) {
+    Interconnect ic = q.interconnect;
+    if (ic.pcieLanes <= 0 && g.segment == Segment::Datacenter) {
+        ic.pcieLanes = 16;
+    }
+    return linkBandwidth(g, q.gpus, ic);
+}
+
 double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, bool withLatency,
                                const ServingConstants& k) {
     const int n = std::max(1, q.gpus);
@@ -169,7 +177,7 @@ double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, 
     const int layers = servingLayers(q);
     const double hidden = servingHidden(q);
     const double bytes = 2.0 * (n - 1) / n * tokens * hidden * 2.0; // a ring's share of FP16 activations
-    const double linkBytesPerSecond = linkBandwidth(g, n, q.interconnect).gbPerSecond * 1e9 * k.linkEfficiency;
+    const double linkBytesPerSecond = servingLink(g, q).gbPerSecond * 1e9 * k.linkEfficiency;
     // The latency grows with the cards an all-reduce waits on: a tree's log2 N rounds (k.allReduceUs
     // is two cards').
     const double latency = k.allReduceUs / 1e6 * std::log2(double(n));
@@ -382,7 +390,7 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
     } else if (q.gpus > 1) {
         PerfQuery one = q;
         one.gpus = 1;
-        const Link link = linkBandwidth(g, q.gpus, q.interconnect);
+        const Link link = servingLink(g, q);
         const int stepTokens = decode ? std::max(1, q.llmSequences) : std::max(1, q.llmContextTokens);
         // tokens/s x a step's seconds / its tokens = the step's share
         const double allReduceShare = servingAllReduceSeconds(g, q, stepTokens, true) * p.throughput / stepTokens;

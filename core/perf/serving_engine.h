@@ -156,6 +156,11 @@ double servingMultipliedBillion(const EffectiveSpecs& s, const PerfQuery& q, con
 /// FLOPs of a generated token's attention for one sequence: 4 x layers x width x cached tokens.
 double servingDecodeAttentionFlops(const PerfQuery& q);
 
+/// The link the engine's cards all-reduce over: perf's (terms.h), but a datacenter card's PCIe slot
+/// gives it 16 lanes whatever the count, as servers do (the 0.9 fit's L40S runs were read so), unless
+/// q.interconnect sets the lanes; a desktop's 3-8 cards keep 8 each.
+Link servingLink(const Gpu& g, const PerfQuery& q);
+
 /// Seconds the all-reduces of tensor parallelism over q.gpus of g take for `tokens` tokens (two
 /// per layer, each with its latency, kServingAllReduceUs x log2 of the cards, when
 /// `withLatency`); 0 on one GPU.

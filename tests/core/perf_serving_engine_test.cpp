@@ -134,6 +134,16 @@ TEST(ServingEngine, TensorParallelAddsCardsBandwidthLessTheAllReducesByLink) {
     const double latency =
         servingAllReduceSeconds(h100, eight, 64, true) - servingAllReduceSeconds(h100, eight, 64, false);
     EXPECT_NEAR(latency, 64 * 3 * kServingAllReduceUs / 1e6, 1e-12);
+    // A datacenter card sits in a server: 16 lanes a slot on four cards too, as the 0.9 fit read the
+    // L40S's; a desktop's four RTX 4090s get 8 each, and --pcie-lanes says otherwise for either.
+    PerfQuery four = two;
+    four.gpus = 4;
+    EXPECT_NEAR(servingLink(cat().require("L40S"), four).gbPerSecond, 31.52, 0.01);
+    EXPECT_NEAR(servingLink(cat().require("RTX 4090"), four).gbPerSecond, 15.76, 0.01);
+    four.interconnect.pcieLanes = 8;
+    EXPECT_NEAR(servingLink(cat().require("L40S"), four).gbPerSecond, 15.76, 0.01);
+    EXPECT_LT(servingAllReduceSeconds(cat().require("L40S"), two, 64, false) * 1.9,
+              servingAllReduceSeconds(cat().require("L40S"), four, 64, false));
 }
 
 TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
