@@ -7,6 +7,7 @@
 #include "eval/full_load.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
+#include "full_load_test_support.h"
 #include "perf/sequences_that_fit.h"
 #include "perf/serving_engine.h"
 
@@ -19,15 +20,6 @@
 
 namespace advisor::eval {
 namespace {
-
-const perf::PerfModel& model() {
-    static const perf::PerfModel m(Catalog::builtin());
-    return m;
-}
-
-double errorPct(const FullLoadRun& r) {
-    return 100.0 * (predictFullLoad(model(), Catalog::builtin().require(r.gpu), r) / r.outputTokensPerSecond - 1.0);
-}
 
 const FullLoadRun& findRun(const std::vector<FullLoadRun>& runs, const char* gpu, const char* model, int in, int out) {
     const auto it = std::find_if(runs.begin(), runs.end(), [&](const FullLoadRun& r) {
@@ -57,10 +49,10 @@ TEST(FullLoadRuns, TheShippedFileHoldsThePerfOverviewsTables) {
     EXPECT_TRUE(perf::servingAttentionOnTensorCores(h100.query));
     // The H200's 26,221: within 5% with XQA; more than 30% below on the CUDA cores (the 0.9 kernel).
     const FullLoadRun& h200 = findRun(runs, "H200 SXM", "llama-3.1-8b", 128, 2048);
-    EXPECT_NEAR(errorPct(h200), 0.0, 5.0);
+    EXPECT_NEAR(fullLoadErrorPct(h200), 0.0, 5.0);
     FullLoadRun cudaCores = h200;
     cudaCores.query.llmDecodeAttention = perf::DecodeAttention::CudaCores;
-    EXPECT_LT(errorPct(cudaCores), -30.0);
+    EXPECT_LT(fullLoadErrorPct(cudaCores), -30.0);
 }
 
 // TensorRT-LLM's default scheduler (GUARANTEED_NO_EVICT) reserves a request's whole length before
@@ -72,7 +64,7 @@ TEST(FullLoadRuns, RequestsAtOnceAreThoseWhoseWholeLengthFitsUpToTheBenchsCeilin
     // holds 82 caches of 4,224 tokens at 80 layers x 8 KV heads x 128 x 2 x 1 byte (0.692 GB each).
     const FullLoadRun& longAnswers = findRun(runs, "H200 SXM", "llama-3.1-70b", 128, 4096);
     EXPECT_EQ(fullLoadSequences(h200, longAnswers), 82); // (126.9 - 70.0) / 0.692 = 82.2
-    EXPECT_NEAR(errorPct(longAnswers), 0.0, 5.0);        // 2,872 measured
+    EXPECT_NEAR(fullLoadErrorPct(longAnswers), 0.0, 5.0); // 2,872 measured
     // At the mean context (2,176 tokens) 159 would fit, and the prediction would be 40% and more fast.
     ServingRun meanContext;
     meanContext.query = longAnswers.query;
@@ -80,7 +72,7 @@ TEST(FullLoadRuns, RequestsAtOnceAreThoseWhoseWholeLengthFitsUpToTheBenchsCeilin
     meanContext.inputTokens = 128;
     meanContext.outputTokens = 4096;
     EXPECT_EQ(meanContext.query.llmSequences, 159);
-    EXPECT_GT(predictServingRun(model(), h200, meanContext) / longAnswers.outputTokensPerSecond, 1.4);
+    EXPECT_GT(predictServingRun(fullLoadModel(), h200, meanContext) / longAnswers.outputTokensPerSecond, 1.4);
     // Llama 3.1 8B at 128/128: about 7,000 caches of 256 tokens fit, trtllm-bench runs 4,096.
     EXPECT_EQ(fullLoadSequences(h200, findRun(runs, "H200 SXM", "llama-3.1-8b", 128, 128)), 4096);
 }
@@ -92,11 +84,11 @@ TEST(FullLoadRuns, TheErrorsAreWhatPerfReportsAndXqaIsWhatBringsThemThere) {
         if (r.query.llmWeights == perf::Precision::Fp4) {
             continue; // their bands are the fitted FP4 share's and the split by layers' (below)
         }
-        (r.query.gpus > 1 ? parallel : single).push_back(std::fabs(errorPct(r)));
+        (r.query.gpus > 1 ? parallel : single).push_back(std::fabs(fullLoadErrorPct(r)));
         if (r.query.gpus == 1) {
             FullLoadRun cudaCores = r;
             cudaCores.query.llmDecodeAttention = perf::DecodeAttention::CudaCores;
-            singleCudaCores.push_back(std::fabs(errorPct(cudaCores)));
+            singleCudaCores.push_back(std::fabs(fullLoadErrorPct(cudaCores)));
         }
     }
     ASSERT_EQ(single.size(), 30u);
@@ -116,7 +108,7 @@ TEST(FullLoadRuns, TheErrorsAreWhatPerfReportsAndXqaIsWhatBringsThemThere) {
 // other GPUs'.
 TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand) {
     const auto runs = builtinFullLoadRuns();
-    const FullLoadFit fit = fitFullLoad(model(), Catalog::builtin(), runs);
+    const FullLoadFit fit = fitFullLoad(fullLoadModel(), Catalog::builtin(), runs);
     EXPECT_NEAR(fit.fp4RateShare, perf::kServingFp4RateShare, 0.001);
     std::vector<double> heldOut;
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -124,7 +116,7 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
         if (fit.heldOutPct[i] && !splitByLayers(runs[i])) {
             heldOut.push_back(std::fabs(*fit.heldOutPct[i]));
         }
-        EXPECT_NEAR(fit.errorsPct[i], errorPct(runs[i]), 1e-9);
+        EXPECT_NEAR(fit.errorsPct[i], fullLoadErrorPct(runs[i]), 1e-9);
     }
     ASSERT_EQ(heldOut.size(), 50u); // not the 30 split by layers: they fit the hand-over (below)
     EXPECT_NEAR(median(heldOut), perf::kServingFp4Accuracy.medianPct, 0.05);
@@ -133,14 +125,14 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
     // Llama 3.3 70B on one B200 at 1,000 in and 1,000 out: 7,007 tokens/s. At the full FP4 rate it
     // would come out more than 30% fast; as INT4 AWQ (multiplied in FP16) more than 30% slow.
     const FullLoadRun& b200 = findRun(runs, "B200", "llama-3.1-70b", 1000, 1000);
-    EXPECT_NEAR(errorPct(b200), 0.0, 10.0);
+    EXPECT_NEAR(fullLoadErrorPct(b200), 0.0, 10.0);
     perf::ServingConstants fullRate;
     fullRate.fp4RateShare = 1.0;
     const Gpu& g = Catalog::builtin().require("B200");
-    EXPECT_GT(predictFullLoad(model(), g, b200, fullRate) / b200.outputTokensPerSecond, 1.3);
+    EXPECT_GT(predictFullLoad(fullLoadModel(), g, b200, fullRate) / b200.outputTokensPerSecond, 1.3);
     FullLoadRun awq = b200;
     awq.query.llmWeights = perf::Precision::Int4;
-    EXPECT_LT(errorPct(awq), -30.0);
+    EXPECT_LT(fullLoadErrorPct(awq), -30.0);
 }
 
 // Four RTX PRO 6000s (PCIe, no NVLink) split Llama 3.3 70B by layers: each card's micro-batch
@@ -150,7 +142,7 @@ TEST(FullLoadRuns, TheFp4ShareIsFittedOnTheFp4RowsAndEachGpuHeldOutGivesTheBand)
 // fitted on the other counts' rows.
 TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
     const auto runs = builtinFullLoadRuns();
-    const FullLoadFit fit = fitFullLoad(model(), Catalog::builtin(), runs);
+    const FullLoadFit fit = fitFullLoad(fullLoadModel(), Catalog::builtin(), runs);
     EXPECT_NEAR(fit.pipelineHandOverMs, perf::kServingPipelineHandOverMs, 0.001);
     std::vector<double> heldOut, eightCards, eightCardsWithout;
     perf::ServingConstants noHandOver;
@@ -164,10 +156,11 @@ TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
         if (runs[i].query.gpus == 8 && runs[i].outputTokens >= 1000 && runs[i].inputTokens <= 2048) {
             // The eight-card rows whose answers are most of the work (not the prompt-heavy rows,
             // which inherit the RTX PRO 6000's slow NVFP4 prompts on one card).
-            eightCards.push_back(errorPct(runs[i]));
+            eightCards.push_back(fullLoadErrorPct(runs[i]));
             const Gpu& g = Catalog::builtin().require(runs[i].gpu);
             eightCardsWithout.push_back(
-                100.0 * (predictFullLoad(model(), g, runs[i], noHandOver) / runs[i].outputTokensPerSecond - 1.0));
+                100.0 *
+                (predictFullLoad(fullLoadModel(), g, runs[i], noHandOver) / runs[i].outputTokensPerSecond - 1.0));
         }
     }
     ASSERT_EQ(heldOut.size(), 30u);
@@ -188,10 +181,10 @@ TEST(FullLoadRuns, SplitByLayersOverPcieIsWhatTheRtxProRowsMeasure) {
     }
     ASSERT_NE(four, nullptr);
     EXPECT_DOUBLE_EQ(four->outputTokensPerSecond, 5961);
-    EXPECT_NEAR(errorPct(*four), 0.0, 10.0); // 5,630 predicted (5,825 before the hand-over)
+    EXPECT_NEAR(fullLoadErrorPct(*four), 0.0, 10.0); // 5,630 predicted (5,825 before the hand-over)
     FullLoadRun byTensors = *four;
     byTensors.query.llmSplit = perf::LlmSplit::Tensors;
-    EXPECT_LT(errorPct(byTensors), -40.0); // 3,047: the all-reduces over 16 PCIe lanes a card
+    EXPECT_LT(fullLoadErrorPct(byTensors), -40.0); // 3,047: the all-reduces over 16 PCIe lanes a card
 }
 
 TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {

@@ -10,6 +10,7 @@
 #include "eval/full_load.h"
 #include "eval/serving_fit.h"
 #include "eval/stats.h"
+#include "full_load_test_support.h"
 #include "perf/accuracy.h"
 #include "perf/llm_inference.h"
 #include "perf/sequences_that_fit.h"
@@ -24,11 +25,6 @@
 namespace advisor::eval {
 namespace {
 
-double errorPct(const FullLoadRun& r) {
-    static const perf::PerfModel model(Catalog::builtin());
-    return 100.0 * (predictFullLoad(model, Catalog::builtin().require(r.gpu), r) / r.outputTokensPerSecond - 1.0);
-}
-
 struct Errors {
     std::vector<double> dense, mixture;
 };
@@ -36,7 +32,7 @@ struct Errors {
 Errors laterReleaseErrors() {
     Errors e;
     for (const auto& r : builtinLaterFullLoadRuns()) {
-        const double err = errorPct(r);
+        const double err = fullLoadErrorPct(r);
         if (r.mixtureOfExperts()) {
             e.mixture.push_back(std::fabs(err));
         } else {
@@ -93,7 +89,7 @@ TEST(LaterRelease, TheRoutedExpertsShareFitsTheMixturesAndEachModelHeldOutGivesP
         const bool warpgroup = Catalog::builtin().require(runs[i].gpu).warpgroupMma;
         EXPECT_EQ(fit.heldOutPct[i].has_value(), warpgroup) << runs[i].gpu; // the RTX PRO 6000 keeps the dense rate
         fitted += warpgroup ? 1 : 0;
-        heldOut.push_back(std::fabs(fit.heldOutPct[i].value_or(errorPct(runs[i]))));
+        heldOut.push_back(std::fabs(fit.heldOutPct[i].value_or(fullLoadErrorPct(runs[i]))));
     }
     EXPECT_EQ(fitted, 45);
     // Each model held out: 22.0% / 48.1% (performance-model.md); with the 1.0 release's never-fitted

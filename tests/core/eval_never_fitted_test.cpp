@@ -6,6 +6,7 @@
 #include "catalog/catalog.h"
 #include "eval/full_load.h"
 #include "eval/stats.h"
+#include "full_load_test_support.h"
 #include "perf/accuracy.h"
 #include "perf/serving_engine.h"
 
@@ -18,15 +19,6 @@
 
 namespace advisor::eval {
 namespace {
-
-const perf::PerfModel& model() {
-    static const perf::PerfModel m(Catalog::builtin());
-    return m;
-}
-
-double errorPct(const FullLoadRun& r) {
-    return 100.0 * (predictFullLoad(model(), Catalog::builtin().require(r.gpu), r) / r.outputTokensPerSecond - 1.0);
-}
 
 const FullLoadRun& find(const std::vector<FullLoadRun>& runs, const std::string& gpu, const std::string& modelId,
                         int gpus, int in, int out) {
@@ -60,7 +52,7 @@ TEST(NeverFitted, TheShippedFileHoldsTheOverviewsRowsTheOneZeroFileLeavesOut) {
 
 TEST(NeverFitted, WithTheLaterReleasesMixturesEachHeldOutTheyGivePerfsBand) {
     const std::vector<double> errors = mixtureOfExpertsHeldOutErrors(
-        model(), Catalog::builtin(), builtinLaterFullLoadRuns(), builtinNeverFittedFullLoadRuns());
+        fullLoadModel(), Catalog::builtin(), builtinLaterFullLoadRuns(), builtinNeverFittedFullLoadRuns());
     ASSERT_EQ(errors.size(), 136u); // 50 of the later release's, 86 of these
     EXPECT_EQ(perf::kServingMixtureOfExpertsAccuracy.rows, 136);
     EXPECT_NEAR(median(errors), perf::kServingMixtureOfExpertsAccuracy.medianPct, 0.05);
@@ -69,7 +61,7 @@ TEST(NeverFitted, WithTheLaterReleasesMixturesEachHeldOutTheyGivePerfsBand) {
     std::vector<double> these;
     for (const auto& r : builtinNeverFittedFullLoadRuns()) {
         if (r.mixtureOfExperts()) {
-            these.push_back(std::fabs(errorPct(r)));
+            these.push_back(std::fabs(fullLoadErrorPct(r)));
         }
     }
     EXPECT_NEAR(median(these), 23.2, 0.05);
@@ -92,7 +84,7 @@ TEST(NeverFitted, EightCardsHoldQwen3sFourKvHeadsTwiceAndTheRowsSpreadLess) {
         if (r.model != "qwen3-235b-a22b") {
             continue;
         }
-        const double e = errorPct(r);
+        const double e = fullLoadErrorPct(r);
         auto [it, added] = range.try_emplace(r.gpu, e, e);
         it->second.first = std::min(it->second.first, e);
         it->second.second = std::max(it->second.second, e);
@@ -109,11 +101,11 @@ TEST(NeverFitted, FourServerCardsSplitByTensorsComeWithinAFifthAtSixteenLanesEac
     std::vector<double> four;
     for (const auto& r : builtinNeverFittedFullLoadRuns()) {
         if (r.model == "qwen3-30b-a3b" && r.query.gpus == 4) {
-            const double e = errorPct(r);
+            const double e = fullLoadErrorPct(r);
             four.push_back(std::fabs(e));
             FullLoadRun desktop = r;
             desktop.query.interconnect.pcieLanes = 8;
-            EXPECT_LT(errorPct(desktop), e - 10.0) << r.inputTokens << "/" << r.outputTokens;
+            EXPECT_LT(fullLoadErrorPct(desktop), e - 10.0) << r.inputTokens << "/" << r.outputTokens;
         }
     }
     ASSERT_EQ(four.size(), 10u);
