@@ -1,6 +1,7 @@
 #include "calc/memory.h"
 
 #include "common/format.h"
+#include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 
 #include <algorithm>
@@ -177,7 +178,19 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
             att.latentDim = 0; // given K/V heads describe ordinary attention
         }
         const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
-        add("KV cache", kvCacheValues(att, s) * b * bytes / shards, kvCacheDetail(att, s, in.batch, in.kvCache));
+        // TensorRT-LLM splits a model over its GPUs by tensors, each keeping at least one KV head whole
+        // (perf::kvCacheCopies): Qwen3's 4 KV heads on 8 GPUs hold the cache twice over.
+        perf::PerfQuery split;
+        split.llmEngine = in.engine.value_or(perf::LlmEngine::LlamaCpp);
+        split.gpus = shards;
+        split.llmKvHeads = att.latentDim > 0 ? 0 : att.kvHeads;
+        split.llmLatentKv = att.latentDim > 0;
+        const double copies = perf::kvCacheCopies(split);
+        add("KV cache", kvCacheValues(att, s) * b * bytes * copies / shards,
+            kvCacheDetail(att, s, in.batch, in.kvCache) +
+                (copies > 1 ? ", held " + format::trimmed(copies, 2) + "x over: each of the " + std::to_string(shards) +
+                                  " GPUs keeps at least one KV head whole"
+                            : std::string()));
         if (att.linearLayers > 0) {
             add("recurrent state", recurrentStateBytes(att) * b / shards,
                 std::to_string(att.linearLayers) + " linear-attention layers x " +

@@ -103,6 +103,28 @@ TEST(Memory, AnEnginesOwnFilesSetTheBitsPerWeight) {
     EXPECT_NEAR(item(estimateMemory(in), "frozen base weights"), 70 * 1.02, 1e-9);
 }
 
+TEST(Memory, TensorRtLlmSplitOverMoreGpusThanKvHeadsHoldsTheCacheMoreThanOnce) {
+    // Qwen3 235B-A22B's 4 KV heads over 8 GPUs: each keeps one whole, so the 94 x 4 x 128 x 2 x 4,096
+    // cached values (f16) take 2 / 8 of their bytes on each, not 1 / 8; over 4 GPUs, 1 / 4.
+    MemoryInput in;
+    in.model = findModelShape("qwen3-235b-a22b");
+    in.paramsBillion = in.model->paramsBillion;
+    in.weights = perf::Precision::Int8;
+    in.contextTokens = 4096;
+    in.engine = perf::LlmEngine::TensorRtLlm;
+    in.shardGpus = 8;
+    const double whole = 94.0 * 4 * 128 * 2 * 4096 * 2 / 1e9;
+    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), whole * 2 / 8, 1e-9);
+    EXPECT_NE(estimateMemory(in).items[1].detail.find("held 2x over: each of the 8 GPUs keeps at least one KV head"),
+              std::string::npos)
+        << estimateMemory(in).items[1].detail;
+    in.shardGpus = 4;
+    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), whole / 4, 1e-9);
+    in.shardGpus = 8;
+    in.engine.reset(); // no engine named: an even split
+    EXPECT_NEAR(item(estimateMemory(in), "KV cache"), whole / 8, 1e-9);
+}
+
 TEST(Memory, InferenceHoldsActivationsForThePromptTokensReadAtOnce) {
     // Llama 3.1 8B at 128K tokens: read whole (Hugging Face transformers), one layer's fp16
     // working set of 4 x hidden values per token is 131,072 x 4,096 x 8 bytes; llama.cpp reads
