@@ -208,6 +208,8 @@ Command memoryCommand() {
             "--engine sizes inference's weights as that engine's own files hold them (the bits perf reads):\n"
             "llama.cpp's Q8_0 8.5 bits, Q4_K_M 4.85, MXFP4 4.25; TensorRT-LLM's FP8 or INT8 8, INT4 AWQ\n"
             "4.125, NVFP4 4.5. Without it 8-bit takes 1.02 bytes per weight, 4-bit Q4_K_M's and fp4 NVFP4's.\n"
+            "With --shard N, TensorRT-LLM splits the model by tensors and each GPU keeps at least one KV\n"
+            "head whole: a model with fewer KV heads than GPUs holds its cache more than once.\n"
             "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
             "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
                 calc::modelShapeIds() + "\n",
