@@ -305,6 +305,16 @@ nlohmann::json moeBandJson(const Band& band) {
     return j;
 }
 
+// The full-load runs of the file an option names, else the built-in ones; each GPU must resolve.
+std::vector<eval::FullLoadRun> fullLoadRunsOption(Context& ctx, const Args& args, const char* option,
+                                                  std::vector<eval::FullLoadRun> (*builtin)(),
+                                                  const char* builtinLabel) {
+    const auto file = args.value(option);
+    auto runs = file ? eval::readFullLoadRuns(files::readAll(*file), *file) : builtin();
+    eval::requireRunGpus(ctx.catalog(), runs, file.value_or(builtinLabel));
+    return runs;
+}
+
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     const auto file = args.value("runs");
@@ -315,20 +325,12 @@ int run(Context& ctx, const Args& args) {
                                     ? eval::readFirstTokenRuns(files::readAll(*firstTokenFile), *firstTokenFile)
                                     : eval::builtinFirstTokenRuns();
     eval::requireRunGpus(ctx.catalog(), firstTokenRuns, firstTokenFile.value_or("the built-in first-token runs"));
-    const auto fullLoadFile = args.value("full-load");
-    const auto fullLoadRuns = fullLoadFile ? eval::readFullLoadRuns(files::readAll(*fullLoadFile), *fullLoadFile)
-                                           : eval::builtinFullLoadRuns();
-    eval::requireRunGpus(ctx.catalog(), fullLoadRuns, fullLoadFile.value_or("the built-in full-load runs"));
-    const auto laterFile = args.value("later");
+    const auto fullLoadRuns =
+        fullLoadRunsOption(ctx, args, "full-load", eval::builtinFullLoadRuns, "the built-in full-load runs");
     const auto laterRuns =
-        laterFile ? eval::readFullLoadRuns(files::readAll(*laterFile), *laterFile) : eval::builtinLaterFullLoadRuns();
-    eval::requireRunGpus(ctx.catalog(), laterRuns, laterFile.value_or("the built-in later-release runs"));
-    const auto neverFittedFile = args.value("never-fitted");
-    const auto neverFittedRuns = neverFittedFile
-                                     ? eval::readFullLoadRuns(files::readAll(*neverFittedFile), *neverFittedFile)
-                                     : eval::builtinNeverFittedFullLoadRuns();
-    eval::requireRunGpus(ctx.catalog(), neverFittedRuns,
-                         neverFittedFile.value_or("the built-in never-fitted full-load runs"));
+        fullLoadRunsOption(ctx, args, "later", eval::builtinLaterFullLoadRuns, "the built-in later-release runs");
+    const auto neverFittedRuns = fullLoadRunsOption(ctx, args, "never-fitted", eval::builtinNeverFittedFullLoadRuns,
+                                                    "the built-in never-fitted full-load runs");
     const perf::PerfModel model(ctx.catalog(), modelConstants(args));
     const eval::ServingFit fit = eval::fitServingConstants(runs, ctx.catalog(), model);
     const FirstTokenCheck firstToken(ctx, model, firstTokenRuns);

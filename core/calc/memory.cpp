@@ -188,9 +188,11 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         const double copies = perf::kvCacheCopies(split);
         add("KV cache", kvCacheValues(att, s) * b * bytes * copies / shards,
             kvCacheDetail(att, s, in.batch, in.kvCache) +
-                (copies > 1 ? ", held " + format::trimmed(copies, 2) + "x over: each of the " + std::to_string(shards) +
-                                  " GPUs keeps at least one KV head whole"
-                            : std::string()));
+                (copies <= 1            ? std::string()
+                 : att.latentDim > 0 ? ", held " + format::trimmed(copies, 2) + "x over: the latent cache is on each of "
+                                                 "the " + std::to_string(shards) + " GPUs"
+                                           : ", held " + format::trimmed(copies, 2) + "x over: each of the " +
+                                                 std::to_string(shards) + " GPUs keeps at least one KV head whole"));
         if (att.linearLayers > 0) {
             add("recurrent state", recurrentStateBytes(att) * b / shards,
                 std::to_string(att.linearLayers) + " linear-attention layers x " +
