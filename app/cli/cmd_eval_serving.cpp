@@ -480,10 +480,10 @@ Command evalServingCommand() {
             "resources/perf/tensorrt-llm-later-full-load.csv).\n"
             "Last, predicts the 1.0 overview's rows its file leaves out, with the shipped constants and\n"
             "nothing fitted on them: its mixtures of experts (Qwen3 30B-A3B on one B200 or GB200 and on\n"
-            "1-8 RTX PRO 6000s split by tensors, Qwen3 235B-A22B on eight B200s, H200s or H100s, Llama\n"
-            "4 Scout on one B200 or GB200 and on four H200s or H100s) and Llama 3.1 405B on eight RTX\n"
-            "PRO 6000s split by layers. --never-fitted reads another file of the full-load columns\n"
-            "(default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n",
+            "1-8 RTX PRO 6000s split by tensors, Qwen3 235B-A22B and Llama 4 Maverick on eight B200s,\n"
+            "H200s or H100s, Llama 4 Scout on one B200 or GB200 and on four H200s or H100s) and Llama\n"
+            "3.1 405B on eight RTX PRO 6000s split by layers. --never-fitted reads another file of the\n"
+            "full-load columns (default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n",
             [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};
 }
 

@@ -30,9 +30,9 @@ bool servingXqa(const perf::PerfQuery& q) {
 // leave-one-architecture-out; null for those and for the calibration's.
 const char* servingCheck(const perf::PerfQuery& q) {
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmExperts > 0) {
-        return "TensorRT-LLM's published full-load throughput of five mixtures of experts on 1-8 cards: a later "
+        return "TensorRT-LLM's published full-load throughput of six mixtures of experts on 1-8 cards: a later "
                "release's three, each predicted by the routed experts' matmul share fitted without it, and 1.0's "
-               "Qwen3 and Llama 4 Scout rows, never fitted (eval-serving)";
+               "Qwen3 and Llama 4 rows, never fitted (eval-serving)";
     }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.gpus > 1 &&
         q.llmSplit == perf::LlmSplit::Layers) {

@@ -44,8 +44,8 @@ std::vector<FullLoadRun> builtinFullLoadRuns();
 std::vector<FullLoadRun> builtinLaterFullLoadRuns();
 /// The 1.0 overview's rows the 1.0 file leaves out, the same columns
 /// (resources/perf/tensorrt-llm-1.0-never-fitted.csv): its mixtures of experts (Qwen3 30B-A3B on
-/// 1-8 cards, Qwen3 235B-A22B on eight, Llama 4 Scout on one or four) and Llama 3.1 405B on eight
-/// RTX PRO 6000s split by layers.
+/// 1-8 cards, Qwen3 235B-A22B and Llama 4 Maverick on eight, Llama 4 Scout on one or four) and
+/// Llama 3.1 405B on eight RTX PRO 6000s split by layers.
 /// No constant is fitted on them: a check of the routed share and the hand-over, fitted elsewhere.
 std::vector<FullLoadRun> builtinNeverFittedFullLoadRuns();
 

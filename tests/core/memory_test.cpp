@@ -230,13 +230,15 @@ TEST(ModelShapes, ShippedShapesAreConsistentWithTheirSizes) {
             EXPECT_LT(m.activeParamsBillion, 0.5 * m.paramsBillion);
             // Every mixture shipped gives its routing; held = shared + E experts and active =
             // shared + k experts leave a shared part (attention, embeddings, shared experts) of
-            // 13% (Mixtral) to 45% (DeepSeek-V3, Qwen3 30B-A3B) of the active parameters, and 71%
-            // for Qwen3.6 35B-A3B (a shared expert and 248K-token embeddings beside experts of 512).
+            // 13% (Mixtral) to 45% (DeepSeek-V3, Qwen3 30B-A3B) of the active parameters, 71% for
+            // Qwen3.6 35B-A3B (a shared expert and 248K-token embeddings beside experts of 512) and
+            // 82% for Llama 4 Maverick, whose every other layer is dense (its config's widths give
+            // 14.2B shared of 17.2B: attention 3.0, dense MLPs 6.0, shared experts 3.0, embeddings 2.1).
             ASSERT_GT(m.experts, m.expertsPerToken);
             const double expert = (m.paramsBillion - m.activeParamsBillion) / (m.experts - m.expertsPerToken);
             const double shared = m.activeParamsBillion - m.expertsPerToken * expert;
             EXPECT_GT(shared, 0.1 * m.activeParamsBillion);
-            EXPECT_LT(shared, 0.75 * m.activeParamsBillion);
+            EXPECT_LT(shared, 0.85 * m.activeParamsBillion);
         }
     }
     EXPECT_EQ(findModelShape("LLAMA 3.1 70b"), findModelShape("llama-3.1-70b"));
