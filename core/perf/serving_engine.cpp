@@ -143,8 +143,10 @@ bool servingAttentionOnTensorCores(const PerfQuery& q) {
     case DecodeAttention::Auto:
         break;
     }
+    // The current XQA kernels' own check (decoderXQAImplJIT/kernelUtils.cpp, supportConfigHMMA and
+    // supportConfigQGMMA): a group of query heads per KV head times the beam width of at most 32.
     const int group = q.llmQueryGroup.value_or(kLlamaLikeQueryGroup);
-    return group >= 2 && group <= 64 && 64 % group == 0;
+    return group >= 2 && group <= 32;
 }
 
 double servingMultipliedBillion(const EffectiveSpecs& s, const PerfQuery& q, const ServingConstants& k) {

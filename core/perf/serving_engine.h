@@ -71,9 +71,9 @@ inline constexpr ErrorBand kServingPipelineAccuracy{12.1, 25.6, 30};
 /// model's rows on warpgroup-MMA cards predicted by kServingRoutedMatmulShare fitted without them
 /// (22.0% / 48.1%, 50 rows), together with the 1.0 release's never-fitted mixtures (Qwen3 30B-A3B
 /// on 1-8 cards, Qwen3 235B-A22B and Llama 4 Maverick on eight, Llama 4 Scout on one or four;
-/// tensorrt-llm-1.0-never-fitted.csv, 27.4% / 55.3%, 149 rows; eval::mixtureOfExpertsHeldOutErrors):
+/// tensorrt-llm-1.0-never-fitted.csv, 22.9% / 56.1%, 149 rows; eval::mixtureOfExpertsHeldOutErrors):
 /// what `perf` reports for such queries, whatever their weights or split (experiments rounds 86-88).
-inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{26.2, 51.4, 199};
+inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{22.8, 54.7, 199};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
 /// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of
@@ -142,10 +142,11 @@ double servingPromptSeconds(const EffectiveSpecs& s, const Gpu& g, const PerfQue
 
 /// Whether the engine's token generation runs attention on the tensor cores (XQA) for q: as
 /// q.llmDecodeAttention says, or by default for grouped-query attention whose group of query heads
-/// per KV head (q.llmQueryGroup, unset: Llama 3's 4) is 2 to 64 and divides 64, the groups
-/// TensorRT-LLM's XQA kernel takes (its decoderXQARunner on Ampere and later; current releases
-/// take it by default with their paged KV cache). Multi-head attention (a group of 1) and odd
-/// groups (Falcon 180B's 29) stay on the CUDA cores.
+/// per KV head (q.llmQueryGroup, unset: Llama 3's 4) is 2 to 32, the groups TensorRT-LLM's
+/// XQA kernels take with one beam (their JIT-compiled ones on Ampere and later; current releases
+/// take them by default with their paged KV cache: Llama 4's 5 and Falcon 180B's 29 as well as
+/// Llama 3's 4 and 8). Multi-head attention (a group of 1) and groups over 32 stay on the CUDA
+/// cores. TensorRT-LLM 0.9's tables ran without it (eval::readServedModel sets the CUDA cores).
 bool servingAttentionOnTensorCores(const PerfQuery& q);
 
 /// The billions of parameters each token multiplies, at the engine's dense rate: the active ones,

@@ -110,7 +110,7 @@ std::optional<LlmSplit> parseLlmSplit(std::string_view s);
 /// The kernel a serving engine's token generation runs attention with: head by head on the CUDA
 /// cores (TensorRT-LLM's masked multi-head attention), or a query group's heads together on the
 /// tensor cores (its XQA kernel, for grouped-query attention). Auto: XQA where the engine takes
-/// it, for groups of 2 to 64 query heads that divide 64 (servingAttentionOnTensorCores).
+/// it, for groups of 2 to 32 query heads a KV head (servingAttentionOnTensorCores).
 enum class DecodeAttention { Auto, CudaCores, TensorCores };
 
 /// Bits per weight in the engine's own files: llama.cpp's (llmBitsPerWeight), or TensorRT-LLM's:

@@ -68,15 +68,15 @@ TEST(NeverFitted, WithTheLaterReleasesMixturesEachHeldOutTheyGivePerfsBand) {
     EXPECT_EQ(perf::kServingMixtureOfExpertsAccuracy.rows, 199);
     EXPECT_NEAR(median(errors), perf::kServingMixtureOfExpertsAccuracy.medianPct, 0.05);
     EXPECT_NEAR(percentile(errors, 90), perf::kServingMixtureOfExpertsAccuracy.p90Pct, 0.05);
-    // These alone, as shipped: 27.4% / 55.3%.
+    // These alone, as shipped: 22.9% / 56.1% (27.4% / 55.3% with Llama 4's group of 5 on the CUDA cores).
     std::vector<double> these;
     for (const auto& r : builtinNeverFittedFullLoadRuns()) {
         if (r.mixtureOfExperts()) {
             these.push_back(std::fabs(fullLoadErrorPct(r)));
         }
     }
-    EXPECT_NEAR(median(these), 27.4, 0.05);
-    EXPECT_NEAR(percentile(these, 90), 55.3, 0.05);
+    EXPECT_NEAR(median(these), 22.9, 0.05);
+    EXPECT_NEAR(percentile(these, 90), 56.1, 0.05);
 }
 
 TEST(NeverFitted, EightCardsHoldQwen3sFourKvHeadsTwiceAndTheRowsSpreadLess) {
@@ -122,6 +122,28 @@ TEST(NeverFitted, FourServerCardsSplitByTensorsComeWithinAFifthAtSixteenLanesEac
     ASSERT_EQ(four.size(), 10u);
     EXPECT_LT(*std::max_element(four.begin(), four.end()), 25.0);
     EXPECT_LT(median(four), 12.0);
+}
+
+TEST(NeverFitted, Llama4sGroupOfFiveQueryHeadsRunsOnTheTensorCoresAsTheCurrentXqaKernelsTakeIt) {
+    // Llama 4's 40 query heads share 8 KV heads, a group of 5: the current XQA kernels take any group
+    // up to 32. On the B200, GB200 and H200 its rows come within a fifth by the median; with the group
+    // left on the CUDA cores (the 0.9 kernel's groups, which divide 64) they were a third slow.
+    std::vector<double> tensorCores;
+    std::vector<double> cudaCores;
+    for (const auto& r : builtinNeverFittedFullLoadRuns()) {
+        if (r.model.rfind("llama-4-", 0) != 0 || r.gpu == "H100 SXM5") {
+            continue;
+        }
+        ASSERT_EQ(r.query.llmQueryGroup, 5);
+        ASSERT_TRUE(perf::servingAttentionOnTensorCores(r.query));
+        tensorCores.push_back(std::fabs(fullLoadErrorPct(r)));
+        FullLoadRun onCudaCores = r;
+        onCudaCores.query.llmDecodeAttention = perf::DecodeAttention::CudaCores;
+        cudaCores.push_back(std::fabs(fullLoadErrorPct(onCudaCores)));
+    }
+    ASSERT_EQ(tensorCores.size(), 48u); // Scout 30, Maverick 18
+    EXPECT_LT(median(tensorCores), 20.0);
+    EXPECT_GT(median(cudaCores), 25.0);
 }
 
 } // namespace

@@ -211,12 +211,14 @@ TEST(ServingEngine, APromptIsOneStepOfTheWeightsReadsItsMatmulsAndTheFixedTime) 
 }
 
 TEST(ServingEngine, GroupedQueryAttentionRunsOnTheTensorCoresAsCurrentReleasesRunIt) {
-    // XQA takes groups of 2-64 query heads per KV head that divide 64; multi-head attention (1) and
-    // Falcon 180B's 29 stay on the CUDA cores. Unset, the group is a Llama-like model's 4.
+    // The current XQA kernels take any group of 2-32 query heads per KV head (one beam): Llama 4's 5
+    // and Falcon 180B's 29 too; multi-head attention (1) and larger groups stay on the CUDA cores.
+    // Unset, the group is a Llama-like model's 4.
     PerfQuery q = roundNumbers(256, 4096);
     q.llmDecodeAttention = DecodeAttention::Auto;
     EXPECT_TRUE(servingAttentionOnTensorCores(q));
-    for (const auto& [group, tensorCores] : {std::pair{1, false}, {4, true}, {8, true}, {29, false}, {64, true}}) {
+    for (const auto& [group, tensorCores] :
+         {std::pair{1, false}, {4, true}, {5, true}, {8, true}, {29, true}, {32, true}, {33, false}, {64, false}}) {
         q.llmQueryGroup = group;
         EXPECT_EQ(servingAttentionOnTensorCores(q), tensorCores) << group;
     }
