@@ -56,6 +56,7 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmHidden = shaped.llmHidden;
     in.llmKvHeads = shaped.llmKvHeads;
     in.llmLatentKv = shaped.llmLatentKv;
+    in.llmMoeLayerStep = shaped.llmMoeLayerStep;
     in.llmWeightBits = shaped.llmWeightBits;
     in.llmSharedWeightBits = shaped.llmSharedWeightBits;
     if (model != nullptr && model->activeParamsBillion > 0) {

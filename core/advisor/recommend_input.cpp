@@ -93,6 +93,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
             q.llmHidden = in.llmHidden;
             q.llmKvHeads = in.llmKvHeads;
             q.llmLatentKv = in.llmLatentKv;
+            q.llmMoeLayerStep = in.llmMoeLayerStep;
             q.llmWeightBits = in.llmWeightBits;
             q.llmSharedWeightBits = in.llmSharedWeightBits;
             q.systemRamGbs = in.systemRamGbs;

@@ -64,6 +64,8 @@ struct RecommendInput {
     /// what each card holds of the cache when the engine splits the model by tensors.
     int llmKvHeads = 0;
     bool llmLatentKv = false;
+    /// Every how many of its layers hold its experts (perf::PerfQuery::llmMoeLayerStep).
+    int llmMoeLayerStep = 1;
     /// A published model's recurrent state per sequence (linear-attention layers;
     /// calc::recurrentStateBytes); 0: none.
     double llmRecurrentStateBytes = 0;

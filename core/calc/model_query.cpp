@@ -9,6 +9,7 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmActiveParamsBillion = m.activeParamsBillion;
     q.llmExperts = m.experts;
     q.llmExpertsPerToken = m.expertsPerToken;
+    q.llmMoeLayerStep = m.moeLayerStep;
     q.llmLayers = m.layers;
     if (m.hidden > 0) {
         q.llmHidden = m.hidden;

@@ -49,6 +49,12 @@ std::vector<ModelShape> parseModelShapes(const std::string& text, const std::str
             }
         }
         m.layers = f.requireInt("layers", 1, 1000);
+        if (f.find("moe_layer_step") != nullptr) {
+            if (m.experts == 0) {
+                f.fail("moe_layer_step", "only a mixture of experts (experts) has layers with experts");
+            }
+            m.moeLayerStep = f.requireInt("moe_layer_step", 1, m.layers);
+        }
         m.hidden = f.requireInt("hidden", 128, 1000000);
         m.vocab = f.optionalInt("vocab", 256, 10000000).value_or(0);
         m.kvHeads = f.requireInt("kv_heads", 1, 1024);

@@ -24,6 +24,9 @@ struct ModelShape {
     /// 8 and 2), which set how many of them several sequences decoded together read; 0: not given.
     int experts = 0;
     int expertsPerToken = 0;
+    /// Every how many layers hold the routed experts (Llama 4 Maverick's interleave_moe_layer_step:
+    /// every 2nd, the layers between dense); 1: every layer.
+    int moeLayerStep = 1;
     int layers = 0;
     int hidden = 0;
     /// The vocabulary (config.json's vocab_size): with hidden, the output head's size, which llama.cpp

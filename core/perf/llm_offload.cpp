@@ -50,16 +50,21 @@ OffloadSplit splitByLayers(const PerfQuery& q, OffloadSplit s) {
     return s;
 }
 
-// Every layer on the GPUs, with the routed experts of the first --n-cpu-moe layers in RAM.
+// Every layer on the GPUs, with the routed experts of the first --n-cpu-moe layers in RAM. Where only
+// every step-th layer holds experts (llama.cpp's layer i when i + 1 is a multiple of the step), the
+// first N layers hold N / step of them, and the CPU runs those.
 OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHeld, double routedHeld) {
+    s.moeLayerStep = std::clamp(q.llmMoeLayerStep, 1, std::max(1, s.layers));
+    const int mixtureLayers = s.layers / s.moeLayerStep;
     if (q.llmCpuMoeLayers) {
         s.cpuMoeLayers = std::clamp(*q.llmCpuMoeLayers, 0, s.layers);
     } else {
         const double routedOnGpu = std::max(0.0, s.gpuCapacityBytes - sharedHeld);
-        s.cpuMoeLayers =
-            std::min(s.layers, static_cast<int>(std::ceil(s.layers * (1.0 - routedOnGpu / routedHeld) - 1e-9)));
+        const int inRam = static_cast<int>(std::ceil(mixtureLayers * (1.0 - routedOnGpu / routedHeld) - 1e-9));
+        s.cpuMoeLayers = std::min(s.layers, std::min(mixtureLayers, inRam) * s.moeLayerStep);
     }
-    const double inRam = s.cpuMoeLayers / static_cast<double>(s.layers);
+    const int cpuMixtureLayers = s.cpuMoeLayers / s.moeLayerStep;
+    const double inRam = cpuMixtureLayers / static_cast<double>(mixtureLayers);
     // A step reads the routed experts its sequences' routers pick.
     const double routedRead = routedHeld * routedShareRead(q);
     s.expertsInRam = true;
@@ -67,7 +72,7 @@ OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHel
     s.ramHeldBytes = inRam * routedHeld;
     s.ramBytesPerStep = inRam * routedRead;
     s.gpuBytesPerStep = llmBytesPerStep(q) - s.ramBytesPerStep;
-    s.cpuLayersRun = s.cpuMoeLayers;
+    s.cpuLayersRun = cpuMixtureLayers;
     return s;
 }
 
@@ -187,9 +192,16 @@ std::string offloadPlacement(const OffloadSplit& s) {
     std::string text = format::number(s.ramHeldBytes / 1e9, 1) + " of " + format::number(s.heldBytes / 1e9, 1) +
                        " GB stay in system RAM: ";
     if (s.expertsInRam) {
+        const std::string placement =
+            "llama.cpp -ngl " + std::to_string(s.layers + 1) + " --n-cpu-moe " + std::to_string(s.cpuMoeLayers);
+        if (s.moeLayerStep > 1) {
+            return text + "the routed experts of " + std::to_string(s.cpuMoeLayers / s.moeLayerStep) + " of its " +
+                   std::to_string(s.layers / s.moeLayerStep) + " mixture layers (one layer in " +
+                   std::to_string(s.moeLayerStep) + " holds experts: those among the first " +
+                   std::to_string(s.cpuMoeLayers) + " of " + std::to_string(s.layers) + " layers; " + placement + ")";
+        }
         return text + "the routed experts of " + std::to_string(s.cpuMoeLayers) + " of " + std::to_string(s.layers) +
-               " layers (llama.cpp -ngl " + std::to_string(s.layers + 1) + " --n-cpu-moe " +
-               std::to_string(s.cpuMoeLayers) + ")";
+               " layers (" + placement + ")";
     }
     if (!s.headInRam) {
         return text + "none: every layer and the output head on the GPU (llama.cpp -ngl " +

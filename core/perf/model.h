@@ -138,6 +138,10 @@ struct PerfQuery {
     /// hold of the cache when it splits the model by tensors (kvCacheCopies).
     int llmKvHeads = 0;
     bool llmLatentKv = false;
+    /// Every how many layers hold a mixture of experts' routed experts (a published model's
+    /// moe_layer_step; Llama 4 Maverick: every 2nd). llama.cpp's --n-cpu-moe N then leaves the
+    /// experts of the mixture layers among the first N in system RAM (N / step of them). 1: every layer.
+    int llmMoeLayerStep = 1;
 };
 
 /// One named term and how much it moved the prediction (prediction with it / without it).

@@ -16,6 +16,7 @@ struct OffloadSplit {
     /// routed experts in RAM.
     int gpuLayers = 0;
     int cpuMoeLayers = 0;      ///< layers whose routed experts stay in RAM (--n-cpu-moe); 0: none
+    int moeLayerStep = 1;      ///< every how many layers hold experts (PerfQuery::llmMoeLayerStep)
     bool headInRam = false;    ///< the output head on the CPU (not every layer on the GPUs)
     bool expertsInRam = false; ///< a mixture of experts' routed experts, not whole layers, in RAM
     /// The layers whose work the CPU does for each token (each costs a fixed time besides its reads).

@@ -118,6 +118,31 @@ TEST(MoeWeights, AModelShapesSharedBitsAreCheckedAndNamed) {
     }
 }
 
+TEST(MoeWeights, AModelShapesMixtureLayerStepIsCheckedAndNamed) {
+    // Every how many layers hold the experts: Llama 4 Maverick's 2; 1 (every layer) unless given.
+    EXPECT_EQ(calc::parseModelShapes(shapesWith(""), "shapes.json")[0].moeLayerStep, 1);
+    EXPECT_EQ(calc::parseModelShapes(shapesWith(R"(, "moe_layer_step": 2)"), "shapes.json")[0].moeLayerStep, 2);
+    EXPECT_EQ(calc::findModelShape("llama-4-maverick")->moeLayerStep, 2);
+    EXPECT_EQ(calc::findModelShape("llama-4-scout")->moeLayerStep, 1);
+    for (const auto& [extra, reason] :
+         {std::pair<std::string, std::string>{R"(, "moe_layer_step": 0)", "moe_layer_step"},
+          {R"(, "moe_layer_step": 25)", "moe_layer_step"}}) {
+        const std::string problem = problemWith(extra);
+        EXPECT_NE(problem.find("shapes.json"), std::string::npos) << problem;
+        EXPECT_NE(problem.find(reason), std::string::npos) << problem;
+    }
+    // A dense model has no layers with experts.
+    const std::string dense = R"({"models": [{"id": "d", "label": "D", "params_billion": 8, "layers": 32,
+        "hidden": 4096, "kv_heads": 8, "moe_layer_step": 2, "context_tokens": 8192, "source": "test"}]})";
+    try {
+        calc::parseModelShapes(dense, "shapes.json");
+        ADD_FAILURE() << "a dense model's moe_layer_step was taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("moe_layer_step"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("only a mixture of experts"), std::string::npos) << e.what();
+    }
+}
+
 TEST(MoeWeights, TheMixtureNoteQuotesItsMeasuredRunsAgainstTheModelAsItIs) {
     // The note every mixture of experts carries quotes runs where routed experts' kernels ran
     // slower than the model: each ratio recomputed from the model as shipped.

@@ -139,6 +139,44 @@ TEST(Offload, AMixtureOfExpertsLeavesOnlyRoutedExpertsInRamAndRunsFasterThanSpli
     EXPECT_LT(experts, 40.0);
 }
 
+TEST(Offload, ExpertsInEveryOtherLayerLeaveThoseOfTheMixtureLayersAmongTheFirstNInRam) {
+    // Llama 4 Maverick: llama.cpp's layer i holds experts when i + 1 is even, 24 of its 48. The
+    // first N layers (--n-cpu-moe N) hold N / 2 of them, whose experts the CPU reads and runs.
+    const Gpu& g = gpu("RTX 4090");
+    const PerfQuery q = publishedModel("llama-4-maverick", 256);
+    EXPECT_EQ(q.llmMoeLayerStep, 2);
+    const OffloadSplit s = planOffload(g, q);
+    ASSERT_TRUE(s.expertsInRam);
+    const WeightParts w = weightParts(q);
+    const double routedHeld = w.routedBytes(w.routedBillion);
+    EXPECT_EQ(s.cpuMoeLayers % 2, 0);
+    EXPECT_EQ(s.cpuLayersRun, s.cpuMoeLayers / 2);
+    EXPECT_NEAR(s.ramHeldBytes, s.cpuLayersRun / 24.0 * routedHeld, 1e6);
+    // The fewest such layers: one mixture layer fewer would not fit.
+    EXPECT_LE(s.heldBytes - s.ramHeldBytes, s.gpuCapacityBytes);
+    EXPECT_GT(s.heldBytes - s.ramHeldBytes + routedHeld / 24, s.gpuCapacityBytes);
+    EXPECT_NE(offloadPlacement(s).find(std::to_string(s.cpuLayersRun) + " of its 24 mixture layers"), std::string::npos)
+        << offloadPlacement(s);
+    EXPECT_NE(offloadPlacement(s).find("--n-cpu-moe " + std::to_string(s.cpuMoeLayers)), std::string::npos);
+    // Given: 47 layers hold 23 mixture layers, 48 all 24.
+    PerfQuery given = q;
+    given.llmCpuMoeLayers = 47;
+    EXPECT_EQ(planOffload(g, given).cpuLayersRun, 23);
+    given.llmCpuMoeLayers = 48;
+    EXPECT_NEAR(planOffload(g, given).ramHeldBytes, routedHeld, 1e6);
+    // Read as experts in every layer, the same bytes sit in RAM but the CPU runs twice the layers,
+    // each at its fitted fixed time: slower by that time alone.
+    PerfQuery everyLayer = q;
+    everyLayer.llmMoeLayerStep = 1;
+    const OffloadSplit e = planOffload(g, everyLayer);
+    EXPECT_EQ(e.cpuMoeLayers, s.cpuMoeLayers);
+    EXPECT_NEAR(e.ramHeldBytes, s.ramHeldBytes, 1e6);
+    EXPECT_EQ(e.cpuLayersRun, 2 * s.cpuLayersRun);
+    const double perToken = 1.0 / model().throughput(g, q);
+    EXPECT_NEAR(1.0 / model().throughput(g, everyLayer) - perToken, s.cpuLayersRun * kCpuLayerMs / 1000.0,
+                0.02 * perToken);
+}
+
 TEST(Offload, RoutingThatTheActiveParametersCannotHoldIsTakenAsUnknown) {
     // 8 of 128 experts of a 60B model are 3.8B, more than its 3B active: no expert split, and
     // every byte still somewhere once (found by fuzzing: the GPU's share came out negative).
