@@ -114,6 +114,7 @@ nlohmann::json offloadJson(const perf::OffloadSplit& s, double ramGbs, double to
             {"layers", s.layers},
             {"gpu_layers", s.gpuLayers},
             {"cpu_moe_layers", s.cpuMoeLayers},
+            {"moe_layer_step", s.moeLayerStep},
             {"output_head_in_ram", s.headInRam},
             {"experts_in_ram", s.expertsInRam},
             {"cpu_layers_run", s.cpuLayersRun},

@@ -100,6 +100,15 @@ TEST(OffloadCli, PlacementsAreLlamaCppsAndBadOnesAreRefusedByName) {
     const auto moe = cli.json({"perf", "--gpu", "RTX 2080", "--metric", "llm-decode", "--model", "qwen3-30b-a3b",
                                "--system-ram", "102", "--cpu-moe-layers", "36"});
     EXPECT_EQ(moe.at("predictions").at(0).at("offload").at("cpu_moe_layers"), 36);
+    EXPECT_EQ(moe.at("predictions").at(0).at("offload").at("moe_layer_step"), 1);
+    EXPECT_EQ(moe.at("predictions").at(0).at("offload").at("cpu_layers_run"), 36);
+    // Llama 4 Maverick's experts sit in every other layer: the first 46 layers hold 23 of them.
+    const auto interleaved = cli.json({"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model",
+                                       "llama-4-maverick", "--system-ram", "256", "--cpu-moe-layers", "46"});
+    const auto& offload = interleaved.at("predictions").at(0).at("offload");
+    EXPECT_EQ(offload.at("moe_layer_step"), 2);
+    EXPECT_EQ(offload.at("cpu_moe_layers"), 46);
+    EXPECT_EQ(offload.at("cpu_layers_run"), 23);
     const auto ngl = cli.json(
         {"perf", "--gpu", "RTX 4090", "--metric", "llm-decode", "--model", "llama-3.1-8b", "--gpu-layers", "16"});
     EXPECT_EQ(ngl.at("predictions").at(0).at("offload").at("gpu_layers"), 16);
