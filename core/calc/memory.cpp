@@ -14,6 +14,28 @@ constexpr double kGb = 1e9;
 /// CUDA context, kernels and library workspaces: typically 0.5-1 GB per GPU.
 constexpr double kRuntimeOverheadGb = perf::kGpuRuntimeReserveGb;
 
+// How many times the GPUs hold the cache between them: TensorRT-LLM splits a model by tensors with
+// each GPU keeping at least one KV head whole (perf::kvCacheCopies), so Qwen3's 4 KV heads on 8 GPUs
+// are held twice over; 1 for llama.cpp or one GPU.
+double kvCacheCopiesOver(const MemoryInput& in, const AttentionShape& att, int shards) {
+    perf::PerfQuery split;
+    split.llmEngine = in.engine.value_or(perf::LlmEngine::LlamaCpp);
+    split.gpus = shards;
+    split.llmKvHeads = att.latentDim > 0 ? 0 : att.kvHeads;
+    split.llmLatentKv = att.latentDim > 0;
+    return perf::kvCacheCopies(split);
+}
+
+std::string kvCacheCopiesDetail(const AttentionShape& att, double copies, int shards) {
+    if (copies <= 1) {
+        return "";
+    }
+    const std::string held = ", held " + format::trimmed(copies, 2) + "x over: ";
+    return att.latentDim > 0
+               ? held + "the latent cache is on each of the " + std::to_string(shards) + " GPUs"
+               : held + "each of the " + std::to_string(shards) + " GPUs keeps at least one KV head whole";
+}
+
 double weightBytes(perf::Precision p) {
     switch (p) {
     case perf::Precision::Fp32:
@@ -178,21 +200,9 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
             att.latentDim = 0; // given K/V heads describe ordinary attention
         }
         const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
-        // TensorRT-LLM splits a model over its GPUs by tensors, each keeping at least one KV head whole
-        // (perf::kvCacheCopies): Qwen3's 4 KV heads on 8 GPUs hold the cache twice over.
-        perf::PerfQuery split;
-        split.llmEngine = in.engine.value_or(perf::LlmEngine::LlamaCpp);
-        split.gpus = shards;
-        split.llmKvHeads = att.latentDim > 0 ? 0 : att.kvHeads;
-        split.llmLatentKv = att.latentDim > 0;
-        const double copies = perf::kvCacheCopies(split);
+        const double copies = kvCacheCopiesOver(in, att, shards);
         add("KV cache", kvCacheValues(att, s) * b * bytes * copies / shards,
-            kvCacheDetail(att, s, in.batch, in.kvCache) +
-                (copies <= 1            ? std::string()
-                 : att.latentDim > 0 ? ", held " + format::trimmed(copies, 2) + "x over: the latent cache is on each of "
-                                                 "the " + std::to_string(shards) + " GPUs"
-                                           : ", held " + format::trimmed(copies, 2) + "x over: each of the " +
-                                                 std::to_string(shards) + " GPUs keeps at least one KV head whole"));
+            kvCacheDetail(att, s, in.batch, in.kvCache) + kvCacheCopiesDetail(att, copies, shards));
         if (att.linearLayers > 0) {
             add("recurrent state", recurrentStateBytes(att) * b / shards,
                 std::to_string(att.linearLayers) + " linear-attention layers x " +

@@ -60,8 +60,8 @@ OffloadSplit splitByExperts(const PerfQuery& q, OffloadSplit s, double sharedHel
         s.cpuMoeLayers = std::clamp(*q.llmCpuMoeLayers, 0, s.layers);
     } else {
         const double routedOnGpu = std::max(0.0, s.gpuCapacityBytes - sharedHeld);
-        const int inRam = static_cast<int>(std::ceil(mixtureLayers * (1.0 - routedOnGpu / routedHeld) - 1e-9));
-        s.cpuMoeLayers = std::min(s.layers, std::min(mixtureLayers, inRam) * s.moeLayerStep);
+        const int needed = static_cast<int>(std::ceil(mixtureLayers * (1.0 - routedOnGpu / routedHeld) - 1e-9));
+        s.cpuMoeLayers = std::min(s.layers, std::min(mixtureLayers, needed) * s.moeLayerStep);
     }
     const int cpuMixtureLayers = s.cpuMoeLayers / s.moeLayerStep;
     const double inRam = cpuMixtureLayers / static_cast<double>(mixtureLayers);
