@@ -310,8 +310,9 @@ int recommend(Context& ctx, const Args& args) {
     const std::string metric = std::string(perf::toString(rec.metric)) + (servingEngine ? " in TensorRT-LLM" : "") +
                                (!servingEngine       ? ""
                                 : in.llmSplitFastest ? " (several cards split whichever way is faster)"
-                                : in.llmSplit == perf::LlmSplit::Layers ? " (several cards split by layers)"
-                                                                        : "");
+                                : in.llmSplit != perf::LlmSplit::Tensors
+                                    ? std::string(" (several cards split by ") + perf::toString(in.llmSplit) + ")"
+                                    : std::string());
     o << "Needs " << format::gigabytes(in.memoryGb) << memoryBasisText << ", budget " << format::money(in.budgetUsd)
       << ", ranked by "
       << (in.rankBy == advice::RankBy::Speed ? "speed in " + metric
@@ -372,7 +373,8 @@ Command recommendCommand() {
             "                             [--gpus N] [--organization] [--rank perf-per-dollar|speed]\n"
             "                             [--top N] [--years N] [--utilization F|P%] [--context TOKENS]\n"
             "                             [--sequences N|max] [--min-sequence-speed T] [--system-ram RAM]\n"
-            "                             [--engine llama.cpp|tensorrt-llm [--split tensors|layers|fastest]]\n\n"
+            "                             [--engine llama.cpp|tensorrt-llm\n"
+            "                              [--split tensors|layers|experts|fastest]]\n\n"
             "Ranks the GPUs that hold the memory (on up to --gpus cards) and fit the budget by performance\n"
             "per dollar (total cost of ownership, your settings), with reasons and caveats; lists what the\n"
             "same money buys in several cards; and recommends the cloud when buying would not pay off\n"
@@ -399,7 +401,8 @@ Command recommendCommand() {
             "--engine (LLM inference) ranks by the tokens/s of llama.cpp (default) or of a serving engine,\n"
             "TensorRT-LLM (gpu-advisor perf --help says how). --split says how the engine splits a model\n"
             "over a setup's cards: by tensors (default; NVLink, or two cards), by layers (PCIe cards at\n"
-            "full load), or whichever runs each setup faster (fastest; each candidate's caveat says which).\n"
+            "full load), by experts (a mixture of experts: each card its own requests and a share of the\n"
+            "experts), or whichever runs each setup fastest (fastest; each candidate's caveat says which).\n"
             "The cloud is the offer that does the work for least per hour among those seen within a year\n"
             "of the newest offer; an older one only when no recent one holds the memory, and it says so.\n",
             [](Context& ctx, const std::vector<std::string>& rest) {

@@ -4,6 +4,8 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/context.h"
+#include "cli/eval_serving_rows.h"
+#include "cli/expert_split_check.h"
 #include "cli/perf_options.h"
 #include "cli/table.h"
 #include "common/file_io.h"
@@ -19,26 +21,6 @@
 
 namespace advisor::cli {
 namespace {
-
-struct Band {
-    std::vector<double> errorsPct;
-    nlohmann::json json() const {
-        if (errorsPct.empty()) { // a file without such rows: no error, rather than a perfect one
-            return {{"rows", 0}, {"median_abs_error_pct", nullptr}, {"p90_abs_error_pct", nullptr}};
-        }
-        return {{"rows", errorsPct.size()},
-                {"median_abs_error_pct", eval::median(errorsPct)},
-                {"p90_abs_error_pct", eval::percentile(errorsPct, 90)}};
-    }
-    std::string text() const {
-        if (errorsPct.empty()) {
-            return "no rows";
-        }
-        return format::number(eval::median(errorsPct), 1) + "% median, " +
-               format::number(eval::percentile(errorsPct, 90), 1) + "% p90 (" + std::to_string(errorsPct.size()) +
-               " rows)";
-    }
-};
 
 nlohmann::json constantsJson(const perf::ServingConstants& k) {
     return {{"matmul_efficiency", k.matmulEfficiency},
@@ -101,44 +83,6 @@ struct FirstTokenCheck {
             << "  mixtures of experts: " << mixture.text() << '\n';
     }
 };
-
-// A full-load row's fields as both full-load checks give them.
-nlohmann::json fullLoadRowJson(const eval::FullLoadRun& r, int atOnce, double predicted, double errorPct) {
-    return {{"line", r.line},
-            {"gpu", r.gpu},
-            {"model", r.model},
-            {"gpus", r.query.gpus},
-            {"input_tokens", r.inputTokens},
-            {"output_tokens", r.outputTokens},
-            {"sequences", atOnce},
-            {"measured_tokens_per_s", r.outputTokensPerSecond},
-            {"predicted_tokens_per_s", predicted},
-            {"error_pct", errorPct},
-            {"weights", perf::toString(r.query.llmWeights)},
-            {"split", perf::toString(r.query.llmSplit)},
-            {"mixture_of_experts", r.mixtureOfExperts()}};
-}
-
-std::vector<std::string> fullLoadRowCells(const eval::FullLoadRun& r, int atOnce, double predicted, double errorPct) {
-    return {r.gpu,
-            r.model,
-            std::to_string(r.query.gpus) + (eval::splitByLayers(r) ? " by layers" : ""),
-            perf::toString(r.query.llmWeights),
-            std::to_string(r.inputTokens) + "/" + std::to_string(r.outputTokens),
-            format::number(atOnce, 0),
-            format::number(r.outputTokensPerSecond, 0),
-            format::number(predicted, 0),
-            format::number(errorPct, 1) + "%"};
-}
-
-// The table both full-load checks print: each run and its error held out (LEFT OUT).
-TextTable fullLoadTable() {
-    TextTable t({"GPU", "MODEL", "GPUS", "WEIGHTS", "IN/OUT", "AT ONCE", "MEASURED", "PREDICTED", "ERROR", "LEFT OUT"});
-    for (const size_t c : {2u, 5u, 6u, 7u, 8u, 9u}) {
-        t.setRightAligned(c);
-    }
-    return t;
-}
 
 // A current release at full load against the shipped constants: each row, the bands on one GPU
 // and tensor parallel of the rows other than 4-bit floats (never fitted on), the 4-bit float
@@ -341,6 +285,10 @@ int run(Context& ctx, const Args& args) {
                                            "the 1.0 release's rows left out of its file at full load (never fitted "
                                            "on; the share fitted here is what they would ask for)");
     const Band moeBand{eval::mixtureOfExpertsHeldOutErrors(model, ctx.catalog(), laterRuns, neverFittedRuns)};
+    const ExpertSplitCheck expertSplit(ctx, model,
+                                       fullLoadRunsOption(ctx, args, "expert-split",
+                                                          eval::builtinExpertSplitFullLoadRuns,
+                                                          "the built-in runs split by experts"));
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -404,7 +352,8 @@ int run(Context& ctx, const Args& args) {
                        {"full_load", fullLoad.json()},
                        {"later_release", later.json()},
                        {"never_fitted", neverFitted.json()},
-                       {"mixture_of_experts_band", moeBandJson(moeBand)}});
+                       {"mixture_of_experts_band", moeBandJson(moeBand)},
+                       {"expert_split", expertSplit.json()}});
         return 0;
     }
     t.print(ctx.out());
@@ -427,11 +376,13 @@ int run(Context& ctx, const Args& args) {
            "fitted without its model, the 1.0 release's never fitted): "
         << moeBand.text() << "; shipped " << format::number(perf::kServingMixtureOfExpertsAccuracy.medianPct, 1)
         << "% median, " << format::number(perf::kServingMixtureOfExpertsAccuracy.p90Pct, 1) << "% p90\n";
+    expertSplit.print(ctx.out());
     return 0;
 }
 
 Args parseOptions(const std::vector<std::string>& rest) {
-    return Args::parse(rest, {{"runs"}, {"first-token"}, {"full-load"}, {"later"}, {"never-fitted"}, {"constants"}});
+    return Args::parse(
+        rest, {{"runs"}, {"first-token"}, {"full-load"}, {"later"}, {"never-fitted"}, {"expert-split"}, {"constants"}});
 }
 
 } // namespace
@@ -440,7 +391,7 @@ Command evalServingCommand() {
     return {"eval-serving", "LLM serving throughput in TensorRT-LLM, against its published tables",
             "Usage: gpu-advisor eval-serving [--runs FILE.csv] [--first-token FILE.csv]\n"
             "                                [--full-load FILE.csv] [--later FILE.csv]\n"
-            "                                [--never-fitted FILE.csv]\n"
+            "                                [--never-fitted FILE.csv] [--expert-split FILE.csv]\n"
             "                                [--constants calibration.json]\n\n"
             "Predicts TensorRT-LLM's published peak throughput (output tokens/s per GPU for batches of\n"
             "requests of a given length in and out, on 1-8 GPUs) with the model's serving engine\n"
@@ -469,7 +420,7 @@ Command evalServingCommand() {
             "by the hand-over fitted on the other counts' (LEFT OUT). --full-load reads another file\n"
             "(default resources/perf/tensorrt-llm-1.0-full-load.csv):\n"
             "  gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source\n"
-            "  [,split]  (tensors, the default, or layers)\n"
+            "  [,split]  (tensors, the default, layers or experts)\n"
             "where model is a published model's id (gpu-advisor memory --help lists them).\n"
             "Then predicts a later release's perf overview with the shipped constants: Llama 3.3 70B\n"
             "at new lengths and on new GPU counts (never fitted on), and three mixtures of experts\n"
@@ -483,7 +434,13 @@ Command evalServingCommand() {
             "1-8 RTX PRO 6000s split by tensors, Qwen3 235B-A22B and Llama 4 Maverick on eight B200s,\n"
             "H200s or H100s, Llama 4 Scout on one B200 or GB200 and on four H200s or H100s) and Llama\n"
             "3.1 405B on eight RTX PRO 6000s split by layers. --never-fitted reads another file of the\n"
-            "full-load columns (default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n",
+            "full-load columns (default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n"
+            "And predicts the later release's mixtures of experts split by experts (split experts:\n"
+            "attention data parallel with expert parallelism, DEP; Llama 4 Maverick, Qwen3 235B-A22B and\n"
+            "gpt-oss-120b on 2-8 B200s, GB200s, H200s or H100s, Qwen3 30B-A3B and 235B-A22B on 2 or 8\n"
+            "RTX PRO 6000s), nothing fitted on them, beside the same runs read as split by tensors.\n"
+            "--expert-split reads another file of the full-load columns (default\n"
+            "resources/perf/tensorrt-llm-later-expert-split.csv).\n",
             [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};
 }
 

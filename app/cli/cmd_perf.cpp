@@ -29,7 +29,17 @@ bool servingXqa(const perf::PerfQuery& q) {
 // The engine's check (eval-serving) whose errors perf reports for q, other than the 0.9 tables'
 // leave-one-architecture-out; null for those and for the calibration's.
 const char* servingCheck(const perf::PerfQuery& q) {
+    if (q.gpus > 1 && q.llmSplit == perf::LlmSplit::Experts && q.llmExperts == 0) {
+        perf::PerfQuery one = q; // a dense model split by experts: a whole copy on each card
+        one.gpus = 1;
+        return servingCheck(one);
+    }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmExperts > 0) {
+        if (q.gpus > 1 && q.llmSplit == perf::LlmSplit::Experts) {
+            return "TensorRT-LLM's published full-load throughput of Llama 4 Maverick, Qwen3 235B-A22B, Qwen3 "
+                   "30B-A3B and gpt-oss-120b split by experts (DEP) over 2-8 cards, each model predicted by the "
+                   "exchange's time fitted without it (eval-serving)";
+        }
         return "TensorRT-LLM's published full-load throughput of six mixtures of experts on 1-8 cards: a later "
                "release's three, each predicted by the routed experts' matmul share fitted without it, and 1.0's "
                "Qwen3 and Llama 4 rows, never fitted (eval-serving)";
@@ -364,8 +374,8 @@ Command perfCommand() {
             "                        [--kv-cache f16|fp8|q8_0|q4_0] [--sequences N|max] [--min-sequence-speed T]\n"
             "                        [--ubatch TOKENS]\n"
             "                        [--system-ram ddr5-5600|ddr4-3200x4|GBS] [--gpu-layers N | --cpu-moe-layers N]\n"
-            "                        [--engine llama.cpp|tensorrt-llm [--split tensors|layers]] [--sparsity]\n"
-            "                        [--constants calibration.json]\n\n"
+            "                        [--engine llama.cpp|tensorrt-llm [--split tensors|layers|experts]]\n"
+            "                        [--sparsity] [--constants calibration.json]\n\n"
             "Metrics: int8-inference, fp16-inference, fp16-training, fp32-training, and llm-decode and\n"
             "llm-prefill (tokens/s for an LLM of --params-billion, default 8, or a published --model such\n"
             "as llama-3.1-70b or mixtral-8x7b; a mixture of experts reads and multiplies only its\n"
@@ -412,8 +422,14 @@ Command perfCommand() {
             "other card (" +
                 format::number(perf::kServingPipelineHandOverMs, 2) +
                 " ms each, fitted); one prompt crosses\n"
-                "the cards in turn. Fitted on TensorRT-LLM 0.9's published throughput, checked on its\n"
-                "first-token latencies and on the 1.0 and a later release's full-load throughput\n"
+                "the cards in turn. --split experts splits a mixture of experts by its experts\n"
+                "(TensorRT-LLM's attention data parallel with expert parallelism, DEP): each card serves its\n"
+                "own share of the sequences with the attention and every weight but the routed experts\n"
+                "whole, and holds 1/N of the routed experts; each mixture layer gathers the step's tokens to\n"
+                "every card and sends the experts' outputs back, an all-gather and a reduce-scatter each as\n"
+                "long as an all-reduce (a dense model is copied whole on each card: data parallel).\n"
+                "Fitted on TensorRT-LLM 0.9's published throughput, checked on its first-token latencies\n"
+                "and on the 1.0 and a later release's full-load throughput and a later release's DEP runs\n"
                 "(gpu-advisor eval-serving, which fits the 1.0 release's NVFP4 share and hand-over and the\n"
                 "later one's routed experts' share).\n" +
                 offloadHelp() +

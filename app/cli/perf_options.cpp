@@ -122,7 +122,8 @@ void readSplit(const Args& args, perf::PerfQuery& q, bool* splitFastest) {
     const bool fastest = splitFastest != nullptr && text::toLower(*v) == "fastest";
     const auto split = perf::parseLlmSplit(text::toLower(*v));
     if (!split && !fastest) {
-        const std::string choices = splitFastest != nullptr ? "tensors, layers or fastest" : "tensors or layers";
+        const std::string choices =
+            splitFastest != nullptr ? "tensors, layers, experts or fastest" : "tensors, layers or experts";
         throw UsageError("option '--split' must be " + choices + ", got " + text::quoteForMessage(*v));
     }
     if (q.llmEngine != perf::LlmEngine::TensorRtLlm) {
@@ -340,8 +341,8 @@ std::string describeLlm(const perf::PerfQuery& q) {
     }
     if (q.llmEngine == perf::LlmEngine::TensorRtLlm) {
         out += ", in TensorRT-LLM";
-        if (q.llmSplit == perf::LlmSplit::Layers) {
-            out += " split by layers";
+        if (q.llmSplit != perf::LlmSplit::Tensors) {
+            out += std::string(" split by ") + perf::toString(q.llmSplit);
         }
     }
     return out + ")";

@@ -62,7 +62,7 @@ void readSequences(const Args& args, int& sequences, bool& fillMemory);
 void readMinSequenceSpeed(const Args& args, perf::PerfQuery& q);
 
 /// --engine (llama.cpp, the default, or tensorrt-llm) into q.llmEngine when given, and --split
-/// (tensors or layers; the engine's only) into q.llmSplit. UsageError naming the option when it is
+/// (tensors, layers or experts; the engine's only) into q.llmSplit. UsageError naming the option when it is
 /// neither, or when a llama.cpp-only option (--ubatch, --system-ram, --gpu-layers,
 /// --cpu-moe-layers) comes with tensorrt-llm. Given splitFastest, --split also takes "fastest",
 /// which sets it instead of q.llmSplit (each setup split whichever way runs faster).

@@ -43,9 +43,15 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
         } else {
             const bool servingEngine = in.llmEngine != perf::LlmEngine::LlamaCpp;
             const bool byLayers = in.llmSplit == perf::LlmSplit::Layers;
+            const bool byExperts = in.llmSplit == perf::LlmSplit::Experts;
             c.push_back(split + (in.task == Task::Inference && servingEngine && byLayers
                                      ? " cards, each a run of whole layers (TensorRT-LLM's pipeline parallelism): "
                                        "each steps its own share of the requests, with no all-reduce over PCIe"
+                                 : in.task == Task::Inference && servingEngine && byExperts
+                                     ? " cards, each its own share of the requests with every weight but the routed "
+                                       "experts whole and a share of the experts (TensorRT-LLM's attention data "
+                                       "parallel with expert parallelism): the shared weights take room on every "
+                                       "card, and each mixture layer exchanges the tokens over their links"
                                  : in.task == Task::Inference && servingEngine
                                      ? " cards, each a share of every layer (TensorRT-LLM's tensor parallelism): their "
                                        "bandwidth adds up, less two all-reduces per layer over their links"
@@ -110,12 +116,23 @@ std::optional<perf::LlmSplit> splitFor(const perf::PerfModel& model, const Gpu& 
     if (!in.llmSplitFastest) {
         return in.llmSplit;
     }
-    perf::PerfQuery byLayers = q;
-    byLayers.llmSplit = perf::LlmSplit::Layers;
-    perf::PerfQuery byTensors = q;
-    byTensors.llmSplit = perf::LlmSplit::Tensors;
-    return model.throughput(g, byLayers) > model.throughput(g, byTensors) ? perf::LlmSplit::Layers
-                                                                          : perf::LlmSplit::Tensors;
+    // A mixture of experts may also be split by its experts; a dense model so split would be a copy
+    // on each card, which is not a split of it.
+    std::optional<perf::LlmSplit> fastest;
+    double best = 0;
+    for (const auto split : {perf::LlmSplit::Tensors, perf::LlmSplit::Layers, perf::LlmSplit::Experts}) {
+        if (split == perf::LlmSplit::Experts && q.llmExperts <= 0) {
+            continue;
+        }
+        perf::PerfQuery asSplit = q;
+        asSplit.llmSplit = split;
+        const double speed = model.throughput(g, asSplit);
+        if (!fastest || speed > best) {
+            fastest = split;
+            best = speed;
+        }
+    }
+    return fastest;
 }
 
 std::vector<std::string> caveatsFor(const Gpu& g, const perf::EffectiveSpecs& s, const BuyerOffer& o, int count,

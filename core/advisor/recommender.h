@@ -82,10 +82,11 @@ struct RecommendInput {
     /// a serving engine's (TensorRT-LLM), which the tokens/s ranked are for.
     perf::LlmEngine llmEngine = perf::LlmEngine::LlamaCpp;
     /// How the serving engine splits a model over a setup's cards (perf::PerfQuery::llmSplit):
-    /// by tensors (NVLink, or two cards) or by layers (PCIe cards); llama.cpp splits by layers.
+    /// by tensors (NVLink, or two cards), by layers (PCIe cards) or, a mixture of experts, by its
+    /// experts; llama.cpp splits by layers.
     perf::LlmSplit llmSplit = perf::LlmSplit::Tensors;
     /// Instead of llmSplit, each setup of several cards split whichever way the serving engine
-    /// runs it faster (Candidate::llmSplit says which).
+    /// runs it fastest (Candidate::llmSplit says which; by experts only a mixture of experts).
     bool llmSplitFastest = false;
     /// A mixture of experts' routed experts and experts per token (from a published model), which
     /// set how many experts the sequences read together; 0: not known.

@@ -22,6 +22,7 @@ namespace {
 constexpr const char* kRunsResource = "perf/tensorrt-llm-1.0-full-load.csv";
 constexpr const char* kLaterRunsResource = "perf/tensorrt-llm-later-full-load.csv";
 constexpr const char* kNeverFittedRunsResource = "perf/tensorrt-llm-1.0-never-fitted.csv";
+constexpr const char* kExpertSplitRunsResource = "perf/tensorrt-llm-later-expert-split.csv";
 /// trtllm-bench's ceiling on the requests an engine runs at once (its max batch size, capped so
 /// the decoder's buffers stay small): TensorRT-LLM 1.0, tensorrt_llm/bench/build/tuning.py.
 constexpr int kBenchMaxRequests = 4096;
@@ -51,7 +52,7 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
             if (const auto parsed = perf::parseLlmSplit(text::toLower(split))) {
                 q.llmSplit = *parsed;
             } else {
-                fields.bad("split", "must be tensors or layers, got " + text::quoteForMessage(split));
+                fields.bad("split", "must be tensors, layers or experts, got " + text::quoteForMessage(split));
             }
         }
         // The cache each step reads on average: the prompt and half the answer.
@@ -88,6 +89,10 @@ std::vector<FullLoadRun> builtinLaterFullLoadRuns() {
 
 std::vector<FullLoadRun> builtinNeverFittedFullLoadRuns() {
     return runsFromResource(kNeverFittedRunsResource);
+}
+
+std::vector<FullLoadRun> builtinExpertSplitFullLoadRuns() {
+    return runsFromResource(kExpertSplitRunsResource);
 }
 
 bool splitByLayers(const FullLoadRun& run) {
@@ -224,6 +229,24 @@ RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog&
     if (!rows.empty()) {
         fit.share = fitWithGroupsHeldOut(
             model, rows, &perf::ServingConstants::routedMatmulShare, 0.05, 1.0,
+            [](const FittedRow& r) { return r.run->model; }, fit.heldOutPct);
+    }
+    return fit;
+}
+
+ExpertExchangeFit fitExpertExchange(const perf::PerfModel& model, const Catalog& catalog,
+                                    const std::vector<FullLoadRun>& runs) {
+    ExpertExchangeFit fit;
+    fit.heldOutPct.resize(runs.size());
+    std::vector<FittedRow> rows;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].mixtureOfExperts() && runs[i].query.gpus > 1 && runs[i].query.llmSplit == perf::LlmSplit::Experts) {
+            rows.push_back({&runs[i], &catalog.require(runs[i].gpu, "a full-load run's gpu"), i});
+        }
+    }
+    if (!rows.empty()) {
+        fit.allReduces = fitWithGroupsHeldOut(
+            model, rows, &perf::ServingConstants::expertExchangeAllReduces, 0.0, 8.0,
             [](const FittedRow& r) { return r.run->model; }, fit.heldOutPct);
     }
     return fit;

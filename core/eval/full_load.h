@@ -7,7 +7,7 @@
 /// current release's decode attention (XQA on the tensor cores for grouped-query models).
 ///   gpu,model,gpus,weights,kv_cache,input_tokens,output_tokens,output_tokens_per_s,source[,split]
 /// `model` is a published model's id (calc/model_shapes.h): its shape sizes the cache and the work;
-/// `split` is how the run split the model over its GPUs, tensors (default) or layers.
+/// `split` is how the run split the model over its GPUs, tensors (default), layers or experts.
 
 #include "catalog/catalog.h"
 #include "perf/model.h"
@@ -49,6 +49,12 @@ std::vector<FullLoadRun> builtinLaterFullLoadRuns();
 /// No constant is fitted on them: a check of the routed share and the hand-over, fitted elsewhere.
 std::vector<FullLoadRun> builtinNeverFittedFullLoadRuns();
 
+/// The later release's runs of mixtures of experts split by experts (DEP: attention data parallel
+/// with expert parallelism), the same columns (resources/perf/tensorrt-llm-later-expert-split.csv):
+/// Llama 4 Maverick, Qwen3 235B-A22B and gpt-oss-120b over 2-8 B200s, GB200s, H200s or H100s, and
+/// Qwen3 30B-A3B and 235B-A22B over 2 or 8 RTX PRO 6000s. No constant is fitted on them.
+std::vector<FullLoadRun> builtinExpertSplitFullLoadRuns();
+
 /// Whether the run split the model over its GPUs by layers (pipeline parallel).
 bool splitByLayers(const FullLoadRun& run);
 
@@ -88,6 +94,17 @@ struct RoutedShareFit {
     std::vector<std::optional<double>> heldOutPct;
 };
 RoutedShareFit fitRoutedMatmulShare(const perf::PerfModel& model, const Catalog& catalog,
+                                    const std::vector<FullLoadRun>& runs);
+
+/// The time of each mixture layer's exchange of a model split by experts, in all-reduces of the same
+/// tokens (perf::kServingExpertExchangeAllReduces), fitted on the runs split by experts (least
+/// squares of the log errors), then again without each model's runs to predict that model's.
+struct ExpertExchangeFit {
+    double allReduces = 0; ///< 0 when the runs hold no such rows
+    /// At each such run's index, its error with the exchange fitted without its model.
+    std::vector<std::optional<double>> heldOutPct;
+};
+ExpertExchangeFit fitExpertExchange(const perf::PerfModel& model, const Catalog& catalog,
                                     const std::vector<FullLoadRun>& runs);
 
 /// The absolute errors (percent) perf's band for a mixture of experts in the engine is taken from

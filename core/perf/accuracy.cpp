@@ -42,6 +42,14 @@ std::optional<ErrorBand> ModelAccuracy::forQuery(const PerfQuery& q) const {
     if (isLlm(q.metric) && q.llmEngine == LlmEngine::TensorRtLlm) { // eval-serving's, not the calibration's
         // The mixtures' rows, the fp4 rows and those split by layers hold prompts and token generation
         // alike.
+        if (q.gpus > 1 && q.llmSplit == LlmSplit::Experts) {
+            if (q.llmExperts > 0) {
+                return kServingExpertSplitAccuracy;
+            }
+            PerfQuery one = q; // a dense model split by experts is a whole copy on each card
+            one.gpus = 1;
+            return forQuery(one);
+        }
         if (q.llmExperts > 0) {
             return kServingMixtureOfExpertsAccuracy;
         }

@@ -33,8 +33,8 @@ double kvCacheBytes(const PerfQuery& q) {
 }
 
 double kvCacheCopies(const PerfQuery& q) {
-    if (q.llmEngine != LlmEngine::TensorRtLlm || q.gpus <= 1 || q.llmSplit == LlmSplit::Layers) {
-        return 1.0;
+    if (q.llmEngine != LlmEngine::TensorRtLlm || q.gpus <= 1 || q.llmSplit != LlmSplit::Tensors) {
+        return 1.0; // split by layers or by experts, each card holds whole heads of its own sequences
     }
     if (q.llmLatentKv) {
         return q.gpus;
@@ -96,6 +96,15 @@ WeightParts weightParts(const PerfQuery& q) {
         w.routedBits = std::max(0.0, (q.llmParamsBillion * bits - w.sharedBillion * w.sharedBits) / w.routedBillion);
     }
     return w;
+}
+
+double llmWeightBytesHeld(const PerfQuery& q) {
+    const double all = llmWeightBytes(q, q.llmParamsBillion);
+    if (q.llmEngine != LlmEngine::TensorRtLlm || q.gpus <= 1 || q.llmSplit != LlmSplit::Experts) {
+        return all;
+    }
+    const WeightParts w = weightParts(q);
+    return all + (q.gpus - 1) * w.sharedBytes(w.sharedBillion);
 }
 
 namespace {
@@ -165,7 +174,7 @@ double llmBytesPerStep(const PerfQuery& q) {
 
 double llmBytesHeld(const PerfQuery& q) {
     const double cache = kvCacheBytes(q);
-    return llmWeightBytes(q, q.llmParamsBillion) + cache + (std::max(1, q.llmSequences) - 1) * cache;
+    return llmWeightBytesHeld(q) + cache + (std::max(1, q.llmSequences) - 1) * cache;
 }
 
 bool llmFits(const Gpu& g, const PerfQuery& q) {
@@ -244,7 +253,8 @@ std::string llmQueryDescription(const PerfQuery& q) {
         s += ", system RAM of " + format::trimmed(*q.systemRamGbs, 1) + " GB/s for what does not fit";
     }
     if (q.llmEngine == LlmEngine::TensorRtLlm) {
-        s += q.llmSplit == LlmSplit::Layers ? ", in TensorRT-LLM split by layers" : ", in TensorRT-LLM";
+        s += q.llmSplit != LlmSplit::Tensors ? std::string(", in TensorRT-LLM split by ") + toString(q.llmSplit)
+                                             : std::string(", in TensorRT-LLM");
     }
     return s;
 }

@@ -29,7 +29,7 @@ double kvCacheBytes(const PerfQuery& q);
 /// tensors, each card keeps its share of the KV heads but at least one whole head, copied to the
 /// cards that share it (TensorRT-LLM's attention takes max(KV heads / cards, 1) per card: Qwen3's
 /// 4 KV heads on 8 cards are held twice), and a latent cache (one vector per layer) is on every
-/// card. 1 on one card, split by layers, in llama.cpp, or when the model's heads are not known.
+/// card. 1 on one card, split by layers or experts, in llama.cpp, or when the model's heads are not known.
 double kvCacheCopies(const PerfQuery& q);
 
 /// The attention layers' cached keys' and values' elements (a published model's own shape, else
@@ -69,6 +69,11 @@ struct WeightParts {
     double routedBytes(double billion) const { return billion * 1e9 * routedBits / 8.0; }
 };
 WeightParts weightParts(const PerfQuery& q);
+
+/// The bytes of weights q's GPUs hold together: every weight once, and split by experts in the
+/// serving engine (LlmSplit::Experts) the shared part (weightParts: all of a dense model) once
+/// more on each card after the first.
+double llmWeightBytesHeld(const PerfQuery& q);
 
 /// The weights one step of `sequences` sequences generating together reads: a dense model's all, a
 /// mixture of experts' shared part and the routed experts their routers pick (weightParts).

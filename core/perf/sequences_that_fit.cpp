@@ -17,7 +17,7 @@ double servingBytes(const Gpu& g, const PerfQuery& q) {
 
 int llmSequencesThatFit(const Gpu& g, const PerfQuery& q) {
     const double cache = reservedKvCacheBytes(q);
-    const double room = servingBytes(g, q) - llmWeightBytes(q, q.llmParamsBillion);
+    const double room = servingBytes(g, q) - llmWeightBytesHeld(q);
     if (room < cache) {
         return 0;
     }
@@ -40,7 +40,7 @@ std::string sequencesThatFitNote(const Gpu& g, const PerfQuery& q, int sequences
     const std::string memory = format::percent(kServingMemoryFraction, 0) + " of " +
                                (gpus > 1 ? std::to_string(gpus) + " x " : std::string()) +
                                format::trimmed(g.memoryGb, 1) + " GB";
-    const std::string weights = format::number(llmWeightBytes(q, q.llmParamsBillion) / 1e9, 2) + " GB of weights";
+    const std::string weights = format::number(llmWeightBytesHeld(q) / 1e9, 2) + " GB of weights";
     const std::string cache = format::number(reservedKvCacheBytes(q) / 1e9, 2) + " GB of KV cache";
     // TensorRT-LLM reserves a sliding-window layer's cache at the whole length; each step reads less.
     const std::string reserved = reservesWholeWindows(q) ? ", reserved with its sliding-window layers' at the whole "

@@ -74,6 +74,13 @@ inline constexpr ErrorBand kServingPipelineAccuracy{12.1, 25.6, 30};
 /// tensorrt-llm-1.0-never-fitted.csv, 22.9% / 56.1%, 149 rows; eval::mixtureOfExpertsHeldOutErrors):
 /// what `perf` reports for such queries, whatever their weights or split (experiments rounds 86-88).
 inline constexpr ErrorBand kServingMixtureOfExpertsAccuracy{22.8, 54.7, 199};
+/// A mixture of experts split by experts (attention data parallel with expert parallelism, DEP):
+/// the error on a later release's full-load runs so split (Llama 4 Maverick, Qwen3 235B-A22B and
+/// gpt-oss-120b on 2-8 B200s, GB200s, H200s or H100s, Qwen3 30B-A3B and 235B-A22B on 2 or 8 RTX PRO
+/// 6000s; resources/perf/tensorrt-llm-later-expert-split.csv), each model's runs predicted by the
+/// exchange's time (kServingExpertExchangeAllReduces) fitted without them: what `perf` reports for
+/// such queries. With the shipped two all-reduces: 13.1% / 29.6%.
+inline constexpr ErrorBand kServingExpertSplitAccuracy{13.3, 30.1, 55};
 /// Share of the link's nominal rate per direction an all-reduce of tensor parallelism moves data
 /// at, and its latency in microseconds on two cards, times log2 of the cards on more (a tree's
 /// rounds). Fitted (eval-serving) on the tensor-parallel rows; a latency the same on any number of
@@ -112,6 +119,15 @@ inline constexpr double kServingPipelineHandOverMs = 0.511;
 /// on (experiments round 86).
 inline constexpr double kServingRoutedMatmulShare = 0.262;
 
+/// The time each mixture layer's exchange of a model split by experts takes, in all-reduces of the
+/// same tokens (servingAllReduceSeconds): an all-gather of the step's tokens to every card and a
+/// reduce-scatter of the experts' outputs back are two collectives, each taken as long as the fitted
+/// all-reduce (whose fit on NVSwitch machines holds NCCL's fastest all-reduce, not a ring's two
+/// passes). Counting their bytes alone (one all-reduce's) left a later release's runs so split 22.9%
+/// median off, 46 of 55 fast; two, 13.1%. A fit on those runs lands on 2.0 and, without each
+/// model's runs, on 2.0-2.25 (eval-serving; experiments round 89).
+inline constexpr double kServingExpertExchangeAllReduces = 2.0;
+
 struct ServingConstants {
     double matmulEfficiency = kServingMatmulEfficiency;
     double stepMsPerDoubling = kServingStepMsPerDoubling;
@@ -121,6 +137,7 @@ struct ServingConstants {
     double fp4RateShare = kServingFp4RateShare;
     double pipelineHandOverMs = kServingPipelineHandOverMs;
     double routedMatmulShare = kServingRoutedMatmulShare;
+    double expertExchangeAllReduces = kServingExpertExchangeAllReduces;
 };
 
 /// The tensor rate a serving engine multiplies these weights at, in TFLOPS at the boost clock:
@@ -167,6 +184,14 @@ Link servingLink(const Gpu& g, const PerfQuery& q);
 /// `withLatency`); 0 on one GPU.
 double servingAllReduceSeconds(const Gpu& g, const PerfQuery& q, double tokens, bool withLatency,
                                const ServingConstants& k = {});
+
+/// The layers of q's model that hold routed experts: every one, or one in llmMoeLayerStep.
+int servingMixtureLayers(const PerfQuery& q);
+
+/// Seconds the exchanges of `tokens` tokens take in the mixture layers of a model split by experts
+/// over q.gpus of g: in each, an all-gather of the tokens to every card and a reduce-scatter of the
+/// experts' outputs back, k.expertExchangeAllReduces all-reduces' time (servingAllReduceSeconds).
+double servingExpertExchangeSeconds(const Gpu& g, const PerfQuery& q, double tokens, const ServingConstants& k = {});
 
 /// p's bound, roofs, factors and notes for a serving-engine prediction already in p.
 void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, const ModelConstants& c, Prediction& p);

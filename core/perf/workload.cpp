@@ -236,11 +236,19 @@ std::optional<LlmEngine> parseLlmEngine(std::string_view s) {
 }
 
 const char* toString(LlmSplit s) {
-    return s == LlmSplit::Layers ? "layers" : "tensors";
+    switch (s) {
+    case LlmSplit::Layers:
+        return "layers";
+    case LlmSplit::Experts:
+        return "experts";
+    case LlmSplit::Tensors:
+        break;
+    }
+    return "tensors";
 }
 
 std::optional<LlmSplit> parseLlmSplit(std::string_view s) {
-    for (const auto v : {LlmSplit::Tensors, LlmSplit::Layers}) {
+    for (const auto v : {LlmSplit::Tensors, LlmSplit::Layers, LlmSplit::Experts}) {
         if (s == toString(v)) {
             return v;
         }

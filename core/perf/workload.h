@@ -99,12 +99,16 @@ const char* toString(LlmEngine e);
 std::optional<LlmEngine> parseLlmEngine(std::string_view s);
 
 /// How the serving engine splits a model over several GPUs: by tensors (each card a share of every
-/// layer, all-reduces after each; tensor parallel) or by layers (each card whole layers, the
-/// sequences in micro-batches passed from card to card; pipeline parallel).
-enum class LlmSplit { Tensors, Layers };
+/// layer, all-reduces after each; tensor parallel), by layers (each card whole layers, the
+/// sequences in micro-batches passed from card to card; pipeline parallel) or by experts (each card
+/// its own sequences, with attention and every weight but the routed experts whole, and 1/N of a
+/// mixture of experts' routed experts, the tokens exchanged in each mixture layer: TensorRT-LLM's
+/// attention data parallel with expert parallelism, DEP; a dense model is then copied whole on
+/// each card, data parallel).
+enum class LlmSplit { Tensors, Layers, Experts };
 
 const char* toString(LlmSplit s);
-/// "tensors" or "layers".
+/// "tensors", "layers" or "experts".
 std::optional<LlmSplit> parseLlmSplit(std::string_view s);
 
 /// The kernel a serving engine's token generation runs attention with: head by head on the CUDA

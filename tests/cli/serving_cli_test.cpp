@@ -237,11 +237,13 @@ TEST(ServingCli, RecommendSplitsEachSetupWhicheverWayRunsItFaster) {
     EXPECT_EQ(chosen.size(), 2u); // some setups run faster split by layers, some by tensors
     const auto perfRefuses = cli.run({"perf", "--gpu", "L40S", "--gpus", "2", "--metric", "llm-decode", "--engine",
                                       "tensorrt-llm", "--split", "fastest"});
-    EXPECT_NE(perfRefuses.err.find("option '--split' must be tensors or layers, got 'fastest'"), std::string::npos)
+    EXPECT_NE(perfRefuses.err.find("option '--split' must be tensors, layers or experts, got 'fastest'"),
+              std::string::npos)
         << perfRefuses.err;
     const auto bad = cli.run({"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--domain", "llm",
-                              "--budget", "3000", "--engine", "tensorrt-llm", "--split", "experts"});
-    EXPECT_NE(bad.err.find("option '--split' must be tensors, layers or fastest, got 'experts'"), std::string::npos)
+                              "--budget", "3000", "--engine", "tensorrt-llm", "--split", "data"});
+    EXPECT_NE(bad.err.find("option '--split' must be tensors, layers, experts or fastest, got 'data'"),
+              std::string::npos)
         << bad.err;
 }
 
@@ -418,8 +420,9 @@ TEST(ServingCli, Fp4WeightsRunOnBlackwellsFp4TensorCores) {
     EXPECT_NE(llamaCpp.err.find("--split chooses how the serving engine splits a model"), std::string::npos)
         << llamaCpp.err;
     const auto badSplit = cli.run({"perf", "--gpu", "L40S", "--gpus", "2", "--metric", "llm-decode", "--engine",
-                                   "tensorrt-llm", "--split", "experts"});
-    EXPECT_NE(badSplit.err.find("option '--split' must be tensors or layers, got 'experts'"), std::string::npos)
+                                   "tensorrt-llm", "--split", "pipeline"});
+    EXPECT_NE(badSplit.err.find("option '--split' must be tensors, layers or experts, got 'pipeline'"),
+              std::string::npos)
         << badSplit.err;
     const auto bad = cli.run({"perf", "--gpu", "B200", "--metric", "llm-decode", "--weights", "fp3"});
     EXPECT_NE(bad.exitCode, 0);

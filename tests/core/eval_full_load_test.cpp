@@ -194,7 +194,7 @@ TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
         "H100 SXM5,llama-9,1,fp8,fp8,128,2048,22714,unknown model\n"
         "H100 SXM5,llama-3.1-8b,1,fp8,fp8,128,2048,0,no throughput\n"
         "H100 SXM5,llama-3.1-8b,1,fp8,f32,128,2048,22714,bad cache\n"
-        "H100 SXM5,llama-3.1-8b,2,fp8,fp8,128,2048,22714,bad split,experts\n";
+        "H100 SXM5,llama-3.1-8b,2,fp8,fp8,128,2048,22714,bad split,pipeline\n";
     try {
         readFullLoadRuns(file, "load.csv");
         FAIL() << "accepted";
@@ -203,7 +203,7 @@ TEST(FullLoadRuns, ABadFileIsRefusedRowByRowNamingLineAndField) {
         for (const char* expected : {"load.csv:3: field 'model': must be a published model's id",
                                      "load.csv:4: field 'output_tokens_per_s': must be a number above 0",
                                      "load.csv:5: field 'kv_cache': must be f16, fp8, q8_0 or q4_0, got 'f32'",
-                                     "load.csv:6: field 'split': must be tensors or layers, got 'experts'"}) {
+                                     "load.csv:6: field 'split': must be tensors, layers or experts, got 'pipeline'"}) {
             EXPECT_NE(what.find(expected), std::string::npos) << expected << "\n" << what;
         }
         EXPECT_EQ(what.find("load.csv:2:"), std::string::npos) << what;

@@ -107,10 +107,10 @@ void AdvisorPage::createLiveOptionFields() {
     // How the serving engine splits a model over a setup's cards (`recommend --split`).
     liveSplit_ = new QComboBox;
     fillLlmSplitChoice(liveSplit_);
-    liveSplit_->addItem(tr("whichever is faster"), QStringLiteral("fastest")); // as `recommend --split fastest`
+    liveSplit_->addItem(tr("whichever is fastest"), QStringLiteral("fastest")); // as `recommend --split fastest`
     liveSplit_->setItemData(liveSplit_->count() - 1,
-                            tr("Each setup of several cards ranked at the faster of the two splits; its caveats say "
-                               "which"),
+                            tr("Each setup of several cards ranked at the fastest of the splits (by experts only a "
+                               "mixture of experts); its caveats say which"),
                             Qt::ToolTipRole);
     rememberChoice(liveSplit_, QStringLiteral("liveSplit"), QStringLiteral("advisor/llm_split"));
     // The most cards one setup may have (`recommend --gpus`): the leaf's own (one for a person,

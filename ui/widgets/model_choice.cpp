@@ -68,7 +68,7 @@ void fillLlmEngineChoice(QComboBox* box) {
                                  "by layers, the rest in system RAM when they do not fit"));
     addExplainedItem(box, QStringLiteral("TensorRT-LLM"), perf::toString(perf::LlmEngine::TensorRtLlm),
                      QObject::tr("A serving engine (NVIDIA's): the memory read at its full rate, a batch's tokens "
-                                 "multiplied as one matmul, models split over the GPUs by tensors or by layers; "
+                                 "multiplied as one matmul, models split over the GPUs by tensors, layers or experts; "
                                  "fitted on its published throughput"));
 }
 
@@ -85,6 +85,11 @@ void fillLlmSplitChoice(QComboBox* box) {
                      QObject::tr("Each card whole layers, the sequences in micro-batches handed from card to card "
                                  "(pipeline parallel): no sums to wait on, so PCIe cards keep up; one prompt "
                                  "takes as long as on one card"));
+    addExplainedItem(box, QObject::tr("by experts"), perf::toString(perf::LlmSplit::Experts),
+                     QObject::tr("A mixture of experts: each card serves its own requests with every weight but the "
+                                 "routed experts whole, and holds a share of the experts, the tokens exchanged in "
+                                 "each mixture layer (attention data parallel with expert parallelism); a dense "
+                                 "model is copied whole on each card"));
 }
 
 perf::LlmSplit chosenLlmSplit(const QComboBox* box) {
