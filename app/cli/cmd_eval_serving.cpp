@@ -235,7 +235,7 @@ struct FullLoadReleaseCheck {
                "warpgroup-MMA cards: "
             << format::percent(fit.share, 1) << " fitted here (" << format::percent(perf::kServingRoutedMatmulShare, 1)
             << " shipped: " << mixture.text() << ", " << mixtureFast << " of them predicted fast; one GPU "
-            << mixtureSingle.text() << "; tensor parallel " << mixtureParallel.text()
+            << mixtureSingle.text() << "; several cards " << mixtureParallel.text()
             << "); each model predicted by the share fitted without it (LEFT OUT; the other cards' rows as "
                "shipped): "
             << mixtureHeldOut.text() << '\n';
@@ -288,7 +288,8 @@ int run(Context& ctx, const Args& args) {
     const ExpertSplitCheck expertSplit(ctx, model,
                                        fullLoadRunsOption(ctx, args, "expert-split",
                                                           eval::builtinExpertSplitFullLoadRuns,
-                                                          "the built-in runs split by experts"));
+                                                          "the built-in runs split by experts"),
+                                       neverFittedRuns);
     // Bands: the shipped constants' errors; the fit's by kind of row; held-out architectures'.
     Band shipped, fittedSingle, fittedParallel, heldOutSingle, heldOutParallel, mixture, llamaCpp;
     nlohmann::json rows = nlohmann::json::array();
@@ -431,14 +432,17 @@ Command evalServingCommand() {
             "resources/perf/tensorrt-llm-later-full-load.csv).\n"
             "Last, predicts the 1.0 overview's rows its file leaves out, with the shipped constants and\n"
             "nothing fitted on them: its mixtures of experts (Qwen3 30B-A3B on one B200 or GB200 and on\n"
-            "1-8 RTX PRO 6000s split by tensors, Qwen3 235B-A22B and Llama 4 Maverick on eight B200s,\n"
-            "H200s or H100s, Llama 4 Scout on one B200 or GB200 and on four H200s or H100s) and Llama\n"
+            "1-8 RTX PRO 6000s, Qwen3 235B-A22B and Llama 4 Maverick on eight B200s, H200s or H100s,\n"
+            "Llama 4 Scout on one B200 or GB200 and on four H200s or H100s; on several cards split by\n"
+            "experts, as the overview's recipe for mixtures sets attention data parallel) and Llama\n"
             "3.1 405B on eight RTX PRO 6000s split by layers. --never-fitted reads another file of the\n"
             "full-load columns (default resources/perf/tensorrt-llm-1.0-never-fitted.csv).\n"
             "And predicts the later release's mixtures of experts split by experts (split experts:\n"
             "attention data parallel with expert parallelism, DEP; Llama 4 Maverick, Qwen3 235B-A22B and\n"
             "gpt-oss-120b on 2-8 B200s, GB200s, H200s or H100s, Qwen3 30B-A3B and 235B-A22B on 2 or 8\n"
-            "RTX PRO 6000s), nothing fitted on them, beside the same runs read as split by tensors.\n"
+            "RTX PRO 6000s): fits the time of each mixture layer's exchange on them and predicts each\n"
+            "model's rows by the exchange fitted on the others' (LEFT OUT), beside the same runs read as\n"
+            "split by tensors; with the 1.0 release's runs split so they give perf's band.\n"
             "--expert-split reads another file of the full-load columns (default\n"
             "resources/perf/tensorrt-llm-later-expert-split.csv).\n",
             [](Context& ctx, const std::vector<std::string>& rest) { return run(ctx, parseOptions(rest)); }};

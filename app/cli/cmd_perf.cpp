@@ -36,13 +36,14 @@ const char* servingCheck(const perf::PerfQuery& q) {
     }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.llmExperts > 0) {
         if (q.gpus > 1 && q.llmSplit == perf::LlmSplit::Experts) {
-            return "TensorRT-LLM's published full-load throughput of Llama 4 Maverick, Qwen3 235B-A22B, Qwen3 "
-                   "30B-A3B and gpt-oss-120b split by experts (DEP) over 2-8 cards, each model predicted by the "
-                   "exchange's time fitted without it (eval-serving)";
+            return "TensorRT-LLM's published full-load throughput of mixtures of experts split by experts (DEP) "
+                   "over 2-8 cards: a later release's Llama 4 Maverick, Qwen3 235B-A22B and 30B-A3B and gpt-oss-120b, "
+                   "each model predicted by the exchange's time fitted without it, and 1.0's Qwen3 and Llama 4 rows, "
+                   "never fitted (eval-serving)";
         }
-        return "TensorRT-LLM's published full-load throughput of six mixtures of experts on 1-8 cards: a later "
+        return "TensorRT-LLM's published full-load throughput of four mixtures of experts on one card: a later "
                "release's three, each predicted by the routed experts' matmul share fitted without it, and 1.0's "
-               "Qwen3 and Llama 4 rows, never fitted (eval-serving)";
+               "Qwen3 30B-A3B and Llama 4 Scout rows, never fitted (eval-serving)";
     }
     if (perf::isLlm(q.metric) && q.llmEngine == perf::LlmEngine::TensorRtLlm && q.gpus > 1 &&
         q.llmSplit == perf::LlmSplit::Layers) {

@@ -16,15 +16,16 @@ namespace advisor::cli {
 /// Each run predicted as split (by experts) with the shipped constants, with its exchanges at one
 /// all-reduce's time (their bytes alone), with the exchange fitted without its model (LEFT OUT),
 /// and as if split by tensors over the same cards (the engine's other split): the bands of each,
-/// over NVLink and over PCIe.
+/// over NVLink and over PCIe; and perf's band for the split, with the never-fitted runs so split.
 struct ExpertSplitCheck {
     nlohmann::json rows = nlohmann::json::array();
-    Band asSplit, asSplitNvlink, asSplitPcie, bytesOnly, heldOut, asTensors, asTensorsNvlink, asTensorsPcie;
+    Band asSplit, asSplitNvlink, asSplitPcie, bytesOnly, heldOut, asTensors, asTensorsNvlink, asTensorsPcie, perfBand;
     int predictedFast = 0;
     eval::ExpertExchangeFit fit;
     TextTable table = fullLoadTable("LEFT OUT");
 
-    ExpertSplitCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs);
+    ExpertSplitCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,
+                     const std::vector<eval::FullLoadRun>& neverFitted);
     nlohmann::json json() const;
     void print(std::ostream& out) const;
 };

@@ -99,6 +99,10 @@ bool splitByLayers(const FullLoadRun& run) {
     return run.query.gpus > 1 && run.query.llmSplit == perf::LlmSplit::Layers;
 }
 
+bool splitByExperts(const FullLoadRun& run) {
+    return run.mixtureOfExperts() && run.query.gpus > 1 && run.query.llmSplit == perf::LlmSplit::Experts;
+}
+
 int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
     // TensorRT-LLM's default scheduler (GUARANTEED_NO_EVICT) admits a request only when the cache
     // has room for all of it, its prompt and its whole answer, so that none is ever paused: the
@@ -132,6 +136,12 @@ struct FittedRow {
 };
 
 using Member = double perf::ServingConstants::*;
+
+// The run's error in percent, predicted with k over measured less one.
+double errorPct(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& r,
+                const perf::ServingConstants& k = {}) {
+    return 100.0 * (predictFullLoad(model, g, r, k) / r.outputTokensPerSecond - 1.0);
+}
 
 // The value of `member` in [lower, upper] that minimises the squared log errors of `rows`.
 double fitOne(const perf::PerfModel& model, const std::vector<const FittedRow*>& rows, Member member, double lower,
@@ -180,8 +190,7 @@ double fitWithGroupsHeldOut(const perf::PerfModel& model, const std::vector<Fitt
         }
         perf::ServingConstants k;
         k.*member = without.at(group);
-        heldOutPct[heldOut.index] =
-            100.0 * (predictFullLoad(model, *heldOut.gpu, *heldOut.run, k) / heldOut.run->outputTokensPerSecond - 1.0);
+        heldOutPct[heldOut.index] = errorPct(model, *heldOut.gpu, *heldOut.run, k);
     }
     return fitted;
 }
@@ -240,7 +249,7 @@ ExpertExchangeFit fitExpertExchange(const perf::PerfModel& model, const Catalog&
     fit.heldOutPct.resize(runs.size());
     std::vector<FittedRow> rows;
     for (size_t i = 0; i < runs.size(); ++i) {
-        if (runs[i].mixtureOfExperts() && runs[i].query.gpus > 1 && runs[i].query.llmSplit == perf::LlmSplit::Experts) {
+        if (splitByExperts(runs[i])) {
             rows.push_back({&runs[i], &catalog.require(runs[i].gpu, "a full-load run's gpu"), i});
         }
     }
@@ -256,19 +265,36 @@ std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, 
                                                   const std::vector<FullLoadRun>& later,
                                                   const std::vector<FullLoadRun>& neverFitted) {
     const auto shippedErrorPct = [&](const FullLoadRun& r) {
-        const Gpu& g = catalog.require(r.gpu, "a full-load run's gpu");
-        return 100.0 * (predictFullLoad(model, g, r) / r.outputTokensPerSecond - 1.0);
+        return errorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r);
     };
     std::vector<double> errors;
     const RoutedShareFit fit = fitRoutedMatmulShare(model, catalog, later);
     for (size_t i = 0; i < later.size(); ++i) {
-        if (later[i].mixtureOfExperts()) {
+        if (later[i].mixtureOfExperts() && !splitByExperts(later[i])) {
             errors.push_back(std::fabs(fit.heldOutPct[i] ? *fit.heldOutPct[i] : shippedErrorPct(later[i])));
         }
     }
     for (const auto& r : neverFitted) {
-        if (r.mixtureOfExperts()) {
+        if (r.mixtureOfExperts() && !splitByExperts(r)) {
             errors.push_back(std::fabs(shippedErrorPct(r)));
+        }
+    }
+    return errors;
+}
+
+std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                             const std::vector<FullLoadRun>& expertSplit,
+                                             const std::vector<FullLoadRun>& neverFitted) {
+    std::vector<double> errors;
+    const ExpertExchangeFit fit = fitExpertExchange(model, catalog, expertSplit);
+    for (size_t i = 0; i < expertSplit.size(); ++i) {
+        if (fit.heldOutPct[i]) {
+            errors.push_back(std::fabs(*fit.heldOutPct[i]));
+        }
+    }
+    for (const auto& r : neverFitted) {
+        if (splitByExperts(r)) {
+            errors.push_back(std::fabs(errorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r)));
         }
     }
     return errors;

@@ -57,6 +57,9 @@ std::vector<FullLoadRun> builtinExpertSplitFullLoadRuns();
 
 /// Whether the run split the model over its GPUs by layers (pipeline parallel).
 bool splitByLayers(const FullLoadRun& run);
+/// Whether the run split a mixture of experts over its GPUs by experts (attention data parallel with
+/// expert parallelism).
+bool splitByExperts(const FullLoadRun& run);
 
 /// The requests the run holds at once in the model: as many as fit whole (the prompt and the whole
 /// answer, as TensorRT-LLM's default scheduler reserves them) beside the weights in 90% of the
@@ -110,9 +113,17 @@ ExpertExchangeFit fitExpertExchange(const perf::PerfModel& model, const Catalog&
 /// The absolute errors (percent) perf's band for a mixture of experts in the engine is taken from
 /// (perf::kServingMixtureOfExpertsAccuracy): the later release's mixtures, each run predicted by the
 /// routed share fitted without its model (as shipped where no share is fitted: the RTX PRO 6000's),
-/// and the never-fitted runs' mixtures as shipped.
+/// and the never-fitted runs' mixtures as shipped; neither's runs split by experts, which have their
+/// own band (expertSplitHeldOutErrors).
 std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
                                                   const std::vector<FullLoadRun>& later,
                                                   const std::vector<FullLoadRun>& neverFitted);
+
+/// The absolute errors (percent) perf's band for a mixture split by experts is taken from
+/// (perf::kServingExpertSplitAccuracy): the runs of `expertSplit`, each predicted by the exchange
+/// fitted without its model (fitExpertExchange), and the never-fitted runs split by experts as shipped.
+std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                             const std::vector<FullLoadRun>& expertSplit,
+                                             const std::vector<FullLoadRun>& neverFitted);
 
 } // namespace advisor::eval
