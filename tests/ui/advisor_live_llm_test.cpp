@@ -375,6 +375,22 @@ private slots:
             }
         }
         QVERIFY(comparedAgain > 0);
+        // A mixture of experts split by its experts: each setup of several cards at perf's figure for it.
+        page.setBudget(60000); // four cards of Qwen3 235B-A22B's 4-bit weights
+        model->setCurrentIndex(model->findData(QStringLiteral("qwen3-235b-a22b")));
+        QVERIFY(model->currentIndex() >= 0);
+        split->setCurrentIndex(split->findData(QStringLiteral("experts")));
+        QVERIFY2(liveSummary(page)->text().contains(QStringLiteral("several cards split by experts")),
+                 qPrintable(liveSummary(page)->text()));
+        int byExperts = 0;
+        for (const auto& c : page.liveRecommendation().shortlist) {
+            if (c.count > 1) {
+                ++byExperts;
+                QCOMPARE(*c.llmSplit, perf::LlmSplit::Experts);
+            }
+        }
+        QVERIFY(byExperts > 0);
+        model->setCurrentIndex(model->findData(QStringLiteral("llama-3.1-70b")));
         split->setCurrentIndex(split->findData(QStringLiteral("layers")));
         const QStringList clashes = testing::clashingMnemonics(&page); // the new row takes no Alt key
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));

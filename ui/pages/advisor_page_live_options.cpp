@@ -200,6 +200,8 @@ void AdvisorPage::sizeLiveMemoryForModel() {
                                                                 "whichever way is faster")
                                 : liveInput_.llmSplit == perf::LlmSplit::Layers
                                     ? tr("; served by TensorRT-LLM, several cards split by layers")
+                                : liveInput_.llmSplit == perf::LlmSplit::Experts
+                                    ? tr("; served by TensorRT-LLM, several cards split by experts")
                                     : tr("; served by TensorRT-LLM");
         }
     } catch (const AdvisorError& e) {
