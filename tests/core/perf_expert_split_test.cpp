@@ -16,22 +16,9 @@
 namespace advisor::perf {
 namespace {
 
-// A dense 10B at 8 bits with 32 layers of width 4,096 and Llama 3 8B's cache (128 KiB a token),
-// at 512 tokens of context, in TensorRT-LLM with attention on the CUDA cores.
+// The serving engine's tests' dense 10B at 8 bits (servingRoundNumbers), 64K cache values a token.
 PerfQuery dense(int sequences) {
-    PerfQuery q;
-    q.metric = Metric::LlmDecode;
-    q.llmEngine = LlmEngine::TensorRtLlm;
-    q.llmParamsBillion = 10;
-    q.llmWeights = Precision::Int8;
-    q.llmWeightBits = 8.0;
-    q.llmContextTokens = 512;
-    q.llmKvCacheValues = 65536.0 * 512;
-    q.llmLayers = 32;
-    q.llmHidden = 4096;
-    q.llmSequences = sequences;
-    q.llmDecodeAttention = DecodeAttention::CudaCores;
-    return q;
+    return servingRoundNumbers(sequences);
 }
 
 // The same as a mixture of experts: 100B held, 28B a token, 8 experts of which 2 a token. So each

@@ -15,25 +15,6 @@
 namespace advisor::perf {
 namespace {
 
-// A dense 10B at 8 bits (10 GB read a step) with 32 layers of width 4,096 and Llama 3 8B's cache
-// (64K f16 values, 128 KiB, a token; attention: 4 x 32 x 4,096 FLOPs per cached position), at
-// 512 tokens of context.
-PerfQuery roundNumbers(int sequences = 1, int context = 512) {
-    PerfQuery q;
-    q.metric = Metric::LlmDecode;
-    q.llmEngine = LlmEngine::TensorRtLlm;
-    q.llmParamsBillion = 10;
-    q.llmWeights = Precision::Int8;
-    q.llmWeightBits = 8.0;
-    q.llmContextTokens = context;
-    q.llmKvCacheValues = 65536.0 * context;
-    q.llmLayers = 32;
-    q.llmHidden = 4096;
-    q.llmSequences = sequences;
-    q.llmDecodeAttention = DecodeAttention::CudaCores; // as the 0.9 tables ran it; XQA has its own test
-    return q;
-}
-
 double tokens(const char* gpu, const PerfQuery& q, const ServingConstants& k = {}) {
     const Gpu& g = cat().require(gpu);
     return servingThroughput(model().specs(g), g, q, consts(), nullptr, k);
@@ -57,26 +38,26 @@ TEST(ServingEngine, OneSequenceReadsAtTheMemorysRateWithLlamaCppsTimePerToken) {
     const double reads = (10e9 + cache) / bandwidth;
     ASSERT_LT(4.0 * 32 * 4096 * 512 / (67e12 * kServingAttentionEfficiency), cache / bandwidth);
     const double expected = 1.0 / (reads + consts().decodeOverheadMs / 1000);
-    EXPECT_NEAR(tokens("H100 SXM5", roundNumbers()) / expected, 1.0, 1e-9);
+    EXPECT_NEAR(tokens("H100 SXM5", servingRoundNumbers()) / expected, 1.0, 1e-9);
     // llama.cpp's kernels keep too few bytes in flight to draw 3,182 GB/s on an H100: slower.
-    PerfQuery llamaCpp = roundNumbers();
+    PerfQuery llamaCpp = servingRoundNumbers();
     llamaCpp.llmEngine = LlmEngine::LlamaCpp;
-    EXPECT_GT(tokens("H100 SXM5", roundNumbers()) / model().throughput(g, llamaCpp), 1.3);
-    EXPECT_DOUBLE_EQ(model().throughput(g, roundNumbers()), tokens("H100 SXM5", roundNumbers()));
+    EXPECT_GT(tokens("H100 SXM5", servingRoundNumbers()) / model().throughput(g, llamaCpp), 1.3);
+    EXPECT_DOUBLE_EQ(model().throughput(g, servingRoundNumbers()), tokens("H100 SXM5", servingRoundNumbers()));
 }
 
 TEST(ServingEngine, TheBatchsMatmulRunsBesideTheWeightsReadsUntilItIsTheLonger) {
     // At 8 sequences the matmul (8 x 20 GFLOP at 66% of 1,979 TFLOPS: 0.12 ms) hides under the
     // 3.1 ms of reads: the step grows by the caches and the time per doubling only.
-    const double one = 1.0 / tokens("H100 SXM5", roundNumbers(1));
-    const double eight = 8.0 / tokens("H100 SXM5", roundNumbers(8));
+    const double one = 1.0 / tokens("H100 SXM5", servingRoundNumbers(1));
+    const double eight = 8.0 / tokens("H100 SXM5", servingRoundNumbers(8));
     const double caches = 7.0 * 65536 * 512 * 2 / (3350e9 * consts().decodeBandwidthEfficiency);
     EXPECT_NEAR(eight - one, caches + 3 * kServingStepMsPerDoubling / 1000, 1e-9);
     // At 4,096 sequences of 64 tokens the matmul (82 TFLOP: 63 ms) is far longer than the reads
     // (13 GB: 4 ms) and attention: compute-bound.
     Prediction p;
     const Gpu& g = cat().require("H100 SXM5");
-    servingThroughput(model().specs(g), g, roundNumbers(4096, 64), consts(), &p);
+    servingThroughput(model().specs(g), g, servingRoundNumbers(4096, 64), consts(), &p);
     EXPECT_GT(p.computeShare, 0.7);
     EXPECT_DOUBLE_EQ(p.memoryShare + p.computeShare + p.vectorShare + p.overheadShare, 1.0);
 }
@@ -85,7 +66,7 @@ TEST(ServingEngine, DecodeAttentionFollowsTheQueryHeadsNotTheCachesBytes) {
     // A 4x grouped cache (a quarter of the values) at 8,192 tokens for 64 sequences: the bytes
     // fall 4x, but attention's work on the CUDA cores, per query head, does not; llama.cpp's
     // kernels (bytes and a fixed work per cached value) gain more from it.
-    PerfQuery full = roundNumbers(64, 8192);
+    PerfQuery full = servingRoundNumbers(64, 8192);
     full.llmKvCacheValues = 2.0 * 32 * 4096 * 8192; // every head cached
     PerfQuery grouped = full;
     *grouped.llmKvCacheValues /= 4;
@@ -95,23 +76,23 @@ TEST(ServingEngine, DecodeAttentionFollowsTheQueryHeadsNotTheCachesBytes) {
     const double llamaCppGain = model().throughput(g, grouped) / model().throughput(g, full);
     EXPECT_GT(servingGain, 1.0);
     EXPECT_LT(servingGain, llamaCppGain);
-    EXPECT_DOUBLE_EQ(servingDecodeAttentionFlops(roundNumbers()), 4.0 * 32 * 4096 * 512);
+    EXPECT_DOUBLE_EQ(servingDecodeAttentionFlops(servingRoundNumbers()), 4.0 * 32 * 4096 * 512);
 }
 
 TEST(ServingEngine, TheStepsTimeGrowsWithTheLogOfTheSequences) {
     ServingConstants none;
     none.stepMsPerDoubling = 0;
     // 1,024 sequences: 10 doublings of 0.594 ms beside llama.cpp's time per token.
-    const double with = 1024 / tokens("L40S", roundNumbers(1024));
-    const double without = 1024 / tokens("L40S", roundNumbers(1024), none);
+    const double with = 1024 / tokens("L40S", servingRoundNumbers(1024));
+    const double without = 1024 / tokens("L40S", servingRoundNumbers(1024), none);
     EXPECT_NEAR(with - without, 10 * kServingStepMsPerDoubling / 1000, 1e-9);
-    EXPECT_DOUBLE_EQ(tokens("L40S", roundNumbers(1), none), tokens("L40S", roundNumbers(1)));
+    EXPECT_DOUBLE_EQ(tokens("L40S", servingRoundNumbers(1), none), tokens("L40S", servingRoundNumbers(1)));
 }
 
 TEST(ServingEngine, TensorParallelAddsCardsBandwidthLessTheAllReducesByLink) {
     // Two GPUs split each layer of a 70B: their bandwidth and compute add up, but not the time per
     // step, and each layer adds two all-reduces.
-    PerfQuery one = roundNumbers(64);
+    PerfQuery one = servingRoundNumbers(64);
     one.llmParamsBillion = 70;
     PerfQuery two = one;
     two.gpus = 2;
@@ -162,7 +143,7 @@ TEST(ServingEngine, PromptsRunAtTheMatmulRateForTheWeightsPrecision) {
     // unlike its FP8, no accumulate ratio doubles it.
     EXPECT_DOUBLE_EQ(specs("RTX 5090").fourBitTflops, 1676);
     // A very long prompt's tokens come at the matmul rate: 20 GFLOPs each at 66% of the 8-bit peak.
-    PerfQuery prompt = roundNumbers(1, 1000000);
+    PerfQuery prompt = servingRoundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
     EXPECT_NEAR(tokens("H100 SXM5", prompt) /
@@ -175,7 +156,7 @@ TEST(ServingEngine, APromptIsOneStepOfTheWeightsReadsItsMatmulsAndTheFixedTime) 
     // x 20 GFLOPs at 66% of the 8-bit peak, and llama.cpp's 2.24 ms: added, not overlapped.
     const Gpu& g = cat().require("H100 SXM5");
     const EffectiveSpecs h100 = specs("H100 SXM5");
-    PerfQuery prompt = roundNumbers(1, 128);
+    PerfQuery prompt = servingRoundNumbers(1, 128);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
     const double reads = 10e9 / (3350e9 * consts().decodeBandwidthEfficiency);
@@ -214,7 +195,7 @@ TEST(ServingEngine, GroupedQueryAttentionRunsOnTheTensorCoresAsCurrentReleasesRu
     // The current XQA kernels take any group of 2-32 query heads per KV head (one beam): Llama 4's 5
     // and Falcon 180B's 29 too; multi-head attention (1) and larger groups stay on the CUDA cores.
     // Unset, the group is a Llama-like model's 4.
-    PerfQuery q = roundNumbers(256, 4096);
+    PerfQuery q = servingRoundNumbers(256, 4096);
     q.llmDecodeAttention = DecodeAttention::Auto;
     EXPECT_TRUE(servingAttentionOnTensorCores(q));
     for (const auto& [group, tensorCores] :
@@ -251,7 +232,7 @@ TEST(ServingEngine, GroupedQueryAttentionRunsOnTheTensorCoresAsCurrentReleasesRu
 TEST(ServingEngine, TheWeightsTakeTheEnginesOwnFilesBytes) {
     // TensorRT-LLM's FP8 or INT8 files hold 8 bits a weight and its INT4 AWQ ones 4 plus an FP16
     // scale per 128; llama.cpp's Q8_0 8.5 and Q4_K_M 4.85. The serving fit's rows give 8.
-    PerfQuery q = roundNumbers();
+    PerfQuery q = servingRoundNumbers();
     q.llmWeightBits.reset();
     EXPECT_DOUBLE_EQ(llmWeightBytes(q, 10), 10e9);
     q.llmWeights = Precision::Int4;
@@ -273,7 +254,7 @@ TEST(ServingEngine, TheWeightsTakeTheEnginesOwnFilesBytes) {
 
 TEST(ServingEngine, TheExplanationNamesTheEngineAndItsAccuracy) {
     const Gpu& g = cat().require("H100 SXM5");
-    PerfQuery q = roundNumbers(120);
+    PerfQuery q = servingRoundNumbers(120);
     const Prediction p = model().explain(g, q);
     EXPECT_TRUE(hasFactor(p, "TensorRT-LLM's kernels"));
     EXPECT_TRUE(hasFactor(p, "120 sequences at once"));
@@ -304,7 +285,7 @@ TEST(ServingEngine, ACardShortOfBoardPowerMultipliesAtItsSustainedClock) {
     EffectiveSpecs boost = s;
     boost.denseMatmulClock = 1.0;
     // A very long prompt is all matmuls: it comes at the clock's share of the boost clock's speed.
-    PerfQuery prompt = roundNumbers(1, 1000000);
+    PerfQuery prompt = servingRoundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
     const Prediction p = model().explain(l40s, prompt);
@@ -321,7 +302,7 @@ TEST(ServingEngine, ACardShortOfBoardPowerMultipliesAtItsSustainedClock) {
         << kernels->detail;
     // One sequence's token generation reads the weights for far longer than it multiplies: the clock
     // does not move it, and no factor claims it does.
-    EXPECT_FALSE(hasFactor(model().explain(l40s, roundNumbers(1)), "board power"));
+    EXPECT_FALSE(hasFactor(model().explain(l40s, servingRoundNumbers(1)), "board power"));
     // Nor on a card at its chip's full power per SM.
     EXPECT_FALSE(hasFactor(model().explain(cat().require("H100 SXM5"), prompt), "board power"));
 }
@@ -329,7 +310,7 @@ TEST(ServingEngine, ACardShortOfBoardPowerMultipliesAtItsSustainedClock) {
 // NVFP4 weights: the FP4 band (eval-serving's fp4 rows, each GPU held out) for prompts and token
 // generation alike; on a card without FP4 tensor cores a note says the figure was never measured.
 TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) {
-    PerfQuery q = roundNumbers(64);
+    PerfQuery q = servingRoundNumbers(64);
     q.llmWeights = Precision::Fp4;
     q.llmWeightBits.reset();
     for (const Metric m : {Metric::LlmDecode, Metric::LlmPrefill}) {
@@ -346,7 +327,7 @@ TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) 
     EXPECT_FALSE(neverMeasured("B200"));
     // On the B200 the sequences' multiplies run at 58% of the FP4 rate: twice the FP8 one's 4,500
     // TFLOPS x 0.582, so a compute-bound prompt's tokens come 1.16x as fast as with FP8 weights.
-    PerfQuery prompt = roundNumbers(1, 1000000);
+    PerfQuery prompt = servingRoundNumbers(1, 1000000);
     prompt.metric = Metric::LlmPrefill;
     prompt.llmPrefillAttentionFlops = 0;
     PerfQuery fp4Prompt = prompt;
@@ -359,10 +340,10 @@ TEST(ServingEngine, Fp4WeightsTakeTheirOwnBandAndSayWhereTheyWereNeverMeasured) 
 // multiplies for the largest micro-batch, plus the step's whole fixed time and its hand-over to the
 // N - 1 other cards, and every sequence gets a token each N steps.
 TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
-    PerfQuery q = roundNumbers(256);
+    PerfQuery q = servingRoundNumbers(256);
     q.gpus = 4;
     q.llmSplit = LlmSplit::Layers;
-    PerfQuery oneCard = roundNumbers(64); // the micro-batch: 256 / 4
+    PerfQuery oneCard = servingRoundNumbers(64); // the micro-batch: 256 / 4
     const double oneCardStep = 64 / tokens("L40S", oneCard);
     const double fixed = (consts().decodeOverheadMs + kServingStepMsPerDoubling * 6) / 1000; // log2 64 = 6
     const double handOver = 3 * kServingPipelineHandOverMs / 1000;
@@ -389,10 +370,10 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
     EXPECT_DOUBLE_EQ(shippedAccuracy().forQuery(q)->medianPct, kServingPipelineAccuracy.medianPct);
     // 258 sequences: micro-batches of 65, 65, 64 and 64; each step as long as one of 65, and all 258
     // get a token every 4 steps (64.5 a step).
-    PerfQuery uneven = roundNumbers(258);
+    PerfQuery uneven = servingRoundNumbers(258);
     uneven.gpus = 4;
     uneven.llmSplit = LlmSplit::Layers;
-    const double step65 = 65 / tokens("L40S", roundNumbers(65));
+    const double step65 = 65 / tokens("L40S", servingRoundNumbers(65));
     const double fixed65 = (consts().decodeOverheadMs + kServingStepMsPerDoubling * std::log2(65.0)) / 1000;
     EXPECT_NEAR(tokens("L40S", uneven), 64.5 / ((step65 - fixed65) / 4 + fixed65 + handOver), 1e-6);
     const Prediction unevenWhy = model().explain(g, uneven);
@@ -402,7 +383,7 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
     // Fewer sequences than cards: one micro-batch, so each card's step moves it one card on and its
     // token comes every 4 steps; one sequence is slower than on one card (4 fixed times and 4
     // hand-overs a token).
-    PerfQuery one = roundNumbers(1);
+    PerfQuery one = servingRoundNumbers(1);
     PerfQuery oneSplit = one;
     oneSplit.gpus = 4;
     oneSplit.llmSplit = LlmSplit::Layers;
@@ -412,7 +393,7 @@ TEST(ServingEngine, SplitByLayersEachCardStepsItsOwnMicroBatch) {
 
 TEST(ServingEngine, AsManySequencesAsFitAreCountedAsForLlamaCpp) {
     const Gpu& g = cat().require("H100 SXM5");
-    PerfQuery q = roundNumbers();
+    PerfQuery q = servingRoundNumbers();
     q.llmKvCacheValues = 0.5e9; // 1 GB of f16 cache a sequence
     q.llmSequencesFillMemory = true;
     const Prediction p = model().explain(g, q);

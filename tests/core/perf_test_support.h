@@ -50,6 +50,25 @@ inline void expectOtherCardsUnchanged(const Catalog& without) {
     }
 }
 
+// The serving engine's tests' model: a dense 10B at 8 bits (10 GB read a step) with 32 layers of width 4,096 and Llama
+// 3 8B's cache (64K f16 values, 128 KiB, a token; attention: 4 x 32 x 4,096 FLOPs per cached position), at 512 tokens
+// of context, in TensorRT-LLM.
+inline PerfQuery servingRoundNumbers(int sequences = 1, int context = 512) {
+    PerfQuery q;
+    q.metric = Metric::LlmDecode;
+    q.llmEngine = LlmEngine::TensorRtLlm;
+    q.llmParamsBillion = 10;
+    q.llmWeights = Precision::Int8;
+    q.llmWeightBits = 8.0;
+    q.llmContextTokens = context;
+    q.llmKvCacheValues = 65536.0 * context;
+    q.llmLayers = 32;
+    q.llmHidden = 4096;
+    q.llmSequences = sequences;
+    q.llmDecodeAttention = DecodeAttention::CudaCores; // as the 0.9 tables ran it; XQA has its own test
+    return q;
+}
+
 inline const PerfModel& model() {
     static const PerfModel m(cat());
     return m;
