@@ -1,6 +1,5 @@
 #include "perf/serving_engine.h"
 
-#include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
 #include "perf/llm_throughput.h"
@@ -137,12 +136,10 @@ bool splitByExperts(const PerfQuery& q) {
     return q.gpus > 1 && q.llmSplit == LlmSplit::Experts;
 }
 
-// Split by experts, each card takes whole requests: the busiest card's share of `requests` over
-// `cards` (4 over 4: a quarter each; one alone: all of it on one card, the others idle but for its
-// experts).
-double busiestCardShare(int requests, int cards) {
-    const int r = std::max(1, requests);
-    return double((r + cards - 1) / cards) / r;
+// Split by experts, each card takes whole requests: the busiest card's of `requests` over `cards`
+// (4 over 4: one each; one alone: on one card, the others idle but for its experts).
+int busiestCardRequests(int requests, int cards) {
+    return (std::max(1, requests) + cards - 1) / std::max(1, cards);
 }
 
 // A step of `tokens` tokens of `requests` requests split by experts over q.gpus cards (attention
@@ -154,7 +151,8 @@ StepTimes expertSplitStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery
                           const ServingConstants& k, bool decode, double tokens, int requests) {
     const int cards = std::max(1, q.gpus);
     const PerfQuery one = asOneCard(q, 1);
-    const double share = busiestCardShare(requests, cards);
+    const int busiest = busiestCardRequests(requests, cards);
+    const double share = double(busiest) / std::max(1, requests); // of the step's tokens
     const WeightParts w = weightParts(q);
     const bool routed = expertRoutingKnown(q);
     const double shared = w.sharedBytes(w.sharedBillion);
@@ -172,7 +170,7 @@ StepTimes expertSplitStep(const EffectiveSpecs& s, const Gpu& g, const PerfQuery
     if (decode) {
         t.cacheReads = tokens * share * kvCacheBytes(q) / bandwidth;
         t.attention = tokens * share * servingDecodeAttentionFlops(q) / decodeAttentionFlopsPerSecond(s, one, k);
-        t.overhead = (c.decodeOverheadMs + k.stepMsPerDoubling * std::log2(std::ceil(tokens * share))) / 1000.0;
+        t.overhead = (c.decodeOverheadMs + k.stepMsPerDoubling * std::log2(double(busiest))) / 1000.0;
     } else {
         t.multiplies += tokens * share * prefillAttentionFlops(q) / matmulFlopsPerSecond(s, one, s.fp16TrainTflops, k);
         t.overhead = c.decodeOverheadMs / 1000.0;

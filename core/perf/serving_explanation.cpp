@@ -89,11 +89,11 @@ void explainExpertSplit(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
     const bool decode = q.metric == Metric::LlmDecode;
     const std::string cards = std::to_string(q.gpus);
     const int requests = decode ? std::max(1, q.llmSequences) : 1;
-    const double share = busiestCardShare(requests, q.gpus);
+    const int busiest = busiestCardRequests(requests, q.gpus);
     const double perCard = llmWeightBytesHeld(q) / q.gpus / 1e9;
-    const std::string own = decode ? "its own " + format::number(std::ceil(requests * share), 0) + " of the " +
-                                         format::number(requests, 0) + " sequences"
-                                   : "its own prompts (one prompt runs on one card)";
+    const std::string own =
+        decode ? "its own " + format::number(busiest, 0) + " of the " + format::number(requests, 0) + " sequences"
+               : "its own prompts (one prompt runs on one card)";
     const std::string name = "split by experts over " + cards + " GPUs";
     const double oneCard = servingThroughput(s, g, asOneCard(q, requests), c);
     if (!expertRoutingKnown(q)) {

@@ -42,8 +42,8 @@ StepTimes onOneStage(StepTimes t, int stages, const ServingConstants& k);
 /// A pipeline's micro-batches, and the sequences in the largest.
 int microBatches(const PerfQuery& q);
 int microBatch(const PerfQuery& q);
-/// Split by experts, the busiest card's share of `requests` whole requests over `cards`.
-double busiestCardShare(int requests, int cards);
+/// Split by experts, the requests on the busiest card of `cards` when each takes whole ones.
+int busiestCardRequests(int requests, int cards);
 /// Query heads per KV head: the model's own, else a Llama-like model's.
 int queryGroup(const PerfQuery& q);
 

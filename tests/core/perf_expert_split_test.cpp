@@ -48,6 +48,8 @@ TEST(ExpertSplit, ADenseModelSplitByExpertsIsAWholeCopyOnEachCard) {
     EXPECT_NEAR(tokens("H100 SXM5", split(dense(64), 4)), 4 * tokens("H100 SXM5", dense(16)), 1e-9);
     // 65 sequences: the busiest card holds 17 and the step waits on it.
     EXPECT_NEAR(tokens("H100 SXM5", split(dense(65), 4)), 65 / (17 / tokens("H100 SXM5", dense(17))), 1e-9);
+    // 2,031 over 4: 508 on the busiest, counted whole (its share times the tokens rounds above 508).
+    EXPECT_NEAR(tokens("H100 SXM5", split(dense(2031), 4)), 2031 / (508 / tokens("H100 SXM5", dense(508))), 1e-9);
     // One prompt runs on one card, as fast as on one.
     PerfQuery prompt = dense(1);
     prompt.metric = Metric::LlmPrefill;
