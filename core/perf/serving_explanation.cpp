@@ -93,7 +93,7 @@ void explainExpertSplit(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& 
     const double perCard = llmWeightBytesHeld(q) / q.gpus / 1e9;
     const std::string own =
         decode ? "its own " + format::number(busiest, 0) + " of the " + format::number(requests, 0) + " sequences"
-               : "its own prompts (one prompt runs on one card)";
+               : "its own prompts, a prompt on one card";
     const std::string name = "split by experts over " + cards + " GPUs";
     const double oneCard = servingThroughput(s, g, asOneCard(q, requests), c);
     if (!expertRoutingKnown(q)) {
@@ -155,7 +155,7 @@ void explainServing(const EffectiveSpecs& s, const Gpu& g, const PerfQuery& q, c
             : "the prompt's matmuls run at " + format::percent(kServingMatmulEfficiency, 0) + " of the tensor peak (" +
                   roofText(s, p, " for these weights") + ": " + matmulRateText(s, q.llmWeights) +
                   ") in one step for the whole prompt: " +
-                  promptStepDetail(s, g, splitByLayers(q) ? asOneCard(q, 1) : q, c));
+                  promptStepDetail(s, g, splitByLayers(q) || splitByExperts(q) ? asOneCard(q, 1) : q, c));
     // The card's clock under chained dense matmuls (specs.cpp), as llama.cpp's prompts take it: what
     // the matmuls lose to a board power per SM below the chip's best card.
     if (s.denseMatmulClock < 1.0) {
