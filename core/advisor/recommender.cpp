@@ -47,6 +47,9 @@ std::vector<std::string> hardwareCaveats(const Gpu& g, const perf::EffectiveSpec
             c.push_back(split + (in.task == Task::Inference && servingEngine && byLayers
                                      ? " cards, each a run of whole layers (TensorRT-LLM's pipeline parallelism): "
                                        "each steps its own share of the requests, with no all-reduce over PCIe"
+                                 : in.task == Task::Inference && servingEngine && byExperts && in.llmExperts <= 0
+                                     ? " cards, but split by experts a dense model is a whole copy on each card, which "
+                                       "one of these cards cannot hold: split it by tensors or layers"
                                  : in.task == Task::Inference && servingEngine && byExperts
                                      ? " cards, each its own share of the requests with every weight but the routed "
                                        "experts whole and a share of the experts (TensorRT-LLM's attention data "

@@ -86,6 +86,20 @@ TEST(ExpertSplitCli, RecommendsTheSplitByExpertsWhereItIsFastestForAMixture) {
             EXPECT_NE(c.at("llm_split"), "experts") << c.at("gpu");
         }
     }
+    // Asked to split a dense model too large for one card by experts, each setup of several cards
+    // says why not (complete computers joined by a network are not split by the engine).
+    const auto denseSplit =
+        cli.json({"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--domain", "llm", "--budget",
+                  "20000", "--gpus", "4", "--engine", "tensorrt-llm", "--split", "experts"});
+    int warned = 0;
+    for (const auto& c : denseSplit.at("candidates")) {
+        const std::string caveats = c.at("caveats").dump();
+        if (c.at("count").get<int>() > 1 && caveats.find("computers joined by a network") == std::string::npos) {
+            EXPECT_NE(caveats.find("a dense model is a whole copy on each card"), std::string::npos) << caveats;
+            ++warned;
+        }
+    }
+    EXPECT_GT(warned, 0);
 }
 
 TEST(ExpertSplitCli, EvalServingChecksTheSplitOnTheLaterReleasesRunsSoSplit) {
