@@ -11,8 +11,8 @@ namespace advisor::cli {
 ExpertSplitCheck::ExpertSplitCheck(Context& ctx, const perf::PerfModel& model,
                                    const std::vector<eval::FullLoadRun>& runs,
                                    const std::vector<eval::FullLoadRun>& neverFitted)
-    : perfBand{eval::expertSplitHeldOutErrors(model, ctx.catalog(), runs, neverFitted)},
-      fit(eval::fitExpertExchange(model, ctx.catalog(), runs)) {
+    : fit(eval::fitExpertExchange(model, ctx.catalog(), runs)) {
+    perfBand.errorsPct = eval::expertSplitHeldOutErrors(model, ctx.catalog(), fit, neverFitted);
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto& r = runs[i];
         const Gpu& g = ctx.catalog().require(r.gpu, "gpu");
@@ -20,11 +20,11 @@ ExpertSplitCheck::ExpertSplitCheck(Context& ctx, const perf::PerfModel& model,
         const double errorPct = 100.0 * (predicted / r.outputTokensPerSecond - 1.0);
         eval::FullLoadRun byTensors = r;
         byTensors.query.llmSplit = perf::LlmSplit::Tensors;
-        const double tensorsPct = 100.0 * (eval::predictFullLoad(model, g, byTensors) / r.outputTokensPerSecond - 1.0);
+        const double tensorsPct = eval::fullLoadErrorPct(model, g, byTensors);
         perf::ServingConstants oneAllReduce;
         oneAllReduce.expertExchangeAllReduces = 1.0;
-        const double bytesPct =
-            100.0 * (eval::predictFullLoad(model, g, r, oneAllReduce) / r.outputTokensPerSecond - 1.0);
+        const double bytesPct = eval::fullLoadErrorPct(model, g, r, oneAllReduce);
+        const int atOnce = eval::fullLoadSequences(g, r);
         const std::string link = perf::servingLink(g, r.query).kind;
         const bool pcie = link == "PCIe";
         asSplit.errorsPct.push_back(std::fabs(errorPct));
@@ -34,13 +34,13 @@ ExpertSplitCheck::ExpertSplitCheck(Context& ctx, const perf::PerfModel& model,
         bytesOnly.errorsPct.push_back(std::fabs(bytesPct));
         heldOut.errorsPct.push_back(std::fabs(fit.heldOutPct[i].value_or(errorPct)));
         predictedFast += errorPct > 0 ? 1 : 0;
-        nlohmann::json row = fullLoadRowJson(r, eval::fullLoadSequences(g, r), predicted, errorPct);
+        nlohmann::json row = fullLoadRowJson(r, atOnce, predicted, errorPct);
         row["as_tensors_error_pct"] = tensorsPct;
         row["one_all_reduce_error_pct"] = bytesPct;
         row["model_left_out_error_pct"] = fit.heldOutPct[i] ? nlohmann::json(*fit.heldOutPct[i]) : nlohmann::json();
         row["link"] = link;
         rows.push_back(std::move(row));
-        auto cells = fullLoadRowCells(r, eval::fullLoadSequences(g, r), predicted, errorPct);
+        auto cells = fullLoadRowCells(r, atOnce, predicted, errorPct);
         cells.push_back(fit.heldOutPct[i] ? format::number(*fit.heldOutPct[i], 1) + "%" : std::string());
         table.addRow(cells);
     }

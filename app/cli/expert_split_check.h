@@ -21,7 +21,7 @@ struct ExpertSplitCheck {
     nlohmann::json rows = nlohmann::json::array();
     Band asSplit, asSplitNvlink, asSplitPcie, bytesOnly, heldOut, asTensors, asTensorsNvlink, asTensorsPcie, perfBand;
     int predictedFast = 0;
-    eval::ExpertExchangeFit fit;
+    eval::ExpertExchangeFit fit; ///< on these runs, each model also held out
     TextTable table = fullLoadTable("LEFT OUT");
 
     ExpertSplitCheck(Context& ctx, const perf::PerfModel& model, const std::vector<eval::FullLoadRun>& runs,

@@ -117,6 +117,11 @@ int fullLoadSequences(const Gpu& g, const FullLoadRun& run) {
     return std::clamp(perf::llmSequencesThatFit(g, whole), 1, kBenchMaxRequests);
 }
 
+double fullLoadErrorPct(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
+                        const perf::ServingConstants& k) {
+    return 100.0 * (predictFullLoad(model, g, run, k) / run.outputTokensPerSecond - 1.0);
+}
+
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
                        const perf::ServingConstants& k) {
     ServingRun served;
@@ -136,12 +141,6 @@ struct FittedRow {
 };
 
 using Member = double perf::ServingConstants::*;
-
-// The run's error in percent, predicted with k over measured less one.
-double errorPct(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& r,
-                const perf::ServingConstants& k = {}) {
-    return 100.0 * (predictFullLoad(model, g, r, k) / r.outputTokensPerSecond - 1.0);
-}
 
 // The value of `member` in [lower, upper] that minimises the squared log errors of `rows`.
 double fitOne(const perf::PerfModel& model, const std::vector<const FittedRow*>& rows, Member member, double lower,
@@ -190,7 +189,7 @@ double fitWithGroupsHeldOut(const perf::PerfModel& model, const std::vector<Fitt
         }
         perf::ServingConstants k;
         k.*member = without.at(group);
-        heldOutPct[heldOut.index] = errorPct(model, *heldOut.gpu, *heldOut.run, k);
+        heldOutPct[heldOut.index] = fullLoadErrorPct(model, *heldOut.gpu, *heldOut.run, k);
     }
     return fitted;
 }
@@ -265,7 +264,7 @@ std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, 
                                                   const std::vector<FullLoadRun>& later,
                                                   const std::vector<FullLoadRun>& neverFitted) {
     const auto shippedErrorPct = [&](const FullLoadRun& r) {
-        return errorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r);
+        return fullLoadErrorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r);
     };
     std::vector<double> errors;
     const RoutedShareFit fit = fitRoutedMatmulShare(model, catalog, later);
@@ -285,16 +284,21 @@ std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, 
 std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
                                              const std::vector<FullLoadRun>& expertSplit,
                                              const std::vector<FullLoadRun>& neverFitted) {
+    return expertSplitHeldOutErrors(model, catalog, fitExpertExchange(model, catalog, expertSplit), neverFitted);
+}
+
+std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                             const ExpertExchangeFit& fit,
+                                             const std::vector<FullLoadRun>& neverFitted) {
     std::vector<double> errors;
-    const ExpertExchangeFit fit = fitExpertExchange(model, catalog, expertSplit);
-    for (size_t i = 0; i < expertSplit.size(); ++i) {
-        if (fit.heldOutPct[i]) {
-            errors.push_back(std::fabs(*fit.heldOutPct[i]));
+    for (const auto& heldOut : fit.heldOutPct) {
+        if (heldOut) {
+            errors.push_back(std::fabs(*heldOut));
         }
     }
     for (const auto& r : neverFitted) {
         if (splitByExperts(r)) {
-            errors.push_back(std::fabs(errorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r)));
+            errors.push_back(std::fabs(fullLoadErrorPct(model, catalog.require(r.gpu, "a full-load run's gpu"), r)));
         }
     }
     return errors;

@@ -71,6 +71,10 @@ int fullLoadSequences(const Gpu& g, const FullLoadRun& run);
 double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
                        const perf::ServingConstants& k = {});
 
+/// The run's error in percent: predictFullLoad with k over the measured, less one.
+double fullLoadErrorPct(const perf::PerfModel& model, const Gpu& g, const FullLoadRun& run,
+                        const perf::ServingConstants& k = {});
+
 /// The runs' errors, and the two constants fitted on them (least squares of the log errors): the
 /// share of the FP4 tensor rate NVFP4 matmuls reach (perf::kServingFp4RateShare), on the rows with
 /// fp4 weights on one GPU or split by tensors, then again without each GPU's rows to predict that
@@ -125,5 +129,8 @@ std::vector<double> mixtureOfExpertsHeldOutErrors(const perf::PerfModel& model, 
 std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
                                              const std::vector<FullLoadRun>& expertSplit,
                                              const std::vector<FullLoadRun>& neverFitted);
+/// The same with the exchange already fitted on `expertSplit` (fitExpertExchange).
+std::vector<double> expertSplitHeldOutErrors(const perf::PerfModel& model, const Catalog& catalog,
+                                             const ExpertExchangeFit& fit, const std::vector<FullLoadRun>& neverFitted);
 
 } // namespace advisor::eval

@@ -14,8 +14,7 @@ inline const perf::PerfModel& fullLoadModel() {
 
 /// The run's error in percent, predicted over measured less one, with constants k (the shipped ones).
 inline double fullLoadErrorPct(const FullLoadRun& r, const perf::ServingConstants& k = {}) {
-    const Gpu& g = Catalog::builtin().require(r.gpu);
-    return 100.0 * (predictFullLoad(fullLoadModel(), g, r, k) / r.outputTokensPerSecond - 1.0);
+    return fullLoadErrorPct(fullLoadModel(), Catalog::builtin().require(r.gpu), r, k);
 }
 
 } // namespace advisor::eval
