@@ -18,10 +18,27 @@ namespace {
 int run(Context& ctx, const Args& args) {
     args.expectPositionals(0, "");
     // A task is a rule of thumb for a kind of work; the options below size one model.
-    args.refuseTogether({"task"}, {"params-billion", "model", "mode", "precision", "context", "batch", "layers", "hidden",
-                                   "kv-heads", "head-dim", "kv-cache", "prefill-chunk", "engine", "checkpointing",
-                                   "no-checkpointing", "no-flash-attention", "optimizer", "offload", "shard",
-                                   "lora-rank"});
+    args.refuseTogether({"task"}, {"params-billion",
+                                   "model",
+                                   "mode",
+                                   "precision",
+                                   "context",
+                                   "batch",
+                                   "layers",
+                                   "hidden",
+                                   "kv-heads",
+                                   "head-dim",
+                                   "kv-cache",
+                                   "prefill-chunk",
+                                   "engine",
+                                   "checkpointing",
+                                   "no-checkpointing",
+                                   "no-flash-attention",
+                                   "optimizer",
+                                   "offload",
+                                   "shard",
+                                   "lora-rank",
+                                   "split"});
     if (const auto task = args.value("task")) {
         const auto p = calc::findPreset(calc::memoryTaskPresets(), *task);
         if (!p) {
@@ -120,6 +137,19 @@ int run(Context& ctx, const Args& args) {
     }
     in.cpuOffload = args.has("offload");
     in.shardGpus = args.integer("shard", 1, 1024).value_or(1);
+    if (const auto v = args.value("split")) {
+        in.split = perf::parseLlmSplit(text::toLower(*v));
+        if (!in.split) {
+            throw UsageError("option '--split' must be tensors, layers or experts, got " + text::quoteForMessage(*v));
+        }
+        if (in.mode != calc::MemoryMode::Inference) {
+            throw UsageError("--split says how inference splits a model over GPUs; training shards it with --shard");
+        }
+        if (in.engine != perf::LlmEngine::TensorRtLlm) {
+            throw UsageError("--split chooses how TensorRT-LLM splits a model (--engine tensorrt-llm); llama.cpp "
+                             "splits it by layers");
+        }
+    }
     in.loraRank = args.integer("lora-rank", 1, 4096).value_or(16);
     const auto e = calc::estimateMemory(in);
     const auto fits = calc::gpusThatFit(ctx.catalog(), in);
@@ -143,13 +173,18 @@ int run(Context& ctx, const Args& args) {
                        {"precision", perf::toString(in.weights)},
                        {"engine", in.engine ? nlohmann::json(perf::toString(*in.engine)) : nlohmann::json()},
                        {"kv_cache", perf::toString(in.kvCache)},
+                       {"split", in.split ? nlohmann::json(perf::toString(*in.split)) : nlohmann::json()},
                        {"prefill_chunk_tokens",
                         in.prefillChunkTokens ? nlohmann::json(*in.prefillChunkTokens) : nlohmann::json()},
                        {"total_gb", e.totalGb},
                        {"per_gpu_gb", e.perGpuGb},
                        {"cpu_ram_gb", e.cpuRamGb},
-                       {"shape", {{"layers", e.layers}, {"hidden", e.hidden}, {"kv_heads", e.kvHeads},
-                                  {"head_dim", e.headDim}, {"context_tokens", e.contextTokens}}},
+                       {"shape",
+                        {{"layers", e.layers},
+                         {"hidden", e.hidden},
+                         {"kv_heads", e.kvHeads},
+                         {"head_dim", e.headDim},
+                         {"context_tokens", e.contextTokens}}},
                        {"breakdown", breakdown},
                        {"notes", e.notes},
                        {"fits", list}});
@@ -185,43 +220,64 @@ int run(Context& ctx, const Args& args) {
 } // namespace
 
 Command memoryCommand() {
-    return {"memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
-            "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
-            "                          [--precision fp16|int8|int4|fp4] [--context N] [--batch N]\n"
-            "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
-            "                          [--prefill-chunk TOKENS] [--engine llama.cpp|tensorrt-llm]\n"
-            "                          [--[no-]checkpointing] [--no-flash-attention]\n"
-            "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
-            "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
-            "                                 image-generation|transformers\n\n"
-            "Full training in mixed precision with Adam needs 16 bytes per parameter (fp16 weights and\n"
-            "gradients, fp32 master weights, two Adam moments) plus activations. The seed's memory savers:\n"
-            "8-bit optimizers, gradient checkpointing, CPU offload, sharding over GPUs (ZeRO/FSDP), and\n"
-            "8/4-bit weights. Mixture-of-experts models count all their parameters. Without --layers/\n"
-            "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
-            "8 KV heads of 128). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
-            "Inference keeps a KV cache per token of context; --kv-cache stores it in 8 or 4 bits (llama.cpp's\n"
-            "--cache-type-k/-v q8_0 and q4_0, vLLM's fp8). Its activations are held for the prompt tokens read\n"
-            "at once: the whole prompt (Hugging Face transformers), or --prefill-chunk of them (llama.cpp's\n"
-            "micro-batch -ub, 512; vLLM's chunked prefill, max_num_batched_tokens); without flash attention\n"
-            "a layer's attention scores too.\n"
-            "--engine sizes inference's weights as that engine's own files hold them (the bits perf reads):\n"
-            "llama.cpp's Q8_0 8.5 bits, Q4_K_M 4.85, MXFP4 4.25; TensorRT-LLM's FP8 or INT8 8, INT4 AWQ\n"
-            "4.125, NVFP4 4.5. Without it 8-bit takes 1.02 bytes per weight, 4-bit Q4_K_M's and fp4 NVFP4's.\n"
-            "With --shard N, TensorRT-LLM splits the model by tensors and each GPU keeps at least one KV\n"
-            "head whole: a model with fewer KV heads than GPUs holds its cache more than once.\n"
-            "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
-            "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
-                calc::modelShapeIds() + "\n",
-            [](Context& ctx, const std::vector<std::string>& rest) {
-                return run(ctx, Args::parse(rest, {{"params-billion"}, {"model"}, {"mode"}, {"precision"}, {"context"},
-                                                   {"batch"}, {"layers"}, {"hidden"}, {"kv-heads"}, {"head-dim"},
-                                                   {"kv-cache"}, {"prefill-chunk"}, {"engine"},
-                                                   {"checkpointing", false}, {"no-checkpointing", false},
-                                                   {"no-flash-attention", false},
-                                                   {"optimizer"}, {"offload", false}, {"shard"}, {"lora-rank"},
-                                                   {"task"}}));
-            }};
+    return {
+        "memory", "GPU memory a model needs (inference, LoRA, QLoRA, training) and the GPUs that fit",
+        "Usage: gpu-advisor memory (--params-billion P | --model ID) [--mode inference|lora|qlora|full-training]\n"
+        "                          [--precision fp16|int8|int4|fp4] [--context N] [--batch N]\n"
+        "                          [--layers L --hidden H --kv-heads K --head-dim D] [--kv-cache f16|fp8|q8_0|q4_0]\n"
+        "                          [--prefill-chunk TOKENS] [--engine llama.cpp|tensorrt-llm]\n"
+        "                          [--[no-]checkpointing] [--no-flash-attention]\n"
+        "                          [--optimizer adam|adam8bit|sgd] [--offload] [--shard N] [--lora-rank R]\n"
+        "                          [--split tensors|layers|experts]\n"
+        "       gpu-advisor memory --task kaggle|prototyping|computer-vision|pretrained-transformers|\n"
+        "                                 image-generation|transformers\n\n"
+        "Full training in mixed precision with Adam needs 16 bytes per parameter (fp16 weights and\n"
+        "gradients, fp32 master weights, two Adam moments) plus activations. The seed's memory savers:\n"
+        "8-bit optimizers, gradient checkpointing, CPU offload, sharding over GPUs (ZeRO/FSDP), and\n"
+        "8/4-bit weights. Mixture-of-experts models count all their parameters. Without --layers/\n"
+        "--hidden the shape is Llama-like for the size (hidden ~ (P/0.09375)^(1/3), layers = hidden/128,\n"
+        "8 KV heads of 128). Gradient checkpointing is on by default for LoRA/QLoRA, off for full training.\n"
+        "Inference keeps a KV cache per token of context; --kv-cache stores it in 8 or 4 bits (llama.cpp's\n"
+        "--cache-type-k/-v q8_0 and q4_0, vLLM's fp8). Its activations are held for the prompt tokens read\n"
+        "at once: the whole prompt (Hugging Face transformers), or --prefill-chunk of them (llama.cpp's\n"
+        "micro-batch -ub, 512; vLLM's chunked prefill, max_num_batched_tokens); without flash attention\n"
+        "a layer's attention scores too.\n"
+        "--engine sizes inference's weights as that engine's own files hold them (the bits perf reads):\n"
+        "llama.cpp's Q8_0 8.5 bits, Q4_K_M 4.85, MXFP4 4.25; TensorRT-LLM's FP8 or INT8 8, INT4 AWQ\n"
+        "4.125, NVFP4 4.5. Without it 8-bit takes 1.02 bytes per weight, 4-bit Q4_K_M's and fp4 NVFP4's.\n"
+        "With --shard N, TensorRT-LLM splits the model by tensors and each GPU keeps at least one KV\n"
+        "head whole: a model with fewer KV heads than GPUs holds its cache more than once. --split\n"
+        "layers holds 1/N of the layers and their cache on each GPU, and a layer's whole width. --split\n"
+        "experts (attention data parallel with expert parallelism) holds a mixture's shared part on\n"
+        "each GPU beside 1/N of its routed experts, and each request's cache whole on one GPU (a dense\n"
+        "model: a whole copy on each). Each is the busiest GPU's share.\n"
+        "--model takes a published model's size and shape, with its sliding-window layers and latent\n"
+        "attention (--layers/--hidden/--kv-heads/--head-dim still override it):\n  " +
+            calc::modelShapeIds() + "\n",
+        [](Context& ctx, const std::vector<std::string>& rest) {
+            return run(ctx, Args::parse(rest, {{"params-billion"},
+                                               {"model"},
+                                               {"mode"},
+                                               {"precision"},
+                                               {"context"},
+                                               {"batch"},
+                                               {"layers"},
+                                               {"hidden"},
+                                               {"kv-heads"},
+                                               {"head-dim"},
+                                               {"kv-cache"},
+                                               {"prefill-chunk"},
+                                               {"engine"},
+                                               {"checkpointing", false},
+                                               {"no-checkpointing", false},
+                                               {"no-flash-attention", false},
+                                               {"optimizer"},
+                                               {"offload", false},
+                                               {"shard"},
+                                               {"lora-rank"},
+                                               {"split"},
+                                               {"task"}}));
+        }};
 }
 
 } // namespace advisor::cli

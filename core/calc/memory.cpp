@@ -1,5 +1,6 @@
 #include "calc/memory.h"
 
+#include "calc/memory_split.h"
 #include "common/format.h"
 #include "perf/llm_inference.h"
 #include "perf/llm_offload.h"
@@ -20,6 +21,7 @@ constexpr double kRuntimeOverheadGb = perf::kGpuRuntimeReserveGb;
 double kvCacheCopiesOver(const MemoryInput& in, const AttentionShape& att, int shards) {
     perf::PerfQuery split;
     split.llmEngine = in.engine.value_or(perf::LlmEngine::LlamaCpp);
+    split.llmSplit = in.split.value_or(perf::LlmSplit::Tensors);
     split.gpus = shards;
     split.llmKvHeads = att.latentDim > 0 ? 0 : att.kvHeads;
     split.llmLatentKv = att.latentDim > 0;
@@ -125,6 +127,12 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     if (in.contextTokens && (*in.contextTokens < 1 || *in.contextTokens > perf::kMaxContextTokens)) {
         reject("context", "must be between 1 and 10,000,000 tokens");
     }
+    if (in.split && in.mode != MemoryMode::Inference) {
+        reject("split", "says how inference splits a model over GPUs; training shards it with ZeRO-3 / FSDP");
+    }
+    if (in.split && in.engine != perf::LlmEngine::TensorRtLlm) {
+        reject("split", "chooses how TensorRT-LLM splits a model (engine tensorrt-llm); llama.cpp splits it by layers");
+    }
     if (in.prefillChunkTokens && in.mode != MemoryMode::Inference) {
         reject("prefill_chunk", "sizes how inference reads a prompt; training holds every token's activations");
     }
@@ -180,16 +188,19 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
                                 : ownFormat                  ? model->int4BitsPerWeight / 8.0
                                 : engineFile                 ? perf::llmBitsPerWeight(base, *in.engine) / 8.0
                                                              : weightBytes(base);
-        add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam / shards,
+        const InferenceSplit split = inferenceSplit(in, p * perParam);
+        add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam * split.weightsShare,
             format::number(perParam, 3) + " bytes per parameter (" +
                 (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
                  : ownFormat                  ? model->int4Format + " file"
                  : engineFile                 ? std::string(perf::llmFileFormat(base, *in.engine)) + ", " +
                                     perf::llmEngineName(*in.engine) + "'s files"
                               : std::string(perf::toString(base))) +
-                ")" + (shards > 1 ? ", split over " + std::to_string(shards) + " GPUs" : ""));
+                ")" + split.weightsDetail);
     }
     if (in.mode == MemoryMode::Inference) {
+        const InferenceSplit split = inferenceSplit(in, 0);
+        const double cached = split.cacheSequences;
         // KV cache: K and V (or a latent vector) per layer and token, as the model attends.
         AttentionShape att = model != nullptr ? attentionShapeOf(*model) : AttentionShape{};
         att.layers = e.layers;
@@ -201,24 +212,29 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         }
         const double bytes = perf::kvCacheBytesPerValue(in.kvCache);
         const double copies = kvCacheCopiesOver(in, att, shards);
-        add("KV cache", kvCacheValues(att, s) * b * bytes * copies / shards,
-            kvCacheDetail(att, s, in.batch, in.kvCache) + kvCacheCopiesDetail(att, copies, shards));
+        add("KV cache", kvCacheValues(att, s) * cached * bytes * copies / split.cacheDivisor,
+            kvCacheDetail(att, s, split.cacheSequences, in.kvCache) + kvCacheCopiesDetail(att, copies, shards) +
+                split.cacheDetail);
         if (att.linearLayers > 0) {
-            add("recurrent state", recurrentStateBytes(att) * b / shards,
+            add("recurrent state", recurrentStateBytes(att) * cached / split.cacheDivisor,
                 std::to_string(att.linearLayers) + " linear-attention layers x " +
-                    format::number(att.linearStateValues, 0) + " values x batch " + std::to_string(in.batch) + " x " +
-                    format::trimmed(kRecurrentStateBytesPerValue, 0) + " bytes (f32), the same at any context");
+                    format::number(att.linearStateValues, 0) + " values x batch " +
+                    std::to_string(split.cacheSequences) + " x " + format::trimmed(kRecurrentStateBytesPerValue, 0) +
+                    " bytes (f32), the same at any context");
         }
         // One layer's working set for the tokens read at once: the whole prompt, or a chunk of it.
         const double chunk = std::min(s, static_cast<double>(in.prefillChunkTokens.value_or(e.contextTokens)));
         const std::string atOnce = chunk < s ? " for " + format::number(chunk, 0) + " prompt tokens at a time" : "";
-        add("activations", 2.0 * chunk * b * h * 4.0 / shards, "one layer's working set in fp16" + atOnce);
+        add("activations", 2.0 * chunk * b * h * 4.0 / split.widthDivisor, "one layer's working set in fp16" + atOnce);
         if (!in.flashAttention) {
             // Without flash attention a layer's scores are materialised: every query head of the
             // tokens read at once against every cached position, softmax in fp32.
-            add("attention scores", static_cast<double>(heads) * chunk * s * b * 4.0 / shards,
+            // Split by experts a GPU attends only its own requests; by layers all of them, every head.
+            add("attention scores", static_cast<double>(heads) * chunk * s * cached * 4.0 / split.widthDivisor,
                 "one layer's, " + std::to_string(heads) + " heads x " + format::number(chunk, 0) + " x " +
-                    format::number(s, 0) + " positions x 4 bytes (fp32 softmax); flash attention keeps none");
+                    format::number(s, 0) + " positions x 4 bytes (fp32 softmax)" +
+                    (cached > 1 ? " x batch " + std::to_string(split.cacheSequences) : std::string()) +
+                    "; flash attention keeps none");
         }
     } else {
         double trainable = p;
@@ -272,8 +288,8 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     }
     e.totalGb = e.perGpuGb * shards;
     if (shards > 1) {
-        e.notes.push_back("per GPU with " + std::to_string(shards) + " GPUs " +
-                          (training ? "(ZeRO-3 / FSDP sharding)" : "(model split over the GPUs)"));
+        e.notes.push_back(training ? "per GPU with " + std::to_string(shards) + " GPUs (ZeRO-3 / FSDP sharding)"
+                                   : inferenceSplit(in, 0).note);
     }
     return e;
 }
@@ -287,7 +303,7 @@ std::vector<GpuFit> gpusThatFit(const Catalog& catalog, const MemoryInput& in) {
             const double need = estimateMemory(split).perGpuGb;
             const double usable = g.memoryGb * kUsableMemoryFraction;
             if (need <= usable) {
-                fits.push_back({&g, n, usable - need});
+                fits.push_back({&g, split.shardGpus, usable - need}); // the cards it is split over
                 break;
             }
         }

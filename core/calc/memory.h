@@ -52,6 +52,9 @@ struct MemoryInput {
     Optimizer optimizer = Optimizer::Adam;
     bool cpuOffload = false;    ///< optimizer states and fp32 master weights in CPU RAM
     int shardGpus = 1;          ///< ZeRO-3 / FSDP: weights, gradients and optimizer split over N GPUs
+    /// Inference with TensorRT-LLM over shardGpus GPUs: how it splits the model (perf::LlmSplit; by
+    /// experts, the shared part is held on each GPU). Unset: every item divides evenly over the GPUs.
+    std::optional<perf::LlmSplit> split;
     int loraRank = 16;
 };
 
@@ -74,8 +77,8 @@ struct MemoryEstimate {
 };
 
 /// Throws InputError naming the field for sizes <= 0, unsupported precisions for the mode,
-/// or shard counts outside 1..1024. The KV cache follows the model's attention
-/// (calc/kv_cache.h): sliding-window layers and latent attention keep less.
+/// shard counts outside 1..1024, or a split without TensorRT-LLM's inference. The KV cache follows the model's
+/// attention (calc/kv_cache.h): sliding-window layers and latent attention keep less.
 MemoryEstimate estimateMemory(const MemoryInput& in);
 
 /// Of a GPU's memory, what a model can count on: the allocator loses the rest to fragmentation.
@@ -83,7 +86,7 @@ inline constexpr double kUsableMemoryFraction = 0.95;
 
 struct GpuFit {
     const Gpu* gpu = nullptr;
-    int gpusNeeded = 0;  ///< 1, 2, 4 or 8 (splitting the model / sharding)
+    int gpusNeeded = 0;    ///< 1, 2, 4 or 8 (splitting the model / sharding); at least shardGpus
     double headroomGb = 0; ///< free memory per GPU at that count, of the usable fraction
 };
 

@@ -283,6 +283,37 @@ TEST(MemoryCli, BreakdownTotalAndFits) {
     EXPECT_EQ(cli.run({"memory", "--params-billion", "7", "--mode", "pretraining"}).exitCode, 2);
 }
 
+TEST(MemoryCli, SplitByExpertsHoldsAMixturesSharedPartOnEachGpu) {
+    // Qwen3 235B-A22B in FP8 over 8 GPUs: the shared 7.8B whole on each beside 227.2B / 8 of experts.
+    Cli cli;
+    const std::vector<std::string> qwen3 = {"memory",   "--model",      "qwen3-235b-a22b", "--precision", "int8",
+                                            "--engine", "tensorrt-llm", "--shard",         "8",           "--batch",
+                                            "10"};
+    auto experts = qwen3;
+    experts.insert(experts.end(), {"--split", "experts"});
+    const auto doc = cli.json(experts);
+    EXPECT_EQ(doc.at("split"), "experts");
+    EXPECT_NEAR(doc.at("breakdown").at(0).at("gb").get<double>(), 7.8 + 227.2 / 8, 1e-6);
+    EXPECT_EQ(doc.at("fits").at(0).at("gpus_needed"), 8);
+    EXPECT_TRUE(cli.json(qwen3).at("split").is_null());
+    EXPECT_NEAR(cli.json(qwen3).at("breakdown").at(0).at("gb").get<double>(), 235.0 / 8, 1e-6);
+    const auto text = cli.run(experts);
+    EXPECT_NE(text.out.find("each GPU its own 2 of the 10 requests, whole"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("note: per GPU with 8 GPUs split by experts"), std::string::npos) << text.out;
+    // Refused, saying why: an unknown split, a split without TensorRT-LLM, a split of training.
+    auto bad = qwen3;
+    bad.insert(bad.end(), {"--split", "rows"});
+    const auto unknown = cli.run(bad);
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("option '--split' must be tensors, layers or experts, got 'rows'"), std::string::npos);
+    const auto llamaCpp = cli.run({"memory", "--model", "qwen3-235b-a22b", "--split", "layers"});
+    EXPECT_EQ(llamaCpp.exitCode, 2);
+    EXPECT_NE(llamaCpp.err.find("llama.cpp splits it by layers"), std::string::npos) << llamaCpp.err;
+    const auto training = cli.run({"memory", "--params-billion", "7", "--mode", "lora", "--split", "layers"});
+    EXPECT_EQ(training.exitCode, 2);
+    EXPECT_NE(training.err.find("training shards it with --shard"), std::string::npos) << training.err;
+}
+
 TEST(MemoryCli, AnEngineSizesTheWeightsAsItsOwnFilesHoldThem) {
     // Llama 3.1 70B in TensorRT-LLM's INT4 AWQ (4.125 bits) and llama.cpp's Q8_0 (8.5 bits).
     Cli cli;

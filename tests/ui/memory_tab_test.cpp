@@ -188,6 +188,50 @@ private slots:
         QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
     }
 
+    void memorySplitsAMixtureOverGpusAsTensorRtLlmDoes() {
+        // As `memory --split experts`: Qwen3 235B-A22B in FP8 over 8 GPUs, each holding the shared
+        // part whole beside an eighth of the routed experts.
+        ui::MemoryTab tab(*session_);
+        pick(tab.modeField(), "inference");
+        pick(tab.modelField(), "qwen3-235b-a22b");
+        pick(tab.weightsField(), "int8");
+        pick(tab.engineField(), "");
+        tab.shardsField()->setValue(8);
+        QVERIFY(!tab.splitField()->isEnabled()); // only TensorRT-LLM's split is chosen
+        pick(tab.engineField(), "tensorrt-llm");
+        QVERIFY(tab.splitField()->isEnabled());
+        calc::MemoryInput in;
+        in.model = calc::findModelShape("qwen3-235b-a22b");
+        in.weights = perf::Precision::Int8;
+        in.engine = perf::LlmEngine::TensorRtLlm;
+        in.shardGpus = 8;
+        for (const auto split : {perf::LlmSplit::Tensors, perf::LlmSplit::Layers, perf::LlmSplit::Experts}) {
+            pick(tab.splitField(), perf::toString(split));
+            in.split = split;
+            const auto m = calc::estimateMemory(in);
+            QVERIFY2(tab.resultText().contains(q(format::gigabytes(m.perGpuGb)) + QStringLiteral(" per GPU")),
+                     qPrintable(tab.resultText()));
+            QVERIFY2(
+                tab.resultText().contains(QStringLiteral("split by ") + QString::fromLatin1(perf::toString(split))),
+                qPrintable(tab.resultText()));
+            QCOMPARE(tab.fits()->item(0, 2)->text(), QStringLiteral("8"));
+        }
+        in.split = perf::LlmSplit::Tensors;
+        QVERIFY(calc::estimateMemory(in).perGpuGb + 5 < calc::estimateMemory([&] {
+                                                            auto experts = in;
+                                                            experts.split = perf::LlmSplit::Experts;
+                                                            return experts;
+                                                        }())
+                                                            .perGpuGb); // the shared 7.8 GB held on every card
+        pick(tab.modeField(), "lora"); // training shards with ZeRO-3: no split to choose
+        QVERIFY(!tab.splitField()->isEnabled());
+        QVERIFY2(tab.error().isEmpty(), qPrintable(tab.error()));
+        tab.shardsField()->setValue(1); // the remembered inputs back as the other tests expect them
+        pick(tab.splitField(), "tensors");
+        pick(tab.engineField(), "");
+        pick(tab.modelField(), "");
+    }
+
     void memoryReadsThePromptInChunksAsAsked() {
         ui::MemoryTab tab(*session_);
         pick(tab.modelField(), "llama-3.1-8b");

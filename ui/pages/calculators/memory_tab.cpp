@@ -112,6 +112,14 @@ MemoryTab::MemoryTab(Session& session, QWidget* parent) : CalculatorTab(session,
     watch(checkpointing_);
     shards_ = addCount(tr("&Shard over GPUs:"), 1, 1024, 1);
     shards_->setToolTip(tr("FSDP / ZeRO-3: weights, gradients and optimizer states split over this many GPUs"));
+    // How TensorRT-LLM splits a model over those GPUs for inference (`memory --split`): the
+    // busiest card's share of the weights and cache. No Alt key left (Tab reaches it).
+    split_ = new QComboBox;
+    split_->setObjectName(QStringLiteral("memorySplit"));
+    fillLlmSplitChoice(split_);
+    inputs()->addRow(tr("Split over GPUs:"), split_);
+    labelField("split", tr("Split over GPUs"));
+    watch(split_);
     offload_ = new QCheckBox(tr("Optimizer states in CPU &RAM"));
     inputs()->addRow(QString(), offload_);
     watch(offload_);
@@ -222,6 +230,9 @@ void MemoryTab::compute() {
         if (!engine_->currentData().toString().isEmpty()) {
             in.engine = chosenLlmEngine(engine_);
         }
+        if (in.engine == perf::LlmEngine::TensorRtLlm) {
+            in.split = chosenLlmSplit(split_); // llama.cpp splits by layers, other engines evenly
+        }
     }
     const auto m = calc::estimateMemory(in);
     // "automatic (32)": the shape the estimate used, where the user left it to the size or model.
@@ -234,6 +245,10 @@ void MemoryTab::compute() {
     kvCache_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps no KV cache
     engine_->setEnabled(in.mode == calc::MemoryMode::Inference); // training keeps the weights as given
     prefillChunk_->setEnabled(in.mode == calc::MemoryMode::Inference); // training holds every token
+    split_->setEnabled(in.split.has_value());
+    split_->setToolTip(in.split ? tr("How TensorRT-LLM splits the model over the GPUs; each card's share is the "
+                                     "busiest's")
+                                : tr("How TensorRT-LLM splits a model for inference: choose it as the engine"));
     QStringList notes;
     for (const auto& n : m.notes) {
         notes << qs(n).toHtmlEscaped();

@@ -32,6 +32,9 @@ public:
     QComboBox* kvCacheField() const { return kvCache_; }
     /// Inference: the engine whose own files hold the weights (empty data: none in particular).
     QComboBox* engineField() const { return engine_; }
+    QSpinBox* shardsField() const { return shards_; }
+    /// Inference with TensorRT-LLM over several GPUs: how it splits the model (memory --split).
+    QComboBox* splitField() const { return split_; }
     QSpinBox* contextField() const { return context_; }
     /// Prompt tokens inference reads at once; 0 is "whole prompt".
     QSpinBox* prefillChunkField() const { return prefillChunk_; }
@@ -58,6 +61,7 @@ private:
     QComboBox* optimizer_ = nullptr;
     QComboBox* checkpointing_ = nullptr;
     QSpinBox* shards_ = nullptr;
+    QComboBox* split_ = nullptr;
     QCheckBox* offload_ = nullptr;
     QSpinBox* loraRank_ = nullptr;
     QCheckBox* flashAttention_ = nullptr;
