@@ -32,11 +32,15 @@ calc::MemoryInput sizeMemoryForModel(RecommendInput& in, double paramsBillion, c
     in.llmActiveParamsBillion.reset();
     in.llmKvCacheValues.reset();
     in.llmKvCacheValuesReserved.reset();
+    in.llmKvCacheValuesHeld.reset();
     if (model != nullptr && in.llmContextTokens) {
         // Token generation reads the model's own cache at that context (its KV heads, windows);
         // TensorRT-LLM reserves its windowed layers' at the whole length.
         const calc::AttentionShape attention = calc::attentionShapeOf(*model);
-        in.llmKvCacheValues = calc::kvCacheValues(attention, *in.llmContextTokens);
+        in.llmKvCacheValues = calc::kvCacheValuesRead(attention, *in.llmContextTokens);
+        if (attention.chunked) {
+            in.llmKvCacheValuesHeld = calc::kvCacheValues(attention, *in.llmContextTokens);
+        }
         if (attention.slidingWindow > 0) {
             in.llmKvCacheValuesReserved = calc::kvCacheValuesReservedWhole(attention, *in.llmContextTokens);
         }

@@ -86,6 +86,7 @@ perf::PerfQuery queryFor(const RecommendInput& in) {
                 q.llmContextTokens = *in.llmContextTokens;
                 q.llmKvCacheValues = in.llmKvCacheValues;
                 q.llmKvCacheValuesReserved = in.llmKvCacheValuesReserved;
+                q.llmKvCacheValuesHeld = in.llmKvCacheValuesHeld;
             }
             q.llmRecurrentStateBytes = in.llmRecurrentStateBytes;
             q.llmLayers = in.llmLayers;

@@ -54,12 +54,14 @@ struct RecommendInput {
     /// LLM inference: the tokens of context each reply reads, which size the KV cache the memory
     /// must hold and token generation reads; unset: the memory calculator's 4,096 and perf's 512.
     std::optional<int> llmContextTokens;
-    /// A published model's own K and V elements at llmContextTokens (calc::kvCacheValues);
+    /// A published model's own K and V elements read at llmContextTokens (calc::kvCacheValuesRead);
     /// unset: the size law.
     std::optional<double> llmKvCacheValues;
     /// What TensorRT-LLM reserves of them where sliding windows make that more
     /// (calc::kvCacheValuesReservedWhole); unset: llmKvCacheValues.
     std::optional<double> llmKvCacheValuesReserved;
+    /// perf::PerfQuery::llmKvCacheValuesHeld: a chunked layer's whole chunk, where it reads less.
+    std::optional<double> llmKvCacheValuesHeld;
     /// A published model's KV heads and whether its cache is latent (perf::PerfQuery::llmKvHeads):
     /// what each card holds of the cache when the engine splits the model by tensors.
     int llmKvHeads = 0;

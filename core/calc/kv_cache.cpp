@@ -1,6 +1,7 @@
 #include "calc/kv_cache.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace advisor::calc {
 
@@ -45,10 +46,20 @@ double sumCappedAt(double from, double to, double window) {
     return upToWindow + beyond * window;
 }
 
-// Mean over t = 1..n of min(depth + t, window): token t of a prompt after `depth` cached tokens
-// sees depth + t positions, a windowed layer no more than its window.
-double meanSeen(double n, double depth, double window) {
-    return sumCappedAt(depth + 1.0, depth + n, window) / n;
+// Sum of ((x - 1) mod chunk) + 1 over x = 1..n: each whole chunk adds 1..chunk, the last part 1..r.
+double sumInChunksUpTo(double n, double chunk) {
+    const double whole = std::floor(std::max(0.0, n) / chunk);
+    const double rest = std::max(0.0, n) - whole * chunk;
+    return whole * chunk * (chunk + 1.0) / 2.0 + rest * (rest + 1.0) / 2.0;
+}
+
+// Sum over x = from..to of the positions x sees in a windowed layer: min(x, window), or in a
+// chunked one the positions since its chunk began.
+double sumSeen(const AttentionShape& a, double from, double to) {
+    if (a.chunked) {
+        return sumInChunksUpTo(to, a.slidingWindow) - sumInChunksUpTo(from - 1.0, a.slidingWindow);
+    }
+    return sumCappedAt(from, to, a.slidingWindow);
 }
 
 } // namespace
@@ -57,7 +68,22 @@ double meanAttendedPositions(const AttentionShape& a, double promptTokens, doubl
     const double n = std::max(1.0, promptTokens);
     const double depth = std::max(0.0, depthTokens);
     const int sliding = windowedLayers(a);
-    return fullAttentionLayers(a) * meanSeen(n, depth, depth + n) + sliding * meanSeen(n, depth, a.slidingWindow);
+    return fullAttentionLayers(a) * sumCappedAt(depth + 1.0, depth + n, depth + n) / n +
+           (sliding > 0 ? sliding * sumSeen(a, depth + 1.0, depth + n) / n : 0.0);
+}
+
+double kvCacheValuesRead(const AttentionShape& a, double contextTokens) {
+    return contextTokens <= 0 || !a.chunked ? kvCacheValues(a, contextTokens)
+                                            : meanKvCacheValuesRead(a, contextTokens, contextTokens);
+}
+
+double meanKvCacheValuesRead(const AttentionShape& a, double first, double last) {
+    const double from = std::max(1.0, std::round(first));
+    const double to = std::max(from, std::round(last));
+    const int sliding = windowedLayers(a);
+    const double count = to - from + 1.0;
+    return kvValuesPerLayerToken(a) *
+           (fullAttentionLayers(a) * (from + to) / 2.0 + (sliding > 0 ? sliding * sumSeen(a, from, to) / count : 0.0));
 }
 
 double attentionFlopsPerPromptToken(const AttentionShape& a, double promptTokens, double depthTokens) {

@@ -27,6 +27,10 @@ struct AttentionShape {
     /// Elements of one such layer's state: value heads x key width x value width, plus its short
     /// convolution's last kernel - 1 inputs (Qwen3.5 27B: 48 x 128 x 128 + 3 x 10,240).
     double linearStateValues = 0;
+    /// The windowed layers attend within fixed chunks of slidingWindow tokens (Llama 4's
+    /// attention_chunk_size) rather than to the last slidingWindow: a token at position p sees
+    /// the ((p - 1) mod window) + 1 positions since its chunk began.
+    bool chunked = false;
 };
 
 /// Bytes per element of a linear-attention layer's recurrent state: llama.cpp keeps it in f32,
@@ -51,6 +55,16 @@ double kvValuesPerLayerToken(const AttentionShape& a);
 /// hold every token, sliding-window layers at most their window, linear layers none (their state
 /// is recurrentStateBytes).
 double kvCacheValues(const AttentionShape& a, double contextTokens);
+
+/// The elements token generation reads at `contextTokens`: kvCacheValues, but a chunked layer
+/// only the tokens since its chunk began (at 9,000 tokens with chunks of 8,192: 808).
+double kvCacheValuesRead(const AttentionShape& a, double contextTokens);
+
+/// The mean of the elements token generation reads over the contexts first..last (whole
+/// numbers): a full layer every cached token, a sliding-window layer at most its window, a
+/// chunked layer the tokens since its chunk began (which kvCacheValues, the most such a
+/// sequence holds, does not follow).
+double meanKvCacheValuesRead(const AttentionShape& a, double first, double last);
 
 /// The elements TensorRT-LLM reserves for such a sequence: its KV cache manager writes a
 /// sliding-window layer's blocks one after another up to the whole length, detaching those the

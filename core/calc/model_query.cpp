@@ -24,7 +24,11 @@ void applyModelShape(perf::PerfQuery& q, const ModelShape& m) {
     q.llmKvHeads = attention.latentDim == 0 ? attention.kvHeads : 0;
     q.llmLatentKv = attention.latentDim > 0;
     const double cached = static_cast<double>(q.llmDepthTokens) + q.llmContextTokens;
-    q.llmKvCacheValues = kvCacheValues(attention, cached);
+    q.llmKvCacheValues = kvCacheValuesRead(attention, cached);
+    q.llmKvCacheValuesHeld.reset();
+    if (attention.chunked) {
+        q.llmKvCacheValuesHeld = kvCacheValues(attention, cached);
+    }
     q.llmKvCacheValuesReserved.reset();
     if (attention.slidingWindow > 0) {
         q.llmKvCacheValuesReserved = kvCacheValuesReservedWhole(attention, cached);

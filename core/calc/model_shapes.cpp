@@ -69,6 +69,16 @@ std::vector<ModelShape> parseModelShapes(const std::string& text, const std::str
             f.fail(m.slidingWindow > 0 ? "sliding_window_layers" : "sliding_window",
                    "give sliding_window and sliding_window_layers together");
         }
+        if (f.find("attention_chunk") != nullptr || f.find("attention_chunk_layers") != nullptr) {
+            // Llama 4: 3 of every 4 layers attend within fixed chunks, the 4th to the whole context.
+            if (m.slidingWindow > 0) {
+                f.fail("attention_chunk", "a model's windowed layers slide (sliding_window) or attend within chunks, "
+                                          "not both");
+            }
+            m.slidingWindow = f.requireInt("attention_chunk", 1, perf::kMaxContextTokens);
+            m.slidingLayers = f.requireInt("attention_chunk_layers", 1, m.layers);
+            m.chunkedAttention = true;
+        }
         m.kvLatentDim = f.optionalInt("kv_latent_dim", 1, 100000).value_or(0);
         if (f.find("linear_attention_layers") != nullptr) {
             // Gated DeltaNet as config.json gives it: each layer's state is value heads x key
@@ -123,8 +133,8 @@ std::vector<ModelShape> load() {
 } // namespace
 
 AttentionShape attentionShapeOf(const ModelShape& m) {
-    return {m.layers,        m.heads,         m.kvHeads,     m.headDim,           m.slidingWindow,
-            m.slidingLayers, m.kvLatentDim,   m.linearLayers, m.linearStateValues};
+    return {m.layers,        m.heads,       m.kvHeads,      m.headDim,           m.slidingWindow,
+            m.slidingLayers, m.kvLatentDim, m.linearLayers, m.linearStateValues, m.chunkedAttention};
 }
 
 const std::vector<ModelShape>& modelShapes() {

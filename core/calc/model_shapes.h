@@ -37,6 +37,9 @@ struct ModelShape {
     int headDim = 128; ///< width of one attention head (Gemma 3: 256, gpt-oss: 64)
     int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: every layer sees all)
     int slidingLayers = 0; ///< how many of the layers use the window
+    /// The windowed layers attend within fixed chunks of slidingWindow tokens (Llama 4's
+    /// attention_chunk_size; JSON attention_chunk and attention_chunk_layers), not a sliding window.
+    bool chunkedAttention = false;
     int kvLatentDim = 0;   ///< multi-head latent attention: elements cached per layer and token
     /// Linear-attention layers (Gated DeltaNet) and the elements of each one's recurrent state
     /// (calc::AttentionShape); 0: none.

@@ -1,5 +1,6 @@
 #include "eval/full_load.h"
 
+#include "calc/kv_cache.h"
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
 #include "common/csv.h"
@@ -59,6 +60,14 @@ std::vector<FullLoadRun> readFullLoadRuns(std::string_view text, const std::stri
         q.llmContextTokens = static_cast<int>(std::lround(run.inputTokens + run.outputTokens / 2.0));
         if (const calc::ModelShape* shape = calc::findModelShape(run.model)) {
             calc::applyModelShape(q, *shape);
+            const calc::AttentionShape attention = calc::attentionShapeOf(*shape);
+            run.promptAttentionFlops = calc::attentionFlopsPerPromptToken(attention, run.inputTokens);
+            if (run.outputTokens >= 2) {
+                // The answer's later tokens read the prompt and the answer so far (the first comes
+                // with the prompt): the mean over them, which a chunked layer's reads need.
+                q.llmKvCacheValues = calc::meanKvCacheValuesRead(attention, run.inputTokens + 1.0,
+                                                                 run.inputTokens + run.outputTokens - 1.0);
+            }
         } else {
             fields.bad("model", "must be a published model's id (gpu-advisor memory --help lists them), got " +
                                     text::quoteForMessage(run.model));
@@ -129,6 +138,7 @@ double predictFullLoad(const perf::PerfModel& model, const Gpu& g, const FullLoa
     served.query.llmSequences = fullLoadSequences(g, run);
     served.inputTokens = run.inputTokens;
     served.outputTokens = run.outputTokens;
+    served.promptAttentionFlops = run.promptAttentionFlops;
     return predictServingRun(model, g, served, k) * std::max(1, run.query.gpus);
 }
 

@@ -27,6 +27,9 @@ struct FullLoadRun {
     /// llm-decode in tensorrt-llm on the row's GPUs at the mean context (input + output / 2).
     perf::PerfQuery query;
     int inputTokens = 0, outputTokens = 0;
+    /// A prompt token's attention FLOPs from the model's own attention (its query heads, sliding
+    /// windows and chunks; calc::attentionFlopsPerPromptToken), as perf --model counts them.
+    double promptAttentionFlops = 0;
     double outputTokensPerSecond = 0; ///< all the GPUs together
     std::string source;
     bool mixtureOfExperts() const { return query.llmExperts > 0; }

@@ -160,7 +160,10 @@ double predictServingRun(const perf::PerfModel& model, const Gpu& g, const Servi
                          const perf::ServingConstants& k) {
     const perf::EffectiveSpecs s = model.specs(g);
     const double decode = perf::servingThroughput(s, g, run.query, model.constants(), nullptr, k);
-    const perf::PerfQuery prompt = servedPromptQuery(run.query, run.inputTokens);
+    perf::PerfQuery prompt = servedPromptQuery(run.query, run.inputTokens);
+    if (run.promptAttentionFlops) {
+        prompt.llmPrefillAttentionFlops = *run.promptAttentionFlops;
+    }
     const double sequences = run.query.llmSequences;
     const double seconds = perf::servingPromptSeconds(s, g, prompt, model.constants(), sequences * run.inputTokens, k) +
                            run.outputTokens * sequences / decode;

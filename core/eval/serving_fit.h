@@ -14,6 +14,7 @@
 #include "perf/model.h"
 #include "perf/serving_engine.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,10 @@ struct ServingRun {
     perf::PerfQuery query;
     int inputTokens = 0, outputTokens = 0;
     int kvValuesPerToken = 0;
+    /// A prompt token's attention FLOPs where the model's own attention sets them (its heads,
+    /// sliding windows and chunks: calc::attentionFlopsPerPromptToken, as perf --model counts
+    /// them); unset: from the row's layers and width (servedPromptQuery).
+    std::optional<double> promptAttentionFlops;
     double tokensPerSecondPerGpu = 0;
     std::string source;
     bool mixtureOfExperts() const { return query.llmExperts > 0; }

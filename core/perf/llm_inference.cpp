@@ -61,9 +61,15 @@ bool reservesWholeWindows(const PerfQuery& q) {
            *q.llmKvCacheValuesReserved > *q.llmKvCacheValues;
 }
 
+double heldKvCacheBytes(const PerfQuery& q) {
+    const double more =
+        q.llmKvCacheValues && q.llmKvCacheValuesHeld ? *q.llmKvCacheValuesHeld - *q.llmKvCacheValues : 0.0;
+    return kvCacheBytes(q) + std::max(0.0, more) * kvCacheCopies(q) * kvCacheBytesPerValue(q.llmKvCache);
+}
+
 double reservedKvCacheBytes(const PerfQuery& q) {
     if (!reservesWholeWindows(q)) {
-        return kvCacheBytes(q);
+        return heldKvCacheBytes(q);
     }
     return *q.llmKvCacheValuesReserved * kvCacheCopies(q) * kvCacheBytesPerValue(q.llmKvCache) +
            std::max(0.0, q.llmRecurrentStateBytes);
@@ -173,7 +179,7 @@ double llmBytesPerStep(const PerfQuery& q) {
 }
 
 double llmBytesHeld(const PerfQuery& q) {
-    const double cache = kvCacheBytes(q);
+    const double cache = heldKvCacheBytes(q);
     return llmWeightBytesHeld(q) + cache + (std::max(1, q.llmSequences) - 1) * cache;
 }
 
@@ -207,6 +213,17 @@ std::string kvCopiesNote(const PerfQuery& q) {
                                 std::to_string(q.llmKvHeads) + " KV heads whole");
 }
 
+// A chunked layer reads only the tokens since its chunk began: less than the sequence holds.
+std::string chunkedReadsNote(const PerfQuery& q) {
+    const double held = heldKvCacheBytes(q);
+    const double read = kvCacheBytes(q);
+    if (held <= read * (1 + 1e-9)) {
+        return {};
+    }
+    return "; its chunked layers read only the tokens since their chunk began, " + format::number(read / 1e9, 2) +
+           " of the " + format::number(held / 1e9, 2) + " GB a sequence holds by then";
+}
+
 } // namespace
 
 std::string decodeBytesNote(const PerfQuery& q) {
@@ -219,7 +236,7 @@ std::string decodeBytesNote(const PerfQuery& q) {
            (sequences == 1 ? std::string() : std::to_string(sequences) + " x ") + format::number(kv, 2) +
            " GB of KV cache (" + format::number(cachedTokens(q), 0) + " tokens of context, " + toString(q.llmKvCache) +
            (q.llmKvCacheValues ? ", the model's own attention shape" : ", sized from the parameters") +
-           kvCopiesNote(q) +
+           chunkedReadsNote(q) + kvCopiesNote(q) +
            (q.llmRecurrentStateBytes > 0 ? "; with " + format::number(q.llmRecurrentStateBytes / 1e9, 2) +
                                                " GB of linear-attention state, the same at any context)"
                                          : std::string(")"));

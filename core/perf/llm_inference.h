@@ -38,9 +38,12 @@ double kvCacheCopies(const PerfQuery& q);
 double attentionCacheValues(const PerfQuery& q);
 double attentionCacheBytes(const PerfQuery& q);
 
+/// The KV cache bytes one sequence holds: kvCacheBytes, or more where a chunked layer keeps more
+/// than it reads (PerfQuery::llmKvCacheValuesHeld).
+double heldKvCacheBytes(const PerfQuery& q);
 /// The KV cache bytes the engine reserves for each sequence it admits: TensorRT-LLM's
 /// PerfQuery::llmKvCacheValuesReserved where a model's sliding windows make it more, else
-/// kvCacheBytes (llama.cpp and vLLM keep a windowed layer's window only).
+/// heldKvCacheBytes (llama.cpp and vLLM keep a windowed layer's window only).
 double reservedKvCacheBytes(const PerfQuery& q);
 /// Whether reservedKvCacheBytes is more than kvCacheBytes for q.
 bool reservesWholeWindows(const PerfQuery& q);

@@ -96,6 +96,10 @@ struct PerfQuery {
     /// What TensorRT-LLM reserves of them for each sequence it admits, when a model's sliding-window
     /// layers make that more (calc::kvCacheValuesReservedWhole). Unset: llmKvCacheValues.
     std::optional<double> llmKvCacheValuesReserved;
+    /// The most one sequence holds by llmDepthTokens + llmContextTokens where that is more than it
+    /// reads there: a chunked layer keeps up to its whole chunk (calc::kvCacheValues) but reads the
+    /// tokens since the chunk began (calc::kvCacheValuesRead). Unset: llmKvCacheValues.
+    std::optional<double> llmKvCacheValuesHeld;
     /// Bytes of one sequence's recurrent state in a model with linear-attention layers (Qwen3.5's
     /// Gated DeltaNet; calc::recurrentStateBytes): held beside the KV cache and read every token,
     /// the same at any context. 0: none.

@@ -49,7 +49,7 @@ TEST(ExpertSplitCli, PerfSplitsAMixtureByItsExpertsAndSaysHowFarToTrustIt) {
     for (const char* words : {"1/8 of the 128 routed experts", "48 mixture layers", "PCIe", "DEP"}) {
         EXPECT_NE(detail.find(words), std::string::npos) << words << "\n" << detail;
     }
-    EXPECT_DOUBLE_EQ(experts.at("expected_error").at("median_abs_error_pct").get<double>(), 12.7);
+    EXPECT_DOUBLE_EQ(experts.at("expected_error").at("median_abs_error_pct").get<double>(), 13.4);
     EXPECT_NE(experts.at("expected_error").at("basis").get<std::string>().find("split by experts (DEP)"),
               std::string::npos);
     // The text names the split.
@@ -109,9 +109,9 @@ TEST(ExpertSplitCli, EvalServingChecksTheSplitOnTheLaterReleasesRunsSoSplit) {
     const auto& band = doc.at("split_by_experts");
     EXPECT_EQ(band.at("exchange_all_reduces_shipped").get<double>(), 2.0);
     EXPECT_NEAR(band.at("exchange_all_reduces_fitted").get<double>(), 2.0, 0.1);
-    EXPECT_NEAR(band.at("model_left_out").at("median_abs_error_pct").get<double>(), 13.3, 0.05);
+    EXPECT_NEAR(band.at("model_left_out").at("median_abs_error_pct").get<double>(), 14.2, 0.05);
     EXPECT_EQ(doc.at("perf_band").at("rows"), 154);
-    EXPECT_NEAR(doc.at("perf_band").at("median_abs_error_pct").get<double>(), 12.7, 0.05);
+    EXPECT_NEAR(doc.at("perf_band").at("median_abs_error_pct").get<double>(), 13.4, 0.05);
     EXPECT_GT(band.at("one_all_reduce").at("median_abs_error_pct").get<double>(),
               band.at("median_abs_error_pct").get<double>());
     EXPECT_GT(doc.at("read_as_tensors").at("median_abs_error_pct").get<double>(),

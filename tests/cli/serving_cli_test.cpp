@@ -445,7 +445,7 @@ TEST(ServingCli, EvalServingPredictsALaterReleaseAndFitsItsMixturesRoutedShare) 
     const auto& moe = later.at("mixture_of_experts");
     EXPECT_EQ(moe.at("rows"), 50);
     EXPECT_NEAR(moe.at("routed_matmul_share_fitted").get<double>(), 0.262, 0.001);
-    EXPECT_NEAR(moe.at("model_left_out").at("median_abs_error_pct").get<double>(), 22.0, 0.05);
+    EXPECT_NEAR(moe.at("model_left_out").at("median_abs_error_pct").get<double>(), 17.8, 0.05);
     const auto held = std::find_if(later.at("rows").begin(), later.at("rows").end(), [](const auto& r) {
         return r.at("gpu") == "B200" && r.at("model") == "qwen3-30b-a3b";
     });

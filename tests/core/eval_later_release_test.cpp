@@ -92,11 +92,11 @@ TEST(LaterRelease, TheRoutedExpertsShareFitsTheMixturesAndEachModelHeldOutGivesP
         heldOut.push_back(std::fabs(fit.heldOutPct[i].value_or(fullLoadErrorPct(runs[i]))));
     }
     EXPECT_EQ(fitted, 45);
-    // Each model held out: 22.0% / 48.1% (performance-model.md); with the 1.0 release's never-fitted
+    // Each model held out: 17.8% / 46.6% (performance-model.md); with the 1.0 release's never-fitted
     // mixtures, perf's band (eval_never_fitted_test.cpp).
     ASSERT_EQ(heldOut.size(), 50u);
-    EXPECT_NEAR(median(heldOut), 22.0, 0.05);
-    EXPECT_NEAR(percentile(heldOut, 90), 48.1, 0.05);
+    EXPECT_NEAR(median(heldOut), 17.8, 0.05);
+    EXPECT_NEAR(percentile(heldOut, 90), 46.6, 0.05);
     // With the share the rows are far closer than at the dense rate, where nearly all were fast.
     const Errors e = laterReleaseErrors();
     EXPECT_LT(median(e.mixture), 15.0);
@@ -109,7 +109,7 @@ TEST(LaterRelease, TheRoutedExpertsShareFitsTheMixturesAndEachModelHeldOutGivesP
                 predictFullLoad(model, Catalog::builtin().require(r.gpu), r, dense) > r.outputTokensPerSecond;
         }
     }
-    EXPECT_GE(fastAtDenseRate, 44);
+    EXPECT_GE(fastAtDenseRate, 43);
 }
 
 // Never fitted on: TensorRT-LLM 0.9's Mixtral 8x7B on two H100s or H200s (its peak-throughput
