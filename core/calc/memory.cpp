@@ -63,7 +63,7 @@ std::string kvCacheDetail(const AttentionShape& a, double tokens, int batch, per
                                                        std::to_string(a.headDim) + " x 2 (K, V)";
     std::string text = std::to_string(fullAttentionLayers(a)) + " layers x " + format::number(tokens, 0) + " tokens";
     if (sliding > 0) {
-        text += " + " + std::to_string(sliding) + " sliding-window layers x " +
+        text += " + " + std::to_string(sliding) + (a.chunked ? " chunked layers x " : " sliding-window layers x ") +
                 format::number(std::min(tokens, static_cast<double>(a.slidingWindow)), 0) + " tokens";
     }
     return text + ", each " + perLayer + " x batch " + std::to_string(batch) + " x " +

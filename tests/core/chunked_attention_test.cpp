@@ -2,6 +2,7 @@
 // tokens since its chunk began, so it reads fewer than it holds, and a prompt's tokens see fewer
 // positions than under a sliding window of the same length.
 #include "calc/kv_cache.h"
+#include "calc/memory.h"
 #include "calc/model_query.h"
 #include "calc/model_shapes.h"
 #include "common/errors.h"
@@ -79,6 +80,17 @@ TEST(ChunkedAttention, PerfReadsTheChunkButCountsWhatEachSequenceHolds) {
     applyModelShape(dense, *findModelShape("llama-3.1-8b"));
     EXPECT_FALSE(dense.llmKvCacheValuesHeld);
     EXPECT_DOUBLE_EQ(perf::heldKvCacheBytes(dense), perf::kvCacheBytes(dense));
+}
+
+TEST(ChunkedAttention, TheMemoryCalculatorHoldsAWholeChunkAndSaysItIsOne) {
+    MemoryInput in;
+    in.model = findModelShape("llama-4-scout");
+    in.contextTokens = 9000;
+    const auto e = estimateMemory(in);
+    const auto& cache = e.items[1];
+    ASSERT_EQ(cache.name, "KV cache");
+    EXPECT_DOUBLE_EQ(cache.gb, kvCacheValues(scout(), 9000) * 2.0 / 1e9); // f16, one sequence
+    EXPECT_NE(cache.detail.find("+ 36 chunked layers x 8,192 tokens"), std::string::npos) << cache.detail;
 }
 
 TEST(ChunkedAttention, AShapeGivesChunksOrASlidingWindowNotBoth) {
