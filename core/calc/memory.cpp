@@ -176,6 +176,8 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
         e.items.push_back({name, bytes / kGb, detail});
     };
 
+    // How the weights, cache and activations divide over the GPUs: set with the weights, once.
+    InferenceSplit split;
     if (in.mode == MemoryMode::Inference || in.mode == MemoryMode::Lora || in.mode == MemoryMode::Qlora) {
         const perf::Precision base = in.mode == MemoryMode::Qlora ? perf::Precision::Int4 : in.weights;
         // A model released in its own 4-bit format takes that format's size for 4-bit inference.
@@ -188,7 +190,7 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
                                 : ownFormat                  ? model->int4BitsPerWeight / 8.0
                                 : engineFile                 ? perf::llmBitsPerWeight(base, *in.engine) / 8.0
                                                              : weightBytes(base);
-        const InferenceSplit split = inferenceSplit(in, p * perParam);
+        split = inferenceSplit(in, p * perParam);
         add(in.mode == MemoryMode::Inference ? "weights" : "frozen base weights", p * perParam * split.weightsShare,
             format::number(perParam, 3) + " bytes per parameter (" +
                 (in.mode == MemoryMode::Qlora ? std::string("NF4 with double quantization")
@@ -199,7 +201,6 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
                 ")" + split.weightsDetail);
     }
     if (in.mode == MemoryMode::Inference) {
-        const InferenceSplit split = inferenceSplit(in, 0);
         const double cached = split.cacheSequences;
         // KV cache: K and V (or a latent vector) per layer and token, as the model attends.
         AttentionShape att = model != nullptr ? attentionShapeOf(*model) : AttentionShape{};
@@ -289,7 +290,7 @@ MemoryEstimate estimateMemory(const MemoryInput& in) {
     e.totalGb = e.perGpuGb * shards;
     if (shards > 1) {
         e.notes.push_back(training ? "per GPU with " + std::to_string(shards) + " GPUs (ZeRO-3 / FSDP sharding)"
-                                   : inferenceSplit(in, 0).note);
+                                   : split.note);
     }
     return e;
 }
